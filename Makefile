@@ -1,0 +1,45 @@
+# Thin wrapper around CMake + Ninja.  `make demo` and `make test` are all the
+# set-up a fresh Debian machine needs: both call scripts/setup.sh first.
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+CTEST_ARGS ?=
+
+.PHONY: all setup build demo test asan bench fuzz programs clean
+
+all: build
+
+setup:
+	@bash scripts/setup.sh
+
+$(BUILD)/build.ninja:
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+
+build: $(BUILD)/build.ninja
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: setup build
+	@bash scripts/demo.sh $(BUILD)/rvtrace
+
+test: setup build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+
+$(ASAN_BUILD)/build.ninja:
+	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DRVT_SANITIZE=ON
+
+asan: setup $(ASAN_BUILD)/build.ninja
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+
+bench: setup build
+	@bash bench/run.sh $(BUILD)
+
+fuzz: setup
+	@bash fuzz/run.sh
+
+programs:
+	@bash programs/build.sh
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz

@@ -1,0 +1,68 @@
+/* rvtrace program image: ELF32/ELF64 (libelf) and raw binaries, symbols,
+ * and the decoded-instruction cache every decoder shares. */
+#ifndef RVTRACE_IMAGE_H
+#define RVTRACE_IMAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include "rvtrace/isa.h"
+#include "rvtrace/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct rvt_image rvt_image;
+
+/* One loaded region (an ELF PT_LOAD segment or a raw binary). */
+typedef struct rvt_segment {
+    uint64_t vaddr;
+    uint64_t memsz;          /* bytes past filesz read as zero */
+    uint64_t filesz;
+    const uint8_t *data;     /* filesz bytes, owned by the image */
+    uint32_t flags;          /* PF_R/PF_W/PF_X as in ELF */
+    const char *name;        /* file it came from */
+} rvt_segment;
+
+rvt_image *rvt_image_new(void);
+void rvt_image_free(rvt_image *img);
+
+/* Optional diagnostics sink (the library never prints). */
+void rvt_image_set_diag(rvt_image *img, rvt_diag_fn fn, void *ctx);
+
+/* Add every PT_LOAD segment and the symbol table of an ELF file.  Several
+ * images may be added (e.g. kernel + user program).  Returns 0 or
+ * RVT_ERR_ELF / RVT_ERR_IO with a diagnostic naming the file. */
+int rvt_image_load_elf(rvt_image *img, const char *path);
+/* Add a raw binary file at `base`. */
+int rvt_image_load_raw(rvt_image *img, const char *path, uint64_t base);
+/* Add bytes (copied) at `base`; later regions shadow earlier ones. */
+int rvt_image_add_bytes(rvt_image *img, uint64_t base, const void *data,
+                        size_t len, const char *name);
+
+uint64_t rvt_image_entry(const rvt_image *img);     /* first ELF's entry */
+unsigned rvt_image_xlen(const rvt_image *img);      /* 32/64 from ELF class, 0 if unknown */
+size_t rvt_image_segment_count(const rvt_image *img);
+const rvt_segment *rvt_image_segment(const rvt_image *img, size_t i);
+
+/* Copy up to len bytes at addr; returns the number of bytes available
+ * (stops at the end of a segment's memsz). */
+size_t rvt_image_read(const rvt_image *img, uint64_t addr, void *buf, size_t len);
+
+/* Decoded instruction at pc, cached (never decoded twice).  NULL when no
+ * image covers pc.  xlen 0 = the image's own. */
+const rvt_insn *rvt_image_insn(rvt_image *img, uint64_t pc);
+/* Drop cached decodes in [addr, addr+len) (self-modifying code). */
+void rvt_image_invalidate(rvt_image *img, uint64_t addr, uint64_t len);
+
+/* Name of the function symbol containing addr (NULL if none); *off gets
+ * addr - symbol start.  Matches rvt_isa_symbolizer. */
+const char *rvt_image_symbol(void *img, uint64_t addr, uint64_t *off);
+/* Address of a named symbol; returns false if absent. */
+bool rvt_image_lookup(const rvt_image *img, const char *name, uint64_t *addr);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

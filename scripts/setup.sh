@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what rvtrace needs from Debian packages, only where it is missing.
+# Called by `make demo`, `make test`, `make asan`, `make bench` and `make fuzz`.
+set -euo pipefail
+
+need=()
+have_cmd() { command -v "$1" >/dev/null 2>&1; }
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+
+have_cmd cmake || need+=(cmake)
+have_cmd ninja || need+=(ninja-build)
+have_cmd cc || need+=(gcc)
+have_pkg libelf-dev || need+=(libelf-dev)
+# The hart's external oracle (tests/e2e/qemu_conformance.sh).
+have_cmd qemu-system-riscv64 || need+=(qemu-system-misc)
+# Fuzz targets (make fuzz, .ci/run): libFuzzer comes with clang's runtime.
+if [ "${RVT_SETUP_FUZZ:-0}" = 1 ]; then
+  have_cmd clang || need+=(clang)
+  ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 \
+    || need+=(libclang-rt-14-dev)
+fi
+
+[ ${#need[@]} -eq 0 ] && exit 0
+
+echo "setup: installing ${need[*]}" >&2
+SUDO=""
+if [ "$(id -u)" != 0 ]; then
+  if have_cmd sudo; then SUDO=sudo; else
+    echo "setup: missing packages (${need[*]}) and not root: install them and retry" >&2
+    exit 1
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null

@@ -1,0 +1,66 @@
+/* rvtrace CLI: shared helpers and the subcommand entry points.  main.c
+ * dispatches; one file per subcommand (cmd_*.c); E-Trace and N-Trace keep
+ * their CLI pieces in te_*.c and nt_*.c. */
+#ifndef RVT_CLI_H
+#define RVT_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "rvtrace/ingress.h"
+#include "rvtrace/status.h"
+
+/* Exit codes: 0 ok, 1 failure in the data (corrupt input, program failed),
+ * 2 usage error. */
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+/* Print "rvtrace: <msg>" to stderr. */
+void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A diagnostics callback (rvt_diag_fn) that prints "rvtrace: FILE: offset N: msg";
+ * ctx is the file name. */
+void cli_diag(void *ctx, int level, uint64_t offset, const char *msg);
+/* Parse an unsigned number (decimal, 0x hex, k/M/G suffixes). */
+bool cli_parse_u64(const char *s, uint64_t *out);
+/* "--name=value" or "--name value": returns the value and advances *i, or
+ * NULL if argv[*i] is not --name. */
+const char *cli_opt(int argc, char **argv, int *i, const char *name);
+bool cli_has_suffix(const char *s, const char *suffix);
+/* Number with thousands separators, into buf. */
+const char *cli_thousands(uint64_t v, char *buf, size_t n);
+
+typedef int (*cli_cmd_fn)(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_decode(int argc, char **argv);
+int cmd_encode(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_disasm(int argc, char **argv);
+int cmd_help(int argc, char **argv);
+/* Long help text of a subcommand (NULL if unknown).  Each subcommand file
+ * defines its own text. */
+const char *cli_help_text(const char *cmd);
+extern const char cmd_run_help[], cmd_dump_help[], cmd_decode_help[],
+    cmd_encode_help[], cmd_import_help[], cmd_disasm_help[];
+/* Option summaries of the two trace paths, shown inside run/encode/decode help. */
+extern const char te_options_help[], nt_options_help[];
+
+/* ---- E-Trace pieces (te_cli.c) ---- */
+int te_cmd_dump(int argc, char **argv);
+int te_cmd_decode(int argc, char **argv);
+int te_cmd_encode(int argc, char **argv);
+/* True if argv[i] is an E-Trace encoder option of `run` (--etrace, --te-opt,
+ * --te-attr ...); *consumed gets how many argv entries it takes. */
+bool te_is_run_option(int argc, char **argv, int i, int *consumed);
+/* Open an encoder sink from the options collected by te_is_run_option(). */
+int te_sink_open(int argc, char **argv, unsigned xlen, rvt_irec_sink *out, void **handle);
+int te_sink_close(void *handle);
+
+/* ---- N-Trace pieces (nt_cli.c) ---- */
+int nt_cmd_dump(int argc, char **argv);
+int nt_cmd_decode(int argc, char **argv);
+int nt_cmd_encode(int argc, char **argv);
+bool nt_is_run_option(int argc, char **argv, int i, int *consumed);
+int nt_sink_open(int argc, char **argv, unsigned xlen, rvt_irec_sink *out, void **handle);
+int nt_sink_close(void *handle);
+
+#endif

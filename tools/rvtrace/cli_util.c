@@ -1,0 +1,85 @@
+/* Small helpers shared by the subcommands. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+void cli_err(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("rvtrace: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+void cli_diag(void *ctx, int level, uint64_t offset, const char *msg)
+{
+    const char *file = ctx ? ctx : "input";
+    const char *kind = level >= RVT_DIAG_ERROR ? "error" : level == RVT_DIAG_WARN ? "warning" : "note";
+    if (offset == UINT64_MAX)
+        fprintf(stderr, "rvtrace: %s: %s: %s\n", file, kind, msg);
+    else
+        fprintf(stderr, "rvtrace: %s: offset %" PRIu64 ": %s: %s\n", file, offset, kind, msg);
+}
+
+bool cli_parse_u64(const char *s, uint64_t *out)
+{
+    if (!s || !*s || *s == '-')
+        return false;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || end == s)
+        return false;
+    uint64_t mul = 1;
+    if (*end == 'k' || *end == 'K') mul = 1000ull, end++;
+    else if (*end == 'M') mul = 1000000ull, end++;
+    else if (*end == 'G') mul = 1000000000ull, end++;
+    if (*end)
+        return false;
+    if (v > UINT64_MAX / mul)
+        return false;
+    *out = (uint64_t)v * mul;
+    return true;
+}
+
+const char *cli_opt(int argc, char **argv, int *i, const char *name)
+{
+    size_t n = strlen(name);
+    const char *a = argv[*i];
+    if (strncmp(a, name, n) != 0)
+        return NULL;
+    if (a[n] == '=')
+        return a + n + 1;
+    if (a[n] != '\0')
+        return NULL;
+    if (*i + 1 >= argc) {
+        cli_err("option %s needs a value", name);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+bool cli_has_suffix(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+const char *cli_thousands(uint64_t v, char *buf, size_t n)
+{
+    char tmp[32];
+    int len = snprintf(tmp, sizeof tmp, "%" PRIu64, v);
+    size_t o = 0;
+    for (int i = 0; i < len && o + 1 < n; i++) {
+        if (i > 0 && (len - i) % 3 == 0 && o + 2 < n)
+            buf[o++] = ',';
+        buf[o++] = tmp[i];
+    }
+    buf[o] = '\0';
+    return buf;
+}

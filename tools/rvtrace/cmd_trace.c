@@ -1,0 +1,84 @@
+/* dump / decode / encode: pick the trace path (E-Trace or N-Trace) from the
+ * options or the file name and hand over to te_cli.c or nt_cli.c. */
+#include <string.h>
+#include "cli.h"
+
+enum trace_kind { KIND_NONE, KIND_TE, KIND_NT, KIND_RVI };
+
+static enum trace_kind kind_of(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--etrace") || !strncmp(argv[i], "--te-", 5))
+            return KIND_TE;
+        if (!strcmp(argv[i], "--ntrace") || !strncmp(argv[i], "--nt-", 5))
+            return KIND_NT;
+    }
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] == '-')
+            continue;
+        if (cli_has_suffix(argv[i], ".te") || strstr(argv[i], "te_inst_raw"))
+            return KIND_TE;
+        if (cli_has_suffix(argv[i], ".nt"))
+            return KIND_NT;
+        if (cli_has_suffix(argv[i], ".rvi"))
+            return KIND_RVI;
+    }
+    return KIND_NONE;
+}
+
+const char cmd_dump_help[] =
+    "usage: rvtrace dump [--etrace|--ntrace] [--json] FILE\n"
+    "\n"
+    "Print a trace file one packet (E-Trace .te), message (N-Trace .nt) or\n"
+    "record (.rvi) per line, every field named.  The kind is taken from the\n"
+    "file name unless --etrace/--ntrace is given.  Settings are read from\n"
+    "FILE.attrs when present.\n";
+
+const char cmd_decode_help[] =
+    "usage: rvtrace decode --elf PROG.elf [OPTIONS] FILE.te|FILE.nt\n"
+    "\n"
+    "Rebuild the executed instruction sequence from a trace and the program\n"
+    "image.  Output: --pcs F (one hex address per line), --listing (default:\n"
+    "disassembly with symbols and trap/privilege annotations), --json (one\n"
+    "JSON object per instruction).  Settings come from FILE.attrs.\n";
+
+const char cmd_encode_help[] =
+    "usage: rvtrace encode --etrace|--ntrace [OPTIONS] IN.rvi|IN.csv -o OUT\n"
+    "\n"
+    "Encode ingress records (an .rvi file or the E-Trace reference flow's\n"
+    "encoder-input CSV) as an E-Trace or N-Trace stream.  The settings are\n"
+    "written beside the stream as OUT.attrs.\n";
+
+extern int rvi_cmd_dump(int argc, char **argv);
+
+static int dispatch(int argc, char **argv, cli_cmd_fn te, cli_cmd_fn nt, cli_cmd_fn rvi,
+                    const char *what)
+{
+    switch (kind_of(argc, argv)) {
+    case KIND_TE: return te(argc, argv);
+    case KIND_NT: return nt(argc, argv);
+    case KIND_RVI:
+        if (rvi)
+            return rvi(argc, argv);
+        break;
+    default:
+        break;
+    }
+    cli_err("%s: cannot tell the trace kind: name the file *.te or *.nt, or give --etrace/--ntrace", what);
+    return CLI_USAGE;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+    return dispatch(argc, argv, te_cmd_dump, nt_cmd_dump, rvi_cmd_dump, "dump");
+}
+
+int cmd_decode(int argc, char **argv)
+{
+    return dispatch(argc, argv, te_cmd_decode, nt_cmd_decode, NULL, "decode");
+}
+
+int cmd_encode(int argc, char **argv)
+{
+    return dispatch(argc, argv, te_cmd_encode, nt_cmd_encode, NULL, "encode");
+}

@@ -1,0 +1,86 @@
+/* rvtrace: one command-line tool, one file per subcommand. */
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+
+static const struct {
+    const char *name;
+    cli_cmd_fn fn;
+    const char *summary;
+} commands[] = {
+    { "run", cmd_run, "run a RISC-V ELF on the reference hart, optionally tracing" },
+    { "encode", cmd_encode, "encode ingress records (.rvi, CSV) as E-Trace or N-Trace" },
+    { "decode", cmd_decode, "rebuild the executed instructions from a trace and the ELF" },
+    { "dump", cmd_dump, "print a trace one packet/message (or record) per line" },
+    { "import", cmd_import, "convert CSV, Spike logs or PC lists to .rvi" },
+    { "disasm", cmd_disasm, "disassemble an ELF (objdump-style)" },
+    { "help", cmd_help, "show help for a command" },
+};
+
+static void usage(FILE *f)
+{
+    fputs("usage: rvtrace COMMAND [OPTIONS] [ARGS]\n\ncommands:\n", f);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fputs("\n'rvtrace help COMMAND' or 'rvtrace COMMAND --help' for details.\n"
+          "Documentation: docs/cli.md, file formats: docs/formats.md.\n", f);
+}
+
+const char *cli_help_text(const char *cmd)
+{
+    static const struct { const char *name; const char *text; } texts[] = {
+        { "run", cmd_run_help }, { "dump", cmd_dump_help },
+        { "decode", cmd_decode_help }, { "encode", cmd_encode_help },
+        { "import", cmd_import_help }, { "disasm", cmd_disasm_help },
+        { "help", "usage: rvtrace help [COMMAND]\n" },
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+        if (!strcmp(cmd, texts[i].name))
+            return texts[i].text;
+    return NULL;
+}
+
+int cmd_help(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    const char *text = cli_help_text(argv[1]);
+    if (!text) {
+        cli_err("no command '%s' (try 'rvtrace help')", argv[1]);
+        return CLI_USAGE;
+    }
+    fputs(text, stdout);
+    return CLI_OK;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        puts("rvtrace 0.1.0");
+        return CLI_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (strcmp(argv[1], commands[i].name) != 0)
+            continue;
+        for (int j = 2; j < argc; j++) {
+            if (!strcmp(argv[j], "--help") || !strcmp(argv[j], "-h")) {
+                fputs(cli_help_text(argv[1]), stdout);
+                return CLI_OK;
+            }
+        }
+        return commands[i].fn(argc - 1, argv + 1);
+    }
+    cli_err("unknown command '%s'", argv[1]);
+    usage(stderr);
+    return CLI_USAGE;
+}

@@ -1,0 +1,28 @@
+/* N-Trace CLI pieces: placeholder until the N-Trace module lands. */
+#include "cli.h"
+
+const char nt_options_help[] = "";
+
+static int absent(void)
+{
+    cli_err("this build has no N-Trace path yet");
+    return CLI_FAIL;
+}
+
+int nt_cmd_dump(int argc, char **argv) { (void)argc; (void)argv; return absent(); }
+int nt_cmd_decode(int argc, char **argv) { (void)argc; (void)argv; return absent(); }
+int nt_cmd_encode(int argc, char **argv) { (void)argc; (void)argv; return absent(); }
+
+bool nt_is_run_option(int argc, char **argv, int i, int *consumed)
+{
+    (void)argc; (void)argv; (void)i; (void)consumed;
+    return false;
+}
+
+int nt_sink_open(int argc, char **argv, unsigned xlen, rvt_irec_sink *out, void **handle)
+{
+    (void)argc; (void)argv; (void)xlen; (void)out; (void)handle;
+    return absent();
+}
+
+int nt_sink_close(void *handle) { (void)handle; return 0; }
