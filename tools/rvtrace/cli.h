@@ -36,6 +36,7 @@ int cmd_encode(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_disasm(int argc, char **argv);
 int cmd_help(int argc, char **argv);
+int rvi_cmd_dump(int argc, char **argv);   /* rvi_dump.c */
 /* Long help text of a subcommand (NULL if unknown).  Each subcommand file
  * defines its own text. */
 const char *cli_help_text(const char *cmd);

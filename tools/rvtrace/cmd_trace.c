@@ -49,7 +49,7 @@ const char cmd_encode_help[] =
     "encoder-input CSV) as an E-Trace or N-Trace stream.  The settings are\n"
     "written beside the stream as OUT.attrs.\n";
 
-extern int rvi_cmd_dump(int argc, char **argv);
+
 
 static int dispatch(int argc, char **argv, cli_cmd_fn te, cli_cmd_fn nt, cli_cmd_fn rvi,
                     const char *what)
