@@ -1,15 +1,12 @@
-/* N-Trace CLI pieces: placeholder until the N-Trace module lands. */
+/* N-Trace CLI pieces not yet split into nt_*.c. */
 #include "cli.h"
-
-const char nt_options_help[] = "";
 
 static int absent(void)
 {
-    cli_err("this build has no N-Trace path yet");
+    cli_err("this build has no N-Trace encoder/decoder yet");
     return CLI_FAIL;
 }
 
-int nt_cmd_dump(int argc, char **argv) { (void)argc; (void)argv; return absent(); }
 int nt_cmd_decode(int argc, char **argv) { (void)argc; (void)argv; return absent(); }
 int nt_cmd_encode(int argc, char **argv) { (void)argc; (void)argv; return absent(); }
 
