@@ -65,17 +65,17 @@ static bool quadrant0(uint32_t r, unsigned xlen, rvt_insn *o)
         o->imm = u;
         return u != 0 && op3(o, RVT_OP_ADDI, rdp, 2, 0);
     }
-    case 1: return rvt_isa_decode16_fp(r, xlen, o);       /* c.fld */
+    case 1: return mem(o, RVT_OP_FLD, rdp, rs1p, cl_d(r), false);    /* c.fld */
     case 2: return mem(o, RVT_OP_LW, rdp, rs1p, cl_w(r), false);
     case 3:
         if (xlen == 32)
-            return rvt_isa_decode16_fp(r, xlen, o);       /* c.flw */
+            return mem(o, RVT_OP_FLW, rdp, rs1p, cl_w(r), false);  /* c.flw */
         return mem(o, RVT_OP_LD, rdp, rs1p, cl_d(r), false);
-    case 5: return rvt_isa_decode16_fp(r, xlen, o);       /* c.fsd */
+    case 5: return mem(o, RVT_OP_FSD, rdp, rs1p, cl_d(r), true);     /* c.fsd */
     case 6: return mem(o, RVT_OP_SW, rdp, rs1p, cl_w(r), true);
     case 7:
         if (xlen == 32)
-            return rvt_isa_decode16_fp(r, xlen, o);       /* c.fsw */
+            return mem(o, RVT_OP_FSW, rdp, rs1p, cl_w(r), true);   /* c.fsw */
         return mem(o, RVT_OP_SD, rdp, rs1p, cl_d(r), true);
     default: return false;                                /* 100: reserved */
     }
@@ -161,18 +161,18 @@ static bool quadrant2(uint32_t r, unsigned xlen, rvt_insn *o)
             return false;
         o->imm = (B(12, 12) << 5) | B(6, 2);
         return op3(o, RVT_OP_SLLI, rd, rd, 0);
-    case 1: return rvt_isa_decode16_fp(r, xlen, o);               /* c.fldsp */
+    case 1: return mem(o, RVT_OP_FLD, rd, 2, ci_ldsp(r), false);     /* c.fldsp */
     case 2: return rd != 0 && mem(o, RVT_OP_LW, rd, 2, ci_lwsp(r), false);
     case 3:
         if (xlen == 32)
-            return rvt_isa_decode16_fp(r, xlen, o);               /* c.flwsp */
+            return mem(o, RVT_OP_FLW, rd, 2, ci_lwsp(r), false);  /* c.flwsp */
         return rd != 0 && mem(o, RVT_OP_LD, rd, 2, ci_ldsp(r), false);
     case 4: return q2_jr_mv_add(r, o);
-    case 5: return rvt_isa_decode16_fp(r, xlen, o);               /* c.fsdsp */
+    case 5: return mem(o, RVT_OP_FSD, B(6, 2), 2, css_d(r), true);   /* c.fsdsp */
     case 6: return mem(o, RVT_OP_SW, B(6, 2), 2, css_w(r), true);
     default:
         if (xlen == 32)
-            return rvt_isa_decode16_fp(r, xlen, o);               /* c.fswsp */
+            return mem(o, RVT_OP_FSW, B(6, 2), 2, css_w(r), true); /* c.fswsp */
         return mem(o, RVT_OP_SD, B(6, 2), 2, css_d(r), true);
     }
 }

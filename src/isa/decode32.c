@@ -253,6 +253,6 @@ bool rvt_isa_decode32(uint32_t r, unsigned xlen, rvt_insn *o)
     case 0x0f: return dec_misc_mem(r, o);
     case 0x2f: return dec_amo(r, xlen, o);
     case 0x73: return dec_system(r, o);
-    default: return false;
+    default: return rvt_isa_decode_fp(r, xlen, o);
     }
 }
