@@ -73,6 +73,7 @@ typedef enum rvt_op {
 
 /* insn.flags */
 #define RVT_INSN_F_COMPRESSED 0x01u   /* 16-bit encoding */
+#define RVT_INSN_F_RV32       0x02u   /* decoded for XLEN 32 (disassembly wraps targets) */
 
 /* A decoded instruction.  Register numbers are architectural (x0..x31, or
  * f0..f31 for FP operands).  imm is sign-extended where the encoding says so

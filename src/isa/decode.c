@@ -14,10 +14,11 @@ int rvt_isa_decode(uint32_t raw, unsigned xlen, rvt_insn *out)
     unsigned len = rvt_isa_length((uint16_t)raw);
     bool ok = false;
     out->len = (uint8_t)len;
+    out->flags = xlen == 32 ? RVT_INSN_F_RV32 : 0;
     if (len == 2) {
         /* Only the 16-bit parcel belongs to a compressed instruction. */
         out->raw = raw & 0xffffu;
-        out->flags = RVT_INSN_F_COMPRESSED;
+        out->flags |= RVT_INSN_F_COMPRESSED;
         ok = rvt_isa_decode16(out->raw, xlen, out);
     } else if (len == 4) {
         out->raw = raw;

@@ -178,7 +178,8 @@ static void check_case(const struct dcase *c, unsigned xlen)
     rvt_insn in;
     int rc = rvt_isa_decode(c->raw, xlen, &in);
     if (rc != 0 || in.op != c->op || in.rd != c->rd || in.rs1 != c->rs1 ||
-        in.rs2 != c->rs2 || in.imm != c->imm || in.len != 4 || in.flags != 0 ||
+        in.rs2 != c->rs2 || in.imm != c->imm || in.len != 4 || (in.flags & RVT_INSN_F_COMPRESSED) ||
+        !(in.flags & RVT_INSN_F_RV32) != (xlen == 64) ||
         in.raw != c->raw) {
         TH_FAIL("%s (0x%08x, rv%u): rc %d op %u rd %u rs1 %u rs2 %u imm %lld len %u",
                 c->what, c->raw, xlen, rc, in.op, in.rd, in.rs1, in.rs2,
