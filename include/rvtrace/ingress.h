@@ -144,7 +144,8 @@ typedef enum rvt_import_fmt {
 typedef struct rvt_import_cfg {
     bool itype3;                  /* refcsv: itype column is the 3-bit form */
     unsigned xlen;                /* 32/64 for decoding; 0 = image's, else 64 */
-    unsigned priv;                /* pcs: privilege to report (0 = M, i.e. 3) */
+    bool priv_set;                /* pcs: report `priv` (else 3, M-mode) */
+    unsigned priv;
     struct rvt_image *image;      /* pcs: required; others: unused */
     rvt_diag_fn diag;
     void *diag_ctx;

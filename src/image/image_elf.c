@@ -19,6 +19,7 @@ typedef struct elf_ctx {
     Elf *elf;
     unsigned xlen;
     uint64_t first_seg;      /* index of this file's first segment */
+    size_t shstrndx;
 } elf_ctx;
 
 static int elf_fail(const elf_ctx *c, uint64_t off, const char *what)
@@ -165,6 +166,8 @@ static int load_symtab(elf_ctx *c, Elf_Scn *scn, const GElf_Shdr *sh)
 
 static int load_symbols(elf_ctx *c)
 {
+    if (elf_getshdrstrndx(c->elf, &c->shstrndx) != 0)
+        c->shstrndx = 0;
     Elf_Scn *scn = NULL;
     GElf_Shdr sh;
     bool have_symtab = false;
@@ -174,7 +177,16 @@ static int load_symbols(elf_ctx *c)
     /* Prefer the full .symtab; fall back to .dynsym of a stripped file. */
     unsigned want = have_symtab ? SHT_SYMTAB : SHT_DYNSYM;
     while ((scn = elf_nextscn(c->elf, scn))) {
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != want)
+        if (!gelf_getshdr(scn, &sh))
+            continue;
+        if (sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_EXECINSTR) &&
+            (sh.sh_flags & SHF_ALLOC) && sh.sh_size && sh.sh_addr + sh.sh_size > sh.sh_addr) {
+            const char *nm = elf_strptr(c->elf, c->shstrndx, sh.sh_name);
+            int rc = img_code_add(c->img, nm ? nm : "?", sh.sh_addr, sh.sh_addr + sh.sh_size);
+            if (rc < 0)
+                return rc;
+        }
+        if (sh.sh_type != want)
             continue;
         int rc = load_symtab(c, scn, &sh);
         if (rc < 0)
@@ -224,10 +236,12 @@ int rvt_image_load_elf(rvt_image *img, const char *path)
     } else {
         /* A failure part-way leaves the segments added so far; drop them so
          * the image holds whole files only. */
-        size_t nsegs = img->nsegs, nsyms = img->nsyms;
+        size_t nsegs = img->nsegs, nsyms = img->nsyms, ncode = img->ncode;
         rc = load_elf(&c);
-        if (rc < 0)
+        if (rc < 0) {
             img_truncate(img, nsegs, nsyms);
+            img->ncode = ncode;
+        }
         img_syms_sort(img);
         elf_end(c.elf);
     }

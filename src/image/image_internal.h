@@ -29,7 +29,14 @@ typedef struct img_sym {
     uint8_t rank;            /* lower wins at one address: FUNC < NOTYPE */
 } img_sym;
 
+typedef struct img_code {
+    uint64_t start, end;
+    size_t name;             /* offset in the name pool */
+} img_code;
+
 struct rvt_image {
+    img_code *code;
+    size_t ncode, capcode;
     img_seg *segs;
     size_t nsegs, capsegs;
     img_seg *hint;           /* last segment rvt_image_insn hit */
@@ -59,6 +66,8 @@ int img_sym_add(rvt_image *img, const char *name, uint64_t addr, uint64_t size,
                 uint64_t lim, unsigned rank);
 void img_seg_free_cache(img_seg *s);
 void img_syms_free(rvt_image *img);
+/* Record an executable section. */
+int img_code_add(rvt_image *img, const char *name, uint64_t start, uint64_t end);
 /* Sort symbols by address and keep the best name per address. */
 void img_syms_sort(rvt_image *img);
 /* Open a regular file for reading: rejects directories, FIFOs, devices and

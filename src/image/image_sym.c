@@ -5,18 +5,9 @@
 #include <string.h>
 #include "image/image_internal.h"
 
-int img_sym_add(rvt_image *img, const char *name, uint64_t addr, uint64_t size,
-                uint64_t lim, unsigned rank)
+static int pool_add(rvt_image *img, const char *name, size_t *at)
 {
     size_t len = strlen(name) + 1;
-    if (img->nsyms == img->capsyms) {
-        size_t cap = img->capsyms ? img->capsyms * 2 : 64;
-        img_sym *n = realloc(img->syms, cap * sizeof *n);
-        if (!n)
-            return RVT_ERR_NOMEM;
-        img->syms = n;
-        img->capsyms = cap;
-    }
     if (img->npool + len > img->cappool) {
         size_t cap = img->cappool ? img->cappool : 1024;
         while (cap < img->npool + len)
@@ -28,13 +19,67 @@ int img_sym_add(rvt_image *img, const char *name, uint64_t addr, uint64_t size,
         img->cappool = cap;
     }
     memcpy(img->pool + img->npool, name, len);
-    img_sym *s = &img->syms[img->nsyms++];
+    *at = img->npool;
+    img->npool += len;
+    return RVT_OK;
+}
+
+int img_code_add(rvt_image *img, const char *name, uint64_t start, uint64_t end)
+{
+    if (img->ncode == img->capcode) {
+        size_t cap = img->capcode ? img->capcode * 2 : 8;
+        img_code *n = realloc(img->code, cap * sizeof *n);
+        if (!n)
+            return RVT_ERR_NOMEM;
+        img->code = n;
+        img->capcode = cap;
+    }
+    img_code *c = &img->code[img->ncode];
+    c->start = start;
+    c->end = end;
+    int rc = pool_add(img, name, &c->name);
+    if (rc == RVT_OK)
+        img->ncode++;
+    return rc;
+}
+
+size_t rvt_image_code_count(const rvt_image *img)
+{
+    return img->ncode;
+}
+
+bool rvt_image_code_range(const rvt_image *img, size_t i, uint64_t *start, uint64_t *end,
+                          const char **name)
+{
+    if (i >= img->ncode)
+        return false;
+    *start = img->code[i].start;
+    *end = img->code[i].end;
+    if (name)
+        *name = img->pool + img->code[i].name;
+    return true;
+}
+
+int img_sym_add(rvt_image *img, const char *name, uint64_t addr, uint64_t size,
+                uint64_t lim, unsigned rank)
+{
+    if (img->nsyms == img->capsyms) {
+        size_t cap = img->capsyms ? img->capsyms * 2 : 64;
+        img_sym *n = realloc(img->syms, cap * sizeof *n);
+        if (!n)
+            return RVT_ERR_NOMEM;
+        img->syms = n;
+        img->capsyms = cap;
+    }
+    img_sym *s = &img->syms[img->nsyms];
+    int rc = pool_add(img, name, &s->name);
+    if (rc < 0)
+        return rc;
+    img->nsyms++;
     s->addr = addr;
     s->size = size;
     s->lim = lim > addr ? lim : addr + (size ? size : 1);
-    s->name = img->npool;
     s->rank = (uint8_t)rank;
-    img->npool += len;
     return RVT_OK;
 }
 
@@ -42,6 +87,9 @@ void img_syms_free(rvt_image *img)
 {
     free(img->syms);
     free(img->pool);
+    free(img->code);
+    img->code = NULL;
+    img->ncode = img->capcode = 0;
     img->syms = NULL;
     img->pool = NULL;
     img->nsyms = img->capsyms = img->npool = img->cappool = 0;

@@ -198,6 +198,12 @@ static void test_good(int cls)
     CHECK(rvt_image_lookup(img, "_start", &a) && a == CODE_VA);
     CHECK(!rvt_image_lookup(img, "loop", &a));   /* merged into loop_fn */
     CHECK(!rvt_image_lookup(img, "obj", &a));
+    uint64_t cs, ce;
+    const char *cn;
+    CHECK_EQ(rvt_image_code_count(img), 1);
+    CHECK(rvt_image_code_range(img, 0, &cs, &ce, &cn) && cs == CODE_VA && ce == CODE_VA + 16);
+    CHECK_STR(cn, ".text");
+    CHECK(!rvt_image_code_range(img, 1, &cs, &ce, &cn));
     rvt_image_free(img);
 }
 
