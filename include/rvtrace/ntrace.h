@@ -206,6 +206,9 @@ int rvt_nt_decode(rvt_nt_decoder *d, const uint8_t *buf, size_t len,
                   rvt_flow_fn fn, void *fn_ctx);
 /* Emit RVT_EV_END. */
 int rvt_nt_decode_end(rvt_nt_decoder *d, rvt_flow_fn fn, void *fn_ctx);
+/* Forget cached instructions (11.4: the image changed, e.g. from an event
+ * callback after a fence.i).  Safe to call from inside the callback. */
+void rvt_nt_decoder_flush_cache(rvt_nt_decoder *d);
 void rvt_nt_decoder_stats(const rvt_nt_decoder *d, rvt_nt_dec_stats *out);
 
 #ifdef __cplusplus

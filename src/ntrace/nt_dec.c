@@ -71,8 +71,7 @@ rvt_nt_decoder *rvt_nt_decoder_new(const rvt_nt_cfg *cfg, rvt_nt_insn_fn insn,
     d->insn_ctx = insn_ctx;
     d->src_filter = src_filter;
     d->xmask = d->cfg.xlen == 32 ? 0xffffffffull : ~0ull;
-    for (size_t i = 0; i < (1u << CACHE_BITS); i++)
-        d->cache[i].pc = 1;   /* odd: never a PC */
+    rvt_nt_decoder_flush_cache(d);
     if (status)
         *status = 0;
     return d;
@@ -85,6 +84,12 @@ void rvt_nt_decoder_free(rvt_nt_decoder *d)
     for (size_t i = 0; i < 4096; i++)
         free(d->src[i]);
     free(d);
+}
+
+void rvt_nt_decoder_flush_cache(rvt_nt_decoder *d)
+{
+    for (size_t i = 0; i < (1u << CACHE_BITS); i++)
+        d->cache[i].pc = 1;   /* odd: never a PC */
 }
 
 void rvt_nt_decoder_stats(const rvt_nt_decoder *d, rvt_nt_dec_stats *out) { *out = d->st; }

@@ -8,12 +8,67 @@
 #include "rvtrace/image.h"
 #include "rvtrace/out.h"
 
+/* 11.4: self-modifying code.  --smc FILE lists "CONTENT ADDR SIZE WORD"
+ * lines (the corpus' amo_smc.smc.txt form); content k is written into the
+ * image when the k-th fence.i retires. */
+#define SMC_MAX 256
+typedef struct smc_word {
+    unsigned content;
+    uint64_t addr;
+    uint32_t word;
+    unsigned size;
+} smc_word;
+
 typedef struct dec_ctx {
     rvt_out *outs[2];
     size_t nout;
     const char *path;
     uint64_t errors;
+    rvt_image *img;
+    rvt_nt_decoder *dec;
+    smc_word smc[SMC_MAX];
+    size_t nsmc;
+    unsigned fences;
 } dec_ctx;
+
+static bool smc_load(dec_ctx *c, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        cli_err("%s: cannot open", path);
+        return false;
+    }
+    char line[256];
+    while (fgets(line, sizeof line, f) && c->nsmc < SMC_MAX) {
+        smc_word w;
+        unsigned long long a;
+        unsigned word;
+        if (line[0] == '#' || sscanf(line, "%u %llx %u %x", &w.content, &a, &w.size, &word) != 4)
+            continue;
+        w.addr = a;
+        w.word = word;
+        c->smc[c->nsmc++] = w;
+    }
+    fclose(f);
+    return true;
+}
+
+static void smc_fence(dec_ctx *c)
+{
+    unsigned k = ++c->fences;
+    bool any = false;
+    for (size_t i = 0; i < c->nsmc; i++) {
+        if (c->smc[i].content != k)
+            continue;
+        uint8_t b[4] = { (uint8_t)c->smc[i].word, (uint8_t)(c->smc[i].word >> 8),
+                         (uint8_t)(c->smc[i].word >> 16), (uint8_t)(c->smc[i].word >> 24) };
+        rvt_image_add_bytes(c->img, c->smc[i].addr, b, c->smc[i].size, "smc");
+        rvt_image_invalidate(c->img, c->smc[i].addr, c->smc[i].size);
+        any = true;
+    }
+    if (any)
+        rvt_nt_decoder_flush_cache(c->dec);
+}
 
 static const rvt_insn *image_insn(void *img, uint64_t pc)
 {
@@ -23,6 +78,11 @@ static const rvt_insn *image_insn(void *img, uint64_t pc)
 static int on_event(void *ctx, const rvt_flow_event *ev)
 {
     dec_ctx *c = ctx;
+    if (ev->kind == RVT_EV_INSN && c->nsmc) {
+        const rvt_insn *i = rvt_image_insn(c->img, ev->pc);
+        if (i && i->op == RVT_OP_FENCE_I)
+            smc_fence(c);
+    }
     if (ev->kind == RVT_EV_ERROR || ev->kind == RVT_EV_LOST) {
         if (ev->kind == RVT_EV_ERROR)
             c->errors++;
@@ -42,7 +102,7 @@ static int on_event(void *ctx, const rvt_flow_event *ev)
 
 int nt_cmd_decode(int argc, char **argv)
 {
-    const char *path = NULL, *elf = NULL, *pcs = NULL, *v;
+    const char *path = NULL, *elf = NULL, *pcs = NULL, *smc = NULL, *v;
     rvt_out_kind kind = RVT_OUT_LISTING;
     int src = -1;
     for (int i = 1; i < argc; i++) {
@@ -50,6 +110,8 @@ int nt_cmd_decode(int argc, char **argv)
             elf = v;
         else if ((v = cli_opt(argc, argv, &i, "--pcs")))
             pcs = v;
+        else if ((v = cli_opt(argc, argv, &i, "--smc")))
+            smc = v;
         else if ((v = cli_opt(argc, argv, &i, "--src")))
             src = atoi(v);
         else if (!strcmp(argv[i], "--json"))
@@ -90,7 +152,14 @@ int nt_cmd_decode(int argc, char **argv)
     size_t len;
     uint8_t *buf = nt_slurp(path, &len);
     FILE *pf = NULL;
-    dec_ctx c = { .path = path };
+    static dec_ctx c;
+    c.path = path;
+    c.img = img;
+    if (smc && !smc_load(&c, smc)) {
+        free(buf);
+        rvt_image_free(img);
+        return CLI_FAIL;
+    }
     if (buf && pcs) {
         pf = fopen(pcs, "w");
         if (!pf)
@@ -102,6 +171,7 @@ int nt_cmd_decode(int argc, char **argv)
         c.outs[c.nout++] = rvt_out_new(kind, stdout, img);
     rvt_nt_decoder *d = buf ? rvt_nt_decoder_new(&cfg, image_insn, img, src, &st) : NULL;
     int rc = CLI_FAIL;
+    c.dec = d;
     if (d && (!pcs || pf)) {
         st = rvt_nt_decode(d, buf, len, on_event, &c);
         if (st >= 0)
