@@ -68,18 +68,23 @@ void nt_mw_var(nt_mw *w, uint64_t v, bool last)
 void nt_mw_addr(nt_mw *w, uint64_t v, unsigned width, bool extend, bool last)
 {
     v &= rvt_mask(width);
-    if (!extend || !(v >> (width - 1) & 1)) {
+    if (!extend) {
         nt_mw_var(w, v, last);
         return;
     }
     /* 8.2 rule 1: the decoder repeats the last MDO's top bit up to the
-     * address width, so pick the first byte end where that gives v back. */
+     * address width.  Pick the first byte end where that gives v back: an
+     * extended run of ones, or an extra zero MDO that stops a 1 top bit. */
     unsigned start = w->bit == NT_MDO_BITS ? 0 : w->bit;
     unsigned W = NT_MDO_BITS - start;
-    while (W < width && (((uint64_t)rvt_sext(v, W)) & rvt_mask(width)) != v)
-        W += NT_MDO_BITS;
+    for (; W < width; W += NT_MDO_BITS) {
+        uint64_t low = v & rvt_mask(W);
+        uint64_t dec = (low >> (W - 1) & 1) ? low | (rvt_mask(width) & ~rvt_mask(W)) : low;
+        if (dec == v)
+            break;
+    }
     if (W > width)
-        W = width;  /* the value's own top bit ends the field */
+        W = width;  /* a field reaching the full width is never extended */
     mw_end_field(w, W, v, last);
 }
 
