@@ -87,12 +87,19 @@ int te_cmd_encode(int argc, char **argv)
     if (!s)
         return CLI_FAIL;
     rvt_irec_sink k = rvt_te_encoder_sink(s->enc);
-    int st = te_csv_replay(in, a.retires <= 1, &k);
+    int st;
+    if (cli_has_suffix(in, ".rvi")) {
+        st = rvt_rvi_replay(in, &k, cli_diag, (void *)in);
+    } else {
+        /* The reference flow's encoder-input CSV (the importer ends the sink). */
+        rvt_import_cfg cfg = { .itype3 = a.itype_width == 3, .diag = cli_diag, .diag_ctx = (void *)in };
+        st = rvt_import_file(RVT_IMPORT_REFCSV, in, &cfg, &k, NULL);
+    }
     if (st < 0) {
         sink_finish(s, false);
         return CLI_FAIL;
     }
-    return sink_finish(s, true);
+    return sink_finish(s, false);
 }
 
 bool te_is_run_option(int argc, char **argv, int i, int *consumed)

@@ -17,8 +17,4 @@ int te_attrs_save(const char *trace, const rvt_te_attrs *a);
 /* Whole file into memory (caller frees). */
 uint8_t *te_slurp(const char *path, size_t *len);
 
-/* Stream an encoder-input CSV (te_csv.c) into sink; single: iretire counts
- * instructions (retires_p = 1). */
-int te_csv_replay(const char *path, bool single, const rvt_irec_sink *sink);
-
 #endif
