@@ -227,7 +227,7 @@ static void test_faults(void)
      * the ingress records instead */
     CHECK_EQ(treg(&t, 21), TDATA + 24 * 13);     /* 13 traps logged */
     static const struct { uint64_t pc; unsigned cause; uint64_t tval; } want[] = {
-        { 0x14, 4, TDATA + 1 }, { 0x18, 6, TDATA + 2 }, { 0x1c, 4, TDATA + 2 },
+        { 0x14, 4, TDATA + 1 }, { 0x18, 6, TDATA + 24 + 2 },   /* x21 moved by 24 */ { 0x1c, 4, TDATA + 2 },
         { 0x20, 6, TDATA + 2 }, { 0x24, 5, 0 }, { 0x28, 7, 0 }, { 0x2c, 2, 0xb },
         { 0x30, 2, 0xf1431073 }, { 0x34, 2, 0x7c002373 }, { 0x38, 3, TBASE + 0x38 },
         { 0x3c, 11, 0 }, { 0x40, 2, 0 }, { 0x44, 5, 8 },

@@ -32,7 +32,7 @@ typedef struct tcap {
     size_t ncons;
 } tcap;
 
-static int tcap_put(void *ctx, const rvt_irec *r, size_t n)
+static inline int tcap_put(void *ctx, const rvt_irec *r, size_t n)
 {
     tcap *c = ctx;
     for (size_t i = 0; i < n && c->n < TCAP_MAX; i++)
@@ -40,7 +40,7 @@ static int tcap_put(void *ctx, const rvt_irec *r, size_t n)
     return 0;
 }
 
-static int tcap_data(void *ctx, const rvt_drec *d, size_t n)
+static inline int tcap_data(void *ctx, const rvt_drec *d, size_t n)
 {
     tcap *c = ctx;
     for (size_t i = 0; i < n && c->nd < 256; i++) {
@@ -50,13 +50,13 @@ static int tcap_data(void *ctx, const rvt_drec *d, size_t n)
     return 0;
 }
 
-static int tcap_end(void *ctx)
+static inline int tcap_end(void *ctx)
 {
     ((tcap *)ctx)->ends++;
     return 0;
 }
 
-static void tcap_console(void *ctx, const char *buf, size_t n)
+static inline void tcap_console(void *ctx, const char *buf, size_t n)
 {
     tcap *c = ctx;
     for (size_t i = 0; i < n && c->ncons + 1 < sizeof c->console; i++)
@@ -71,7 +71,7 @@ typedef struct trun {
     int why;
 } trun;
 
-static rvt_image *timage(const tinsn *p, size_t n)
+static inline rvt_image *timage(const tinsn *p, size_t n)
 {
     uint8_t buf[8192];
     size_t o = 0;
@@ -88,7 +88,7 @@ static rvt_image *timage(const tinsn *p, size_t n)
 }
 
 /* Run a program to its end (at most 100000 instructions); cfg may be NULL. */
-static void trun_start(trun *t, const tinsn *p, size_t n, const rvt_hart_cfg *cfg_in)
+static inline void trun_start(trun *t, const tinsn *p, size_t n, const rvt_hart_cfg *cfg_in)
 {
     memset(t, 0, sizeof *t);
     t->cap = calloc(1, sizeof *t->cap);
@@ -110,14 +110,14 @@ static void trun_start(trun *t, const tinsn *p, size_t n, const rvt_hart_cfg *cf
         CHECK_EQ(rvt_hart_finish(t->h), 0);
 }
 
-static void trun_free(trun *t)
+static inline void trun_free(trun *t)
 {
     rvt_hart_free(t->h);
     rvt_image_free(t->img);
     free(t->cap);
 }
 
-static uint64_t treg(const trun *t, unsigned r)
+static inline uint64_t treg(const trun *t, unsigned r)
 {
     return t->h ? rvt_hart_reg(t->h, r) : 0xdeadbeef;
 }
