@@ -232,11 +232,34 @@ static inline void hart_retire_add(rvt_hart *h, uint64_t pc, unsigned len, unsig
     h->cyc_n++;
 }
 
+/* retire_width 1 (E-Trace 4.2.1): every instruction is its own block and
+ * cycle, written straight into the batch. */
+static inline void hart_retire1(rvt_hart *h, uint64_t pc, unsigned len, unsigned si_rd,
+                                unsigned itype, bool sij)
+{
+    if (h->cfg.on_pc)
+        h->cfg.on_pc(h->cfg.pc_ctx, pc, true);
+    rvt_irec *r = &h->buf[h->nbuf++];
+    *r = (rvt_irec){ .iaddr = pc, .time = h->cycles, .iretire = len >> 1, .ninstr = 1,
+                     .itype = (uint8_t)itype, .ilastsize = len == 4, .priv = (uint8_t)h->priv,
+                     .sijump = sij, .flags = RVT_IREC_F_CYCLE_END };
+    h->instret++;
+    h->cycles++;
+    h->si_rd = (uint8_t)si_rd;
+    h->last_mergeable = itype == 0;
+    h->dpushed = h->ndbuf;
+    h->st.records++;
+}
+
 /* Retire one instruction; a block ends at any itype != 0 and at the end of
  * the cycle (retire_width instructions), E-Trace 4.2 / 4.2.5. */
 static inline void hart_retire(rvt_hart *h, uint64_t pc, unsigned len, unsigned si_rd,
                                unsigned itype, bool sij)
 {
+    if (h->width == 1 && h->nbuf < HART_BATCH && !h->dpushed) {
+        hart_retire1(h, pc, len, si_rd, itype, sij);
+        return;
+    }
     hart_retire_add(h, pc, len, si_rd);
     if (itype | (h->cyc_n >= h->width))
         hart_block_end(h, itype, 0, 0, sij);

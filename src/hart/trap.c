@@ -10,10 +10,8 @@ void hart_fatal(rvt_hart *h, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(h->fatal, sizeof h->fatal, fmt, ap);
     va_end(ap);
-    h->stop = RVT_HART_FATAL;
+    h->stop = RVT_HART_FATAL;   /* the message: rvt_hart_fatal_msg() */
     h->event_at = 0;
-    if (h->cfg.diag)
-        h->cfg.diag(h->cfg.diag_ctx, RVT_DIAG_ERROR, UINT64_MAX, h->fatal);
 }
 
 void hart_recheck(rvt_hart *h)
