@@ -44,4 +44,11 @@ only="$*"
 # name            ISA       flags                  sources
 prog sort         "$RV64C"  -O2                    src/sort.c
 prog sort_rv32    "$RV32C"  -O2                    src/sort.c
+prog crc          "$RV64C"  -O2                    src/crc.c
+prog crc_nc       "$RV64NC" -O2                    src/crc.c
+prog crc_rv32     "$RV32C"  -O2                    src/crc.c
+prog recurse      "$RV64C"  -O1 -fno-optimize-sibling-calls src/recurse.c
+prog fptr         "$RV64C"  -O2                    src/fptr.c
+prog switch       "$RV64C"  -O2                    src/switch.c
+prog tailcall     "$RV64C"  -O2 -foptimize-sibling-calls src/tailcall.c
 prog sort_nc      "$RV64NC" -O2                    src/sort.c
