@@ -51,4 +51,8 @@ prog recurse      "$RV64C"  -O1 -fno-optimize-sibling-calls src/recurse.c
 prog fptr         "$RV64C"  -O2                    src/fptr.c
 prog switch       "$RV64C"  -O2                    src/switch.c
 prog tailcall     "$RV64C"  -O2 -foptimize-sibling-calls src/tailcall.c
+prog setjmp       "$RV64C"  -O2                    src/setjmp.c src/setjmp.S
+prog coswap       "$RV64C"  -O2                    src/coswap_main.c src/coswap.S
+prog farcall      "$RV64C"  -O2                    src/farcall.c
+prog farcall_rv32 "$RV32C"  -O2                    src/farcall.c
 prog sort_nc      "$RV64NC" -O2                    src/sort.c
