@@ -130,3 +130,22 @@ __attribute__((weak)) void rt_strap(struct rt_frame *f)
     rt_trap_fail("unexpected S", rt_csr_read(scause), f->epc,
                  rt_csr_read(stval), 0x7e);
 }
+
+/* GCC may emit calls to these for struct copies and initialisers even in
+ * freestanding code, and no libc is linked. */
+void *memset(void *d, int c, size_t n)
+{
+    volatile unsigned char *p = d;       /* volatile: not turned into memset */
+    while (n--)
+        *p++ = (unsigned char)c;
+    return d;
+}
+
+void *memcpy(void *d, const void *s, size_t n)
+{
+    volatile unsigned char *p = d;
+    const unsigned char *q = s;
+    while (n--)
+        *p++ = *q++;
+    return d;
+}
