@@ -59,4 +59,7 @@ prog ecall        "$RV64C"  -O2                    src/ecall.c
 prog illegal      "$RV64C"  -O2                    src/illegal.c
 prog ebreak       "$RV64C"  -O2                    src/ebreak.c
 prog misalign     "$RV64C"  -O2                    src/misalign.c
+prog timer        "$RV64C"  -O2                    src/timer.c
+prog stimer       "$RV64C"  -O2                    src/stimer.c
+prog wfi          "$RV64C"  -O2                    src/wfi.c
 prog sort_nc      "$RV64NC" -O2                    src/sort.c
