@@ -62,4 +62,8 @@ prog misalign     "$RV64C"  -O2                    src/misalign.c
 prog timer        "$RV64C"  -O2                    src/timer.c
 prog stimer       "$RV64C"  -O2                    src/stimer.c
 prog wfi          "$RV64C"  -O2                    src/wfi.c
+prog privs        "$RV64C"  -O2                    src/privs.c
+prog amo          "$RV64C"  -O2                    src/amo.c
+prog csr          "$RV64C"  -O2                    src/csr.c
+prog csr_rv32     "$RV32C"  -O2                    src/csr.c
 prog sort_nc      "$RV64NC" -O2                    src/sort.c
