@@ -66,4 +66,5 @@ prog privs        "$RV64C"  -O2                    src/privs.c
 prog amo          "$RV64C"  -O2                    src/amo.c
 prog csr          "$RV64C"  -O2                    src/csr.c
 prog csr_rv32     "$RV32C"  -O2                    src/csr.c
+prog long         "$RV64C"  -O2                    src/long.c
 prog sort_nc      "$RV64NC" -O2                    src/sort.c
