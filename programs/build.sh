@@ -56,6 +56,7 @@ prog coswap       "$RV64C"  -O2                    src/coswap_main.c src/coswap.
 prog farcall      "$RV64C"  -O2                    src/farcall.c
 prog farcall_rv32 "$RV32C"  -O2                    src/farcall.c
 prog ecall        "$RV64C"  -O2                    src/ecall.c
+prog ecall_rv32   "$RV32C"  -O2                    src/ecall.c
 prog illegal      "$RV64C"  -O2                    src/illegal.c
 prog ebreak       "$RV64C"  -O2                    src/ebreak.c
 prog misalign     "$RV64C"  -O2                    src/misalign.c
