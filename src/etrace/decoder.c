@@ -179,15 +179,23 @@ static bool sequential_jump(rvt_te_decoder *d, const rvt_insn *i, uint64_t *targ
     return true;
 }
 
+static uint64_t pending(const rvt_te_decoder *d);
+
 static bool implicit_return(rvt_te_decoder *d, const rvt_insn *i)
 {
     if (!(d->a.options & RVT_TE_OPT_IMPLICIT_RETURN) || i->jclass != RVT_JC_RETURN || d->depth == 0)
         return false;
-    /* The return reported explicitly (6.6.3): irdepth names its depth.  A
-     * return whose prediction is the reported address is not that one. */
+    /* The return reported explicitly (6.6.3): irdepth names its depth, and
+     * it is the packet's last discontinuity, so only the branch at the
+     * reported address (if any) is left.  An earlier return at the same
+     * depth, or one whose prediction is the reported address, is not it. */
     if (d->pkt && d->flags.irreport && d->pkt->irdepth == d->depth &&
-        d->stack[d->depth - 1] != d->address)
-        return false;
+        d->stack[d->depth - 1] != d->address) {
+        const rvt_insn *t = d->insn(d->insn_ctx, d->address);
+        uint64_t here = t && t->jclass == RVT_JC_BRANCH ? 1 : 0;
+        if (pending(d) == here)
+            return false;
+    }
     return true;
 }
 

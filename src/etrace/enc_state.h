@@ -35,6 +35,7 @@ struct rvt_te_encoder {
     uint64_t ir_max, ir_depth;
     uint64_t *stack;
     bool returns_since_call, branch_since_return, last_was_ret;
+    uint64_t ir_seen;       /* depths (mod 64) of implicit returns since the last packet */
     te_bpjtc t;             /* predictor and jump target cache */
     bool bp_all_ok;         /* every branch in the map was predicted */
     uint64_t pbc;           /* 6.8: predicted branches counted (>= 31), 0 = map in use */

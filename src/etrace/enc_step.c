@@ -240,12 +240,23 @@ int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
         c->had_f3 = 1;
         st = te_enc_sync(e, c);
     } else {
-        int bp = take_branch(e, c);
         bool ir_fail;
         bool pud = reported_discon(e, p, c, &ir_fail);
+        if (ir_fail && (e->ir_seen >> (e->ir_depth & 63) & 1)) {
+            /* 6.6.3 names the failed return by its depth only: after an
+             * implicit return at the same depth in this packet's span the
+             * decoder could not tell them apart, so a notification packet
+             * at the return (4.2.4 style) starts a new span first. */
+            te_ins at = *p;
+            at.notify = 1;
+            if ((st = emit_addr(e, &at, false, false, 0, (te_jump){ false, 0 }, false)) < 0)
+                return st;
+        }
+        int bp = take_branch(e, c);
         bool implicit_ret = !pud && p->itype == 13 && (e->a.options & RVT_TE_OPT_IMPLICIT_RETURN);
         uint64_t fail_depth = e->ir_depth;
         if (implicit_ret && e->ir_depth) {
+            e->ir_seen |= 1ull << (e->ir_depth & 63);
             e->ir_depth--;
             e->returns_since_call = true;
         }

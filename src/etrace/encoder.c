@@ -77,6 +77,7 @@ int te_enc_emit(rvt_te_encoder *e, const rvt_te_pkt *p)
     if (n < 0)
         return n;
     e->stats.packets++;
+    e->ir_seen = 0;
     e->stats.bytes += (uint64_t)n;
     e->stats.per_format[p->format & 3]++;
     if (e->a.resync_mode == RVT_TE_RESYNC_PACKETS)
