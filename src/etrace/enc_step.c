@@ -267,7 +267,11 @@ int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
         bool unrep = te_enc_unreported(e) > 0;
         if (!n)
             e->end_upd = pud;
-        if (pud || c->trap || !n || (n && ppch(c, n) && unrep) || (e->resync_due && unrep) ||
+        /* A resync waits one instruction after an implicit return or a
+         * sequentially inferable jump: the decoder (11.1) does not stop at
+         * an address reached through a jump, so c is not reported there. */
+        bool hidden = !pud && itype_uninferable(p->itype);
+        if (pud || c->trap || !n || (n && ppch(c, n) && unrep) || (e->resync_due && unrep && !hidden) ||
             c->notify || bp == BP_FULL) {
             bool upd = pud && (c->trap || (n && ppch(c, n)) || resync_due_after(e, c, true));
             bool irr = ir_fail;
