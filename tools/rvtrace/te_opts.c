@@ -63,6 +63,7 @@ int te_attrs_for_input(const char *trace, int argc, char **argv, rvt_te_attrs *a
     for (int i = 1; i < argc; i++)
         if (te_opt_apply(argc, argv, &i, a) < 0)
             return -1;
+    rvt_te_attrs_fill(a);
     if (rvt_te_attrs_check(a) < 0) {
         cli_err("%s: inconsistent E-Trace attributes", trace);
         return -1;
