@@ -1,0 +1,65 @@
+/* rvtrace outputs: the flow event every decoder produces (E-Trace, N-Trace),
+ * and writers that turn events into PC lists, listings and JSON lines. */
+#ifndef RVTRACE_OUT_H
+#define RVTRACE_OUT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdbool.h>
+#include "rvtrace/image.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a flow decoder reports, in order. */
+typedef enum rvt_ev_kind {
+    RVT_EV_INSN = 0,      /* an instruction retired at pc */
+    RVT_EV_SYNC,          /* decoder (re)synchronised at pc */
+    RVT_EV_TRAP,          /* exception taken; cause in aux, tval in aux2 */
+    RVT_EV_INTERRUPT,     /* interrupt taken; cause in aux */
+    RVT_EV_PRIV,          /* privilege is now aux */
+    RVT_EV_CONTEXT,       /* context is now aux */
+    RVT_EV_TIME,          /* timestamp aux (cycles) */
+    RVT_EV_LOST,          /* trace lost: aux = instructions/halfwords lost if known
+                             (UINT64_MAX = unknown), offset = byte offset */
+    RVT_EV_ERROR,         /* decode error at byte offset; text in msg */
+    RVT_EV_END,           /* end of trace */
+} rvt_ev_kind;
+
+typedef struct rvt_flow_event {
+    uint8_t kind;         /* rvt_ev_kind */
+    uint8_t priv;
+    uint16_t src;         /* hart / source id (N-Trace SRC), 0 if none */
+    uint64_t pc;
+    uint64_t aux;
+    uint64_t aux2;
+    uint64_t offset;      /* byte offset in the trace stream */
+    const char *msg;      /* RVT_EV_ERROR/LOST text, else NULL */
+} rvt_flow_event;
+
+/* Callback a flow decoder calls per event; nonzero return stops decoding
+ * (the value is passed back). */
+typedef int (*rvt_flow_fn)(void *ctx, const rvt_flow_event *ev);
+
+/* Output writers (src/out).  Each is an rvt_flow_fn with its own context. */
+typedef enum rvt_out_kind {
+    RVT_OUT_PCS = 0,      /* one lowercase hex PC per line, no 0x */
+    RVT_OUT_LISTING,      /* disassembly with symbols and annotations */
+    RVT_OUT_JSON,         /* one JSON object per event */
+} rvt_out_kind;
+
+typedef struct rvt_out rvt_out;
+/* img may be NULL for RVT_OUT_PCS. */
+rvt_out *rvt_out_new(rvt_out_kind kind, FILE *f, rvt_image *img);
+int rvt_out_event(void *out, const rvt_flow_event *ev);   /* an rvt_flow_fn */
+/* Counters: instructions written, errors and lost markers seen. */
+uint64_t rvt_out_insns(const rvt_out *o);
+uint64_t rvt_out_errors(const rvt_out *o);
+uint64_t rvt_out_lost(const rvt_out *o);
+void rvt_out_free(rvt_out *o);   /* flushes */
+
+#ifdef __cplusplus
+}
+#endif
+#endif
