@@ -55,7 +55,12 @@ for t in $targets; do
   corpus="$OUT/corpus/$t"; arts="$OUT/artifacts/$t"; log="$OUT/logs/$t.log"
   mkdir -p "$corpus" "$arts" "$OUT/logs" "$OUT/seeds/$t"
   rm -f "$arts"/*
-  dict=""; [ -f "fuzz/dict/$t.dict" ] && dict="-dict=fuzz/dict/$t.dict"
+  # Dictionary: fuzz/dict/<target>.dict, else the one of its format
+  # (the name before "_": etrace_flow uses etrace.dict).
+  dict=""
+  for d in "fuzz/dict/$t.dict" "fuzz/dict/${t%%_*}.dict"; do
+    [ -f "$d" ] && { dict="-dict=$d"; break; }
+  done
   # shellcheck disable=SC2046
   $NICE "$bin" -max_total_time="$SECS" -timeout="$TMO" -rss_limit_mb=512 \
       -malloc_limit_mb=256 -print_final_stats=1 -artifact_prefix="$arts/" \
