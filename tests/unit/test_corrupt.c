@@ -207,9 +207,9 @@ static size_t nt_bounds(const uint8_t *b, size_t n, size_t *out, size_t max)
 }
 
 static const fmt formats[] = {
-    { "etrace", ".te", "--etrace %s --te-resync 64",
+    { "etrace", ".te", "--etrace %s --te-attr resync_mode=packets --te-attr resync_max=0",
       "decode --elf %s %s --json", te_bounds, 0x80, true, true },
-    { "ntrace", ".nt", "--ntrace %s --nt-sync 64",
+    { "ntrace", ".nt", "--ntrace %s --nt-opt sync=1:0",
       "decode --elf %s %s --json", nt_bounds, 0x02, false, true },
 };
 
