@@ -46,6 +46,12 @@ unsigned rvt_image_xlen(const rvt_image *img);      /* 32/64 from ELF class, 0 i
 size_t rvt_image_segment_count(const rvt_image *img);
 const rvt_segment *rvt_image_segment(const rvt_image *img, size_t i);
 
+/* Executable sections (SHF_EXECINSTR) of the loaded ELF files, in load
+ * order: [*start, *end) and the section name.  False past the last. */
+size_t rvt_image_code_count(const rvt_image *img);
+bool rvt_image_code_range(const rvt_image *img, size_t i, uint64_t *start, uint64_t *end,
+                          const char **name);
+
 /* Copy up to len bytes at addr; returns the number of bytes available
  * (stops at the end of a segment's memsz). */
 size_t rvt_image_read(const rvt_image *img, uint64_t addr, void *buf, size_t len);

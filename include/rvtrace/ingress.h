@@ -95,17 +95,29 @@ void rvt_irec_tee_init(rvt_irec_tee *tee);
 int rvt_irec_tee_add(rvt_irec_tee *tee, const rvt_irec_sink *sink);
 rvt_irec_sink rvt_irec_tee_sink(rvt_irec_tee *tee);
 
-/* ---- .rvi files (docs/formats.md) ---- */
+/* ---- .rvi files (docs/format-rvi.md) ---- */
 typedef struct rvt_rvi_writer rvt_rvi_writer;
 typedef struct rvt_rvi_reader rvt_rvi_reader;
 
+/* .rvi header flags */
+#define RVT_RVI_F_ITYPE3 0x01u   /* itype values came from a 3-bit source (6 = any uninferable jump) */
+#define RVT_RVI_F_KNOWN  0x01u
+
+/* path "-" writes to stdout. */
 rvt_rvi_writer *rvt_rvi_writer_open(const char *path, unsigned xlen, int *status);
+/* Set header flags (RVT_RVI_F_*); only before the first record. */
+int rvt_rvi_writer_set_flags(rvt_rvi_writer *w, unsigned flags);
 rvt_irec_sink rvt_rvi_writer_sink(rvt_rvi_writer *w);
 int rvt_rvi_writer_close(rvt_rvi_writer *w);   /* flushes and frees */
 
+/* Opens and checks the header; path "-" reads stdin. */
 rvt_rvi_reader *rvt_rvi_reader_open(const char *path, int *status);
+/* The same, with header errors reported (with their offset) to diag. */
+rvt_rvi_reader *rvt_rvi_reader_open_diag(const char *path, rvt_diag_fn diag, void *diag_ctx,
+                                         int *status);
 void rvt_rvi_reader_set_diag(rvt_rvi_reader *r, rvt_diag_fn fn, void *ctx);
 unsigned rvt_rvi_reader_xlen(const rvt_rvi_reader *r);
+unsigned rvt_rvi_reader_flags(const rvt_rvi_reader *r);   /* RVT_RVI_F_* */
 /* Next record: returns 1 with *irec or *drec filled (*is_data tells which),
  * 0 at a clean end of file, or a negative status (offset via _offset()). */
 int rvt_rvi_reader_next(rvt_rvi_reader *r, rvt_irec *irec, rvt_drec *drec, bool *is_data);
@@ -114,6 +126,58 @@ void rvt_rvi_reader_close(rvt_rvi_reader *r);
 /* Stream a whole .rvi file into a sink. */
 int rvt_rvi_replay(const char *path, const rvt_irec_sink *sink,
                    rvt_diag_fn diag, void *diag_ctx);
+
+/* ---- importers (docs/format-import.md) ----
+ * Each reads a text trace line by line and produces single-retirement
+ * blocks (ninstr 0 or 1) into a sink, ending with sink->end().  Errors go
+ * to cfg->diag as "LINE N: ..." with the byte offset of the line (or of the
+ * bad field) and stop the import. */
+struct rvt_image;
+
+typedef enum rvt_import_fmt {
+    RVT_IMPORT_REFCSV,     /* E-Trace reference-flow encoder input CSV */
+    RVT_IMPORT_SPIKECSV,   /* reference-flow Spike-style trace CSV */
+    RVT_IMPORT_SPIKELOG,   /* spike --log-commits (and -l) log */
+    RVT_IMPORT_PCS,        /* one hex pc per line, with a program image */
+} rvt_import_fmt;
+
+typedef struct rvt_import_cfg {
+    bool itype3;                  /* refcsv: itype column is the 3-bit form */
+    unsigned xlen;                /* 32/64 for decoding; 0 = image's, else 64 */
+    bool priv_set;                /* pcs: report `priv` (else 3, M-mode) */
+    unsigned priv;
+    struct rvt_image *image;      /* pcs: required; others: unused */
+    rvt_diag_fn diag;
+    void *diag_ctx;
+} rvt_import_cfg;
+
+typedef struct rvt_import_result {
+    uint64_t lines;               /* lines read */
+    uint64_t records;             /* blocks produced */
+    uint64_t traps;               /* blocks with itype 1 or 2 */
+    uint64_t inferred_traps;      /* pcs: discontinuities reported as exceptions */
+    uint64_t skipped;             /* lines ignored (blank, comments, foreign log lines) */
+    unsigned itype_width;         /* 3 if itype values are 3-bit codes, else 4 */
+    uint64_t err_line;            /* line of the error, 0 if none */
+    uint64_t err_offset;          /* byte offset of the error */
+} rvt_import_result;
+
+/* Name ("refcsv", "spikecsv", "spikelog", "pcs") -> format; -1 if unknown. */
+int rvt_import_format(const char *name);
+const char *rvt_import_format_name(rvt_import_fmt fmt);
+/* Import a file ("-" = stdin).  res may be NULL. */
+int rvt_import_file(rvt_import_fmt fmt, const char *path, const rvt_import_cfg *cfg,
+                    const rvt_irec_sink *sink, rvt_import_result *res);
+
+/* ---- reference-flow encoder-input CSV writer ---- */
+#define RVT_REFCSV_ITYPE3      0x01u  /* write 3-bit itype codes */
+#define RVT_REFCSV_TIME_SIJUMP 0x02u  /* the itype4-sijump-time columns */
+typedef struct rvt_refcsv_writer rvt_refcsv_writer;
+/* path "-" writes to stdout.  Blocks with more than one instruction cannot
+ * be written (the CSV is single-retirement): put() returns RVT_ERR_RANGE. */
+rvt_refcsv_writer *rvt_refcsv_writer_open(const char *path, unsigned flags, int *status);
+rvt_irec_sink rvt_refcsv_writer_sink(rvt_refcsv_writer *w);
+int rvt_refcsv_writer_close(rvt_refcsv_writer *w);
 
 #ifdef __cplusplus
 }

@@ -38,17 +38,42 @@ extern "C" {
     /* privileged */ \
     X(MRET) X(SRET) X(WFI) X(SFENCE_VMA)
 
+/* F and D (unprivileged spec ch. 11, 12): the D block repeats the F block
+ * in the same order, so op_D = op_S + RVT_OP_FP_FMT_STRIDE.  The last entry
+ * of each block converts from the other format (fcvt.s.d / fcvt.d.s).
+ * rd/rs1/rs2/rs3 hold f-register numbers where the operand is an FP
+ * register; insn.aqrl holds the rounding mode (inst[14:12]). */
+#define RVT_ISA_FP_OPS(X) \
+    X(FLW) X(FSW) X(FMADD_S) X(FMSUB_S) X(FNMSUB_S) X(FNMADD_S) \
+    X(FADD_S) X(FSUB_S) X(FMUL_S) X(FDIV_S) X(FSQRT_S) \
+    X(FSGNJ_S) X(FSGNJN_S) X(FSGNJX_S) X(FMIN_S) X(FMAX_S) \
+    X(FCVT_W_S) X(FCVT_WU_S) X(FCVT_L_S) X(FCVT_LU_S) X(FMV_X_W) \
+    X(FEQ_S) X(FLT_S) X(FLE_S) X(FCLASS_S) \
+    X(FCVT_S_W) X(FCVT_S_WU) X(FCVT_S_L) X(FCVT_S_LU) X(FMV_W_X) X(FCVT_S_D) \
+    X(FLD) X(FSD) X(FMADD_D) X(FMSUB_D) X(FNMSUB_D) X(FNMADD_D) \
+    X(FADD_D) X(FSUB_D) X(FMUL_D) X(FDIV_D) X(FSQRT_D) \
+    X(FSGNJ_D) X(FSGNJN_D) X(FSGNJX_D) X(FMIN_D) X(FMAX_D) \
+    X(FCVT_W_D) X(FCVT_WU_D) X(FCVT_L_D) X(FCVT_LU_D) X(FMV_X_D) \
+    X(FEQ_D) X(FLT_D) X(FLE_D) X(FCLASS_D) \
+    X(FCVT_D_W) X(FCVT_D_WU) X(FCVT_D_L) X(FCVT_D_LU) X(FMV_D_X) X(FCVT_D_S)
+
+#define RVT_OP_FP_FMT_STRIDE (RVT_OP_FLD - RVT_OP_FLW)
+
 #define RVT_ISA_OP_ENUM(name) RVT_OP_##name,
 typedef enum rvt_op {
     RVT_ISA_OPS(RVT_ISA_OP_ENUM)
     RVT_OP_BASE_COUNT,
     /* F/D operations are appended here by the ISA layer (decoded and
      * disassembled; the hart treats them as illegal until it has an FPU). */
+    RVT_OP_FP_BEFORE_ = RVT_OP_BASE_COUNT - 1,
+    RVT_ISA_FP_OPS(RVT_ISA_OP_ENUM)
+    RVT_OP_COUNT
 } rvt_op;
 #undef RVT_ISA_OP_ENUM
 
 /* insn.flags */
 #define RVT_INSN_F_COMPRESSED 0x01u   /* 16-bit encoding */
+#define RVT_INSN_F_RV32       0x02u   /* decoded for XLEN 32 (disassembly wraps targets) */
 
 /* A decoded instruction.  Register numbers are architectural (x0..x31, or
  * f0..f31 for FP operands).  imm is sign-extended where the encoding says so

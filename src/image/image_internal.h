@@ -1,0 +1,81 @@
+/* Internal layout of rvt_image, shared by the files of src/image. */
+#ifndef RVT_IMAGE_INTERNAL_H
+#define RVT_IMAGE_INTERNAL_H
+
+#include "rvtrace/image.h"
+
+/* The decoded-instruction cache of a segment is split into chunks of
+ * 2^IMG_CHUNK_SHIFT bytes of code, allocated on first use, so memory
+ * follows the code actually executed, not the segment size. */
+#define IMG_CHUNK_SHIFT 12
+#define IMG_CHUNK_BYTES (1u << IMG_CHUNK_SHIFT)
+#define IMG_CHUNK_INSNS (IMG_CHUNK_BYTES / 2)
+
+typedef struct img_seg {
+    rvt_segment pub;
+    uint8_t *own;            /* pub.data, owned */
+    char *name;              /* pub.name, owned */
+    rvt_insn **chunks;       /* cache over [vaddr, vaddr + cache_span) */
+    uint64_t cache_span;     /* filesz rounded up to a chunk */
+    size_t nchunks;
+    bool shadowed;           /* a later segment overlaps this one */
+} img_seg;
+
+typedef struct img_sym {
+    uint64_t addr;
+    uint64_t size;
+    uint64_t lim;            /* end of the section holding the symbol */
+    size_t name;             /* offset in the name pool */
+    uint8_t rank;            /* lower wins at one address: FUNC < NOTYPE */
+} img_sym;
+
+typedef struct img_code {
+    uint64_t start, end;
+    size_t name;             /* offset in the name pool */
+} img_code;
+
+struct rvt_image {
+    img_code *code;
+    size_t ncode, capcode;
+    img_seg *segs;
+    size_t nsegs, capsegs;
+    img_seg *hint;           /* last segment rvt_image_insn hit */
+    img_sym *syms;
+    size_t nsyms, capsyms;
+    char *pool;              /* symbol names, NUL-separated */
+    size_t npool, cappool;
+    uint64_t entry;
+    unsigned xlen;
+    bool have_elf;
+    rvt_insn zero_insn;      /* decode of the zero fill past filesz */
+    rvt_diag_fn diag;
+    void *diag_ctx;
+};
+
+/* printf-style diagnostic through the image's callback. */
+void img_diag(const rvt_image *img, int level, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Add a segment taking ownership of `data` (filesz bytes, may be NULL when
+ * filesz is 0). */
+int img_add_segment(rvt_image *img, uint64_t vaddr, uint64_t memsz, uint8_t *data,
+                    uint64_t filesz, uint32_t flags, const char *name);
+/* Segment covering addr (the latest added wins), or NULL. */
+img_seg *img_find(const rvt_image *img, uint64_t addr);
+/* Add a symbol (name copied). */
+int img_sym_add(rvt_image *img, const char *name, uint64_t addr, uint64_t size,
+                uint64_t lim, unsigned rank);
+void img_seg_free_cache(img_seg *s);
+void img_syms_free(rvt_image *img);
+/* Record an executable section. */
+int img_code_add(rvt_image *img, const char *name, uint64_t start, uint64_t end);
+/* Sort symbols by address and keep the best name per address. */
+void img_syms_sort(rvt_image *img);
+/* Open a regular file for reading: rejects directories, FIFOs, devices and
+ * empty files with a diagnostic.  Returns the fd or a negative status. */
+int img_open_regular(const rvt_image *img, const char *path, uint64_t *size);
+/* Drop segments and symbols added after the counts given. */
+void img_truncate(rvt_image *img, size_t nsegs, size_t nsyms);
+/* Read exactly len bytes at file offset off; false on a short read. */
+bool img_pread_all(int fd, void *buf, uint64_t len, uint64_t off);
+
+#endif

@@ -1,0 +1,155 @@
+/* Symbols: a sorted array searched by address (rvt_image_symbol) or by
+ * name (rvt_image_lookup).  Sorting is deferred to the first lookup so
+ * loading n symbols costs one sort, not n insertions. */
+#include <stdlib.h>
+#include <string.h>
+#include "image/image_internal.h"
+
+static int pool_add(rvt_image *img, const char *name, size_t *at)
+{
+    size_t len = strlen(name) + 1;
+    if (img->npool + len > img->cappool) {
+        size_t cap = img->cappool ? img->cappool : 1024;
+        while (cap < img->npool + len)
+            cap *= 2;
+        char *n = realloc(img->pool, cap);
+        if (!n)
+            return RVT_ERR_NOMEM;
+        img->pool = n;
+        img->cappool = cap;
+    }
+    memcpy(img->pool + img->npool, name, len);
+    *at = img->npool;
+    img->npool += len;
+    return RVT_OK;
+}
+
+int img_code_add(rvt_image *img, const char *name, uint64_t start, uint64_t end)
+{
+    if (img->ncode == img->capcode) {
+        size_t cap = img->capcode ? img->capcode * 2 : 8;
+        img_code *n = realloc(img->code, cap * sizeof *n);
+        if (!n)
+            return RVT_ERR_NOMEM;
+        img->code = n;
+        img->capcode = cap;
+    }
+    img_code *c = &img->code[img->ncode];
+    c->start = start;
+    c->end = end;
+    int rc = pool_add(img, name, &c->name);
+    if (rc == RVT_OK)
+        img->ncode++;
+    return rc;
+}
+
+size_t rvt_image_code_count(const rvt_image *img)
+{
+    return img->ncode;
+}
+
+bool rvt_image_code_range(const rvt_image *img, size_t i, uint64_t *start, uint64_t *end,
+                          const char **name)
+{
+    if (i >= img->ncode)
+        return false;
+    *start = img->code[i].start;
+    *end = img->code[i].end;
+    if (name)
+        *name = img->pool + img->code[i].name;
+    return true;
+}
+
+int img_sym_add(rvt_image *img, const char *name, uint64_t addr, uint64_t size,
+                uint64_t lim, unsigned rank)
+{
+    if (img->nsyms == img->capsyms) {
+        size_t cap = img->capsyms ? img->capsyms * 2 : 64;
+        img_sym *n = realloc(img->syms, cap * sizeof *n);
+        if (!n)
+            return RVT_ERR_NOMEM;
+        img->syms = n;
+        img->capsyms = cap;
+    }
+    img_sym *s = &img->syms[img->nsyms];
+    int rc = pool_add(img, name, &s->name);
+    if (rc < 0)
+        return rc;
+    img->nsyms++;
+    s->addr = addr;
+    s->size = size;
+    s->lim = lim > addr ? lim : addr + (size ? size : 1);
+    s->rank = (uint8_t)rank;
+    return RVT_OK;
+}
+
+void img_syms_free(rvt_image *img)
+{
+    free(img->syms);
+    free(img->pool);
+    free(img->code);
+    img->code = NULL;
+    img->ncode = img->capcode = 0;
+    img->syms = NULL;
+    img->pool = NULL;
+    img->nsyms = img->capsyms = img->npool = img->cappool = 0;
+}
+
+static int sym_cmp(const void *a, const void *b, void *pool)
+{
+    const img_sym *x = a, *y = b;
+    if (x->addr != y->addr)
+        return x->addr < y->addr ? -1 : 1;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return strcmp((const char *)pool + x->name, (const char *)pool + y->name);
+}
+
+/* Sort by address, best name first at each address, then keep only that
+ * one: FUNC beats NOTYPE, then the alphabetically first for determinism.
+ * Called after each file is loaded, so lookups never modify the image. */
+void img_syms_sort(rvt_image *img)
+{
+    if (img->nsyms < 2)
+        return;
+    qsort_r(img->syms, img->nsyms, sizeof *img->syms, sym_cmp, img->pool);
+    size_t o = 1;
+    for (size_t i = 1; i < img->nsyms; i++)
+        if (img->syms[i].addr != img->syms[o - 1].addr)
+            img->syms[o++] = img->syms[i];
+    img->nsyms = o;
+}
+
+const char *rvt_image_symbol(void *ctx, uint64_t addr, uint64_t *off)
+{
+    const rvt_image *img = ctx;
+    size_t lo = 0, hi = img->nsyms;
+    while (lo < hi) {              /* first symbol above addr */
+        size_t mid = lo + (hi - lo) / 2;
+        if (img->syms[mid].addr <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return NULL;
+    const img_sym *s = &img->syms[lo - 1];
+    /* Past the end of the symbol's section the name would mislead. */
+    if (addr >= s->lim)
+        return NULL;
+    if (off)
+        *off = addr - s->addr;
+    return img->pool + s->name;
+}
+
+bool rvt_image_lookup(const rvt_image *img, const char *name, uint64_t *addr)
+{
+    for (size_t i = 0; i < img->nsyms; i++) {
+        if (!strcmp(img->pool + img->syms[i].name, name)) {
+            if (addr)
+                *addr = img->syms[i].addr;
+            return true;
+        }
+    }
+    return false;
+}
