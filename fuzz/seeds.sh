@@ -14,7 +14,7 @@ FZ=$(dirname "$OUT")
 want() { for t in $TARGETS; do [ "$t" = "$1" ] && return 0; done; return 1; }
 TARGETS="$*"
 for t in $TARGETS; do mkdir -p "$OUT/$t"; done
-INTEROP=../shared/interop
+INTEROP=${RVT_INTEROP:-../shared/interop}   # override: RVT_INTEROP=DIR
 W="$FZ/seedwork"; rm -rf "$W"; mkdir -p "$W"
 MKSEED="$FZ/mkseed"
 
