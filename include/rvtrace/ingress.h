@@ -86,7 +86,7 @@ typedef struct rvt_irec_sink {
 } rvt_irec_sink;
 
 /* A fan-out sink: forwards to up to RVT_TEE_MAX sinks. */
-#define RVT_TEE_MAX 8
+#define RVT_TEE_MAX 32
 typedef struct rvt_irec_tee {
     rvt_irec_sink out[RVT_TEE_MAX];
     size_t n;

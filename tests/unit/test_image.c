@@ -207,6 +207,33 @@ static void test_good(int cls)
     rvt_image_free(img);
 }
 
+/* The decoded-instruction cache over the tiny ELF's code. */
+static void test_insn_cache(void)
+{
+    build_elf(64);
+    rvt_image *img = rvt_image_new();
+    CHECK_EQ(rvt_image_load_elf(img, write_file("c.elf", elf, elf_len)), 0);
+    const rvt_insn *a = rvt_image_insn(img, CODE_VA);
+    CHECK(a && a->op == RVT_OP_AUIPC && a->len == 4 && a->raw == 0x00000297);
+    CHECK(rvt_image_insn(img, CODE_VA) == a);                 /* cached, same entry */
+    const rvt_insn *j = rvt_image_insn(img, CODE_VA + 8);      /* j . */
+    CHECK(j && j->op == RVT_OP_JAL && j->rd == 0 && j->imm == 0);
+    const rvt_insn *c = rvt_image_insn(img, CODE_VA + 12);     /* c.nop */
+    CHECK(c && c->len == 2);
+    CHECK(rvt_image_insn(img, CODE_VA + 1) == NULL);           /* odd pc */
+    CHECK(rvt_image_insn(img, 0x1000) == NULL);                /* no image */
+    const rvt_insn *z = rvt_image_insn(img, DATA_VA + 0x800);  /* zero fill */
+    CHECK(z && z->op == RVT_OP_ILLEGAL && z->len == 2);
+    CHECK(rvt_image_insn(img, DATA_VA + 0x1000) == z);
+    /* self-modifying code: shadow the word with new bytes, invalidate */
+    uint8_t nop[4] = { 0x13, 0, 0, 0 };
+    CHECK_EQ(rvt_image_add_bytes(img, CODE_VA, nop, 4, "patch"), 0);
+    rvt_image_invalidate(img, CODE_VA, 4);
+    a = rvt_image_insn(img, CODE_VA);
+    CHECK(a && a->op == RVT_OP_ADDI);
+    rvt_image_free(img);
+}
+
 static void test_hostile(void)
 {
     build_elf(64);
@@ -361,6 +388,7 @@ int main(void)
         return 1;
     test_good(64);
     test_good(32);
+    test_insn_cache();
     test_hostile();
     test_raw_and_bytes();
     test_two_images();

@@ -1,12 +1,434 @@
-/* rvtrace run: placeholder until its module lands. */
+/* rvtrace run: execute an ELF on the reference hart (src/hart), print its
+ * console output, and optionally write PC lists, ingress records and
+ * E-Trace / N-Trace streams.  docs/hart.md describes the hart. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include "cli.h"
+#include "rvtrace/hart.h"
+#include "rvtrace/image.h"
+#include "rvtrace/ingress.h"
 
-const char cmd_run_help[] = "usage: rvtrace run PROG.elf [OPTIONS]\n";
+const char cmd_run_help[] =
+    "usage: rvtrace run PROG.elf [OPTIONS] [TRACE OPTIONS]\n"
+    "\n"
+    "Run a bare-metal RISC-V ELF (linked for QEMU's virt board, entry in M-mode)\n"
+    "on the reference hart.  The program's UART output goes to stdout; it ends\n"
+    "when it writes the test finisher (0x100000).\n"
+    "\n"
+    "options:\n"
+    "  --isa ISA            rv64imac, rv32imac, rv64ima or rv32ima (default: from\n"
+    "                       the ELF class, with C)\n"
+    "  --max-instr N        stop after N retired instructions (exit status 1)\n"
+    "  --retire-width N     instructions retired per cycle, 1..8 (E-Trace 4.2.2)\n"
+    "  --ram-size N         RAM at 0x80000000 in bytes (default 128M)\n"
+    "  --pcs F              write every executed PC, including instructions that\n"
+    "                       trap without retiring (QEMU's -d exec view)\n"
+    "  --pcs-retired F      write every retired PC (what trace decoders rebuild)\n"
+    "                       PC lists: lowercase hex without 0x, one per line\n"
+    "  --ingress F.rvi      write the ingress records (docs/formats.md)\n"
+    "  --data               also produce data-access records (E-Trace 4.4)\n"
+    "  --null-trace         build ingress records and discard them (speed checks)\n"
+    "  --quiet              no summary\n"
+    "  --stats              a longer summary (cycles, records, executed)\n"
+    "\n"
+    "The summary goes to stderr; a progress line is shown every 2 s on a terminal.\n"
+    "Exit status: the program's finisher code, 1 on a fatal hart error or when\n"
+    "--max-instr stops the run, 2 on a usage error.\n";
+
+/* ---- buffered PC list writer ---- */
+typedef struct pc_file {
+    FILE *f;
+    const char *path;
+    size_t n;
+    bool retired_only;
+    bool err;
+    char buf[1 << 16];
+} pc_file;
+
+static void pc_flush(pc_file *p)
+{
+    if (p->n && fwrite(p->buf, 1, p->n, p->f) != p->n)
+        p->err = true;
+    p->n = 0;
+}
+
+static void pc_put(pc_file *p, uint64_t pc)
+{
+    static const char hex[] = "0123456789abcdef";
+    if (p->n > sizeof p->buf - 20)
+        pc_flush(p);
+    char tmp[16];
+    int k = 0;
+    do {
+        tmp[k++] = hex[pc & 15];
+        pc >>= 4;
+    } while (pc);
+    while (k)
+        p->buf[p->n++] = tmp[--k];
+    p->buf[p->n++] = '\n';
+}
+
+typedef struct run_opts {
+    const char *elf, *isa, *pcs, *pcs_retired, *ingress;
+    uint64_t max_instr, width, ram_size;
+    bool data, quiet, stats, null_trace;
+    char **te_args, **nt_args;   /* E-Trace / N-Trace options, in order */
+    int n_te, n_nt;
+} run_opts;
+
+typedef struct run_ctx {
+    pc_file *all, *retired;
+} run_ctx;
+
+static void on_pc(void *ctx, uint64_t pc, bool retired)
+{
+    run_ctx *c = ctx;
+    if (c->all)
+        pc_put(c->all, pc);
+    if (c->retired && retired)
+        pc_put(c->retired, pc);
+}
+
+static void on_console(void *ctx, const char *buf, size_t n)
+{
+    (void)ctx;
+    fwrite(buf, 1, n, stdout);
+}
+
+static int null_put(void *ctx, const rvt_irec *r, size_t n) { (void)ctx; (void)r; (void)n; return 0; }
+
+static bool parse_isa(const char *isa, unsigned *xlen, bool *no_c)
+{
+    static const struct { const char *name; unsigned xlen; bool no_c; } isas[] = {
+        { "rv64imac", 64, false }, { "rv32imac", 32, false },
+        { "rv64ima", 64, true }, { "rv32ima", 32, true },
+    };
+    for (size_t i = 0; i < sizeof isas / sizeof isas[0]; i++) {
+        if (!strcmp(isa, isas[i].name)) {
+            *xlen = isas[i].xlen;
+            *no_c = isas[i].no_c;
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool num_opt(int argc, char **argv, int *i, const char *name, uint64_t *out, bool *err)
+{
+    const char *v = cli_opt(argc, argv, i, name);
+    if (!v)
+        return false;
+    if (!cli_parse_u64(v, out)) {
+        cli_err("%s: not a number: '%s'", name, v);
+        *err = true;
+    }
+    return true;
+}
+
+/* Append argv[i..i+used) to a trace option list; returns the extra count. */
+static int collect(int argc, char **argv, int i, int used, char **list, int *n)
+{
+    if (used < 1)
+        used = 1;
+    for (int k = 0; k < used && i + k < argc; k++)
+        list[(*n)++] = argv[i + k];
+    return used - 1;
+}
+
+/* Returns 0 or CLI_USAGE. */
+static int parse_args(int argc, char **argv, run_opts *o)
+{
+    bool err = false;
+    o->te_args = calloc((size_t)argc + 1, sizeof *o->te_args);
+    o->nt_args = calloc((size_t)argc + 1, sizeof *o->nt_args);
+    if (!o->te_args || !o->nt_args)
+        return CLI_FAIL;
+    o->te_args[o->n_te++] = "run";
+    o->nt_args[o->n_nt++] = "run";
+    for (int i = 1; i < argc && !err; i++) {
+        const char *a = argv[i], *v;
+        int used = 0;
+        if (te_is_run_option(argc, argv, i, &used)) {
+            i += collect(argc, argv, i, used, o->te_args, &o->n_te);
+        } else if (nt_is_run_option(argc, argv, i, &used)) {
+            i += collect(argc, argv, i, used, o->nt_args, &o->n_nt);
+        } else if ((v = cli_opt(argc, argv, &i, "--isa"))) o->isa = v;
+        else if ((v = cli_opt(argc, argv, &i, "--pcs-retired"))) o->pcs_retired = v;
+        else if ((v = cli_opt(argc, argv, &i, "--pcs"))) o->pcs = v;
+        else if ((v = cli_opt(argc, argv, &i, "--ingress"))) o->ingress = v;
+        else if (num_opt(argc, argv, &i, "--max-instr", &o->max_instr, &err)) {}
+        else if (num_opt(argc, argv, &i, "--retire-width", &o->width, &err)) {}
+        else if (num_opt(argc, argv, &i, "--ram-size", &o->ram_size, &err)) {}
+        else if (!strcmp(a, "--data")) o->data = true;
+        else if (!strcmp(a, "--quiet")) o->quiet = true;
+        else if (!strcmp(a, "--stats")) o->stats = true;
+        else if (!strcmp(a, "--null-trace")) o->null_trace = true;
+        else if (a[0] == '-' && a[1]) {
+            cli_err("run: unknown option '%s' (see 'rvtrace help run')", a);
+            err = true;
+        } else if (o->elf) {
+            cli_err("run: more than one program given ('%s', '%s')", o->elf, a);
+            err = true;
+        } else {
+            o->elf = a;
+        }
+    }
+    if (!err && !o->elf) {
+        cli_err("run: no program given (usage: rvtrace run PROG.elf [OPTIONS])");
+        err = true;
+    }
+    if (!err && (o->width > 8)) {
+        cli_err("run: --retire-width must be 1..8");
+        err = true;
+    }
+    return err ? CLI_USAGE : 0;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int open_pc_file(pc_file **out, const char *path)
+{
+    if (!path)
+        return 0;
+    pc_file *p = calloc(1, sizeof *p);
+    if (!p)
+        return CLI_FAIL;
+    p->path = path;
+    p->f = fopen(path, "w");
+    if (!p->f) {
+        cli_err("%s: %s", path, strerror(errno));
+        free(p);
+        return CLI_FAIL;
+    }
+    *out = p;
+    return 0;
+}
+
+static int close_pc_file(pc_file *p)
+{
+    if (!p)
+        return 0;
+    pc_flush(p);
+    bool bad = p->err || fclose(p->f) != 0;
+    if (bad)
+        cli_err("%s: write error", p->path);
+    free(p);
+    return bad ? CLI_FAIL : 0;
+}
+
+/* The sinks: .rvi writer, E-Trace / N-Trace encoders, or a null sink. */
+typedef struct sinks {
+    rvt_irec_tee tee;
+    rvt_irec_sink tee_sink;
+    rvt_rvi_writer *rvi;
+    void *te, *nt;
+    bool any;
+} sinks;
+
+static int open_sinks(const run_opts *o, unsigned xlen, sinks *s)
+{
+    rvt_irec_tee_init(&s->tee);
+    int st = 0;
+    if (o->ingress) {
+        s->rvi = rvt_rvi_writer_open(o->ingress, xlen, &st);
+        if (!s->rvi) {
+            cli_err("%s: cannot write: %s", o->ingress, rvt_status_str(st));
+            return CLI_FAIL;
+        }
+        rvt_irec_sink k = rvt_rvi_writer_sink(s->rvi);
+        rvt_irec_tee_add(&s->tee, &k);
+    }
+    rvt_irec_sink k;
+    /* The option lists start with "run" at [0], like a command's argv. */
+    if (o->n_te > 1) {
+        int rc = te_sink_open(o->n_te, o->te_args, xlen, &k, &s->te);
+        if (rc != CLI_OK)
+            return rc;
+        if (s->te)
+            rvt_irec_tee_add(&s->tee, &k);
+    }
+    if (o->n_nt > 1) {
+        int rc = nt_sink_open(o->n_nt, o->nt_args, xlen, &k, &s->nt);
+        if (rc != CLI_OK)
+            return rc;
+        if (s->nt)
+            rvt_irec_tee_add(&s->tee, &k);
+    }
+    if (o->null_trace) {
+        rvt_irec_sink null = { NULL, null_put, NULL, NULL };
+        rvt_irec_tee_add(&s->tee, &null);
+    }
+    s->any = s->tee.n > 0;
+    s->tee_sink = rvt_irec_tee_sink(&s->tee);
+    return 0;
+}
+
+static int close_sinks(sinks *s)
+{
+    int rc = 0;
+    if (s->rvi && rvt_rvi_writer_close(s->rvi) < 0) {
+        cli_err("ingress file: write error");
+        rc = CLI_FAIL;
+    }
+    if (s->te && te_sink_close(s->te) < 0)
+        rc = CLI_FAIL;
+    if (s->nt && nt_sink_close(s->nt) < 0)
+        rc = CLI_FAIL;
+    return rc;
+}
+
+static void print_summary(const run_opts *o, rvt_hart *h, int why, double secs)
+{
+    rvt_hart_stats st;
+    rvt_hart_get_stats(h, &st);
+    char a[32], b[32], c[32], d[32];
+    double mips = secs > 0 ? (double)st.instret / secs / 1e6 : 0;
+    fprintf(stderr, "rvtrace: %s instructions retired, %s exceptions, %s interrupts",
+            cli_thousands(st.instret, a, sizeof a), cli_thousands(st.exceptions, b, sizeof b),
+            cli_thousands(st.interrupts, c, sizeof c));
+    if (why == RVT_HART_EXITED)
+        fprintf(stderr, ", exit code %d", rvt_hart_exit_code(h));
+    fprintf(stderr, ", %.3f s, %s MIPS\n", secs,
+            cli_thousands((uint64_t)(mips + 0.5), d, sizeof d));
+    if (o->stats) {
+        fprintf(stderr, "rvtrace: %s executed, %s cycles, %s ingress blocks, %s data records\n",
+                cli_thousands(st.executed, a, sizeof a), cli_thousands(st.cycles, b, sizeof b),
+                cli_thousands(st.records, c, sizeof c), cli_thousands(st.data_records, d, sizeof d));
+    }
+}
+
+#define RUN_CHUNK 20000000ull
+
+static int execute(const run_opts *o, rvt_hart *h, double *secs)
+{
+    bool tty = isatty(STDERR_FILENO) && !o->quiet;
+    double t0 = now_s(), last = t0;
+    int why;
+    while ((why = rvt_hart_run(h, RUN_CHUNK)) == RVT_HART_STEP_LIMIT) {
+        double t = now_s();
+        if (tty && t - last >= 2.0) {
+            rvt_hart_stats st;
+            rvt_hart_get_stats(h, &st);
+            char a[32];
+            fprintf(stderr, "\rrvtrace: %s instructions, %.0f s ", cli_thousands(st.instret, a, sizeof a), t - t0);
+            last = t;
+        }
+    }
+    if (tty && last != t0)
+        fputc('\n', stderr);
+    *secs = now_s() - t0;
+    return why;
+}
+
+static int run_loaded(const run_opts *o, rvt_image *img)
+{
+    unsigned xlen = rvt_image_xlen(img) ? rvt_image_xlen(img) : 64;
+    bool no_c = false;
+    if (o->isa) {
+        unsigned want;
+        if (!parse_isa(o->isa, &want, &no_c)) {
+            cli_err("run: --isa must be rv64imac, rv32imac, rv64ima or rv32ima, not '%s'", o->isa);
+            return CLI_USAGE;
+        }
+        if (rvt_image_xlen(img) && want != xlen) {
+            cli_err("run: %s is a %u-bit ELF but --isa is %s", o->elf, xlen, o->isa);
+            return CLI_USAGE;
+        }
+        xlen = want;
+    }
+    pc_file *all = NULL, *ret = NULL;
+    sinks sk = { 0 };
+    int rc = open_pc_file(&all, o->pcs);
+    if (!rc)
+        rc = open_pc_file(&ret, o->pcs_retired);
+    if (!rc)
+        rc = open_sinks(o, xlen, &sk);
+    rvt_hart *h = NULL;
+    if (!rc) {
+        run_ctx ctx = { all, ret };
+        rvt_hart_cfg cfg = {
+            .xlen = xlen, .no_compressed = no_c, .ram_size = o->ram_size,
+            .max_instr = o->max_instr, .retire_width = (unsigned)o->width,
+            .sink = sk.any ? &sk.tee_sink : NULL, .data_records = o->data,
+            .console = on_console, .on_pc = (all || ret) ? on_pc : NULL, .pc_ctx = &ctx,
+            .diag = cli_diag, .diag_ctx = (void *)o->elf,
+        };
+        int st;
+        h = rvt_hart_new(&cfg, img, &st);
+        if (!h) {
+            cli_err("%s: cannot start the hart: %s", o->elf, rvt_status_str(st));
+            rc = CLI_FAIL;
+        } else {
+            double secs;
+            int why = execute(o, h, &secs);
+            int fin = rvt_hart_finish(h);
+            fflush(stdout);
+            if (!o->quiet)
+                print_summary(o, h, why, secs);
+            if (why == RVT_HART_EXITED) {
+                rc = rvt_hart_exit_code(h) & 0xff;
+            } else if (why == RVT_HART_MAX_INSTR) {
+                cli_err("%s: stopped after --max-instr %" PRIu64 " instructions", o->elf, o->max_instr);
+                rc = CLI_FAIL;
+            } else {
+                const char *m = rvt_hart_fatal_msg(h);
+                cli_err("%s: %s", o->elf, m ? m : rvt_status_str(why));
+                rc = CLI_FAIL;
+            }
+            if (fin < 0) {
+                cli_err("trace output: %s", rvt_status_str(fin));
+                rc = CLI_FAIL;
+            }
+        }
+    }
+    if (close_sinks(&sk) && !rc)
+        rc = CLI_FAIL;
+    if (close_pc_file(all) && !rc)
+        rc = CLI_FAIL;
+    if (close_pc_file(ret) && !rc)
+        rc = CLI_FAIL;
+    rvt_hart_free(h);
+    return rc;
+}
+
+static void free_opts(run_opts *o)
+{
+    free(o->te_args);
+    free(o->nt_args);
+}
 
 int cmd_run(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    cli_err("this build has no 'run' yet");
-    return CLI_FAIL;
+    run_opts o = { 0 };
+    int rc = parse_args(argc, argv, &o);
+    if (rc) {
+        free_opts(&o);
+        return rc;
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    rvt_image *img = rvt_image_new();
+    if (!img) {
+        free_opts(&o);
+        return CLI_FAIL;
+    }
+    rvt_image_set_diag(img, cli_diag, (void *)o.elf);
+    int st = rvt_image_load_elf(img, o.elf);
+    if (st < 0) {
+        cli_err("%s: cannot load: %s", o.elf, rvt_status_str(st));
+        rc = CLI_FAIL;
+    } else {
+        rc = run_loaded(&o, img);
+    }
+    rvt_image_free(img);
+    free_opts(&o);
+    return rc;
 }

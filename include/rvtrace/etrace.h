@@ -1,0 +1,198 @@
+/* rvtrace E-Trace: attributes (9.1), te_inst packet codec (ch. 6), the
+ * reference-flow container, the branch-trace encoder (ch. 8) and the flow
+ * decoder (ch. 11).  File formats: docs/format-te.md; spec choices:
+ * docs/conformance-etrace.md. */
+#ifndef RVTRACE_ETRACE_H
+#define RVTRACE_ETRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include "rvtrace/ingress.h"
+#include "rvtrace/image.h"
+#include "rvtrace/out.h"
+#include "rvtrace/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Run-time modes (tables 2.2, 3.2).  Delta address is the default.  The
+ * bit positions are those of the support packet's options field: the
+ * reference flow's 5-bit ioptions, plus sijump as bit 5 in the 1.1 layout. */
+#define RVT_TE_OPT_IMPLICIT_RETURN 0x01u
+#define RVT_TE_OPT_IMPLICIT_EXCEPT 0x02u
+#define RVT_TE_OPT_FULL_ADDRESS    0x04u
+#define RVT_TE_OPT_JTC             0x08u
+#define RVT_TE_OPT_BRANCH_PRED     0x10u
+#define RVT_TE_OPT_SIJUMP          0x20u
+#define RVT_TE_OPT_ALL             0x3fu
+
+/* Format 3 layouts. */
+#define RVT_TE_V11 11   /* the 1.1.1 draft in specs/ */
+#define RVT_TE_V20 20   /* the ratified layout the reference flow writes */
+
+/* Resync counting (table 2.1 ResyncMode). */
+enum rvt_te_resync { RVT_TE_RESYNC_OFF = 0, RVT_TE_RESYNC_PACKETS = 1,
+                     RVT_TE_RESYNC_HALFWORDS = 3 };
+
+/* Encoder parameters as *_p values (table 9.1), not the "minus one"
+ * discovery encodings of table 9.2.  Fill with rvt_te_attrs_default(). */
+typedef struct rvt_te_attrs {
+    unsigned version;            /* RVT_TE_V11 or RVT_TE_V20 */
+    unsigned iaddress_width;     /* = XLEN */
+    unsigned iaddress_lsb;       /* 1 with compressed instructions */
+    unsigned ecause_width;
+    unsigned context_width;
+    unsigned nocontext;
+    unsigned notime;             /* v2.0: time field absent when 1 */
+    unsigned time_width;
+    unsigned privilege_width;
+    unsigned call_counter_size;
+    unsigned return_stack_size;
+    unsigned bpred_size;
+    unsigned cache_size;
+    unsigned f0s_width;
+    unsigned sijump;
+    unsigned retires;
+    unsigned itype_width;
+    unsigned encoder_mode_width; /* N of table 6.4 (1) */
+    unsigned options;            /* RVT_TE_OPT_* in force */
+    unsigned resync_mode;        /* rvt_te_resync */
+    unsigned resync_max;         /* interval 2^(resync_max+4) */
+    uint64_t resync_interval;    /* explicit interval; overrides resync_max */
+    unsigned irdepth_ones;       /* reference deviation: ones-fill irdepth */
+    unsigned ref_end;            /* reference: extra packet at trace end */
+} rvt_te_attrs;
+
+void rvt_te_attrs_default(rvt_te_attrs *a);
+/* Set one attribute "name=value" (9.1 names, plus the rvtrace ones listed
+ * in docs/format-te.md).  RVT_ERR_INVAL for an unknown name or bad value. */
+int rvt_te_attrs_set(rvt_te_attrs *a, const char *name_eq_value);
+/* Options list "full-address,implicit-return,..." or "all". */
+int rvt_te_opts_parse(const char *list, unsigned *opts);
+/* Check consistency (widths in range, f0s_width, ...). */
+int rvt_te_attrs_check(const rvt_te_attrs *a);
+int rvt_te_attrs_write(const rvt_te_attrs *a, FILE *f);
+/* Read "name=value" lines; unknown names are an error with the line number
+ * in *line. */
+int rvt_te_attrs_read(rvt_te_attrs *a, FILE *f, unsigned *line);
+/* Width of irdepth (6.6.3). */
+unsigned rvt_te_irdepth_width(const rvt_te_attrs *a);
+
+/* ---- packets (ch. 6) ---- */
+enum rvt_te_qual { RVT_TE_QUAL_NO_CHANGE = 0, RVT_TE_QUAL_ENDED_REP = 1,
+                   RVT_TE_QUAL_TRACE_LOST = 2, RVT_TE_QUAL_ENDED_UPD = 3 };
+
+/* One te_inst packet.  notify/updiscon/irreport/irdepth hold the bits as on
+ * the wire; rvt_te_pkt_flags() derives their meaning (6.6.2-6.6.3). */
+typedef struct rvt_te_pkt {
+    uint8_t format, subformat;
+    uint8_t branch;            /* f3 sf0/1(/2 in v2.0) */
+    uint8_t privilege;
+    uint8_t interrupt, thaddr;
+    uint8_t notify, updiscon, irreport;
+    uint8_t enable, encoder_mode, qual_status;
+    uint8_t denable, dloss, doptions;
+    uint8_t branch_fmt;        /* f0 sf0 */
+    uint8_t branches;          /* f1, f0 sf1 */
+    uint8_t has_address;       /* derived on unpack */
+    uint32_t options;          /* support packet options/ioptions */
+    uint32_t branch_map;
+    uint32_t branch_count;
+    uint32_t index;            /* f0 sf1 */
+    uint64_t address;          /* field value: shifted, delta or full */
+    uint64_t irdepth;
+    uint64_t context, time, ecause, tval;
+} rvt_te_pkt;
+
+/* Packet meaning of the inversion bits (6.6.2, 6.6.3, 6.7, 6.8). */
+typedef struct rvt_te_flags {
+    bool notify, updiscon, irreport;
+} rvt_te_flags;
+rvt_te_flags rvt_te_pkt_flags(const rvt_te_attrs *a, const rvt_te_pkt *p);
+/* Set the wire bits of p from the meanings (irdepth = depth when irreport). */
+void rvt_te_pkt_set_flags(const rvt_te_attrs *a, rvt_te_pkt *p, bool notify,
+                          bool updiscon, bool irreport, uint64_t depth);
+/* Branch-map field length for `branches` (table 6.6): 31 for 0. */
+unsigned rvt_te_map_len(unsigned branches);
+
+/* Payload only (the bare form): pack sign-compressed into buf (>= 32
+ * bytes); returns the payload length in bytes or a negative status. */
+int rvt_te_pack(const rvt_te_attrs *a, const rvt_te_pkt *p, uint8_t *buf, size_t cap);
+/* Unpack one payload of len bytes (sign re-extended). */
+int rvt_te_unpack(const rvt_te_attrs *a, const uint8_t *buf, size_t len, rvt_te_pkt *p);
+
+/* Reference-flow raw form: one header byte msg_type<<5 | length. */
+#define RVT_TE_MSG_INST 2
+#define RVT_TE_MSG_DATA 3
+/* Pack header + payload; returns total bytes. */
+int rvt_te_frame(const rvt_te_attrs *a, const rvt_te_pkt *p, uint8_t *buf, size_t cap);
+
+/* Packet iterator over a byte buffer in the raw form. */
+typedef struct rvt_te_reader {
+    const rvt_te_attrs *attrs;
+    const uint8_t *buf;
+    size_t len, pos;
+} rvt_te_reader;
+void rvt_te_reader_init(rvt_te_reader *r, const rvt_te_attrs *a, const uint8_t *buf, size_t len);
+/* Next te_inst packet: 1 with *p and *offset filled (offset of its header),
+ * 0 at the end, or a negative status with *offset at the bad byte (the
+ * reader has skipped past it so the caller may continue).  Non-te_inst
+ * messages are skipped. */
+int rvt_te_reader_next(rvt_te_reader *r, rvt_te_pkt *p, uint64_t *offset);
+
+/* One line describing p, every field named (dump), or a JSON object. */
+int rvt_te_pkt_format(const rvt_te_attrs *a, const rvt_te_pkt *p, bool json, char *buf, size_t n);
+
+/* ---- encoder (ch. 8) ---- */
+/* Receives each framed packet (header + payload). */
+typedef int (*rvt_te_byte_fn)(void *ctx, const uint8_t *bytes, size_t n);
+
+typedef struct rvt_te_encoder rvt_te_encoder;
+typedef struct rvt_te_enc_stats {
+    uint64_t packets, bytes, instructions, halfwords;
+    uint64_t per_format[4];
+} rvt_te_enc_stats;
+
+rvt_te_encoder *rvt_te_encoder_new(const rvt_te_attrs *a, rvt_te_byte_fn out, void *ctx, int *status);
+/* Blocks in retirement order (4.2). */
+int rvt_te_encoder_put(rvt_te_encoder *e, const rvt_irec *recs, size_t n);
+/* Trace ends: report the last instruction and send the support packet. */
+int rvt_te_encoder_end(rvt_te_encoder *e);
+const rvt_te_enc_stats *rvt_te_encoder_stats(const rvt_te_encoder *e);
+void rvt_te_encoder_free(rvt_te_encoder *e);
+/* An rvt_irec_sink feeding the encoder (end() calls _end()). */
+rvt_irec_sink rvt_te_encoder_sink(rvt_te_encoder *e);
+
+/* ---- flow decoder (ch. 11) ---- */
+/* Instruction lookup: the decoded instruction at pc or NULL.  The default
+ * is rvt_image_insn over an image. */
+typedef const rvt_insn *(*rvt_te_insn_fn)(void *ctx, uint64_t pc);
+
+typedef struct rvt_te_decoder rvt_te_decoder;
+typedef struct rvt_te_dec_stats {
+    uint64_t packets, instructions, errors, resyncs;
+} rvt_te_dec_stats;
+
+rvt_te_decoder *rvt_te_decoder_new(const rvt_te_attrs *a, rvt_image *img,
+                                   rvt_flow_fn fn, void *ctx, int *status);
+/* Same, with a custom instruction lookup (tests, benchmarks). */
+rvt_te_decoder *rvt_te_decoder_new_fn(const rvt_te_attrs *a, rvt_te_insn_fn insn, void *insn_ctx,
+                                      rvt_flow_fn fn, void *ctx, int *status);
+/* Emit RVT_EV_INSN events?  (Off: only count, for benchmarks.) */
+void rvt_te_decoder_set_events(rvt_te_decoder *d, bool insn_events);
+/* Decode a whole raw stream; returns 0, or the nonzero value the callback
+ * returned.  Errors are reported as events and decoding continues. */
+int rvt_te_decoder_run(rvt_te_decoder *d, const uint8_t *buf, size_t len);
+/* Feed one unpacked packet whose header was at `offset`. */
+int rvt_te_decoder_packet(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t offset);
+int rvt_te_decoder_finish(rvt_te_decoder *d);
+const rvt_te_dec_stats *rvt_te_decoder_stats(const rvt_te_decoder *d);
+void rvt_te_decoder_free(rvt_te_decoder *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,217 @@
+/* rvtrace N-Trace: MSEO transport (N-Trace ch. 3), messages (ch. 6-7),
+ * encoder driven by ingress records (ch. 8-10) and flow decoder (ch. 11). */
+#ifndef RVTRACE_NTRACE_H
+#define RVTRACE_NTRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include "rvtrace/ingress.h"
+#include "rvtrace/isa.h"
+#include "rvtrace/out.h"
+#include "rvtrace/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Messages (N-Trace table 8) ---- */
+enum rvt_nt_tcode {
+    RVT_NT_OWNERSHIP = 2,
+    RVT_NT_DIRECT_BRANCH = 3,
+    RVT_NT_INDIRECT_BRANCH = 4,
+    RVT_NT_ERROR = 8,
+    RVT_NT_PROG_TRACE_SYNC = 9,
+    RVT_NT_DIRECT_BRANCH_SYNC = 11,
+    RVT_NT_INDIRECT_BRANCH_SYNC = 12,
+    RVT_NT_RESOURCE_FULL = 27,
+    RVT_NT_INDIRECT_BRANCH_HIST = 28,
+    RVT_NT_INDIRECT_BRANCH_HIST_SYNC = 29,
+    RVT_NT_REPEAT_BRANCH = 30,
+    RVT_NT_PROG_TRACE_CORRELATION = 33,
+    RVT_NT_VENDOR_FIRST = 56,
+    RVT_NT_VENDOR_LAST = 62,
+};
+
+/* Every field of chapter 6/7, as an index into rvt_nt_msg.f. */
+enum rvt_nt_field {
+    RVT_NT_F_SRC = 0,
+    RVT_NT_F_SYNC, RVT_NT_F_BTYPE, RVT_NT_F_ETYPE, RVT_NT_F_RCODE,
+    RVT_NT_F_EVCODE, RVT_NT_F_CDF,                 /* fixed fields */
+    RVT_NT_F_PROCESS, RVT_NT_F_ECODE, RVT_NT_F_ICNT, RVT_NT_F_FADDR,
+    RVT_NT_F_UADDR, RVT_NT_F_HIST, RVT_NT_F_RDATA, RVT_NT_F_HREPEAT,
+    RVT_NT_F_BCNT, RVT_NT_F_TSTAMP,                /* variable fields */
+    RVT_NT_F_COUNT
+};
+
+/* SYNC codes (table 25), B-TYPE (table 9), RCODE (table 19), EVCODE (23). */
+enum { RVT_NT_SYNC_TRIGGER = 0, RVT_NT_SYNC_RESET = 1, RVT_NT_SYNC_PERIODIC = 2,
+       RVT_NT_SYNC_DEBUG_EXIT = 3, RVT_NT_SYNC_ICNT = 4, RVT_NT_SYNC_ENABLE = 5,
+       RVT_NT_SYNC_EVENT = 6, RVT_NT_SYNC_OVERRUN = 7, RVT_NT_SYNC_POWERUP = 9 };
+enum { RVT_NT_BTYPE_JUMP = 0, RVT_NT_BTYPE_TRAP = 1, RVT_NT_BTYPE_EXCEPTION = 2,
+       RVT_NT_BTYPE_INTERRUPT = 3 };
+enum { RVT_NT_RCODE_ICNT = 0, RVT_NT_RCODE_HIST = 1, RVT_NT_RCODE_HREPEAT = 2 };
+enum { RVT_NT_EV_DEBUG = 0, RVT_NT_EV_LOWPOWER = 1, RVT_NT_EV_DISABLED = 4 };
+
+/* One message.  f[] holds the value of each field present (bit i of
+ * `present` set for field i); addresses are as transmitted (F-ADDR =
+ * PC >> 1, U-ADDR = XOR >> 1). */
+typedef struct rvt_nt_msg {
+    uint8_t tcode;
+    uint8_t nvar;          /* vendor/reserved messages: variable fields seen */
+    uint32_t present;
+    uint64_t f[RVT_NT_F_COUNT];
+    uint64_t offset;       /* byte offset of the first byte in the stream */
+    uint32_t len;          /* bytes, idle excluded */
+} rvt_nt_msg;
+
+static inline bool rvt_nt_has(const rvt_nt_msg *m, int field)
+{ return (m->present >> field) & 1u; }
+static inline void rvt_nt_set(rvt_nt_msg *m, int field, uint64_t v)
+{ m->f[field] = v; m->present |= 1u << field; }
+
+const char *rvt_nt_tcode_name(unsigned tcode);   /* NULL if reserved */
+const char *rvt_nt_field_name(int field);
+bool rvt_nt_is_sync(unsigned tcode);             /* carries SYNC + F-ADDR */
+
+/* Largest message rvtrace writes or accepts (3.x: 38 bytes + a 12-bit SRC). */
+#define RVT_NT_MAX_MSG 48
+
+
+/* Message splitter over a byte stream (3.1, 3.4): skips idle 0xFF bytes,
+ * rejects the reserved MSEO 10, bounds message length, resynchronises at
+ * the next end-of-message byte after an error. */
+typedef struct rvt_nt_reader {
+    const uint8_t *buf;
+    size_t len;
+    size_t pos;
+    unsigned src_bits;      /* 0: no SRC field */
+    unsigned addr_bits;     /* x-ADDR width after MSB extension (8.2); 0 = off */
+    uint64_t base;          /* offset of buf[0] in the whole stream */
+    const char *err;        /* last error text */
+    uint64_t err_offset;
+} rvt_nt_reader;
+
+struct rvt_nt_cfg;
+/* cfg (may be NULL) gives the SRC width and the address MSB extension. */
+void rvt_nt_reader_init(rvt_nt_reader *r, const uint8_t *buf, size_t len,
+                        const struct rvt_nt_cfg *cfg);
+/* Returns 1 with *m filled, 0 at the end, or a negative status (corrupt:
+ * RVT_ERR_FORMAT, truncated: RVT_ERR_TRUNC) with r->err/err_offset set; the
+ * next call continues after the bad bytes. */
+int rvt_nt_reader_next(rvt_nt_reader *r, rvt_nt_msg *m);
+
+/* One line "@OFF Name(TCODE) FIELD=0xV ..." (the corpus dump format) or a
+ * JSON object.  Returns the length written (truncated to n-1). */
+int rvt_nt_msg_format(const rvt_nt_msg *m, bool json, char *buf, size_t n);
+
+/* ---- Settings (N-Trace ch. 4 controls; docs/format-nt.md) ---- */
+enum { RVT_NT_MODE_BTM = 3, RVT_NT_MODE_HTM = 6 };
+
+typedef struct rvt_nt_cfg {
+    unsigned inst_mode;          /* trTeInstMode: 3 BTM, 6 HTM (0 = HTM) */
+    bool context;                /* trTeContext: Ownership messages */
+    bool inhibit_src;            /* trTeInhibitSrc */
+    unsigned src_bits;           /* trTeSrcBits (0..12) */
+    unsigned src_id;             /* trTeSrcID */
+    unsigned sync_mode;          /* trTeInstSyncMode: 0 off, 1 messages, 2 cycles, 3 I-CNT */
+    unsigned sync_max;           /* trTeInstSyncMax: period 2^(max+4) */
+    bool no_addr_diff;           /* trTeInstNoAddrDiff: U-ADDR not XORed */
+    bool no_trap_addr;           /* trTeInstNoTrapAddr (see docs) */
+    bool seq_jump;               /* trTeInstEnSequentialJump (9.1) */
+    unsigned implicit_return;    /* trTeInstImplicitReturnMode 0..3 (9.2) */
+    unsigned return_depth;       /* call-stack depth (0 = 8; max 32) */
+    unsigned return_bits;        /* mode 2: address bits kept (0 = 16) */
+    bool repeat_history;         /* trTeInstEnRepeatedHistory (9.3) */
+    bool all_jumps;              /* trTeInstEnAllJumps */
+    bool extend_addr_msb;        /* trTeInstExtendAddrMSB (8.2) */
+    bool timestamps;             /* trTsEnable (8.7) */
+    unsigned icnt_bits;          /* NTRACE_MAX_ICNT (0 = 22) */
+    unsigned hist_bits;          /* HIST register incl. stop bit (0 = 32) */
+    unsigned itype_bits;         /* ingress itype width 3 or 4 (0 = 4) */
+    unsigned xlen;               /* 32/64 (0 = 64) */
+    unsigned port_bytes;         /* probe port width 1, 2, 4, 8 (0 = 1) */
+    bool start_disabled;         /* trace starts disabled until a start trigger */
+} rvt_nt_cfg;
+
+void rvt_nt_cfg_default(rvt_nt_cfg *c);
+/* SRC field width in effect (0 when inhibited). */
+unsigned rvt_nt_cfg_src_bits(const rvt_nt_cfg *c);
+
+/* Encode one message as MSEO bytes (3.1-3.3) with cfg's SRC width and
+ * address MSB extension (cfg NULL: neither).  Returns the byte count or a
+ * negative status (RVT_ERR_RANGE: longer than cap). */
+int rvt_nt_msg_encode(const rvt_nt_msg *m, const rvt_nt_cfg *cfg, uint8_t *out, size_t cap);
+/* Fill the zero defaults and check ranges (RVT_ERR_INVAL). */
+int rvt_nt_cfg_check(rvt_nt_cfg *c);
+/* "name=value" (a chapter 4 control name or an rvtrace extra); returns 0,
+ * RVT_ERR_INVAL for an unknown name or bad value. */
+int rvt_nt_cfg_set(rvt_nt_cfg *c, const char *name, const char *value);
+/* Write every setting as "name=value\n" lines. */
+int rvt_nt_cfg_write(const rvt_nt_cfg *c, FILE *f);
+/* Read a sidecar file of name=value lines (# comments). */
+int rvt_nt_cfg_read(rvt_nt_cfg *c, FILE *f, rvt_diag_fn diag, void *diag_ctx);
+
+/* ---- Encoder (ch. 8-10) ---- */
+/* Receives whole messages (several encoders may share one sink: messages
+ * are never split, so SRC-tagged streams interleave per message). */
+typedef int (*rvt_nt_byte_sink)(void *ctx, const uint8_t *bytes, size_t n);
+
+typedef struct rvt_nt_encoder rvt_nt_encoder;
+typedef struct rvt_nt_enc_stats {
+    uint64_t records, instructions, halfwords, messages, bytes;
+    uint64_t by_tcode[64];
+} rvt_nt_enc_stats;
+
+rvt_nt_encoder *rvt_nt_encoder_new(const rvt_nt_cfg *cfg, rvt_nt_byte_sink sink,
+                                   void *sink_ctx, int *status);
+void rvt_nt_encoder_free(rvt_nt_encoder *e);
+/* Feed blocks in retirement order (one hart). */
+int rvt_nt_encoder_put(rvt_nt_encoder *e, const rvt_irec *recs, size_t n);
+/* Messages were lost downstream: send Error (7.4) and restart with
+ * ProgTraceSync SYNC=7 at the next record. */
+int rvt_nt_encoder_lost(rvt_nt_encoder *e);
+/* End of trace: ProgTraceCorrelation EVCODE 0 (7.12). */
+int rvt_nt_encoder_end(rvt_nt_encoder *e);
+void rvt_nt_encoder_stats(const rvt_nt_encoder *e, rvt_nt_enc_stats *out);
+/* An rvt_irec_sink feeding this encoder (end() calls _end()). */
+rvt_irec_sink rvt_nt_encoder_sink(rvt_nt_encoder *e);
+
+/* Probe port: packs bytes into words of cfg.port_bytes, pads the final
+ * partial word with idle 0xFF (3.3), writes to a FILE. */
+typedef struct rvt_nt_port rvt_nt_port;
+rvt_nt_port *rvt_nt_port_new(FILE *f, unsigned port_bytes);
+int rvt_nt_port_write(void *port, const uint8_t *bytes, size_t n);  /* an rvt_nt_byte_sink */
+int rvt_nt_port_close(rvt_nt_port *p);   /* pads, flushes, frees (not the FILE) */
+
+/* ---- Flow decoder (ch. 11) ---- */
+/* Decoded instruction at pc (NULL = no code there).  rvt_image_insn fits. */
+typedef const rvt_insn *(*rvt_nt_insn_fn)(void *ctx, uint64_t pc);
+
+typedef struct rvt_nt_decoder rvt_nt_decoder;
+typedef struct rvt_nt_dec_stats {
+    uint64_t messages, insns, errors, lost, resyncs, vendor;
+} rvt_nt_dec_stats;
+
+/* cfg supplies inst_mode, src_bits, seq_jump, implicit_return,
+ * repeat_history, all_jumps, extend_addr_msb, no_addr_diff, xlen.
+ * src_filter < 0: decode every SRC (separate state per source). */
+rvt_nt_decoder *rvt_nt_decoder_new(const rvt_nt_cfg *cfg, rvt_nt_insn_fn insn,
+                                   void *insn_ctx, int src_filter, int *status);
+void rvt_nt_decoder_free(rvt_nt_decoder *d);
+/* Decode a buffer (may be called repeatedly for consecutive chunks that
+ * end on message boundaries); events go to fn.  Returns 0, or fn's nonzero
+ * return value.  Errors are reported as RVT_EV_ERROR events, never fatal. */
+int rvt_nt_decode(rvt_nt_decoder *d, const uint8_t *buf, size_t len,
+                  rvt_flow_fn fn, void *fn_ctx);
+/* Emit RVT_EV_END. */
+int rvt_nt_decode_end(rvt_nt_decoder *d, rvt_flow_fn fn, void *fn_ctx);
+/* Forget cached instructions (11.4: the image changed, e.g. from an event
+ * callback after a fence.i).  Safe to call from inside the callback. */
+void rvt_nt_decoder_flush_cache(rvt_nt_decoder *d);
+void rvt_nt_decoder_stats(const rvt_nt_decoder *d, rvt_nt_dec_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,214 @@
+/* E-Trace encoder parameters (9.1, tables 9.1-9.4) and the OUT.te.attrs
+ * sidecar (docs/format-te.md): one "name=value" per line. */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rvtrace/etrace.h"
+
+void rvt_te_attrs_default(rvt_te_attrs *a)
+{
+    memset(a, 0, sizeof *a);
+    a->version = RVT_TE_V11;
+    a->iaddress_width = 64;
+    a->iaddress_lsb = 1;
+    a->ecause_width = 5;
+    a->context_width = 32;
+    a->nocontext = 1;
+    a->notime = 1;
+    a->privilege_width = 2;
+    a->retires = 1;
+    a->itype_width = 4;
+    a->encoder_mode_width = 1;
+    a->resync_mode = RVT_TE_RESYNC_HALFWORDS;
+    a->resync_max = 12;     /* a sync every 2^16 half-words */
+}
+
+/* Numeric attributes by name; the table drives set, write and read. */
+#define ATTR(name) { #name, offsetof(rvt_te_attrs, name) }
+static const struct { const char *name; size_t off; } num_attrs[] = {
+    ATTR(iaddress_width), ATTR(iaddress_lsb), ATTR(ecause_width),
+    ATTR(context_width), ATTR(nocontext), ATTR(notime), ATTR(time_width),
+    ATTR(privilege_width), ATTR(call_counter_size), ATTR(return_stack_size),
+    ATTR(bpred_size), ATTR(cache_size), ATTR(f0s_width), ATTR(sijump),
+    ATTR(retires), ATTR(itype_width), ATTR(encoder_mode_width),
+    ATTR(resync_max), ATTR(irdepth_ones), ATTR(ref_end),
+};
+#undef ATTR
+
+static const struct { const char *name; unsigned bit; } opt_names[] = {
+    { "full-address", RVT_TE_OPT_FULL_ADDRESS },
+    { "implicit-except", RVT_TE_OPT_IMPLICIT_EXCEPT },
+    { "sijump", RVT_TE_OPT_SIJUMP },
+    { "implicit-return", RVT_TE_OPT_IMPLICIT_RETURN },
+    { "branch-prediction", RVT_TE_OPT_BRANCH_PRED },
+    { "jump-target-cache", RVT_TE_OPT_JTC },
+};
+#define N_OPTS (sizeof opt_names / sizeof opt_names[0])
+
+static const char *resync_names[] = { "off", "packets", "cycles", "halfwords" };
+
+int rvt_te_opts_parse(const char *list, unsigned *opts)
+{
+    unsigned v = 0;
+    const char *s = list;
+    while (*s) {
+        size_t n = strcspn(s, ",");
+        bool found = false;
+        if (n == 3 && !strncmp(s, "all", 3)) {
+            v |= RVT_TE_OPT_ALL;
+            found = true;
+        } else if ((n == 4 && !strncmp(s, "none", 4)) || (n == 5 && !strncmp(s, "delta", 5))) {
+            found = true;
+        }
+        for (size_t i = 0; i < N_OPTS && !found; i++) {
+            if (strlen(opt_names[i].name) == n && !strncmp(s, opt_names[i].name, n)) {
+                v |= opt_names[i].bit;
+                found = true;
+            }
+        }
+        if (!found)
+            return RVT_ERR_INVAL;
+        s += n;
+        if (*s == ',')
+            s++;
+    }
+    *opts = v;
+    return 0;
+}
+
+static bool parse_num(const char *s, uint64_t *out)
+{
+    if (!*s || !isdigit((unsigned char)*s))
+        return false;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || *end)
+        return false;
+    *out = v;
+    return true;
+}
+
+static int set_value(rvt_te_attrs *a, const char *name, size_t n, const char *val)
+{
+    uint64_t v = 0;
+    if (n == 7 && !strncmp(name, "version", n)) {
+        if (!strcmp(val, "1.1") || !strcmp(val, "1.1.1"))
+            a->version = RVT_TE_V11;
+        else if (!strcmp(val, "2.0"))
+            a->version = RVT_TE_V20;
+        else
+            return RVT_ERR_INVAL;
+        return 0;
+    }
+    if (n == 7 && !strncmp(name, "options", n))
+        return rvt_te_opts_parse(val, &a->options);
+    if (n == 11 && !strncmp(name, "resync_mode", n)) {
+        for (unsigned i = 0; i < 4; i++)
+            if (!strcmp(val, resync_names[i]) && i != 2) {
+                a->resync_mode = i;
+                return 0;
+            }
+        return RVT_ERR_INVAL;
+    }
+    if (!parse_num(val, &v))
+        return RVT_ERR_INVAL;
+    if (n == 15 && !strncmp(name, "resync_interval", n)) {
+        a->resync_interval = v;
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof num_attrs / sizeof num_attrs[0]; i++) {
+        if (strlen(num_attrs[i].name) == n && !strncmp(name, num_attrs[i].name, n)) {
+            if (v > 64)
+                return RVT_ERR_RANGE;
+            *(unsigned *)((char *)a + num_attrs[i].off) = (unsigned)v;
+            return 0;
+        }
+    }
+    return RVT_ERR_INVAL;
+}
+
+int rvt_te_attrs_set(rvt_te_attrs *a, const char *kv)
+{
+    const char *eq = strchr(kv, '=');
+    if (!eq || eq == kv)
+        return RVT_ERR_INVAL;
+    return set_value(a, kv, (size_t)(eq - kv), eq + 1);
+}
+
+unsigned rvt_te_irdepth_width(const rvt_te_attrs *a)
+{
+    /* 6.6: return_stack_size_p + (return_stack_size_p > 0) + call_counter_size_p */
+    return a->return_stack_size + (a->return_stack_size > 0) + a->call_counter_size;
+}
+
+int rvt_te_attrs_check(const rvt_te_attrs *a)
+{
+    if (a->version != RVT_TE_V11 && a->version != RVT_TE_V20)
+        return RVT_ERR_INVAL;
+    if (a->iaddress_width < 8 || a->iaddress_width > 64 || a->iaddress_lsb > 2)
+        return RVT_ERR_INVAL;
+    if (a->ecause_width > 32 || a->privilege_width > 8 || a->context_width > 64 ||
+        a->time_width > 64 || a->encoder_mode_width > 8)
+        return RVT_ERR_INVAL;
+    if (a->bpred_size > 16 || a->cache_size > 16 || a->return_stack_size > 12 ||
+        a->call_counter_size > 32 || a->f0s_width > 2)
+        return RVT_ERR_INVAL;
+    if (a->bpred_size == 1 || a->cache_size == 1)
+        return RVT_ERR_INVAL;            /* 9.1: minimum of 2 entries */
+    /* 6.8.1: with both format 0 subformats in use the field is needed. */
+    if ((a->options & RVT_TE_OPT_BRANCH_PRED) && (a->options & RVT_TE_OPT_JTC) && a->f0s_width == 0)
+        return RVT_ERR_INVAL;
+    if ((a->options & RVT_TE_OPT_BRANCH_PRED) && a->bpred_size == 0)
+        return RVT_ERR_INVAL;
+    if ((a->options & RVT_TE_OPT_JTC) && a->cache_size == 0)
+        return RVT_ERR_INVAL;
+    if (a->resync_max > 40 || a->resync_mode == 2 || a->resync_mode > 3)
+        return RVT_ERR_INVAL;
+    return 0;
+}
+
+int rvt_te_attrs_write(const rvt_te_attrs *a, FILE *f)
+{
+    fprintf(f, "# rvtrace E-Trace attributes (docs/format-te.md)\n");
+    fprintf(f, "version=%s\n", a->version == RVT_TE_V20 ? "2.0" : "1.1");
+    for (size_t i = 0; i < sizeof num_attrs / sizeof num_attrs[0]; i++)
+        fprintf(f, "%s=%u\n", num_attrs[i].name,
+                *(const unsigned *)((const char *)a + num_attrs[i].off));
+    fprintf(f, "resync_mode=%s\n", resync_names[a->resync_mode & 3]);
+    fprintf(f, "resync_interval=%" PRIu64 "\n", a->resync_interval);
+    fputs("options=", f);
+    bool first = true;
+    for (size_t i = 0; i < N_OPTS; i++) {
+        if (a->options & opt_names[i].bit) {
+            fprintf(f, "%s%s", first ? "" : ",", opt_names[i].name);
+            first = false;
+        }
+    }
+    fputs(first ? "none\n" : "\n", f);
+    return ferror(f) ? RVT_ERR_IO : 0;
+}
+
+int rvt_te_attrs_read(rvt_te_attrs *a, FILE *f, unsigned *line)
+{
+    char buf[256];
+    unsigned ln = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        ln++;
+        buf[strcspn(buf, "\r\n")] = 0;
+        char *s = buf;
+        while (isspace((unsigned char)*s))
+            s++;
+        if (!*s || *s == '#')
+            continue;
+        int st = rvt_te_attrs_set(a, s);
+        if (st < 0) {
+            if (line)
+                *line = ln;
+            return st;
+        }
+    }
+    return ferror(f) ? RVT_ERR_IO : 0;
+}

@@ -1,0 +1,411 @@
+/* E-Trace flow decoder: the algorithm of chapter 11 (process_te_inst,
+ * follow_execution_path, next_pc), extended with the return stack and
+ * sequentially inferable jumps, reporting each retired instruction as an
+ * rvt_flow_event.  Errors drop the decoder back to waiting for the next
+ * format 3 synchronisation packet. */
+#include <stdlib.h>
+#include <string.h>
+#include "rvtrace/etrace.h"
+#include "util/bitio.h"
+
+/* Instructions followed for one packet before giving up: no legitimate
+ * stream runs this far without a packet (a full branch map comes every
+ * 31 branches, and a loop needs a branch or an uninferable jump). */
+#define TE_FOLLOW_LIMIT (1u << 24)
+
+struct rvt_te_decoder {
+    rvt_te_attrs a;
+    rvt_te_insn_fn insn;
+    void *insn_ctx;
+    rvt_flow_fn fn;
+    void *ctx;
+    bool insn_events;
+    bool start;                 /* start_of_trace */
+    bool inferred;              /* inferred_address */
+    bool stop_at_last_branch;
+    uint64_t pc, last_pc, address;
+    unsigned branches;
+    uint64_t map;               /* up to 31 + 31 + 1 bits */
+    uint64_t *stack;
+    uint64_t ir_max, depth;
+    uint8_t priv;
+    uint64_t offset;
+    const rvt_te_pkt *pkt;
+    rvt_te_flags flags;
+    int stop;                   /* nonzero value returned by the callback */
+    rvt_te_dec_stats stats;
+};
+
+static int event(rvt_te_decoder *d, unsigned kind, uint64_t pc, uint64_t aux, uint64_t aux2, const char *msg)
+{
+    rvt_flow_event ev = { (uint8_t)kind, d->priv, 0, pc, aux, aux2, d->offset, msg };
+    int r = d->fn ? d->fn(d->ctx, &ev) : 0;
+    if (r && !d->stop)
+        d->stop = r;
+    return r;
+}
+
+static void retire(rvt_te_decoder *d, uint64_t pc)
+{
+    d->stats.instructions++;
+    if (d->insn_events)
+        event(d, RVT_EV_INSN, pc, 0, 0, NULL);
+}
+
+/* Lose synchronisation: report, then wait for a format 3 packet. */
+static int fail(rvt_te_decoder *d, int status, const char *msg)
+{
+    d->stats.errors++;
+    event(d, RVT_EV_ERROR, d->pc, 0, 0, msg);
+    event(d, RVT_EV_LOST, d->pc, UINT64_MAX, 0, "trace lost until the next synchronisation packet");
+    d->start = true;
+    d->inferred = false;
+    d->branches = 0;
+    d->map = 0;
+    return status;
+}
+
+static rvt_te_decoder *alloc_dec(const rvt_te_attrs *a, int *status)
+{
+    int st = rvt_te_attrs_check(a);
+    rvt_te_decoder *d = NULL;
+    if (st == 0 && !(d = calloc(1, sizeof *d)))
+        st = RVT_ERR_NOMEM;
+    if (st == 0) {
+        d->a = *a;
+        d->ir_max = a->return_stack_size ? 1ull << a->return_stack_size
+                  : a->call_counter_size ? 1ull << a->call_counter_size : 64;
+        if (!(d->stack = calloc(d->ir_max, sizeof *d->stack))) {
+            free(d);
+            d = NULL;
+            st = RVT_ERR_NOMEM;
+        }
+    }
+    if (status)
+        *status = st;
+    if (d) {
+        d->start = true;
+        d->insn_events = true;
+    }
+    return d;
+}
+
+rvt_te_decoder *rvt_te_decoder_new_fn(const rvt_te_attrs *a, rvt_te_insn_fn insn, void *insn_ctx,
+                                      rvt_flow_fn fn, void *ctx, int *status)
+{
+    rvt_te_decoder *d = alloc_dec(a, status);
+    if (d) {
+        d->insn = insn;
+        d->insn_ctx = insn_ctx;
+        d->fn = fn;
+        d->ctx = ctx;
+    }
+    return d;
+}
+
+static const rvt_insn *image_insn(void *img, uint64_t pc)
+{
+    return rvt_image_insn(img, pc);
+}
+
+rvt_te_decoder *rvt_te_decoder_new(const rvt_te_attrs *a, rvt_image *img,
+                                   rvt_flow_fn fn, void *ctx, int *status)
+{
+    return rvt_te_decoder_new_fn(a, image_insn, img, fn, ctx, status);
+}
+
+void rvt_te_decoder_set_events(rvt_te_decoder *d, bool on) { d->insn_events = on; }
+const rvt_te_dec_stats *rvt_te_decoder_stats(const rvt_te_decoder *d) { return &d->stats; }
+
+void rvt_te_decoder_free(rvt_te_decoder *d)
+{
+    if (d)
+        free(d->stack);
+    free(d);
+}
+
+/* ---- instruction classes (11.1, with 4.1.1's x1/x5 convention) ---- */
+
+static bool is_branch(const rvt_insn *i) { return i->jclass == RVT_JC_BRANCH; }
+
+static bool is_inferable_jump(const rvt_insn *i)
+{
+    return i->op == RVT_OP_JAL || (i->op == RVT_OP_JALR && i->rs1 == 0);
+}
+
+static bool is_uninferable_jump(const rvt_insn *i)
+{
+    return i->op == RVT_OP_JALR && i->rs1 != 0;
+}
+
+static bool is_uninferable_discon(const rvt_insn *i)
+{
+    return is_uninferable_jump(i) || i->op == RVT_OP_MRET || i->op == RVT_OP_SRET ||
+           i->op == RVT_OP_ECALL || i->op == RVT_OP_EBREAK;
+}
+
+static bool is_call(const rvt_insn *i)
+{
+    return i->jclass == RVT_JC_CALL_INF || i->jclass == RVT_JC_CALL_UNINF;
+}
+
+static const rvt_insn *insn_at(rvt_te_decoder *d, uint64_t pc)
+{
+    return d->insn(d->insn_ctx, pc);
+}
+
+static bool sequential_jump(rvt_te_decoder *d, const rvt_insn *i, uint64_t *target)
+{
+    if (!is_uninferable_jump(i) || !(d->a.options & RVT_TE_OPT_SIJUMP) || d->last_pc == d->pc)
+        return false;
+    const rvt_insn *p = insn_at(d, d->last_pc);
+    if (!p || (p->op != RVT_OP_AUIPC && p->op != RVT_OP_LUI) || p->rd != i->rs1)
+        return false;
+    uint64_t t = (uint64_t)p->imm + (p->op == RVT_OP_AUIPC ? d->last_pc : 0);
+    *target = (t + (uint64_t)i->imm) & ~1ull;
+    return true;
+}
+
+static bool implicit_return(rvt_te_decoder *d, const rvt_insn *i)
+{
+    if (!(d->a.options & RVT_TE_OPT_IMPLICIT_RETURN) || i->jclass != RVT_JC_RETURN || d->depth == 0)
+        return false;
+    /* The return reported explicitly (6.6.3): irdepth names its depth.  A
+     * return whose prediction is the reported address is not that one. */
+    if (d->pkt && d->flags.irreport && d->pkt->irdepth == d->depth &&
+        d->stack[d->depth - 1] != d->address)
+        return false;
+    return true;
+}
+
+static void push_return(rvt_te_decoder *d, uint64_t link)
+{
+    if (!(d->a.options & RVT_TE_OPT_IMPLICIT_RETURN))
+        return;
+    if (d->depth == d->ir_max) {
+        memmove(d->stack, d->stack + 1, (d->ir_max - 1) * sizeof *d->stack);
+        d->depth--;
+    }
+    d->stack[d->depth++] = link;
+}
+
+/* Take the next branch outcome from the map (is_taken_branch). */
+static int take_branch(rvt_te_decoder *d, bool *taken)
+{
+    if (d->branches == 0)
+        return fail(d, RVT_ERR_MISMATCH, "branch with no branch information left");
+    *taken = !(d->map & 1);
+    d->map >>= 1;
+    d->branches--;
+    return 0;
+}
+
+/* next_pc of 11.1: returns 1 when it stopped at an uninferable jump to
+ * `address`, 0 otherwise, negative on error. */
+static int next_pc(rvt_te_decoder *d, uint64_t address)
+{
+    const rvt_insn *i = insn_at(d, d->pc);
+    if (!i || i->op == RVT_OP_ILLEGAL)
+        return fail(d, RVT_ERR_NOCODE, "no instruction at the traced address");
+    uint64_t this_pc = d->pc, target;
+    int stop = 0;
+    if (is_inferable_jump(i)) {
+        d->pc = i->op == RVT_OP_JAL ? this_pc + (uint64_t)i->imm : (uint64_t)i->imm & ~1ull;
+    } else if (sequential_jump(d, i, &target)) {
+        d->pc = target;
+    } else if (implicit_return(d, i)) {
+        d->pc = d->stack[--d->depth];
+    } else if (is_uninferable_discon(i)) {
+        if (d->stop_at_last_branch)
+            return fail(d, RVT_ERR_MISMATCH, "unexpected uninferable discontinuity");
+        d->pc = address;
+        stop = 1;
+    } else if (is_branch(i)) {
+        bool taken;
+        int st = take_branch(d, &taken);
+        if (st < 0)
+            return st;
+        d->pc = taken ? this_pc + (uint64_t)i->imm : this_pc + i->len;
+    } else {
+        d->pc = this_pc + i->len;
+    }
+    if (is_call(i))
+        push_return(d, this_pc + i->len);
+    d->last_pc = this_pc;
+    retire(d, d->pc);
+    return stop;
+}
+
+static bool pc_is_branch(rvt_te_decoder *d)
+{
+    const rvt_insn *i = insn_at(d, d->pc);
+    return i && is_branch(i);
+}
+
+/* follow_execution_path of 11.1. */
+static int follow(rvt_te_decoder *d, uint64_t address, const rvt_te_pkt *p)
+{
+    uint64_t previous = d->pc;
+    for (uint32_t n = 0; n < TE_FOLLOW_LIMIT && !d->stop; n++) {
+        if (d->inferred) {
+            int st = next_pc(d, previous);
+            if (st < 0)
+                return st;
+            if (st)
+                d->inferred = false;
+            continue;
+        }
+        int st = next_pc(d, address);
+        if (st < 0)
+            return st;
+        unsigned here = pc_is_branch(d) ? 1 : 0;
+        if (d->branches == 1 && here && d->stop_at_last_branch) {
+            d->stop_at_last_branch = false;
+            return 0;
+        }
+        if (st) {
+            if (d->branches > here)
+                return fail(d, RVT_ERR_MISMATCH, "unprocessed branches at the reported address");
+            return 0;
+        }
+        if (p->format != 3 && d->pc == address && !d->stop_at_last_branch &&
+            d->flags.notify && d->branches == here)
+            return 0;
+        const rvt_insn *li = insn_at(d, d->last_pc);
+        if (p->format != 3 && d->pc == address && !d->stop_at_last_branch &&
+            li && !is_uninferable_discon(li) && !d->flags.updiscon && d->branches == here &&
+            (!d->flags.irreport || p->irdepth == d->depth)) {
+            d->inferred = true;
+            return 0;
+        }
+        if (p->format == 3 && d->pc == address && d->branches == here)
+            return 0;
+    }
+    if (d->stop)
+        return 0;
+    return fail(d, RVT_ERR_MISMATCH, "reported address never reached");
+}
+
+static int process_support(rvt_te_decoder *d, const rvt_te_pkt *p)
+{
+    unsigned keep = d->a.version == RVT_TE_V20 && d->a.sijump ? RVT_TE_OPT_SIJUMP : 0;
+    d->a.options = keep | p->options;
+    if (p->qual_status == RVT_TE_QUAL_NO_CHANGE)
+        return 0;
+    if (p->qual_status == RVT_TE_QUAL_ENDED_UPD && d->inferred && !d->start) {
+        uint64_t previous = d->pc;
+        d->inferred = false;
+        for (uint32_t n = 0; n < TE_FOLLOW_LIMIT && !d->stop; n++) {
+            int st = next_pc(d, previous);
+            if (st)
+                break;
+        }
+    }
+    if (p->qual_status == RVT_TE_QUAL_TRACE_LOST)
+        event(d, RVT_EV_LOST, d->pc, UINT64_MAX, 0, "encoder reports trace lost");
+    d->start = true;
+    return 0;
+}
+
+static int process_f3(rvt_te_decoder *d, const rvt_te_pkt *p)
+{
+    if (p->subformat == 2)
+        return event(d, RVT_EV_CONTEXT, d->pc, p->context, 0, NULL), 0;
+    d->inferred = false;
+    uint64_t address = p->address << d->a.iaddress_lsb;
+    d->address = address;
+    if (p->subformat == 1 || d->start) {
+        d->branches = 0;
+        d->map = 0;
+    }
+    const rvt_insn *i = insn_at(d, address);
+    if (i && is_branch(i)) {
+        d->map |= (uint64_t)p->branch << d->branches;
+        d->branches++;
+    }
+    int st = 0;
+    if (p->subformat == 0 && !d->start) {
+        st = follow(d, address, p);
+        if (p->privilege != d->priv) {
+            d->priv = p->privilege;
+            event(d, RVT_EV_PRIV, address, p->privilege, 0, NULL);
+        }
+    } else {
+        if (p->subformat == 1)
+            event(d, p->interrupt ? RVT_EV_INTERRUPT : RVT_EV_TRAP, address, p->ecause, p->tval, NULL);
+        if (d->start) {
+            d->stats.resyncs++;
+            event(d, RVT_EV_SYNC, address, 0, 0, NULL);
+        }
+        if (p->privilege != d->priv || d->start) {
+            d->priv = p->privilege;
+            event(d, RVT_EV_PRIV, address, p->privilege, 0, NULL);
+        }
+        d->pc = address;
+        d->last_pc = address;
+        retire(d, address);
+    }
+    d->start = false;
+    d->depth = 0;
+    return st;
+}
+
+int rvt_te_decoder_packet(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t offset)
+{
+    d->offset = offset;
+    d->stats.packets++;
+    d->pkt = p;
+    d->flags = rvt_te_pkt_flags(&d->a, p);
+    int st = 0;
+    if (p->format == 3 && p->subformat == 3) {
+        st = process_support(d, p);
+    } else if (p->format == 3) {
+        st = process_f3(d, p);
+    } else if (d->start) {
+        st = 0;                  /* waiting for a synchronisation packet */
+    } else if (p->format == 0) {
+        st = fail(d, RVT_ERR_FORMAT, "format 0 packets need branch prediction or the jump target cache");
+    } else {
+        if (p->format == 2 || p->branches != 0) {
+            d->stop_at_last_branch = false;
+            uint64_t v = p->address << d->a.iaddress_lsb;
+            d->address = (d->a.options & RVT_TE_OPT_FULL_ADDRESS) ? v : d->address + v;
+            d->address &= rvt_mask(d->a.iaddress_width);
+        }
+        if (p->format == 1) {
+            d->stop_at_last_branch = p->branches == 0;
+            d->map |= (uint64_t)p->branch_map << d->branches;
+            d->branches += p->branches ? p->branches : 31;
+        }
+        st = follow(d, d->address, p);
+    }
+    d->pkt = NULL;
+    return d->stop ? d->stop : st < 0 ? 0 : 0;
+}
+
+int rvt_te_decoder_run(rvt_te_decoder *d, const uint8_t *buf, size_t len)
+{
+    rvt_te_reader r;
+    rvt_te_reader_init(&r, &d->a, buf, len);
+    rvt_te_pkt p;
+    uint64_t off;
+    int st;
+    while (!d->stop && (st = rvt_te_reader_next(&r, &p, &off)) != 0) {
+        if (st < 0) {
+            d->offset = off;
+            fail(d, st, st == RVT_ERR_TRUNC ? "truncated packet" : "corrupt packet");
+            continue;
+        }
+        rvt_te_decoder_packet(d, &p, off);
+        /* The reader parses with the options of the latest support packet. */
+        r.attrs = &d->a;
+    }
+    return d->stop ? d->stop : rvt_te_decoder_finish(d);
+}
+
+int rvt_te_decoder_finish(rvt_te_decoder *d)
+{
+    d->offset = UINT64_MAX;
+    event(d, RVT_EV_END, d->pc, d->stats.instructions, 0, NULL);
+    return d->stop;
+}

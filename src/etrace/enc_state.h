@@ -1,0 +1,49 @@
+/* E-Trace encoder internals shared by encoder.c and enc_step.c. */
+#ifndef RVT_ETRACE_ENC_STATE_H
+#define RVT_ETRACE_ENC_STATE_H
+
+#include "rvtrace/etrace.h"
+
+/* One interesting instruction: the first or last of a block (8.3). */
+typedef struct te_ins {
+    uint64_t addr;
+    uint64_t next_seq;      /* addr + size: the return address of a call */
+    uint64_t context, time, cause, tval, trap_epc;
+    uint64_t halfwords;     /* half-words this view stands for (resync) */
+    uint8_t itype;          /* 4-bit itype; 0 for a block's first instruction */
+    uint8_t priv, ctype, sijump;
+    uint8_t trap;           /* 0, 1 exception, 2 interrupt taken after it */
+    uint8_t is_branch, branch_taken;
+    uint8_t notify;         /* trigger[2] */
+    uint8_t had_f3;         /* a format 3 packet reported it */
+} te_ins;
+
+struct rvt_te_encoder {
+    rvt_te_attrs a;
+    rvt_te_byte_fn out;
+    void *ctx;
+    te_ins prev, cur;       /* the window; the next comes in by argument */
+    bool has_prev, has_cur;
+    bool stopped, stopped_support, end_upd;
+    bool start;
+    unsigned branches;
+    uint32_t map;
+    uint64_t resync_cnt, resync_max;
+    bool resync_due;
+    uint64_t last_addr;
+    uint64_t ir_max, ir_depth;
+    uint64_t *stack;
+    bool returns_since_call, branch_since_return, last_was_ret;
+    uint8_t *bpred;
+    uint64_t *jtc;
+    uint64_t pbc;
+    rvt_te_enc_stats stats;
+};
+
+int te_enc_emit(rvt_te_encoder *e, const rvt_te_pkt *p);
+int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n);
+int te_enc_sync(rvt_te_encoder *e, const te_ins *c);
+int te_enc_trap(rvt_te_encoder *e, const te_ins *c, const te_ins *prev);
+int te_enc_support(rvt_te_encoder *e, bool enable, unsigned qual);
+
+#endif

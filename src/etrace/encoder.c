@@ -1,0 +1,283 @@
+/* E-Trace branch-trace encoder: the reference algorithm of chapter 8
+ * (figure 8.1), run on a three-instruction window (previous, current,
+ * next).  Blocks (4.2) are reduced to their first and last instructions,
+ * the only ones that can change the encoder's state (8.3). */
+#include <stdlib.h>
+#include <string.h>
+#include "rvtrace/etrace.h"
+#include "util/bitio.h"
+#include "etrace/enc_state.h"
+
+
+static uint64_t resync_limit(const rvt_te_attrs *a)
+{
+    if (a->resync_interval)
+        return a->resync_interval;
+    return 1ull << (a->resync_max + 4);    /* table 2.1 ResyncMax */
+}
+
+rvt_te_encoder *rvt_te_encoder_new(const rvt_te_attrs *a, rvt_te_byte_fn out, void *ctx, int *status)
+{
+    int st = rvt_te_attrs_check(a);
+    rvt_te_encoder *e = NULL;
+    if (st == 0 && !out)
+        st = RVT_ERR_INVAL;
+    if (st == 0 && !(e = calloc(1, sizeof *e)))
+        st = RVT_ERR_NOMEM;
+    if (st < 0) {
+        if (status)
+            *status = st;
+        return NULL;
+    }
+    e->a = *a;
+    e->out = out;
+    e->ctx = ctx;
+    e->resync_max = resync_limit(a);
+    e->ir_max = a->return_stack_size ? 1ull << a->return_stack_size
+              : a->call_counter_size ? 1ull << a->call_counter_size : 0;
+    if (a->return_stack_size && !(e->stack = calloc(e->ir_max, sizeof *e->stack))) {
+        free(e);
+        if (status)
+            *status = RVT_ERR_NOMEM;
+        return NULL;
+    }
+    if (a->bpred_size && !(e->bpred = malloc(1ull << a->bpred_size)))
+        st = RVT_ERR_NOMEM;
+    if (a->cache_size && !(e->jtc = calloc(1ull << a->cache_size, sizeof *e->jtc)))
+        st = RVT_ERR_NOMEM;
+    if (st < 0) {
+        rvt_te_encoder_free(e);
+        if (status)
+            *status = st;
+        return NULL;
+    }
+    e->start = true;
+    if (status)
+        *status = 0;
+    return e;
+}
+
+void rvt_te_encoder_free(rvt_te_encoder *e)
+{
+    if (!e)
+        return;
+    free(e->stack);
+    free(e->bpred);
+    free(e->jtc);
+    free(e);
+}
+
+const rvt_te_enc_stats *rvt_te_encoder_stats(const rvt_te_encoder *e) { return &e->stats; }
+
+/* ---- packet output ---- */
+
+int te_enc_emit(rvt_te_encoder *e, const rvt_te_pkt *p)
+{
+    uint8_t buf[40];
+    int n = rvt_te_frame(&e->a, p, buf, sizeof buf);
+    if (n < 0)
+        return n;
+    e->stats.packets++;
+    e->stats.bytes += (uint64_t)n;
+    e->stats.per_format[p->format & 3]++;
+    if (e->a.resync_mode == RVT_TE_RESYNC_PACKETS)
+        e->resync_cnt++;
+    return e->out(e->ctx, buf, (size_t)n);
+}
+
+int te_enc_support(rvt_te_encoder *e, bool enable, unsigned qual)
+{
+    rvt_te_pkt p = { .format = 3, .subformat = 3, .enable = enable, .qual_status = (uint8_t)qual };
+    p.options = e->a.options & (e->a.version == RVT_TE_V20 ? 0x1fu : 0x3fu);
+    return te_enc_emit(e, &p);
+}
+
+static uint64_t addr_field(const rvt_te_encoder *e, uint64_t addr)
+{
+    return (addr >> e->a.iaddress_lsb) & rvt_mask(e->a.iaddress_width - e->a.iaddress_lsb);
+}
+
+/* Reset everything a synchronisation packet resets (3.2.5-3.2.7, 8.2). */
+static void sync_reset(rvt_te_encoder *e, uint64_t addr)
+{
+    e->branches = 0;
+    e->map = 0;
+    e->resync_cnt = 0;
+    e->resync_due = false;
+    e->ir_depth = 0;
+    e->last_addr = addr;
+    e->returns_since_call = false;
+    if (e->bpred)
+        memset(e->bpred, 1, 1ull << e->a.bpred_size);      /* 3.2.6: state 01 */
+    if (e->jtc)
+        memset(e->jtc, 0, (1ull << e->a.cache_size) * sizeof *e->jtc);
+    e->pbc = 0;
+}
+
+static void f3_common(rvt_te_encoder *e, rvt_te_pkt *p, const te_ins *c)
+{
+    p->format = 3;
+    p->branch = c->branch_taken ? 0 : 1;     /* 6.2.1 */
+    p->privilege = c->priv;
+    p->context = c->context & rvt_mask(e->a.context_width);
+    p->time = c->time & rvt_mask(e->a.time_width);
+    p->address = addr_field(e, c->addr);
+}
+
+int te_enc_sync(rvt_te_encoder *e, const te_ins *c)
+{
+    rvt_te_pkt p = { 0 };
+    f3_common(e, &p, c);
+    p.subformat = 0;
+    int st = te_enc_emit(e, &p);
+    sync_reset(e, c->addr);
+    return st;
+}
+
+int te_enc_trap(rvt_te_encoder *e, const te_ins *c, const te_ins *prev)
+{
+    rvt_te_pkt p = { 0 };
+    f3_common(e, &p, c);
+    p.subformat = 1;
+    p.ecause = prev->cause & rvt_mask(e->a.ecause_width);
+    p.interrupt = prev->trap == 2;
+    p.thaddr = 1;
+    if (e->a.version == RVT_TE_V11) {
+        /* 6.3.1: the address of an illegal instruction, else the trap value. */
+        p.tval = (!p.interrupt && prev->cause == 2) ? prev->trap_epc : prev->tval;
+    } else {
+        p.tval = p.interrupt ? 0 : prev->tval;
+    }
+    p.tval &= rvt_mask(e->a.iaddress_width);
+    int st = te_enc_emit(e, &p);
+    sync_reset(e, c->addr);
+    return st;
+}
+
+/* ---- ingress blocks (4.2) to instruction views (8.3) ---- */
+
+static int flush_end(rvt_te_encoder *e)
+{
+    if (!e->has_cur)
+        return 0;
+    int st = te_enc_step(e, e->has_prev ? &e->prev : NULL, &e->cur, NULL);
+    e->has_cur = e->has_prev = false;
+    if (st < 0)
+        return st;
+    /* 6.5.1: ended_upd when the last packet was due to an updiscon anyway. */
+    st = te_enc_support(e, false, e->end_upd ? RVT_TE_QUAL_ENDED_UPD : RVT_TE_QUAL_ENDED_REP);
+    e->start = true;
+    e->stopped_support = true;
+    return st;
+}
+
+static int push_view(rvt_te_encoder *e, const te_ins *v)
+{
+    int st = 0;
+    if (e->start && !e->has_cur) {
+        st = te_enc_support(e, true, RVT_TE_QUAL_NO_CHANGE);
+        if (st < 0)
+            return st;
+    }
+    if (e->has_cur) {
+        st = te_enc_step(e, e->has_prev ? &e->prev : NULL, &e->cur, v);
+        e->prev = e->cur;
+        e->has_prev = true;
+    }
+    e->cur = *v;
+    e->has_cur = true;
+    e->stats.instructions++;
+    return st;
+}
+
+static int put_one(rvt_te_encoder *e, const rvt_irec *r)
+{
+    if (r->flags & (RVT_IREC_F_HALTED | RVT_IREC_F_RESET)) {
+        /* 8: halted or reset behaves as an unqualified instruction. */
+        int st = flush_end(e);
+        e->stopped = true;
+        return st;
+    }
+    if (r->flags & RVT_IREC_F_TRIG_START)
+        e->stopped = false;
+    if (e->stopped)
+        return 0;
+    if (r->iretire == 0) {
+        if ((r->itype == 1 || r->itype == 2) && e->has_cur) {
+            e->cur.trap = r->itype;        /* exc_only: after the last retired */
+            e->cur.cause = r->cause;
+            e->cur.tval = r->tval;
+            e->cur.trap_epc = r->iaddr;
+        }
+        return 0;
+    }
+    unsigned last_hw = 1u << r->ilastsize;
+    te_ins v = { 0 };
+    v.priv = r->priv;
+    v.context = r->context;
+    v.time = r->time;
+    v.ctype = r->ctype;
+    int st = 0;
+    if (r->iretire > last_hw) {
+        v.addr = r->iaddr;
+        v.halfwords = r->iretire - last_hw;
+        st = push_view(e, &v);
+        if (st < 0)
+            return st;
+        v.ctype = 0;
+        e->stats.instructions += r->ninstr > 2 ? r->ninstr - 2 : 0;
+    }
+    v.addr = r->iaddr + 2ull * (r->iretire - last_hw);
+    v.halfwords = last_hw;
+    v.next_seq = v.addr + 2ull * last_hw;
+    v.sijump = r->sijump;
+    v.notify = (r->flags & RVT_IREC_F_TRIG_NOTIFY) != 0;
+    if (r->itype == 1 || r->itype == 2) {
+        v.trap = r->itype;
+        v.cause = r->cause;
+        v.tval = r->tval;
+        v.trap_epc = v.addr;
+    } else {
+        v.itype = r->itype;
+        v.is_branch = r->itype == 4 || r->itype == 5;
+        v.branch_taken = r->itype == 5;
+    }
+    st = push_view(e, &v);
+    e->stats.halfwords += r->iretire;
+    if (st >= 0 && (r->flags & RVT_IREC_F_TRIG_STOP)) {
+        st = flush_end(e);
+        e->stopped = true;
+    }
+    return st;
+}
+
+int rvt_te_encoder_put(rvt_te_encoder *e, const rvt_irec *recs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        int st = put_one(e, &recs[i]);
+        if (st < 0)
+            return st;
+    }
+    return 0;
+}
+
+int rvt_te_encoder_end(rvt_te_encoder *e)
+{
+    return flush_end(e);
+}
+
+static int sink_put(void *ctx, const rvt_irec *recs, size_t n)
+{
+    return rvt_te_encoder_put(ctx, recs, n);
+}
+
+static int sink_end(void *ctx)
+{
+    return rvt_te_encoder_end(ctx);
+}
+
+rvt_irec_sink rvt_te_encoder_sink(rvt_te_encoder *e)
+{
+    rvt_irec_sink s = { e, sink_put, NULL, sink_end };
+    return s;
+}

@@ -1,0 +1,281 @@
+/* te_inst payload codec (E-Trace ch. 6): one field walk shared by packing
+ * and unpacking, sign-based compression of the whole packet (ch. 6
+ * introduction), and the inversion bits of 6.6.2, 6.6.3, 6.7 and 6.8.3. */
+#include <string.h>
+#include "rvtrace/etrace.h"
+#include "util/bitio.h"
+
+/* Largest packet: v1.1 format 3 subformat 1 with 64-bit context, cause and
+ * addresses is 2+2+1+8+64+32+1+64+64 bits = 30 bytes, inside the 31-byte
+ * limit of the 5-bit header length. */
+#define TE_MAX_PAYLOAD 31
+
+typedef struct walker {
+    rvt_bitw *w;
+    rvt_bitr *r;
+} walker;
+
+static uint64_t fld(walker *k, uint64_t v, unsigned n)
+{
+    if (k->w) {
+        rvt_bitw_put(k->w, v, n);
+        return v & rvt_mask(n);
+    }
+    return rvt_bitr_get(k->r, n);
+}
+
+#define F(field, n) (p->field = (__typeof__(p->field))fld(k, p->field, (n)))
+
+unsigned rvt_te_map_len(unsigned branches)
+{
+    /* Table 6.6: 1 -> 1, 2-3 -> 3, 4-7 -> 7, 8-15 -> 15, 16-31 -> 31; 0 is
+     * the full 31-bit map of table 6.7. */
+    if (branches == 0 || branches >= 16) return 31;
+    if (branches >= 8) return 15;
+    if (branches >= 4) return 7;
+    if (branches >= 2) return 3;
+    return 1;
+}
+
+static unsigned addr_bits(const rvt_te_attrs *a)
+{
+    return a->iaddress_width - a->iaddress_lsb;
+}
+
+/* 6.8.1: with no subformat field the one optional format in use decides. */
+static unsigned f0_implied_subformat(const rvt_te_attrs *a)
+{
+    return (a->options & RVT_TE_OPT_BRANCH_PRED) ? 0 : 1;
+}
+
+static void walk_tail(walker *k, const rvt_te_attrs *a, rvt_te_pkt *p)
+{
+    /* Tables 6.5, 6.6, 6.9: address, notify, updiscon, irreport, irdepth. */
+    F(address, addr_bits(a));
+    F(notify, 1);
+    F(updiscon, 1);
+    F(irreport, 1);
+    F(irdepth, rvt_te_irdepth_width(a));
+}
+
+static void walk_support(walker *k, const rvt_te_attrs *a, rvt_te_pkt *p)
+{
+    F(enable, 1);
+    F(encoder_mode, a->encoder_mode_width);
+    F(qual_status, 2);
+    if (a->version == RVT_TE_V11) {
+        F(options, 6);              /* table 6.4: one bit per mode we have */
+        return;
+    }
+    F(options, 5);                  /* ratified ioptions */
+    F(denable, 1);
+    F(dloss, 1);
+    F(doptions, 4);
+}
+
+static void walk_f3(walker *k, const rvt_te_attrs *a, rvt_te_pkt *p)
+{
+    F(subformat, 2);
+    if (p->subformat == 3) {
+        walk_support(k, a, p);
+        return;
+    }
+    if (p->subformat != 2 || a->version == RVT_TE_V20)
+        F(branch, 1);
+    F(privilege, a->privilege_width);
+    if (a->version == RVT_TE_V20 && !a->notime)
+        F(time, a->time_width);
+    if (!a->nocontext)
+        F(context, a->context_width);
+    if (p->subformat == 0) {
+        F(address, addr_bits(a));
+    } else if (p->subformat == 1) {
+        F(ecause, a->ecause_width);
+        F(interrupt, 1);
+        if (a->version == RVT_TE_V20)
+            F(thaddr, 1);
+        /* 6.3: implicit exception mode omits the handler address. */
+        if (!(a->options & RVT_TE_OPT_IMPLICIT_EXCEPT))
+            F(address, addr_bits(a));
+        if (a->version == RVT_TE_V11 || !p->interrupt)
+            F(tval, a->iaddress_width);
+    }
+}
+
+static int walk_f0(walker *k, const rvt_te_attrs *a, rvt_te_pkt *p)
+{
+    if (a->f0s_width)
+        F(subformat, a->f0s_width);
+    else if (!k->w)
+        p->subformat = (uint8_t)f0_implied_subformat(a);
+    if (p->subformat == 0) {
+        /* Tables 6.8/6.9: no address when branch_fmt is 0. */
+        F(branch_count, 32);
+        F(branch_fmt, 2);
+        p->has_address = p->branch_fmt != 0;
+        if (p->branch_fmt == 1)
+            return RVT_ERR_FORMAT;
+        if (p->has_address)
+            walk_tail(k, a, p);
+        return 0;
+    }
+    if (p->subformat != 1)
+        return RVT_ERR_FORMAT;
+    /* Tables 6.10/6.11. */
+    F(index, a->cache_size);
+    F(branches, 5);
+    if (p->branches)
+        F(branch_map, rvt_te_map_len(p->branches));
+    F(irreport, 1);
+    F(irdepth, rvt_te_irdepth_width(a));
+    p->has_address = 0;
+    return 0;
+}
+
+static int walk(walker *k, const rvt_te_attrs *a, rvt_te_pkt *p)
+{
+    F(format, 2);
+    switch (p->format) {
+    case 3:
+        walk_f3(k, a, p);
+        p->has_address = p->subformat <= 1;
+        return 0;
+    case 2:
+        walk_tail(k, a, p);
+        p->has_address = 1;
+        return 0;
+    case 1:
+        F(branches, 5);
+        F(branch_map, rvt_te_map_len(p->branches));
+        p->has_address = p->branches != 0;
+        if (p->has_address)
+            walk_tail(k, a, p);
+        return 0;
+    default:
+        if (!(a->options & (RVT_TE_OPT_BRANCH_PRED | RVT_TE_OPT_JTC)))
+            return RVT_ERR_FORMAT;
+        return walk_f0(k, a, p);
+    }
+}
+
+/* Sign-based compression: drop the repeated top bits of the packet, keep
+ * one, and pad the last byte with it. */
+static size_t compress(uint8_t *buf, size_t nbits)
+{
+    unsigned sign = (buf[(nbits - 1) / 8] >> ((nbits - 1) % 8)) & 1;
+    size_t keep = nbits;
+    while (keep > 1) {
+        size_t b = keep - 2;
+        if (((buf[b / 8] >> (b % 8)) & 1) != sign)
+            break;
+        keep--;
+    }
+    size_t bytes = (keep + 7) / 8;
+    for (size_t b = keep; b < bytes * 8; b++) {
+        if (sign)
+            buf[b / 8] |= (uint8_t)(1u << (b % 8));
+        else
+            buf[b / 8] &= (uint8_t)~(1u << (b % 8));
+    }
+    return bytes;
+}
+
+int rvt_te_pack(const rvt_te_attrs *a, const rvt_te_pkt *p, uint8_t *buf, size_t cap)
+{
+    uint8_t tmp[64];
+    rvt_bitw w;
+    rvt_bitw_init(&w, tmp, sizeof tmp);
+    rvt_te_pkt copy = *p;
+    walker k = { &w, NULL };
+    int st = walk(&k, a, &copy);
+    if (st < 0)
+        return st;
+    if (w.overflow || w.pos == 0)
+        return RVT_ERR_RANGE;
+    size_t n = compress(tmp, w.pos);
+    if (n > TE_MAX_PAYLOAD)
+        return RVT_ERR_RANGE;
+    if (n > cap)
+        return RVT_ERR_LIMIT;
+    memcpy(buf, tmp, n);
+    return (int)n;
+}
+
+int rvt_te_unpack(const rvt_te_attrs *a, const uint8_t *buf, size_t len, rvt_te_pkt *p)
+{
+    if (len == 0 || len > TE_MAX_PAYLOAD)
+        return RVT_ERR_FORMAT;
+    memset(p, 0, sizeof *p);
+    rvt_bitr r;
+    /* The decoder re-extends with the most significant received bit. */
+    rvt_bitr_init(&r, buf, len, buf[len - 1] >> 7);
+    walker k = { NULL, &r };
+    int st = walk(&k, a, p);
+    if (st < 0)
+        return st;
+    /* A payload longer than its fields is not something an encoder sends. */
+    if ((r.pos + 7) / 8 < len)
+        return RVT_ERR_FORMAT;
+    return 0;
+}
+
+int rvt_te_frame(const rvt_te_attrs *a, const rvt_te_pkt *p, uint8_t *buf, size_t cap)
+{
+    if (cap < 2)
+        return RVT_ERR_LIMIT;
+    int n = rvt_te_pack(a, p, buf + 1, cap - 1);
+    if (n < 0)
+        return n;
+    buf[0] = (uint8_t)(RVT_TE_MSG_INST << 5 | n);
+    return n + 1;
+}
+
+/* The bit before the first inversion bit: the MSB of the address (6.6.1),
+ * or for format 0 subformat 1 of the branch map / branches (6.8.3). */
+static unsigned lead_bit(const rvt_te_attrs *a, const rvt_te_pkt *p)
+{
+    if (p->format == 0 && p->subformat == 1) {
+        if (p->branches)
+            return (p->branch_map >> (rvt_te_map_len(p->branches) - 1)) & 1;
+        return (p->branches >> 4) & 1;
+    }
+    return (unsigned)(p->address >> (addr_bits(a) - 1)) & 1;
+}
+
+rvt_te_flags rvt_te_pkt_flags(const rvt_te_attrs *a, const rvt_te_pkt *p)
+{
+    rvt_te_flags f = { false, false, false };
+    if (p->format == 3 || (p->format == 1 && !p->branches))
+        return f;
+    if (p->format == 0 && p->subformat == 1) {
+        f.irreport = p->irreport != lead_bit(a, p);
+        return f;
+    }
+    if (p->format == 0 && !p->has_address)
+        return f;
+    f.notify = p->notify != lead_bit(a, p);
+    f.updiscon = p->updiscon != p->notify;
+    f.irreport = p->irreport != p->updiscon;
+    return f;
+}
+
+void rvt_te_pkt_set_flags(const rvt_te_attrs *a, rvt_te_pkt *p, bool notify,
+                          bool updiscon, bool irreport, uint64_t depth)
+{
+    unsigned prev;
+    if (p->format == 0 && p->subformat == 1) {
+        prev = lead_bit(a, p);
+    } else {
+        p->notify = (uint8_t)(lead_bit(a, p) ^ notify);
+        p->updiscon = (uint8_t)(p->notify ^ updiscon);
+        prev = p->updiscon;
+    }
+    p->irreport = (uint8_t)(prev ^ irreport);
+    unsigned w = rvt_te_irdepth_width(a);
+    if (irreport)
+        p->irdepth = depth & rvt_mask(w);
+    else if (a->irdepth_ones)
+        p->irdepth = rvt_mask(w);        /* the reference flow's fill */
+    else
+        p->irdepth = p->irreport ? rvt_mask(w) : 0;   /* 6.6.3: repeat the bit */
+}

@@ -1,0 +1,239 @@
+/* Zicsr and the machine/supervisor CSRs (priv 1.12 ch. 2-4).  A CSR that
+ * does not exist, is above the current privilege, or is read-only and
+ * written raises an illegal-instruction exception (priv 2.1). */
+#include "hart_int.h"
+
+#define SSTATUS_W (MSTATUS_SIE | MSTATUS_SPIE | MSTATUS_SPP | MSTATUS_SUM | MSTATUS_MXR)
+#define MSTATUS_W (SSTATUS_W | MSTATUS_MIE | MSTATUS_MPIE | MSTATUS_MPP | MSTATUS_MPRV | \
+                   MSTATUS_TVM | MSTATUS_TW | MSTATUS_TSR)
+#define MEDELEG_W 0xB3FFull   /* causes 0-9, 12, 13, 15; not ecall from M (priv 3.1.8) */
+#define S_IRQS 0x222ull       /* SSIP, STIP, SEIP */
+#define ALL_IRQS 0xAAAull
+#define ENVCFG_W 1ull         /* FIOM: the only field without a matching extension */
+#define LO32 0xffffffffull
+
+void hart_csr_reset(rvt_hart *h)
+{
+    bool rv64 = h->xlen == 64;
+    /* misa: MXL, extensions A, C, I, M, S, U (priv 3.1.1) */
+    uint64_t ext = (1u << 0) | (1u << 8) | (1u << 12) | (1u << 18) | (1u << 20);
+    if (!h->cfg.no_compressed)
+        ext |= 1u << 2;
+    h->misa = rv64 ? (2ull << 62) | ext : (1ull << 30) | ext;
+    h->mstatus = rv64 ? (2ull << 32) | (2ull << 34) : 0;   /* UXL = SXL = 64 */
+    h->satp = 0;
+}
+
+static uint64_t epc_mask(const rvt_hart *h)
+{
+    return h->cfg.no_compressed ? ~3ull : ~1ull;
+}
+
+static bool counter_enabled(const rvt_hart *h, unsigned csr)
+{
+    unsigned bit = csr & 31;
+    if (h->priv == PRV_M)
+        return true;
+    if (!((h->mcounteren >> bit) & 1))
+        return false;
+    return h->priv == PRV_S || ((h->scounteren >> bit) & 1);
+}
+
+static uint64_t counter_value(const rvt_hart *h, unsigned idx)
+{
+    switch (idx) {
+    case 0: return h->cycles + h->cycle_off;
+    case 1: return hart_mtime(h);
+    case 2: return h->instret + h->instret_off;
+    default: return 0;   /* hpmcounter3..31: no events counted */
+    }
+}
+
+static bool tvm_trap(const rvt_hart *h)
+{
+    return h->priv == PRV_S && (h->mstatus & MSTATUS_TVM);
+}
+
+/* Returns false when the CSR does not exist for this hart / privilege. */
+static bool csr_read(const rvt_hart *h, unsigned csr, uint64_t *v)
+{
+    bool rv32 = h->xlen == 32;
+    if ((csr >= 0xC00 && csr <= 0xC1F) || (rv32 && csr >= 0xC80 && csr <= 0xC9F)) {
+        if (!counter_enabled(h, csr))
+            return false;
+        uint64_t c = counter_value(h, csr & 31);
+        *v = csr >= 0xC80 ? c >> 32 : c;
+        return true;
+    }
+    if ((csr >= 0xB00 && csr <= 0xB1F) || (rv32 && csr >= 0xB80 && csr <= 0xB9F)) {
+        if ((csr & 31) == 1)
+            return false;   /* there is no mtime CSR */
+        uint64_t c = counter_value(h, csr & 31);
+        *v = csr >= 0xB80 ? c >> 32 : c;
+        return true;
+    }
+    if (csr >= 0x323 && csr <= 0x33F) { *v = 0; return true; }   /* mhpmevent */
+    if (csr >= 0x3A0 && csr <= 0x3AF) {
+        if (!rv32 && (csr & 1))
+            return false;
+        *v = h->pmpcfg[csr - 0x3A0];
+        return true;
+    }
+    if (csr >= 0x3B0 && csr <= 0x3EF) { *v = h->pmpaddr[csr - 0x3B0]; return true; }
+    switch (csr) {
+    case 0x100: *v = h->mstatus & (SSTATUS_W | MSTATUS_UXL); return true;
+    case 0x104: *v = h->mie & h->mideleg; return true;
+    case 0x105: *v = h->stvec; return true;
+    case 0x106: *v = h->scounteren; return true;
+    case 0x10A: *v = h->senvcfg; return true;
+    case 0x140: *v = h->sscratch; return true;
+    case 0x141: *v = h->sepc & epc_mask(h); return true;
+    case 0x142: *v = h->scause; return true;
+    case 0x143: *v = h->stval; return true;
+    case 0x144: *v = hart_mip(h) & h->mideleg; return true;
+    case 0x180: if (tvm_trap(h)) return false; *v = h->satp; return true;
+    case 0xF11: case 0xF12: case 0xF13: case 0xF15: *v = 0; return true;
+    case 0xF14: *v = h->cfg.hartid; return true;
+    case 0x300: *v = h->mstatus; return true;
+    case 0x301: *v = h->misa; return true;
+    case 0x302: *v = h->medeleg; return true;
+    case 0x303: *v = h->mideleg; return true;
+    case 0x304: *v = h->mie; return true;
+    case 0x305: *v = h->mtvec; return true;
+    case 0x306: *v = h->mcounteren; return true;
+    case 0x30A: *v = h->menvcfg; return true;
+    case 0x310: case 0x31A: if (!rv32) return false; *v = 0; return true;   /* mstatush, menvcfgh */
+    case 0x320: *v = h->mcountinhibit; return true;
+    case 0x340: *v = h->mscratch; return true;
+    case 0x341: *v = h->mepc & epc_mask(h); return true;
+    case 0x342: *v = h->mcause; return true;
+    case 0x343: *v = h->mtval; return true;
+    case 0x344: *v = hart_mip(h); return true;
+    default: return false;
+    }
+}
+
+/* WARL: modes 0 (direct) and 1 (vectored) only (priv 3.1.7). */
+static uint64_t tvec_legal(uint64_t old, uint64_t v)
+{
+    return (v & 3) >= 2 ? old : v;
+}
+
+/* A counter write: low/high half on RV32 (priv 3.1.11). */
+static uint64_t counter_write(const rvt_hart *h, unsigned csr, uint64_t cur, uint64_t v)
+{
+    if (h->xlen == 64)
+        return v;
+    return csr >= 0xB80 ? (cur & LO32) | (v << 32) : (cur & ~LO32) | (v & LO32);
+}
+
+static bool csr_write_counters(rvt_hart *h, unsigned csr, uint64_t v)
+{
+    unsigned idx = csr & 31;
+    if (idx == 0)
+        h->cycle_off = counter_write(h, csr, counter_value(h, 0), v) - h->cycles;
+    else if (idx == 2)
+        h->instret_off = counter_write(h, csr, counter_value(h, 2), v) - h->instret;
+    return idx != 1;    /* mhpmcounter3..31: read-only zero, writes ignored */
+}
+
+static uint64_t mstatus_write(const rvt_hart *h, uint64_t v)
+{
+    uint64_t old = h->mstatus;
+    if (((v & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT) == 2)     /* reserved: keep */
+        v = (v & ~MSTATUS_MPP) | (old & MSTATUS_MPP);
+    return (old & ~MSTATUS_W) | (v & MSTATUS_W);
+}
+
+static bool satp_bare(const rvt_hart *h, uint64_t v)
+{
+    return h->xlen == 64 ? (v >> 60) == 0 : ((v >> 31) & 1) == 0;
+}
+
+static bool csr_write(rvt_hart *h, unsigned csr, uint64_t v)
+{
+    bool rv32 = h->xlen == 32;
+    if ((csr >= 0xB00 && csr <= 0xB1F) || (rv32 && csr >= 0xB80 && csr <= 0xB9F))
+        return csr_write_counters(h, csr, v);
+    if (csr >= 0x323 && csr <= 0x33F)
+        return true;
+    if (csr >= 0x3A0 && csr <= 0x3AF) {
+        if (!rv32 && (csr & 1))
+            return false;
+        /* docs/hart.md: stored, not enforced; reserved bits 5-6 of each byte read 0 */
+        h->pmpcfg[csr - 0x3A0] = v & 0x9f9f9f9f9f9f9f9full;
+        return true;
+    }
+    if (csr >= 0x3B0 && csr <= 0x3EF) {
+        h->pmpaddr[csr - 0x3B0] = rv32 ? v : v & ((1ull << 54) - 1);
+        return true;
+    }
+    switch (csr) {
+    case 0x100: h->mstatus = (h->mstatus & ~SSTATUS_W) | (v & SSTATUS_W); return true;
+    case 0x104: h->mie = (h->mie & ~h->mideleg) | (v & h->mideleg & ALL_IRQS); return true;
+    case 0x105: h->stvec = tvec_legal(h->stvec, v); return true;
+    case 0x106: h->scounteren = v & LO32; return true;
+    case 0x10A: h->senvcfg = v & ENVCFG_W; return true;
+    case 0x140: h->sscratch = v; return true;
+    case 0x141: h->sepc = v & epc_mask(h); return true;
+    case 0x142: h->scause = v; return true;
+    case 0x143: h->stval = v; return true;
+    case 0x144: {
+        uint64_t m = h->mideleg & (1ull << IRQ_SSI);   /* only SSIP via sip */
+        h->mip = (h->mip & ~m) | (v & m);
+        return true;
+    }
+    case 0x180:
+        if (tvm_trap(h))
+            return false;
+        if (satp_bare(h, v))        /* docs/hart.md: only Bare; others ignored */
+            h->satp = v;
+        return true;
+    case 0x300: h->mstatus = mstatus_write(h, v); return true;
+    case 0x301: return true;        /* misa: WARL, fixed */
+    case 0x302: h->medeleg = v & MEDELEG_W; return true;
+    case 0x303: h->mideleg = v & S_IRQS; return true;
+    case 0x304: h->mie = v & ALL_IRQS; return true;
+    case 0x305: h->mtvec = tvec_legal(h->mtvec, v); return true;
+    case 0x306: h->mcounteren = v & LO32; return true;
+    case 0x30A: h->menvcfg = v & ENVCFG_W; return true;
+    case 0x310: case 0x31A: return rv32;
+    case 0x320: h->mcountinhibit = v & 0xfffffffdull; return true;
+    case 0x340: h->mscratch = v; return true;
+    case 0x341: h->mepc = v & epc_mask(h); return true;
+    case 0x342: h->mcause = v; return true;
+    case 0x343: h->mtval = v; return true;
+    case 0x344: h->mip = (h->mip & ~S_IRQS) | (v & S_IRQS); return true;
+    default: return false;
+    }
+}
+
+/* csrrw/csrrs/csrrc and the immediate forms (Zicsr 9.1): rs1=x0 / uimm=0
+ * set/clear forms do not write, so they may read read-only CSRs. */
+int hart_csr_op(rvt_hart *h, const hart_op *o, uint64_t pc)
+{
+    unsigned csr = o->csr, op = o->op;
+    bool imm = op >= RVT_OP_CSRRWI;
+    unsigned kind = imm ? op - RVT_OP_CSRRWI : op - RVT_OP_CSRRW;   /* 0 rw, 1 rs, 2 rc */
+    uint64_t xmask = h->xlen == 32 ? LO32 : UINT64_MAX;
+    uint64_t src = imm ? (uint64_t)o->imm & 31 : h->x[o->rs1];
+    bool writes = kind == 0 || (imm ? src != 0 : o->rs1 != 0);
+    if (((csr >> 8) & 3) > h->priv || (writes && (csr >> 10) == 3))
+        return CAUSE_ILLEGAL + 1;
+    uint64_t old;
+    if (!csr_read(h, csr, &old))
+        return CAUSE_ILLEGAL + 1;
+    old &= xmask;
+    uint64_t nv = kind == 0 ? src : kind == 1 ? (old | src) : (old & ~src);
+    if (writes) {
+        if (!csr_write(h, csr, nv & xmask))
+            return CAUSE_ILLEGAL + 1;
+        hart_recheck(h);
+    }
+    if (o->rd)
+        h->x[o->rd] = old;
+    if (h->data_on)
+        hart_drec(h, pc, RVT_DTYPE_CSR_RW + kind, csr, h->xlen / 8,
+                  writes ? nv & xmask : old, old, 0);
+    return 0;
+}

@@ -1,0 +1,173 @@
+/* The reference hart's lifetime, configuration and public accessors. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "hart_int.h"
+
+#define DEFAULT_RAM_BASE 0x80000000ull
+#define DEFAULT_RAM_SIZE (128ull << 20)
+#define MAX_RAM_SIZE (16ull << 30)
+
+static void diag(const rvt_hart_cfg *cfg, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void diag(const rvt_hart_cfg *cfg, const char *fmt, ...)
+{
+    if (!cfg->diag)
+        return;
+    char msg[192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    cfg->diag(cfg->diag_ctx, RVT_DIAG_ERROR, UINT64_MAX, msg);
+}
+
+static int check_cfg(const rvt_hart_cfg *c, unsigned xlen, uint64_t base, uint64_t size)
+{
+    if (xlen != 32 && xlen != 64) {
+        diag(c, "xlen must be 32 or 64, not %u", xlen);
+        return RVT_ERR_INVAL;
+    }
+    if (c->retire_width > 8) {
+        diag(c, "retire width must be 1..8, not %u", c->retire_width);
+        return RVT_ERR_INVAL;
+    }
+    bool bad = size < HART_PAGE_SIZE || size > MAX_RAM_SIZE || (size & (HART_PAGE_SIZE - 1)) ||
+               (base & (HART_PAGE_SIZE - 1)) || base < 0x80000000ull || base + size < base ||
+               (xlen == 32 && base + size > (1ull << 32));
+    if (bad) {
+        diag(c, "RAM at 0x%llx, 0x%llx bytes: must be page-aligned, at or above 0x80000000 "
+             "and within the address space", (unsigned long long)base, (unsigned long long)size);
+        return RVT_ERR_INVAL;
+    }
+    return RVT_OK;
+}
+
+static int load_image(rvt_hart *h, const rvt_image *img)
+{
+    size_t n = rvt_image_segment_count(img);
+    for (size_t i = 0; i < n; i++) {
+        const rvt_segment *s = rvt_image_segment(img, i);
+        uint64_t off = s->vaddr - h->ram_base;
+        if (s->vaddr < h->ram_base || off > h->ram_size || s->memsz > h->ram_size - off ||
+            s->filesz > s->memsz) {
+            diag(&h->cfg, "segment at 0x%llx (0x%llx bytes) lies outside RAM",
+                 (unsigned long long)s->vaddr, (unsigned long long)s->memsz);
+            return RVT_ERR_INVAL;
+        }
+        if (s->filesz)
+            memcpy(h->ram + off, s->data, s->filesz);
+    }
+    return RVT_OK;
+}
+
+static void reset(rvt_hart *h, const rvt_image *img)
+{
+    uint64_t entry = rvt_image_entry(img);
+    h->pc = entry ? entry : h->ram_base;
+    h->priv = PRV_M;
+    h->x[10] = h->cfg.hartid;   /* a0 = hartid, a1 = 0 (QEMU: the DTB address) */
+    h->resv = HART_NO_RESV;
+    h->mtimecmp = UINT64_MAX;
+    h->width = h->cfg.retire_width ? h->cfg.retire_width : 1;
+    h->sink = h->cfg.sink;
+    h->data_on = h->cfg.data_records && h->sink;
+    h->stop_at = UINT64_MAX;
+    h->last_trap_pc = UINT64_MAX;
+    hart_csr_reset(h);
+}
+
+rvt_hart *rvt_hart_new(const rvt_hart_cfg *cfg, rvt_image *img, int *status)
+{
+    int st = RVT_ERR_INVAL;
+    rvt_hart *h = NULL;
+    if (!cfg || !img)
+        goto fail;
+    unsigned xlen = cfg->xlen ? cfg->xlen : rvt_image_xlen(img) ? rvt_image_xlen(img) : 64;
+    uint64_t base = cfg->ram_base ? cfg->ram_base : DEFAULT_RAM_BASE;
+    uint64_t size = cfg->ram_size ? cfg->ram_size : DEFAULT_RAM_SIZE;
+    st = check_cfg(cfg, xlen, base, size);
+    if (st < 0)
+        goto fail;
+    st = RVT_ERR_NOMEM;
+    h = calloc(1, sizeof *h);
+    if (!h)
+        goto fail;
+    h->cfg = *cfg;
+    h->xlen = xlen;
+    h->ram_base = base;
+    h->ram_size = size;
+    h->npages = size >> HART_PAGE_SHIFT;
+    h->ram = calloc(1, size);
+    h->pages = calloc(h->npages, sizeof *h->pages);
+    h->code = calloc(h->npages, 1);
+    if (!h->ram || !h->pages || !h->code)
+        goto fail;
+    st = load_image(h, img);
+    if (st < 0)
+        goto fail;
+    reset(h, img);
+    if (status)
+        *status = RVT_OK;
+    return h;
+fail:
+    rvt_hart_free(h);
+    if (status)
+        *status = st;
+    return NULL;
+}
+
+void rvt_hart_free(rvt_hart *h)
+{
+    if (!h)
+        return;
+    if (h->pages)
+        for (size_t i = 0; i < h->npages; i++)
+            free(h->pages[i]);
+    free(h->pages);
+    free(h->code);
+    free(h->ram);
+    free(h);
+}
+
+int rvt_hart_run(rvt_hart *h, uint64_t steps)
+{
+    if (h->stop)
+        return h->stop;
+    h->stop_at = UINT64_MAX;
+    h->stop_kind = RVT_HART_STEP_LIMIT;
+    if (h->cfg.max_instr) {
+        h->stop_at = h->cfg.max_instr;
+        h->stop_kind = RVT_HART_MAX_INSTR;
+    }
+    if (steps && h->instret + steps < h->stop_at) {
+        h->stop_at = h->instret + steps;
+        h->stop_kind = RVT_HART_STEP_LIMIT;
+    }
+    h->event_at = 0;
+    int r = h->xlen == 32 ? hart_exec32(h) : hart_exec64(h);
+    return h->sink_err ? h->sink_err : r;
+}
+
+int rvt_hart_finish(rvt_hart *h)
+{
+    hart_cycle_end(h);
+    int rc = hart_flush(h);
+    if (rc >= 0 && h->sink && h->sink->end)
+        rc = h->sink->end(h->sink->ctx);
+    return rc < 0 ? rc : RVT_OK;
+}
+
+int rvt_hart_exit_code(const rvt_hart *h) { return h->exit_code; }
+const char *rvt_hart_fatal_msg(const rvt_hart *h) { return h->fatal[0] ? h->fatal : NULL; }
+uint64_t rvt_hart_pc(const rvt_hart *h) { return h->pc; }
+uint64_t rvt_hart_reg(const rvt_hart *h, unsigned reg) { return reg < 32 ? h->x[reg] : 0; }
+
+void rvt_hart_get_stats(const rvt_hart *h, rvt_hart_stats *out)
+{
+    *out = h->st;
+    out->instret = h->instret;
+    out->executed = h->instret + h->faulted;
+    out->cycles = h->cycles;
+}

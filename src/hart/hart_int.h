@@ -1,0 +1,272 @@
+/* Internal state of the reference hart, shared by the files of src/hart/.
+ * The execute loop (exec_tmpl.h) is compiled once per XLEN; everything
+ * off the hot path (CSRs, traps, atomics, devices) is XLEN-generic. */
+#ifndef RVT_HART_INT_H
+#define RVT_HART_INT_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <string.h>
+#include "rvtrace/hart.h"
+#include "rvtrace/isa.h"
+
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the hart keeps guest RAM in host byte order: little-endian hosts only"
+#endif
+
+#define HART_PAGE_SHIFT 12
+#define HART_PAGE_SIZE (1u << HART_PAGE_SHIFT)
+#define HART_OPS_PER_PAGE (HART_PAGE_SIZE / 2)
+#define HART_BATCH 256          /* ingress blocks per sink->put() */
+#define HART_DBATCH 256         /* data records buffered */
+#define HART_NO_RESV UINT64_MAX
+#define HART_TRAP_LOOP_MAX 16   /* identical back-to-back traps before FATAL */
+
+/* Priv 1.12 table 3.6: exception codes. */
+enum {
+    CAUSE_MISALIGNED_FETCH = 0, CAUSE_FETCH_ACCESS = 1, CAUSE_ILLEGAL = 2,
+    CAUSE_BREAKPOINT = 3, CAUSE_MISALIGNED_LOAD = 4, CAUSE_LOAD_ACCESS = 5,
+    CAUSE_MISALIGNED_STORE = 6, CAUSE_STORE_ACCESS = 7, CAUSE_ECALL_U = 8,
+    CAUSE_ECALL_S = 9, CAUSE_ECALL_M = 11,
+};
+/* Interrupt codes (priv 3.1.9). */
+enum { IRQ_SSI = 1, IRQ_MSI = 3, IRQ_STI = 5, IRQ_MTI = 7, IRQ_SEI = 9, IRQ_MEI = 11 };
+enum { PRV_U = 0, PRV_S = 1, PRV_M = 3 };
+
+/* mstatus fields (priv 3.1.6). */
+#define MSTATUS_SIE  (1ull << 1)
+#define MSTATUS_MIE  (1ull << 3)
+#define MSTATUS_SPIE (1ull << 5)
+#define MSTATUS_MPIE (1ull << 7)
+#define MSTATUS_SPP  (1ull << 8)
+#define MSTATUS_MPP_SHIFT 11
+#define MSTATUS_MPP  (3ull << MSTATUS_MPP_SHIFT)
+#define MSTATUS_MPRV (1ull << 17)
+#define MSTATUS_SUM  (1ull << 18)
+#define MSTATUS_MXR  (1ull << 19)
+#define MSTATUS_TVM  (1ull << 20)
+#define MSTATUS_TW   (1ull << 21)
+#define MSTATUS_TSR  (1ull << 22)
+#define MSTATUS_UXL  (3ull << 32)
+#define MSTATUS_SXL  (3ull << 34)
+
+/* One predecoded instruction.  len == 0 marks an empty cache slot. */
+typedef struct hart_op {
+    int64_t imm;
+    uint32_t raw;
+    uint16_t op;          /* rvt_op; RVT_OP_ILLEGAL for anything we reject */
+    uint16_t csr;
+    uint8_t len, rd, rs1, rs2;
+    uint8_t itype_t;      /* E-Trace itype when taken (or the only one) */
+    uint8_t itype_n;      /* itype when a branch is not taken */
+    uint8_t uninf;        /* jalr-type: candidate for sijump (4.1.1) */
+    uint8_t si_writer;    /* lui/c.lui/auipc: rd holds a sequential target */
+} hart_op;
+
+struct rvt_hart {
+    uint64_t x[32];
+    uint64_t pc;
+    unsigned xlen;
+    unsigned priv;
+    unsigned width;             /* retire width, 1..8 */
+    uint64_t instret;           /* retired instructions */
+    uint64_t event_at;          /* run loop calls hart_event() at this instret */
+    uint64_t stop_at;           /* instret at which this run() call stops */
+    int stop_kind;              /* rvt_hart_stop for stop_at */
+    int stop;                   /* set when the hart must stop (exit, fatal) */
+
+    /* memory */
+    uint8_t *ram;
+    uint64_t ram_base, ram_size;
+    hart_op **pages;            /* predecode cache, one slot per half-word */
+    uint8_t *code;              /* per page: the cache holds decodes */
+    size_t npages;
+    hart_op tmp_op;             /* decode of a page-crossing instruction */
+    uint64_t resv;              /* LR reservation: 8-byte granule, or HART_NO_RESV */
+    uint64_t resv_addr;
+
+    /* CSRs (priv ch. 3/4) */
+    uint64_t mstatus, misa, medeleg, mideleg, mie, mip;   /* mip: SSIP/STIP/SEIP */
+    uint64_t mtvec, stvec, mepc, sepc, mcause, scause, mtval, stval;
+    uint64_t mscratch, sscratch, mcounteren, scounteren, mcountinhibit;
+    uint64_t menvcfg, senvcfg, satp;
+    uint64_t pmpcfg[16], pmpaddr[64];
+    uint64_t cycle_off, instret_off;  /* mcycle/minstret = counter + off */
+    uint64_t mtime_off;               /* mtime = instret + mtime_off */
+
+    /* devices */
+    uint32_t msip;
+    uint64_t mtimecmp;
+    uint8_t uart_lcr, uart_ier, uart_scr;
+    int exit_code;
+
+    /* ingress (E-Trace 4.2): the open block and the current cycle */
+    const rvt_irec_sink *sink;
+    bool data_on;
+    uint64_t cycles;
+    uint64_t blk_addr;
+    uint32_t blk_hw, blk_n;
+    uint8_t blk_last_len;
+    uint8_t si_rd;              /* rd of an lui/auipc retired just before, else 0 */
+    unsigned cyc_n;             /* instructions retired in this cycle */
+    unsigned cyc_blocks;        /* blocks pushed in this cycle */
+    bool last_mergeable;        /* buf[nbuf-1] may still take an interrupt */
+    rvt_irec buf[HART_BATCH];
+    size_t nbuf;
+    rvt_drec dbuf[HART_DBATCH];
+    size_t ndbuf, dpushed;      /* dbuf[0..dpushed) belong to buf[nbuf-1] */
+    int sink_err;
+
+    /* trap-loop detection */
+    uint64_t last_trap_pc, last_trap_instret;
+    unsigned trap_streak;
+
+    rvt_hart_cfg cfg;
+    rvt_hart_stats st;
+    uint64_t faulted;           /* executed but not retired */
+    char fatal[192];
+};
+
+/* ---- predecode.c ---- */
+const hart_op *hart_fetch_slow(rvt_hart *h, uint64_t pc);
+void hart_code_store(rvt_hart *h, uint64_t off, unsigned size);
+void hart_flush_icache(rvt_hart *h);
+
+static inline const hart_op *hart_fetch(rvt_hart *h, uint64_t pc)
+{
+    uint64_t off = pc - h->ram_base;
+    if (off < h->ram_size) {
+        hart_op *pg = h->pages[off >> HART_PAGE_SHIFT];
+        if (pg) {
+            hart_op *o = &pg[(off & (HART_PAGE_SIZE - 1)) >> 1];
+            if (o->len)
+                return o;
+        }
+    }
+    return hart_fetch_slow(h, pc);
+}
+
+/* ---- mem.c: loads/stores; return 0 or an exception cause + 1 ---- */
+int hart_load_slow(rvt_hart *h, uint64_t addr, unsigned size, uint64_t *v);
+int hart_store_slow(rvt_hart *h, uint64_t addr, unsigned size, uint64_t v);
+uint64_t hart_mtime(const rvt_hart *h);
+void hart_drec(rvt_hart *h, uint64_t pc, unsigned dtype, uint64_t addr,
+               unsigned size, uint64_t data, uint64_t data2, unsigned flags);
+
+static inline void hart_store_hook(rvt_hart *h, uint64_t addr, uint64_t off, unsigned size)
+{
+    /* an instruction starting up to 2 bytes before the store may overlap it */
+    if (h->code[off >> HART_PAGE_SHIFT] ||
+        ((off & (HART_PAGE_SIZE - 2)) == 0 && off >= 2 && h->code[(off - 2) >> HART_PAGE_SHIFT]))
+        hart_code_store(h, off, size);
+    if ((addr >> 3) == h->resv)
+        h->resv = HART_NO_RESV;
+}
+
+/* Fast RAM paths; misaligned accesses trap (priv 3.6.3, a choice). */
+static inline int hart_load(rvt_hart *h, uint64_t addr, unsigned size, uint64_t *v)
+{
+    if (addr & (size - 1))
+        return CAUSE_MISALIGNED_LOAD + 1;
+    uint64_t off = addr - h->ram_base;
+    if (off < h->ram_size) {
+        uint64_t t = 0;
+        memcpy(&t, h->ram + off, size);
+        *v = t;
+        return 0;
+    }
+    return hart_load_slow(h, addr, size, v);
+}
+
+static inline int hart_store(rvt_hart *h, uint64_t addr, unsigned size, uint64_t v)
+{
+    if (addr & (size - 1))
+        return CAUSE_MISALIGNED_STORE + 1;
+    uint64_t off = addr - h->ram_base;
+    if (off < h->ram_size) {
+        memcpy(h->ram + off, &v, size);
+        hart_store_hook(h, addr, off, size);
+        return 0;
+    }
+    return hart_store_slow(h, addr, size, v);
+}
+
+/* ---- amo.c ---- */
+int hart_amo(rvt_hart *h, const hart_op *o, uint64_t pc, uint64_t *tval);
+
+/* ---- csr.c ---- */
+int hart_csr_op(rvt_hart *h, const hart_op *o, uint64_t pc);
+void hart_csr_reset(rvt_hart *h);
+
+/* ---- system.c: ecall/ebreak/xret/wfi/sfence.vma/fence.i.  Retires the
+ * instruction itself and sets h->pc; returns 0 or an exception cause + 1
+ * (the instruction then did not retire). ---- */
+int hart_system(rvt_hart *h, const hart_op *o, uint64_t pc);
+
+/* ---- trap.c ---- */
+void hart_exception(rvt_hart *h, uint64_t pc, unsigned cause, uint64_t tval);
+void hart_trap_enter(rvt_hart *h, bool irq, unsigned cause, uint64_t tval, uint64_t epc);
+int hart_event(rvt_hart *h);
+void hart_recheck(rvt_hart *h);
+uint64_t hart_mip(const rvt_hart *h);
+void hart_fatal(rvt_hart *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- retire.c: E-Trace 4.2 blocks ---- */
+void hart_block_end(rvt_hart *h, unsigned itype, unsigned cause, uint64_t tval, bool sij);
+void hart_cycle_end(rvt_hart *h);
+void hart_trap_block(rvt_hart *h, unsigned itype, unsigned cause, uint64_t tval, uint64_t pc);
+int hart_flush(rvt_hart *h);
+
+/* Add one retired instruction to the open block. */
+static inline void hart_retire_add(rvt_hart *h, uint64_t pc, unsigned len, unsigned si_rd)
+{
+    if (h->cfg.on_pc)
+        h->cfg.on_pc(h->cfg.pc_ctx, pc, true);
+    if (h->blk_n == 0)
+        h->blk_addr = pc;
+    h->blk_n++;
+    h->blk_hw += len >> 1;
+    h->blk_last_len = (uint8_t)len;
+    h->instret++;
+    h->si_rd = (uint8_t)si_rd;
+    h->cyc_n++;
+}
+
+/* retire_width 1 (E-Trace 4.2.1): every instruction is its own block and
+ * cycle, written straight into the batch. */
+static inline void hart_retire1(rvt_hart *h, uint64_t pc, unsigned len, unsigned si_rd,
+                                unsigned itype, bool sij)
+{
+    if (h->cfg.on_pc)
+        h->cfg.on_pc(h->cfg.pc_ctx, pc, true);
+    rvt_irec *r = &h->buf[h->nbuf++];
+    *r = (rvt_irec){ .iaddr = pc, .time = h->cycles, .iretire = len >> 1, .ninstr = 1,
+                     .itype = (uint8_t)itype, .ilastsize = len == 4, .priv = (uint8_t)h->priv,
+                     .sijump = sij, .flags = RVT_IREC_F_CYCLE_END };
+    h->instret++;
+    h->cycles++;
+    h->si_rd = (uint8_t)si_rd;
+    h->last_mergeable = itype == 0;
+    h->dpushed = h->ndbuf;
+    h->st.records++;
+}
+
+/* Retire one instruction; a block ends at any itype != 0 and at the end of
+ * the cycle (retire_width instructions), E-Trace 4.2 / 4.2.5. */
+static inline void hart_retire(rvt_hart *h, uint64_t pc, unsigned len, unsigned si_rd,
+                               unsigned itype, bool sij)
+{
+    if (h->width == 1 && h->nbuf < HART_BATCH && !h->dpushed) {
+        hart_retire1(h, pc, len, si_rd, itype, sij);
+        return;
+    }
+    hart_retire_add(h, pc, len, si_rd);
+    if (itype | (h->cyc_n >= h->width))
+        hart_block_end(h, itype, 0, 0, sij);
+}
+
+/* ---- exec32.c / exec64.c ---- */
+int hart_exec32(rvt_hart *h);
+int hart_exec64(rvt_hart *h);
+
+#endif

@@ -1,0 +1,628 @@
+/* N-Trace flow decoder (ch. 11): messages + program image -> retired
+ * instructions.  Walks I-CNT and HIST through the decoded-instruction
+ * cache; starts and restarts at synchronisation messages. */
+#include <stdlib.h>
+#include <string.h>
+#include "rvtrace/ntrace.h"
+#include "ntrace/nt_addr.h"
+#include "ntrace/nt_stack.h"
+#include "util/bitio.h"
+
+#define CACHE_BITS 16
+
+typedef struct icache_ent {
+    uint64_t pc;
+    const rvt_insn *ins;
+} icache_ent;
+
+/* Decoder state of one message source (11.2). */
+typedef struct nt_src {
+    bool synced;
+    uint64_t pc, ref;
+    uint64_t consumed;        /* half-words walked since the last I-CNT report */
+    uint64_t extra;           /* I-CNT from ResourceFull RCODE 0 (8.4.4) */
+    uint64_t hbits;           /* history bits not yet used, oldest at bit hn-1 */
+    unsigned hn;
+    nt_stack stack;           /* 9.2 */
+    uint64_t ts;              /* 8.7 */
+    uint64_t lost_hw;         /* I-CNT of messages skipped while unsynced */
+    bool lost_unknown;
+    const rvt_insn *prev;     /* previous instruction of this I-CNT span (9.1) */
+    uint64_t prev_pc;
+    /* 7.11: the last branch message, for RepeatBranch */
+    uint8_t last_tcode;
+    bool last_valid;
+    uint64_t last_icnt, last_hist, last_target;
+    rvt_flow_event ev;        /* template: src, priv */
+} nt_src;
+
+struct rvt_nt_decoder {
+    rvt_nt_cfg cfg;
+    rvt_nt_insn_fn insn;
+    void *insn_ctx;
+    int src_filter;
+    nt_src *src[4096];
+    uint64_t base;            /* stream offset of the next buffer */
+    rvt_nt_dec_stats st;
+    rvt_flow_fn fn;
+    void *fn_ctx;
+    int stop;                 /* fn's nonzero return */
+    uint64_t msg_off;
+    uint64_t xmask;
+    icache_ent cache[1u << CACHE_BITS];
+};
+
+rvt_nt_decoder *rvt_nt_decoder_new(const rvt_nt_cfg *cfg, rvt_nt_insn_fn insn,
+                                   void *insn_ctx, int src_filter, int *status)
+{
+    rvt_nt_decoder *d = calloc(1, sizeof *d);
+    int st = RVT_ERR_NOMEM;
+    if (d) {
+        d->cfg = *cfg;
+        st = insn ? rvt_nt_cfg_check(&d->cfg) : RVT_ERR_INVAL;
+    }
+    if (st < 0) {
+        free(d);
+        if (status)
+            *status = st;
+        return NULL;
+    }
+    d->insn = insn;
+    d->insn_ctx = insn_ctx;
+    d->src_filter = src_filter;
+    d->xmask = d->cfg.xlen == 32 ? 0xffffffffull : ~0ull;
+    rvt_nt_decoder_flush_cache(d);
+    if (status)
+        *status = 0;
+    return d;
+}
+
+void rvt_nt_decoder_free(rvt_nt_decoder *d)
+{
+    if (!d)
+        return;
+    for (size_t i = 0; i < 4096; i++)
+        free(d->src[i]);
+    free(d);
+}
+
+void rvt_nt_decoder_flush_cache(rvt_nt_decoder *d)
+{
+    for (size_t i = 0; i < (1u << CACHE_BITS); i++)
+        d->cache[i].pc = 1;   /* odd: never a PC */
+}
+
+void rvt_nt_decoder_stats(const rvt_nt_decoder *d, rvt_nt_dec_stats *out) { *out = d->st; }
+
+static nt_src *src_state(rvt_nt_decoder *d, unsigned id)
+{
+    id &= 4095;
+    if (!d->src[id]) {
+        nt_src *s = calloc(1, sizeof *s);
+        if (!s)
+            return NULL;
+        nt_stack_init(&s->stack, NT_STACK_MAX);   /* 9.2: assume max depth */
+        s->ev.src = (uint16_t)id;
+        s->ev.priv = 3;
+        d->src[id] = s;
+    }
+    return d->src[id];
+}
+
+static inline const rvt_insn *lookup(rvt_nt_decoder *d, uint64_t pc)
+{
+    icache_ent *c = &d->cache[(pc >> 1) & ((1u << CACHE_BITS) - 1)];
+    if (c->pc != pc) {
+        c->ins = d->insn(d->insn_ctx, pc);
+        c->pc = c->ins ? pc : 1;
+    }
+    return c->ins;
+}
+
+/* ---- events ---- */
+
+static int event(rvt_nt_decoder *d, nt_src *s, unsigned kind, uint64_t pc, uint64_t aux,
+                 uint64_t aux2, const char *msg)
+{
+    if (d->stop)
+        return d->stop;
+    rvt_flow_event ev = s->ev;
+    ev.kind = (uint8_t)kind;
+    ev.pc = pc;
+    ev.aux = aux;
+    ev.aux2 = aux2;
+    ev.offset = d->msg_off;
+    ev.msg = msg;
+    d->stop = d->fn(d->fn_ctx, &ev);
+    return d->stop;
+}
+
+/* A decoding error: report, drop synchronisation until the next sync. */
+static int lose(rvt_nt_decoder *d, nt_src *s, const char *why)
+{
+    d->st.errors++;
+    s->synced = false;
+    s->lost_hw = 0;
+    s->lost_unknown = true;
+    return event(d, s, RVT_EV_ERROR, s->pc, 0, 0, why);
+}
+
+/* ---- instruction walking (11.1) ---- */
+
+static bool is_call(const rvt_insn *i)
+{
+    return i->jclass == RVT_JC_CALL_INF || i->jclass == RVT_JC_CALL_UNINF || i->jclass == RVT_JC_SWAP;
+}
+
+static bool is_inferable_jump(const rvt_insn *i)
+{
+    return i->jclass == RVT_JC_CALL_INF || i->jclass == RVT_JC_TAIL_INF || i->jclass == RVT_JC_JUMP_INF;
+}
+
+static bool take_bit(nt_src *s, unsigned *bit)
+{
+    if (!s->hn)
+        return false;
+    s->hn--;
+    *bit = (unsigned)(s->hbits >> s->hn) & 1u;
+    return true;
+}
+
+/* 9.1: jalr after lui/auipc/c.lui writing its base register, in the same span. */
+static bool seq_target(rvt_nt_decoder *d, nt_src *s, const rvt_insn *j, uint64_t *t)
+{
+    const rvt_insn *p = s->prev;
+    if (!d->cfg.seq_jump || !p || p->rd == 0 || p->rd != j->rs1)
+        return false;
+    uint64_t base;
+    if (p->op == RVT_OP_LUI)
+        base = (uint64_t)p->imm;
+    else if (p->op == RVT_OP_AUIPC)
+        base = s->prev_pc + (uint64_t)p->imm;
+    else
+        return false;
+    *t = (base + (uint64_t)j->imm) & ~1ull & d->xmask;
+    return true;
+}
+
+/* Next PC after a mid-span instruction (all of its outcomes are implied).
+ * Returns false when the trace does not say where it goes. */
+static bool step(rvt_nt_decoder *d, nt_src *s, const rvt_insn *i, uint64_t pc, uint64_t *next)
+{
+    uint64_t seq = (pc + i->len) & d->xmask;
+    unsigned bit;
+    uint64_t a;
+    switch (i->jclass) {
+    case RVT_JC_NONE:
+        *next = seq;
+        return true;
+    case RVT_JC_BRANCH:
+        if (d->cfg.inst_mode == RVT_NT_MODE_HTM) {
+            if (!take_bit(s, &bit))
+                return false;
+        } else {
+            bit = 0;    /* BTM: a taken branch ends its message (7.2) */
+        }
+        *next = bit ? (pc + (uint64_t)i->imm) & d->xmask : seq;
+        return true;
+    case RVT_JC_CALL_INF: case RVT_JC_TAIL_INF: case RVT_JC_JUMP_INF:
+        if (d->cfg.all_jumps && d->cfg.inst_mode == RVT_NT_MODE_HTM && !take_bit(s, &bit))
+            return false;
+        if (i->jclass == RVT_JC_CALL_INF)
+            nt_stack_push(&s->stack, seq);
+        *next = (pc + (uint64_t)i->imm) & d->xmask;
+        return true;
+    default:
+        break;
+    }
+    /* Uninferable inside a span: an implicit return (9.2) or a
+     * sequentially inferable jump (9.1). */
+    if (seq_target(d, s, i, next)) {
+        if (is_call(i))
+            nt_stack_push(&s->stack, seq);
+        return true;
+    }
+    if ((i->jclass == RVT_JC_RETURN || i->jclass == RVT_JC_SWAP) && d->cfg.implicit_return &&
+        nt_stack_pop(&s->stack, &a)) {
+        if (i->jclass == RVT_JC_SWAP)
+            nt_stack_push(&s->stack, seq);
+        *next = a;
+        return true;
+    }
+    return false;
+}
+
+/* Walk instructions.  final: exactly `rem` half-words; the last one is
+ * left in last/last_pc for the message to resolve.  Otherwise (history
+ * from ResourceFull) walk until the last pending HIST bit is used. */
+static int walk(rvt_nt_decoder *d, nt_src *s, uint64_t rem, bool final,
+                const rvt_insn **last, uint64_t *last_pc)
+{
+    uint64_t pc = s->pc;
+    rvt_flow_event ev = s->ev;
+    ev.kind = RVT_EV_INSN;
+    ev.offset = d->msg_off;
+    if (last)
+        *last = NULL;
+    for (;;) {
+        if (final ? rem == 0 : s->hn == 0)
+            break;
+        const rvt_insn *i = lookup(d, pc);
+        if (!i) {
+            s->pc = pc;
+            return lose(d, s, "no program image at the traced address");
+        }
+        uint64_t sz = i->len >> 1;
+        if (final && sz > rem) {
+            s->pc = pc;
+            return lose(d, s, "I-CNT ends inside an instruction (8.4.1)");
+        }
+        ev.pc = pc;
+        d->st.insns++;
+        if ((d->stop = d->fn(d->fn_ctx, &ev)) != 0)
+            return d->stop;
+        s->consumed += sz;
+        if (final) {
+            rem -= sz;
+            if (rem == 0) {
+                *last = i;
+                *last_pc = pc;
+                s->pc = pc;
+                return 0;
+            }
+        }
+        uint64_t next;
+        if (!step(d, s, i, pc, &next)) {
+            s->pc = pc;
+            if (i->jclass == RVT_JC_BRANCH)
+                return lose(d, s, "direct branch without a HIST bit");
+            return lose(d, s, "uninferable jump inside an I-CNT span");
+        }
+        s->prev = i;
+        s->prev_pc = pc;
+        pc = next;
+    }
+    s->pc = pc;
+    return 0;
+}
+
+static void set_hist(nt_src *s, uint64_t hist)
+{
+    /* 8.3: the stop bit is the MSB; the bit below it is the oldest branch */
+    unsigned n = hist ? 63u - (unsigned)__builtin_clzll(hist) : 0;
+    s->hbits = hist & rvt_mask(n);
+    s->hn = n;
+}
+
+static int hist_chunk(rvt_nt_decoder *d, nt_src *s, uint64_t hist)
+{
+    if (s->hn)
+        return lose(d, s, "history bits left over before a ResourceFull");
+    set_hist(s, hist);
+    return walk(d, s, 0, false, NULL, NULL);
+}
+
+enum end_kind { END_DIRECT, END_ADDR, END_NONE };
+
+/* The whole span of an I-CNT-bearing message: walk, then resolve its last
+ * instruction (taken branch, jump to the message's address, or nothing). */
+static int span(rvt_nt_decoder *d, nt_src *s, uint64_t icnt, bool has_hist, uint64_t hist,
+                enum end_kind kind, unsigned btype, uint64_t addr)
+{
+    if (has_hist) {
+        if (s->hn)
+            return lose(d, s, "history bits left over");
+        set_hist(s, hist);
+    }
+    uint64_t total = s->extra + icnt;
+    if (total < s->consumed)
+        return lose(d, s, "I-CNT smaller than the instructions its history implies");
+    const rvt_insn *last;
+    uint64_t last_pc;
+    int st = walk(d, s, total - s->consumed, true, &last, &last_pc);
+    if (st || !s->synced)
+        return st;
+    s->consumed = s->extra = 0;
+    s->prev = NULL;
+    uint64_t next = s->pc;
+    if (last) {
+        uint64_t seq = (last_pc + last->len) & d->xmask, a;
+        bool htm = d->cfg.inst_mode == RVT_NT_MODE_HTM;
+        unsigned bit = 0;
+        if (last->jclass == RVT_JC_BRANCH && htm && !take_bit(s, &bit))
+            return lose(d, s, "direct branch without a HIST bit");
+        if (is_inferable_jump(last) && htm && d->cfg.all_jumps && !take_bit(s, &bit))
+            return lose(d, s, "direct jump without a HIST bit (all-jumps)");
+        if (kind == END_DIRECT) {
+            /* 7.2: the span ends with the taken branch (or a jump under
+             * trTeInstEnAllJumps) */
+            if (last->jclass != RVT_JC_BRANCH && !is_inferable_jump(last))
+                return lose(d, s, "DirectBranch does not end on a direct branch");
+            if (last->jclass == RVT_JC_CALL_INF)
+                nt_stack_push(&s->stack, seq);
+            next = (last_pc + (uint64_t)last->imm) & d->xmask;
+        } else if (kind == END_ADDR && btype != RVT_NT_BTYPE_JUMP) {
+            next = addr;        /* trap after the last instruction */
+        } else {
+            /* table 4 stack effects of the last instruction */
+            if (last->jclass == RVT_JC_RETURN || last->jclass == RVT_JC_SWAP)
+                nt_stack_pop(&s->stack, &a);
+            if (is_call(last))
+                nt_stack_push(&s->stack, seq);
+            if (last->jclass == RVT_JC_BRANCH)
+                next = bit ? (last_pc + (uint64_t)last->imm) & d->xmask : seq;
+            else if (is_inferable_jump(last))
+                next = (last_pc + (uint64_t)last->imm) & d->xmask;
+            else
+                next = seq;
+            if (kind == END_ADDR)
+                next = addr;    /* 11.1: the address applies last */
+        }
+    } else if (kind == END_ADDR) {
+        next = addr;
+    } else if (kind == END_DIRECT) {
+        return lose(d, s, "DirectBranch with I-CNT 0");
+    }
+    if (s->hn)
+        return lose(d, s, "history bits left over after the message");
+    s->pc = next;
+    return 0;
+}
+
+/* ---- messages ---- */
+
+static int resync(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
+{
+    uint64_t pc = (m->f[RVT_NT_F_FADDR] << 1) & d->xmask;
+    if (s->lost_hw || s->lost_unknown) {
+        d->st.lost++;
+        int st = event(d, s, RVT_EV_LOST, pc, s->lost_unknown ? UINT64_MAX : s->lost_hw, 0,
+                       "trace not decodable before this sync (aux: I-CNT half-words skipped)");
+        if (st)
+            return st;
+    }
+    d->st.resyncs++;
+    s->synced = true;
+    s->pc = s->ref = pc;
+    s->consumed = s->extra = 0;
+    s->hn = 0;
+    s->prev = NULL;
+    s->last_valid = false;
+    s->lost_hw = 0;
+    s->lost_unknown = false;
+    nt_stack_clear(&s->stack);
+    return event(d, s, RVT_EV_SYNC, pc, m->f[RVT_NT_F_SYNC], 0, NULL);
+}
+
+static bool sync_resets(unsigned sync)
+{
+    return sync != RVT_NT_SYNC_TRIGGER && sync != RVT_NT_SYNC_ICNT && sync != RVT_NT_SYNC_EVENT;
+}
+
+static int branch_msg(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
+{
+    bool sync = rvt_nt_is_sync(m->tcode);
+    bool direct = m->tcode == RVT_NT_DIRECT_BRANCH || m->tcode == RVT_NT_DIRECT_BRANCH_SYNC;
+    uint64_t target = 0;
+    if (sync)
+        target = (m->f[RVT_NT_F_FADDR] << 1) & d->xmask;
+    else if (rvt_nt_has(m, RVT_NT_F_UADDR))
+        target = d->cfg.no_addr_diff ? (m->f[RVT_NT_F_UADDR] << 1) & d->xmask
+                                     : nt_uaddr_apply(s->ref, m->f[RVT_NT_F_UADDR]) & d->xmask;
+    unsigned btype = (unsigned)m->f[RVT_NT_F_BTYPE];
+    int st = span(d, s, m->f[RVT_NT_F_ICNT], rvt_nt_has(m, RVT_NT_F_HIST), m->f[RVT_NT_F_HIST],
+                  direct && !sync ? END_DIRECT : END_ADDR, direct ? 0 : btype, target);
+    if (st)
+        return st;
+    if (!s->synced)
+        return sync ? resync(d, s, m) : 0;
+    if (!direct || sync)
+        s->ref = d->cfg.no_addr_diff ? 0 : target;
+    if (direct && !sync)
+        target = s->pc;
+    s->last_valid = !sync;
+    s->last_tcode = m->tcode;
+    s->last_icnt = m->f[RVT_NT_F_ICNT];
+    s->last_hist = m->f[RVT_NT_F_HIST];
+    s->last_target = target;
+    if (sync && sync_resets((unsigned)m->f[RVT_NT_F_SYNC]))
+        nt_stack_clear(&s->stack);
+    if (btype && !direct)
+        st = event(d, s, btype == RVT_NT_BTYPE_INTERRUPT ? RVT_EV_INTERRUPT : RVT_EV_TRAP,
+                   target, btype, 0, NULL);
+    return st;
+}
+
+/* 7.11: handle the previous branch message again, B-CNT times. */
+static int repeat_msg(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
+{
+    if (!s->last_valid)
+        return lose(d, s, "RepeatBranch without a preceding branch message");
+    bool direct = s->last_tcode == RVT_NT_DIRECT_BRANCH;
+    bool hist = s->last_tcode == RVT_NT_INDIRECT_BRANCH_HIST;
+    for (uint64_t k = 0; k < m->f[RVT_NT_F_BCNT] && s->synced; k++) {
+        int st = span(d, s, s->last_icnt, hist, s->last_hist, direct ? END_DIRECT : END_ADDR,
+                      0, s->last_target);
+        if (st)
+            return st;
+    }
+    return 0;
+}
+
+static int resource_full(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
+{
+    uint64_t rdata = m->f[RVT_NT_F_RDATA];
+    switch (m->f[RVT_NT_F_RCODE]) {
+    case RVT_NT_RCODE_ICNT:
+        s->extra += rdata;     /* 8.4.4: I-CNT keeps running */
+        return 0;
+    case RVT_NT_RCODE_HIST:
+        return hist_chunk(d, s, rdata);
+    case RVT_NT_RCODE_HREPEAT:
+        for (uint64_t k = 0; k < m->f[RVT_NT_F_HREPEAT] && s->synced; k++) {
+            int st = hist_chunk(d, s, rdata);
+            if (st)
+                return st;
+        }
+        return 0;
+    default:
+        d->st.vendor++;
+        return 0;
+    }
+}
+
+static int ownership(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
+{
+    uint64_t p = m->f[RVT_NT_F_PROCESS];
+    unsigned fmt = p & 3u, prv = (p >> 2) & 3u;
+    int st = 0;
+    if (fmt == 1)
+        return 0;   /* reserved format */
+    if (prv != s->ev.priv || !s->synced) {
+        s->ev.priv = (uint8_t)prv;
+        st = event(d, s, RVT_EV_PRIV, s->pc, prv, (p >> 4) & 1u, NULL);
+    }
+    if (!st && fmt >= 2)
+        st = event(d, s, RVT_EV_CONTEXT, s->pc, p >> 5, fmt, NULL);
+    return st;
+}
+
+static void count_lost(nt_src *s, const rvt_nt_msg *m)
+{
+    if (rvt_nt_has(m, RVT_NT_F_ICNT))
+        s->lost_hw += m->f[RVT_NT_F_ICNT];
+    else if (m->tcode == RVT_NT_RESOURCE_FULL && m->f[RVT_NT_F_RCODE] == 0)
+        s->lost_hw += m->f[RVT_NT_F_RDATA];
+    else if (m->tcode == RVT_NT_REPEAT_BRANCH)
+        s->lost_unknown = true;
+}
+
+static int timestamp(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
+{
+    if (!rvt_nt_has(m, RVT_NT_F_TSTAMP))
+        return 0;
+    /* 8.7: absolute in sync messages, relative elsewhere */
+    if (rvt_nt_is_sync(m->tcode))
+        s->ts = m->f[RVT_NT_F_TSTAMP];
+    else
+        s->ts += m->f[RVT_NT_F_TSTAMP];
+    return s->synced ? event(d, s, RVT_EV_TIME, s->pc, s->ts, 0, NULL) : 0;
+}
+
+static int message(rvt_nt_decoder *d, const rvt_nt_msg *m)
+{
+    unsigned id = rvt_nt_has(m, RVT_NT_F_SRC) ? (unsigned)m->f[RVT_NT_F_SRC] : 0;
+    if (d->src_filter >= 0 && id != (unsigned)d->src_filter)
+        return 0;
+    nt_src *s = src_state(d, id);
+    if (!s)
+        return RVT_ERR_NOMEM;
+    d->st.messages++;
+    d->msg_off = m->offset;
+    int st = 0;
+    if (m->tcode == RVT_NT_OWNERSHIP)
+        return ownership(d, s, m);
+    if (m->tcode == RVT_NT_ERROR) {
+        d->st.lost++;
+        s->synced = false;
+        s->lost_unknown = true;
+        return event(d, s, RVT_EV_LOST, s->pc, UINT64_MAX, m->f[RVT_NT_F_ECODE],
+                     "Error message: trace messages were lost (7.4)");
+    }
+    if (!s->synced) {
+        if (!rvt_nt_is_sync(m->tcode)) {
+            count_lost(s, m);
+            return 0;
+        }
+        st = resync(d, s, m);
+        return st ? st : timestamp(d, s, m);
+    }
+    switch (m->tcode) {
+    case RVT_NT_PROG_TRACE_SYNC:
+        if (s->consumed || s->hn || s->extra)
+            s->lost_hw += s->extra;
+        st = resync(d, s, m);
+        break;
+    case RVT_NT_DIRECT_BRANCH: case RVT_NT_DIRECT_BRANCH_SYNC:
+    case RVT_NT_INDIRECT_BRANCH: case RVT_NT_INDIRECT_BRANCH_SYNC:
+    case RVT_NT_INDIRECT_BRANCH_HIST: case RVT_NT_INDIRECT_BRANCH_HIST_SYNC:
+        st = branch_msg(d, s, m);
+        break;
+    case RVT_NT_RESOURCE_FULL:
+        s->last_valid = false;
+        st = resource_full(d, s, m);
+        break;
+    case RVT_NT_REPEAT_BRANCH:
+        st = repeat_msg(d, s, m);
+        break;
+    case RVT_NT_PROG_TRACE_CORRELATION:
+        st = span(d, s, m->f[RVT_NT_F_ICNT], rvt_nt_has(m, RVT_NT_F_HIST), m->f[RVT_NT_F_HIST],
+                  END_NONE, 0, 0);
+        if (!st && s->synced) {
+            st = timestamp(d, s, m);
+            s->synced = false;     /* 7.12: trace stopped here */
+            s->lost_hw = 0;
+            s->lost_unknown = false;
+            return st;
+        }
+        break;
+    default:
+        d->st.vendor++;       /* 6.1: vendor-defined/reserved: ignored */
+        return 0;
+    }
+    if (!st && s->synced)
+        st = timestamp(d, s, m);
+    return st;
+}
+
+int rvt_nt_decode(rvt_nt_decoder *d, const uint8_t *buf, size_t len, rvt_flow_fn fn, void *fn_ctx)
+{
+    rvt_nt_reader r;
+    rvt_nt_msg m;
+    rvt_nt_reader_init(&r, buf, len, &d->cfg);
+    r.base = d->base;
+    d->fn = fn;
+    d->fn_ctx = fn_ctx;
+    d->stop = 0;
+    int st;
+    while ((st = rvt_nt_reader_next(&r, &m)) != 0) {
+        if (st < 0) {
+            /* transport error: every source loses synchronisation (3.4) */
+            d->msg_off = r.err_offset;
+            for (size_t i = 0; i < 4096; i++) {
+                if (d->src[i] && d->src[i]->synced) {
+                    if (lose(d, d->src[i], r.err))
+                        return d->stop;
+                }
+            }
+            if (!d->src[0] || d->src_filter >= 0) {
+                nt_src *s = src_state(d, d->src_filter >= 0 ? (unsigned)d->src_filter : 0);
+                if (s && !s->synced) {
+                    d->st.errors++;
+                    if (event(d, s, RVT_EV_ERROR, 0, 0, 0, r.err))
+                        return d->stop;
+                }
+            }
+            continue;
+        }
+        st = message(d, &m);
+        if (st < 0)
+            return st;
+        if (d->stop)
+            return d->stop;
+    }
+    d->base += len;
+    return 0;
+}
+
+int rvt_nt_decode_end(rvt_nt_decoder *d, rvt_flow_fn fn, void *fn_ctx)
+{
+    d->fn = fn;
+    d->fn_ctx = fn_ctx;
+    d->stop = 0;
+    nt_src *s = src_state(d, d->src_filter >= 0 ? (unsigned)d->src_filter : 0);
+    if (!s)
+        return RVT_ERR_NOMEM;
+    d->msg_off = d->base;
+    return event(d, s, RVT_EV_END, s->pc, 0, 0, NULL);
+}

@@ -1,0 +1,529 @@
+/* N-Trace encoder: ingress blocks (E-Trace 4.2 via N-Trace ch. 2) to
+ * messages, following chapters 8-10 and the 10.2 pseudo-code. */
+#include <stdlib.h>
+#include <string.h>
+#include "rvtrace/ntrace.h"
+#include "ntrace/nt_addr.h"
+#include "ntrace/nt_stack.h"
+#include "util/bitio.h"
+
+/* What the last block left to report once the next PC is known (table 3:
+ * "an address emitted is known at the next ingress port cycle"). */
+enum pend { P_NONE, P_INDIRECT, P_DIRECT, P_RETURN, P_ICNT_SYNC };
+
+struct rvt_nt_encoder {
+    rvt_nt_cfg cfg;
+    rvt_nt_byte_sink sink;
+    void *sink_ctx;
+    rvt_nt_enc_stats st;
+    unsigned src_bits;
+    bool enabled, started, ended;
+    unsigned need_sync;       /* SYNC code of the next ProgTraceSync, 0xff = none */
+    uint64_t icnt;            /* half-words since the last I-CNT report (8.4) */
+    uint64_t icnt_limit;      /* 8.4.4: MSB of the NTRACE_MAX_ICNT counter */
+    uint64_t hist;            /* 8.3: shift register with stop bit */
+    unsigned hist_data_bits;  /* history bits before a ResourceFull */
+    uint64_t ref;             /* 8.1: reference address */
+    enum pend pend;
+    unsigned pend_btype;
+    uint64_t pend_ret;        /* predicted return address (P_RETURN) */
+    uint64_t pend_time;
+    nt_stack stack;           /* 9.2 modes 2/3 */
+    unsigned ret_count;       /* 9.2 mode 1 */
+    uint64_t ret_mask;
+    unsigned last_priv;
+    uint64_t last_ctx;
+    bool have_owner;
+    uint64_t last_ts;         /* 8.7 */
+    /* periodic sync (trTeInstSyncMode/Max) */
+    uint64_t sync_count, sync_period;
+    bool sync_due;
+    /* 9.3: a held ResourceFull HIST chunk and a held branch repeat */
+    uint64_t rf_val, rf_count;
+    rvt_nt_msg last_br;
+    uint64_t last_br_target;
+    bool last_br_valid;
+    uint64_t br_repeat;
+    uint64_t br_repeat_time;
+};
+
+static bool htm(const rvt_nt_encoder *e) { return e->cfg.inst_mode == RVT_NT_MODE_HTM; }
+
+rvt_nt_encoder *rvt_nt_encoder_new(const rvt_nt_cfg *cfg, rvt_nt_byte_sink sink,
+                                   void *sink_ctx, int *status)
+{
+    rvt_nt_encoder *e = calloc(1, sizeof *e);
+    int st = RVT_ERR_NOMEM;
+    if (e) {
+        e->cfg = *cfg;
+        st = sink ? rvt_nt_cfg_check(&e->cfg) : RVT_ERR_INVAL;
+    }
+    if (st < 0) {
+        free(e);
+        if (status)
+            *status = st;
+        return NULL;
+    }
+    e->sink = sink;
+    e->sink_ctx = sink_ctx;
+    e->src_bits = rvt_nt_cfg_src_bits(&e->cfg);
+    e->enabled = !e->cfg.start_disabled;
+    e->need_sync = e->enabled ? RVT_NT_SYNC_DEBUG_EXIT : 0xff;
+    e->icnt_limit = 1ull << (e->cfg.icnt_bits - 1);
+    e->hist = 1;
+    e->hist_data_bits = e->cfg.hist_bits - 1;
+    nt_stack_init(&e->stack, e->cfg.return_depth);
+    e->ret_mask = e->cfg.implicit_return == 2 ? rvt_mask(e->cfg.return_bits) : ~0ull;
+    e->sync_period = 1ull << (e->cfg.sync_max + 4);
+    if (status)
+        *status = 0;
+    return e;
+}
+
+void rvt_nt_encoder_free(rvt_nt_encoder *e) { free(e); }
+
+void rvt_nt_encoder_stats(const rvt_nt_encoder *e, rvt_nt_enc_stats *out) { *out = e->st; }
+
+/* ---- emission ---- */
+
+static int emit(rvt_nt_encoder *e, rvt_nt_msg *m, uint64_t time)
+{
+    uint8_t buf[RVT_NT_MAX_MSG];
+    if (e->src_bits)
+        rvt_nt_set(m, RVT_NT_F_SRC, e->cfg.src_id);
+    if (e->cfg.timestamps) {
+        /* 8.7: absolute in synchronisation messages, else relative */
+        bool abs = rvt_nt_is_sync(m->tcode);
+        rvt_nt_set(m, RVT_NT_F_TSTAMP, abs ? time : time - e->last_ts);
+        e->last_ts = time;
+    }
+    int n = rvt_nt_msg_encode(m, &e->cfg, buf, sizeof buf);
+    if (n < 0)
+        return n;
+    e->st.messages++;
+    e->st.bytes += (uint64_t)n;
+    e->st.by_tcode[m->tcode & 63]++;
+    if (e->cfg.sync_mode == 1 && ++e->sync_count >= e->sync_period)
+        e->sync_due = true;
+    return e->sink(e->sink_ctx, buf, (size_t)n);
+}
+
+static rvt_nt_msg msg(unsigned tcode)
+{
+    rvt_nt_msg m;
+    memset(&m, 0, sizeof m);
+    m.tcode = (uint8_t)tcode;
+    return m;
+}
+
+static int flush_rf(rvt_nt_encoder *e)
+{
+    if (!e->rf_count)
+        return 0;
+    rvt_nt_msg m = msg(RVT_NT_RESOURCE_FULL);
+    rvt_nt_set(&m, RVT_NT_F_RCODE, e->rf_count > 1 ? RVT_NT_RCODE_HREPEAT : RVT_NT_RCODE_HIST);
+    rvt_nt_set(&m, RVT_NT_F_RDATA, e->rf_val);
+    if (e->rf_count > 1)
+        rvt_nt_set(&m, RVT_NT_F_HREPEAT, e->rf_count);
+    e->rf_count = 0;
+    return emit(e, &m, e->last_ts);
+}
+
+static int flush_repeat(rvt_nt_encoder *e)
+{
+    if (!e->br_repeat)
+        return 0;
+    rvt_nt_msg m = msg(RVT_NT_REPEAT_BRANCH);
+    rvt_nt_set(&m, RVT_NT_F_BCNT, e->br_repeat);
+    e->br_repeat = 0;
+    return emit(e, &m, e->br_repeat_time);
+}
+
+/* Any message other than a held one ends the held groups. */
+static int send(rvt_nt_encoder *e, rvt_nt_msg *m, uint64_t time)
+{
+    int st = flush_rf(e);
+    if (st >= 0)
+        st = flush_repeat(e);
+    e->last_br_valid = false;
+    return st < 0 ? st : emit(e, m, time);
+}
+
+/* 7.11: a branch message identical to the previous one (I-CNT, HIST and
+ * target) becomes a count in RepeatBranch. */
+static int send_branch(rvt_nt_encoder *e, rvt_nt_msg *m, uint64_t target, uint64_t time)
+{
+    if (e->cfg.repeat_history && e->last_br_valid && !e->rf_count &&
+        e->last_br.tcode == m->tcode && e->last_br_target == target &&
+        e->last_br.f[RVT_NT_F_BTYPE] == m->f[RVT_NT_F_BTYPE] &&
+        e->last_br.f[RVT_NT_F_ICNT] == m->f[RVT_NT_F_ICNT] &&
+        e->last_br.f[RVT_NT_F_HIST] == m->f[RVT_NT_F_HIST]) {
+        e->br_repeat++;
+        e->br_repeat_time = time;
+        return 0;
+    }
+    int st = send(e, m, time);
+    e->last_br = *m;
+    e->last_br_target = target;
+    e->last_br_valid = true;
+    return st;
+}
+
+static void reset_counts(rvt_nt_encoder *e)
+{
+    e->icnt = 0;       /* 8.4.3 */
+    e->hist = 1;       /* 8.3 */
+}
+
+static void set_sync_fields(rvt_nt_encoder *e, rvt_nt_msg *m, unsigned sync, uint64_t addr)
+{
+    rvt_nt_set(m, RVT_NT_F_SYNC, sync);
+    rvt_nt_set(m, RVT_NT_F_FADDR, nt_faddr(addr));
+    e->ref = addr;
+    if (sync != RVT_NT_SYNC_ICNT && sync != RVT_NT_SYNC_TRIGGER && sync != RVT_NT_SYNC_EVENT) {
+        /* table 25: these reset the encoder state (9.2: stack and count) */
+        nt_stack_clear(&e->stack);
+        e->ret_count = 0;
+        e->sync_count = 0;
+        e->sync_due = false;
+    }
+}
+
+static int send_owner(rvt_nt_encoder *e, const rvt_irec *r, bool force)
+{
+    if (!e->cfg.context)
+        return 0;
+    unsigned prv = r->priv > 3 ? 3 : r->priv;
+    bool ctx_changed = !e->have_owner || r->context != e->last_ctx;
+    if (!force && !ctx_changed && prv == e->last_priv)
+        return 0;
+    e->have_owner = true;
+    e->last_priv = prv;
+    e->last_ctx = r->context;
+    rvt_nt_msg m = msg(RVT_NT_OWNERSHIP);
+    /* 7.1 table 12: FORMAT 10 carries scontext, 00 only V/PRV */
+    bool full = force || ctx_changed;
+    rvt_nt_set(&m, RVT_NT_F_PROCESS,
+               nt_process(full ? NT_PROC_SCONTEXT : NT_PROC_PRIV, prv, 0, r->context));
+    return send(e, &m, r->time);
+}
+
+static int send_start_sync(rvt_nt_encoder *e, const rvt_irec *r)
+{
+    rvt_nt_msg m = msg(RVT_NT_PROG_TRACE_SYNC);
+    reset_counts(e);
+    e->pend = P_NONE;
+    rvt_nt_set(&m, RVT_NT_F_ICNT, 0);     /* 7.5: I-CNT 0 at (re)start */
+    set_sync_fields(e, &m, e->need_sync, r->iaddr);
+    e->need_sync = 0xff;
+    e->started = true;
+    int st = send(e, &m, r->time);
+    return st < 0 ? st : send_owner(e, r, true);
+}
+
+/* The message of table 3 for an indirect flow change (or a periodic/
+ * I-CNT sync) whose target is now known. */
+static int send_indirect(rvt_nt_encoder *e, uint64_t target, unsigned btype, unsigned sync)
+{
+    bool hist = htm(e);
+    rvt_nt_msg m;
+    if (sync != 0xff) {
+        m = msg(hist ? RVT_NT_INDIRECT_BRANCH_HIST_SYNC : RVT_NT_INDIRECT_BRANCH_SYNC);
+    } else {
+        /* ch. 10 rule 4: HTM with an empty HIST may use IndirectBranch */
+        hist = hist && e->hist != 1;
+        m = msg(hist ? RVT_NT_INDIRECT_BRANCH_HIST : RVT_NT_INDIRECT_BRANCH);
+    }
+    rvt_nt_set(&m, RVT_NT_F_BTYPE, btype);
+    rvt_nt_set(&m, RVT_NT_F_ICNT, e->icnt);
+    if (hist)
+        rvt_nt_set(&m, RVT_NT_F_HIST, e->hist);
+    reset_counts(e);
+    if (sync != 0xff) {
+        set_sync_fields(e, &m, sync, target);
+        return send(e, &m, e->pend_time);
+    }
+    rvt_nt_set(&m, RVT_NT_F_UADDR, e->cfg.no_addr_diff ? nt_faddr(target) : nt_uaddr(e->ref, target));
+    e->ref = e->cfg.no_addr_diff ? 0 : target;
+    return send_branch(e, &m, target, e->pend_time);
+}
+
+static int send_direct(rvt_nt_encoder *e, uint64_t target, unsigned sync)
+{
+    rvt_nt_msg m = msg(sync != 0xff ? RVT_NT_DIRECT_BRANCH_SYNC : RVT_NT_DIRECT_BRANCH);
+    rvt_nt_set(&m, RVT_NT_F_ICNT, e->icnt);
+    reset_counts(e);
+    if (sync != 0xff) {
+        set_sync_fields(e, &m, sync, target);
+        return send(e, &m, e->pend_time);
+    }
+    return send_branch(e, &m, target, e->pend_time);
+}
+
+/* Resolve what the previous block left pending, now that `next` is known. */
+static int resolve(rvt_nt_encoder *e, uint64_t next, uint64_t time)
+{
+    unsigned sync = e->sync_due ? RVT_NT_SYNC_PERIODIC : 0xff;
+    enum pend p = e->pend;
+    e->pend = P_NONE;
+    if (p == P_RETURN && (next & e->ret_mask) == (e->pend_ret & e->ret_mask))
+        p = P_NONE;                         /* 9.2: the prediction held */
+    switch (p) {
+    case P_RETURN:
+    case P_INDIRECT:
+        return send_indirect(e, next, p == P_RETURN ? RVT_NT_BTYPE_JUMP : e->pend_btype, sync);
+    case P_DIRECT:
+        return send_direct(e, next, sync);
+    case P_ICNT_SYNC:
+        /* 8.4.4: HTM I-CNT overflow as a SYNC=4 message */
+        return send_indirect(e, next, RVT_NT_BTYPE_JUMP, sync != 0xff ? sync : RVT_NT_SYNC_ICNT);
+    default:
+        if (sync == 0xff)
+            return 0;
+        e->pend_time = time;
+        return send_indirect(e, next, RVT_NT_BTYPE_JUMP, sync);
+    }
+}
+
+/* 8.3.1 / 9.3: HIST is full: report the oldest bits in a ResourceFull. */
+static int hist_full(rvt_nt_encoder *e)
+{
+    unsigned nb = e->hist_data_bits, take = nb;
+    uint64_t data = e->hist & rvt_mask(nb);
+    if (e->cfg.repeat_history) {
+        /* Cut at a multiple of the pattern's period so that consecutive
+         * chunks of a periodic history are equal (9.3 allows any split). */
+        for (unsigned p = 1; p <= nb / 2; p++) {
+            if (((data ^ (data >> p)) & rvt_mask(nb - p)) == 0) {
+                take = nb / p * p;
+                break;
+            }
+        }
+    }
+    uint64_t chunk = (1ull << take) | (data >> (nb - take));
+    e->hist = (1ull << (nb - take)) | (data & rvt_mask(nb - take));
+    if (e->rf_count && e->rf_val == chunk && e->cfg.repeat_history && e->rf_count < 0xffffffffu) {
+        e->rf_count++;
+        return 0;
+    }
+    int st = flush_rf(e);
+    if (st >= 0)
+        st = flush_repeat(e);
+    e->last_br_valid = false;
+    e->rf_val = chunk;
+    e->rf_count = 1;
+    return st;
+}
+
+static void push(rvt_nt_encoder *e, uint64_t ret)
+{
+    if (e->cfg.implicit_return == 1) {
+        if (e->ret_count < e->cfg.return_depth)
+            e->ret_count++;
+    } else if (e->cfg.implicit_return) {
+        nt_stack_push(&e->stack, ret);
+    }
+}
+
+/* Table 4 for a return or a swap's pop half. */
+static void ret(rvt_nt_encoder *e)
+{
+    uint64_t a;
+    if (e->cfg.implicit_return == 1 && e->ret_count) {
+        e->ret_count--;                 /* counted: always implicit */
+    } else if (e->cfg.implicit_return >= 2 && nt_stack_pop(&e->stack, &a)) {
+        e->pend = P_RETURN;
+        e->pend_ret = a;
+    } else {
+        e->pend = P_INDIRECT;
+        e->pend_btype = RVT_NT_BTYPE_JUMP;
+    }
+}
+
+static int send_icnt_full(rvt_nt_encoder *e)
+{
+    rvt_nt_msg m = msg(RVT_NT_RESOURCE_FULL);
+    rvt_nt_set(&m, RVT_NT_F_RCODE, RVT_NT_RCODE_ICNT);
+    rvt_nt_set(&m, RVT_NT_F_RDATA, e->icnt);
+    e->icnt = 0;
+    return send(e, &m, e->pend_time);
+}
+
+/* Classify the block's last instruction (tables 3 and 4). */
+static void classify(rvt_nt_encoder *e, const rvt_irec *r)
+{
+    unsigned t = r->itype;
+    uint64_t next = r->iaddr + 2ull * r->iretire;
+    /* 9.1: a sequentially inferable jump whose constant load is in the
+     * same I-CNT span needs no message. */
+    bool seq = e->cfg.seq_jump && r->sijump && e->icnt > (1u << r->ilastsize);
+    if (e->cfg.all_jumps && (r->itype == RVT_ITYPE_INF_CALL || r->itype == RVT_ITYPE_INF_JUMP ||
+                             r->itype == RVT_ITYPE_INF_TAIL)) {
+        /* ch. 2: with trTeInstEnAllJumps direct jumps are taken branches */
+        if (r->itype == RVT_ITYPE_INF_CALL)
+            push(e, next);
+        t = RVT_ITYPE_T_BRANCH;
+    } else if (e->cfg.itype_bits == 3 && t >= 8) {
+        t = rvt_isa_itype3((rvt_itype)t);
+    }
+    switch (t) {
+    case RVT_ITYPE_NT_BRANCH:
+    case RVT_ITYPE_T_BRANCH:
+        if (htm(e))
+            e->hist = e->hist << 1 | (t == RVT_ITYPE_T_BRANCH);
+        else if (t == RVT_ITYPE_T_BRANCH)
+            e->pend = P_DIRECT;
+        break;
+    case RVT_ITYPE_EXCEPTION:
+    case RVT_ITYPE_INTERRUPT:
+        e->pend = P_INDIRECT;
+        e->pend_btype = t == RVT_ITYPE_EXCEPTION ? RVT_NT_BTYPE_EXCEPTION : RVT_NT_BTYPE_INTERRUPT;
+        break;
+    case RVT_ITYPE_UNINF_CALL:
+        push(e, next);
+        if (!seq) {
+            e->pend = P_INDIRECT;
+            e->pend_btype = RVT_NT_BTYPE_JUMP;
+        }
+        break;
+    case RVT_ITYPE_INF_CALL:
+        push(e, next);
+        break;
+    case RVT_ITYPE_SWAP:
+        ret(e);
+        push(e, next);
+        break;
+    case RVT_ITYPE_RETURN:
+        if (seq)
+            break;
+        ret(e);
+        break;
+    case RVT_ITYPE_XRET:
+    case RVT_ITYPE_UNINF_JUMP3:
+    case RVT_ITYPE_UNINF_TAIL:
+    case RVT_ITYPE_UNINF_JUMP:
+        if (!seq || t == RVT_ITYPE_XRET) {
+            e->pend = P_INDIRECT;
+            e->pend_btype = RVT_NT_BTYPE_JUMP;
+        }
+        break;
+    default:
+        break;      /* 0, 7, 11, 15: only I-CNT */
+    }
+}
+
+static int correlation(rvt_nt_encoder *e, unsigned evcode);
+
+static int put_one(rvt_nt_encoder *e, const rvt_irec *r)
+{
+    int st = 0;
+    if (!e->enabled) {
+        if (!(r->flags & RVT_IREC_F_TRIG_START))
+            return 0;
+        e->enabled = true;
+        e->need_sync = e->started ? RVT_NT_SYNC_ENABLE : RVT_NT_SYNC_DEBUG_EXIT;
+    }
+    if (e->need_sync != 0xff) {
+        st = send_start_sync(e, r);
+    } else {
+        st = resolve(e, r->iaddr, r->time);
+        if (st >= 0 && e->hist_data_bits && (e->hist >> e->hist_data_bits))
+            st = hist_full(e);
+        if (st >= 0)
+            st = send_owner(e, r, false);
+    }
+    if (st < 0)
+        return st;
+    e->st.instructions += r->ninstr;
+    e->st.halfwords += r->iretire;
+    e->icnt += r->iretire;
+    e->pend_time = r->time;
+    if (e->cfg.sync_mode == 2 && r->time - e->last_ts >= e->sync_period)
+        e->sync_due = true;
+    if (e->cfg.sync_mode == 3 && (e->sync_count += r->iretire) >= e->sync_period)
+        e->sync_due = true;
+    classify(e, r);
+    if (e->icnt >= e->icnt_limit && e->pend == P_NONE) {
+        /* 8.4.4: BTM or empty HIST: ResourceFull RCODE 0; else SYNC=4 */
+        if (!htm(e) || e->hist == 1)
+            st = send_icnt_full(e);
+        else
+            e->pend = P_ICNT_SYNC;
+    }
+    if (st >= 0 && (r->flags & RVT_IREC_F_TRIG_STOP)) {
+        st = correlation(e, RVT_NT_EV_DISABLED);   /* ch. 10 rule 6 */
+        e->enabled = false;
+    }
+    return st;
+}
+
+int rvt_nt_encoder_put(rvt_nt_encoder *e, const rvt_irec *recs, size_t n)
+{
+    e->st.records += n;
+    for (size_t i = 0; i < n; i++) {
+        int st = put_one(e, &recs[i]);
+        if (st < 0)
+            return st;
+    }
+    return 0;
+}
+
+int rvt_nt_encoder_lost(rvt_nt_encoder *e)
+{
+    /* 7.4: Error (queue overrun, program trace lost), then SYNC=7 */
+    rvt_nt_msg m = msg(RVT_NT_ERROR);
+    rvt_nt_set(&m, RVT_NT_F_ETYPE, 0);
+    rvt_nt_set(&m, RVT_NT_F_ECODE, 4);
+    e->pend = P_NONE;
+    reset_counts(e);
+    e->rf_count = 0;
+    e->br_repeat = 0;
+    if (e->enabled)
+        e->need_sync = RVT_NT_SYNC_OVERRUN;
+    return send(e, &m, e->pend_time);
+}
+
+static int correlation(rvt_nt_encoder *e, unsigned evcode)
+{
+    int st = 0;
+    if (e->pend == P_DIRECT)
+        st = send_direct(e, 0, 0xff);   /* DirectBranch needs no address */
+    e->pend = P_NONE;                   /* an indirect jump ends the I-CNT */
+    if (st < 0)
+        return st;
+    /* 7.12: EVCODE 0 at the end; CDF=1 with HIST in HTM */
+    rvt_nt_msg m = msg(RVT_NT_PROG_TRACE_CORRELATION);
+    rvt_nt_set(&m, RVT_NT_F_EVCODE, evcode);
+    rvt_nt_set(&m, RVT_NT_F_CDF, htm(e));
+    rvt_nt_set(&m, RVT_NT_F_ICNT, e->icnt);
+    if (htm(e))
+        rvt_nt_set(&m, RVT_NT_F_HIST, e->hist);
+    reset_counts(e);
+    return send(e, &m, e->pend_time);
+}
+
+int rvt_nt_encoder_end(rvt_nt_encoder *e)
+{
+    if (e->ended)
+        return 0;
+    e->ended = true;
+    if (!e->enabled || !e->started)
+        return 0;
+    return correlation(e, RVT_NT_EV_DEBUG);
+}
+
+static int sink_put(void *ctx, const rvt_irec *recs, size_t n)
+{
+    return rvt_nt_encoder_put(ctx, recs, n);
+}
+
+static int sink_end(void *ctx)
+{
+    return rvt_nt_encoder_end(ctx);
+}
+
+rvt_irec_sink rvt_nt_encoder_sink(rvt_nt_encoder *e)
+{
+    rvt_irec_sink s = { e, sink_put, NULL, sink_end };
+    return s;
+}

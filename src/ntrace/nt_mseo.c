@@ -1,0 +1,153 @@
+/* N-Trace MSEO byte codec (3.1-3.3). */
+#include <string.h>
+#include "ntrace/nt_mseo.h"
+#include "util/bitio.h"
+
+void nt_mw_init(nt_mw *w, uint8_t *buf, size_t cap)
+{
+    memset(w, 0, sizeof *w);
+    w->buf = buf;
+    w->cap = cap;
+}
+
+static void mw_flush(nt_mw *w, unsigned mseo)
+{
+    if (w->n < w->cap)
+        w->buf[w->n] = (uint8_t)(w->cur << 2 | mseo);
+    else
+        w->overflow = true;
+    w->n++;
+    w->cur = 0;
+    w->bit = 0;
+}
+
+/* 3.3: MDO bits LSB first; a full byte goes out (MSEO 00) only when the next
+ * bit arrives, so a field ending exactly on a byte can still mark it. */
+static void mw_bits(nt_mw *w, uint64_t v, unsigned nbits)
+{
+    while (nbits) {
+        if (w->bit == NT_MDO_BITS)
+            mw_flush(w, NT_MSEO_CONT);
+        unsigned take = NT_MDO_BITS - w->bit;
+        if (take > nbits)
+            take = nbits;
+        w->cur |= (uint8_t)((v & rvt_mask(take)) << w->bit);
+        w->bit += take;
+        v = take >= 64 ? 0 : v >> take;
+        nbits -= take;
+    }
+}
+
+void nt_mw_fixed(nt_mw *w, uint64_t v, unsigned nbits)
+{
+    mw_bits(w, v, nbits);
+}
+
+static unsigned sig_bits(uint64_t v)
+{
+    return v ? 64u - (unsigned)__builtin_clzll(v) : 0;
+}
+
+static void mw_end_field(nt_mw *w, unsigned nbits, uint64_t v, bool last)
+{
+    /* 3.1: a variable field is at least one bit and ends on a byte boundary
+     * (zero-filled above its highest bit). */
+    if (w->bit == NT_MDO_BITS)
+        mw_flush(w, NT_MSEO_CONT);
+    if (nbits == 0 && w->bit == 0)
+        nbits = 1;
+    mw_bits(w, v, nbits);
+    mw_flush(w, last ? NT_MSEO_MEND : NT_MSEO_VEND);
+}
+
+void nt_mw_var(nt_mw *w, uint64_t v, bool last)
+{
+    mw_end_field(w, sig_bits(v), v, last);
+}
+
+void nt_mw_addr(nt_mw *w, uint64_t v, unsigned width, bool extend, bool last)
+{
+    v &= rvt_mask(width);
+    if (!extend) {
+        nt_mw_var(w, v, last);
+        return;
+    }
+    /* 8.2 rule 1: the decoder repeats the last MDO's top bit up to the
+     * address width.  Pick the first byte end where that gives v back: an
+     * extended run of ones, or an extra zero MDO that stops a 1 top bit. */
+    unsigned start = w->bit == NT_MDO_BITS ? 0 : w->bit;
+    unsigned W = NT_MDO_BITS - start;
+    for (; W < width; W += NT_MDO_BITS) {
+        uint64_t low = v & rvt_mask(W);
+        uint64_t dec = (low >> (W - 1) & 1) ? low | (rvt_mask(width) & ~rvt_mask(W)) : low;
+        if (dec == v)
+            break;
+    }
+    if (W > width)
+        W = width;  /* a field reaching the full width is never extended */
+    mw_end_field(w, W, v, last);
+}
+
+void nt_mr_load(nt_mr *r, const uint8_t *bytes, size_t len)
+{
+    rvt_bitw bw;
+    rvt_bitw_init(&bw, r->mdo, sizeof r->mdo);
+    r->nseg = 0;
+    r->pos = 0;
+    for (size_t i = 0; i < len; i++) {
+        rvt_bitw_put(&bw, bytes[i] >> 2, NT_MDO_BITS);
+        unsigned mseo = bytes[i] & 3u;
+        if ((mseo == NT_MSEO_VEND || mseo == NT_MSEO_MEND) && r->nseg < NT_MAX_SEGS)
+            r->seg_end[r->nseg++] = (uint16_t)bw.pos;
+    }
+}
+
+static uint64_t mr_get(nt_mr *r, unsigned nbits)
+{
+    rvt_bitr br;
+    rvt_bitr_init(&br, r->mdo, sizeof r->mdo, 0);
+    br.pos = r->pos;
+    uint64_t v = rvt_bitr_get(&br, nbits);
+    r->pos += nbits;
+    return v;
+}
+
+static unsigned mr_seg_end(const nt_mr *r)
+{
+    for (unsigned i = 0; i < r->nseg; i++)
+        if (r->seg_end[i] > r->pos)
+            return r->seg_end[i];
+    return 0;
+}
+
+bool nt_mr_fixed(nt_mr *r, unsigned nbits, uint64_t *v)
+{
+    unsigned end = mr_seg_end(r);
+    if (!end || r->pos + nbits >= end)
+        return false;   /* a fixed field is always followed by a variable one */
+    *v = mr_get(r, nbits);
+    return true;
+}
+
+bool nt_mr_var(nt_mr *r, uint64_t *v, unsigned *width)
+{
+    unsigned end = mr_seg_end(r);
+    if (!end)
+        return false;
+    unsigned w = end - r->pos;
+    *width = w;
+    if (w <= 64) {
+        *v = mr_get(r, w);
+        return true;
+    }
+    *v = mr_get(r, 64);
+    w -= 64;
+    while (w) {                  /* above bit 63 only zero fill is legal */
+        unsigned k = w > 64 ? 64 : w;
+        if (mr_get(r, k))
+            return false;
+        w -= k;
+    }
+    *width = 64;
+    return true;
+}

@@ -1,0 +1,4 @@
+.option norvc
+loop:
+  addi x5, x5, 1
+  j loop

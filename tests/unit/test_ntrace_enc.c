@@ -1,0 +1,284 @@
+/* N-Trace encoder and decoder against the spec's worked examples: the
+ * I-CNT examples of 8.4.1/8.4.2, the I-CNT overflow sequence of 8.4.4, the
+ * HIST examples of 8.3, plus decode-back of each stream. */
+#include "tharness.h"
+#include "rvtrace/ntrace.h"
+#include "rvtrace/image.h"
+
+/* ---- capture ---- */
+typedef struct cap { uint8_t b[4096]; size_t n; } cap;
+static int cap_put(void *ctx, const uint8_t *b, size_t n)
+{
+    cap *c = ctx;
+    if (c->n + n > sizeof c->b) return RVT_ERR_LIMIT;
+    memcpy(c->b + c->n, b, n);
+    c->n += n;
+    return 0;
+}
+
+static size_t parse(const cap *c, const rvt_nt_cfg *cfg, rvt_nt_msg *out, size_t max)
+{
+    rvt_nt_reader r;
+    size_t k = 0;
+    rvt_nt_reader_init(&r, c->b, c->n, cfg);
+    while (k < max && rvt_nt_reader_next(&r, &out[k]) == 1)
+        k++;
+    return k;
+}
+
+static rvt_irec rec(uint64_t addr, uint32_t hw, unsigned itype, unsigned lastsize)
+{
+    rvt_irec r;
+    memset(&r, 0, sizeof r);
+    r.iaddr = addr;
+    r.iretire = hw;
+    r.ninstr = 1;
+    r.itype = (uint8_t)itype;
+    r.ilastsize = (uint8_t)lastsize;
+    r.priv = 3;
+    return r;
+}
+
+static size_t encode(const rvt_nt_cfg *cfg, const rvt_irec *r, size_t n, cap *c, rvt_nt_msg *msgs, size_t max)
+{
+    int st;
+    c->n = 0;
+    rvt_nt_encoder *e = rvt_nt_encoder_new(cfg, cap_put, c, &st);
+    CHECK(e != NULL);
+    if (!e) return 0;
+    CHECK_EQ(rvt_nt_encoder_put(e, r, n), 0);
+    CHECK_EQ(rvt_nt_encoder_end(e), 0);
+    rvt_nt_encoder_free(e);
+    return parse(c, cfg, msgs, max);
+}
+
+/* ---- program image of 8.4.1 ---- */
+#define C_ADD 0x952Eu       /* c.add a0,a1: 1001 01010 01011 10 */
+#define C_EBREAK 0x9002u
+#define ADD 0x00B50533u     /* add a0,a0,a1 */
+
+/* B-type bne a0,a1,off */
+static uint32_t bne(int32_t off)
+{
+    uint32_t i = (uint32_t)off;
+    return ((i >> 12 & 1) << 31) | ((i >> 5 & 0x3F) << 25) | (11u << 20) | (10u << 15) |
+           (1u << 12) | ((i >> 1 & 0xF) << 8) | ((i >> 11 & 1) << 7) | 0x63;
+}
+
+static void put16(rvt_image *img, uint64_t a, uint16_t v)
+{
+    uint8_t b[2] = { (uint8_t)v, (uint8_t)(v >> 8) };
+    rvt_image_add_bytes(img, a, b, 2, "t");
+}
+static void put32(rvt_image *img, uint64_t a, uint32_t v)
+{
+    uint8_t b[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
+    rvt_image_add_bytes(img, a, b, 4, "t");
+}
+
+static rvt_image *image_841(void)
+{
+    rvt_image *img = rvt_image_new();
+    put16(img, 0x100, C_ADD);
+    put32(img, 0x102, bne(0x200 - 0x102));
+    put32(img, 0x106, ADD);
+    put32(img, 0x10A, bne(0x300 - 0x10A));
+    put16(img, 0x10E, C_ADD);
+    put32(img, 0x110, ADD);
+    put16(img, 0x114, C_EBREAK);
+    put16(img, 0x200, C_ADD);
+    put16(img, 0x202, C_EBREAK);
+    put32(img, 0x300, ADD);
+    put16(img, 0x304, C_EBREAK);
+    return img;
+}
+
+static const rvt_insn *img_insn(void *ctx, uint64_t pc) { return rvt_image_insn(ctx, pc); }
+
+typedef struct pcs { uint64_t pc[64]; size_t n; uint64_t errors; } pcs;
+static int pcs_ev(void *ctx, const rvt_flow_event *ev)
+{
+    pcs *p = ctx;
+    if (ev->kind == RVT_EV_INSN && p->n < 64) p->pc[p->n++] = ev->pc;
+    if (ev->kind == RVT_EV_ERROR) p->errors++;
+    return 0;
+}
+
+/* Decode c with img and compare to the executed PCs. */
+static void decode_back(const rvt_nt_cfg *cfg, rvt_image *img, const cap *c,
+                        const uint64_t *want, size_t n)
+{
+    int st;
+    rvt_nt_decoder *d = rvt_nt_decoder_new(cfg, img_insn, img, -1, &st);
+    pcs p = {0};
+    CHECK_EQ(rvt_nt_decode(d, c->b, c->n, pcs_ev, &p), 0);
+    rvt_nt_decoder_free(d);
+    CHECK_EQ(p.errors, 0);
+    CHECK_EQ(p.n, n);
+    for (size_t i = 0; i < n && i < p.n; i++)
+        CHECK_EQ(p.pc[i], want[i]);
+}
+
+static void check_sync_start(const rvt_nt_msg *m)
+{
+    /* 8.4.1: "ProgTraceSync with I-CNT=0 and F-ADDR encoding 0x100" */
+    CHECK_EQ(m->tcode, RVT_NT_PROG_TRACE_SYNC);
+    CHECK_EQ(m->f[RVT_NT_F_ICNT], 0);
+    CHECK_EQ(m->f[RVT_NT_F_FADDR], 0x80);
+}
+
+/* 8.4.1 (BTM): run 1, branch at 0x102 taken: DirectBranch I-CNT=3
+ * (<0x100..0x105>), then ProgTraceCorrelation I-CNT=1 (<0x200..0x201>);
+ * run 2: DirectBranch I-CNT=7, Correlation I-CNT=2; run 3: only
+ * Correlation I-CNT=10. */
+static void test_spec_icnt_btm(void)
+{
+    rvt_nt_cfg cfg;
+    rvt_nt_cfg_default(&cfg);
+    cfg.inst_mode = RVT_NT_MODE_BTM;
+    rvt_image *img = image_841();
+    cap c;
+    rvt_nt_msg m[8];
+    const rvt_irec run1[] = { rec(0x100, 1, 0, 0), rec(0x102, 2, 5, 1), rec(0x200, 1, 0, 0) };
+    CHECK_EQ(encode(&cfg, run1, 3, &c, m, 8), 3);
+    check_sync_start(&m[0]);
+    CHECK_EQ(m[1].tcode, RVT_NT_DIRECT_BRANCH);
+    CHECK_EQ(m[1].f[RVT_NT_F_ICNT], 3);
+    CHECK_EQ(m[2].tcode, RVT_NT_PROG_TRACE_CORRELATION);
+    CHECK_EQ(m[2].f[RVT_NT_F_EVCODE], 0);
+    CHECK_EQ(m[2].f[RVT_NT_F_CDF], 0);     /* 7.12: CDF 0 in BTM */
+    CHECK_EQ(m[2].f[RVT_NT_F_ICNT], 1);
+    decode_back(&cfg, img, &c, (const uint64_t[]){ 0x100, 0x102, 0x200 }, 3);
+
+    const rvt_irec run2[] = { rec(0x100, 1, 0, 0), rec(0x102, 2, 4, 1), rec(0x106, 2, 0, 1),
+                              rec(0x10A, 2, 5, 1), rec(0x300, 2, 0, 1) };
+    CHECK_EQ(encode(&cfg, run2, 5, &c, m, 8), 3);
+    CHECK_EQ(m[1].tcode, RVT_NT_DIRECT_BRANCH);
+    CHECK_EQ(m[1].f[RVT_NT_F_ICNT], 7);
+    CHECK_EQ(m[2].f[RVT_NT_F_ICNT], 2);
+    decode_back(&cfg, img, &c, (const uint64_t[]){ 0x100, 0x102, 0x106, 0x10A, 0x300 }, 5);
+
+    const rvt_irec run3[] = { rec(0x100, 1, 0, 0), rec(0x102, 2, 4, 1), rec(0x106, 2, 0, 1),
+                              rec(0x10A, 2, 4, 1), rec(0x10E, 1, 0, 0), rec(0x110, 2, 0, 1) };
+    CHECK_EQ(encode(&cfg, run3, 6, &c, m, 8), 2);
+    CHECK_EQ(m[1].tcode, RVT_NT_PROG_TRACE_CORRELATION);
+    CHECK_EQ(m[1].f[RVT_NT_F_ICNT], 10);
+    decode_back(&cfg, img, &c, (const uint64_t[]){ 0x100, 0x102, 0x106, 0x10A, 0x10E, 0x110 }, 6);
+
+    /* 8.4.2 (HTM): I-CNT=4 HIST=0b11; I-CNT=9 HIST=0b101; I-CNT=10 HIST=0b100 */
+    cfg.inst_mode = RVT_NT_MODE_HTM;
+    CHECK_EQ(encode(&cfg, run1, 3, &c, m, 8), 2);
+    CHECK_EQ(m[1].tcode, RVT_NT_PROG_TRACE_CORRELATION);
+    CHECK_EQ(m[1].f[RVT_NT_F_CDF], 1);
+    CHECK_EQ(m[1].f[RVT_NT_F_ICNT], 4);
+    CHECK_EQ(m[1].f[RVT_NT_F_HIST], 0x3);
+    decode_back(&cfg, img, &c, (const uint64_t[]){ 0x100, 0x102, 0x200 }, 3);
+    CHECK_EQ(encode(&cfg, run2, 5, &c, m, 8), 2);
+    CHECK_EQ(m[1].f[RVT_NT_F_ICNT], 9);
+    CHECK_EQ(m[1].f[RVT_NT_F_HIST], 0x5);
+    decode_back(&cfg, img, &c, (const uint64_t[]){ 0x100, 0x102, 0x106, 0x10A, 0x300 }, 5);
+    CHECK_EQ(encode(&cfg, run3, 6, &c, m, 8), 2);
+    CHECK_EQ(m[1].f[RVT_NT_F_ICNT], 10);
+    CHECK_EQ(m[1].f[RVT_NT_F_HIST], 0x4);
+    decode_back(&cfg, img, &c, (const uint64_t[]){ 0x100, 0x102, 0x106, 0x10A, 0x10E, 0x110 }, 6);
+    rvt_image_free(img);
+}
+
+/* 8.4.4: a 4-bit I-CNT (MSB = overflow marker); branch at 0x102 not
+ * taken.  ProgTraceSync; IndirectBranchHistSync SYNC=4 I-CNT=8 HIST=0x2
+ * F-ADDR=0x88 (0x110) once 0x10C retires; ProgTraceCorrelation EVCODE=0
+ * CDF=1 I-CNT=6 HIST=0x1 for 0x110..0x118 (c.ebreak never retires). */
+static void test_spec_icnt_overflow(void)
+{
+    rvt_nt_cfg cfg;
+    rvt_nt_cfg_default(&cfg);
+    cfg.icnt_bits = 4;
+    rvt_image *img = rvt_image_new();
+    put16(img, 0x100, C_ADD);
+    put32(img, 0x102, bne(0x200 - 0x102));
+    put16(img, 0x106, C_ADD);
+    for (uint64_t a = 0x108; a < 0x11C; a += 4)
+        put32(img, a, ADD);
+    put16(img, 0x11C, C_EBREAK);
+    const rvt_irec r[] = { rec(0x100, 1, 0, 0), rec(0x102, 2, 4, 1), rec(0x106, 1, 0, 0),
+                           rec(0x108, 2, 0, 1), rec(0x10C, 2, 0, 1), rec(0x110, 2, 0, 1),
+                           rec(0x114, 2, 0, 1), rec(0x118, 2, 0, 1) };
+    cap c;
+    rvt_nt_msg m[8];
+    CHECK_EQ(encode(&cfg, r, 8, &c, m, 8), 3);
+    check_sync_start(&m[0]);
+    CHECK_EQ(m[1].tcode, RVT_NT_INDIRECT_BRANCH_HIST_SYNC);
+    CHECK_EQ(m[1].f[RVT_NT_F_SYNC], RVT_NT_SYNC_ICNT);
+    CHECK_EQ(m[1].f[RVT_NT_F_ICNT], 8);
+    CHECK_EQ(m[1].f[RVT_NT_F_HIST], 0x2);
+    CHECK_EQ(m[1].f[RVT_NT_F_FADDR], 0x88);
+    CHECK_EQ(m[2].tcode, RVT_NT_PROG_TRACE_CORRELATION);
+    CHECK_EQ(m[2].f[RVT_NT_F_CDF], 1);
+    CHECK_EQ(m[2].f[RVT_NT_F_ICNT], 6);
+    CHECK_EQ(m[2].f[RVT_NT_F_HIST], 0x1);
+    decode_back(&cfg, img, &c, (const uint64_t[]){ 0x100, 0x102, 0x106, 0x108, 0x10C, 0x110,
+                                                  0x114, 0x118 }, 8);
+    rvt_image_free(img);
+}
+
+/* 8.3: HIST 101 = not taken then taken; 1111 = three taken; 10000 =
+ * four not taken; 1 = no branch (each the HIST of the closing message). */
+static void test_spec_hist(void)
+{
+    static const struct { const char *seq; uint64_t hist; } ex[] = {
+        { "NT", 0x5 }, { "TTT", 0xF }, { "NNNN", 0x10 }, { "", 0x1 },
+    };
+    rvt_nt_cfg cfg;
+    rvt_nt_cfg_default(&cfg);
+    for (size_t k = 0; k < sizeof ex / sizeof ex[0]; k++) {
+        rvt_irec r[8];
+        size_t n = 0;
+        r[n++] = rec(0x1000, 2, 0, 1);
+        for (const char *s = ex[k].seq; *s; s++, n++)
+            r[n] = rec(0x1000 + 4 * n, 2, *s == 'T' ? 5 : 4, 1);
+        cap c;
+        rvt_nt_msg m[4];
+        CHECK_EQ(encode(&cfg, r, n, &c, m, 4), 2);
+        CHECK_EQ(m[1].f[RVT_NT_F_HIST], ex[k].hist);
+    }
+}
+
+/* 8.3.1: the 32nd history bit makes a ResourceFull RCODE 1 with 31 bits
+ * plus stop bit; the decoder's history keeps running across it. */
+static void test_hist_overflow(void)
+{
+    rvt_nt_cfg cfg;
+    rvt_nt_cfg_default(&cfg);
+    rvt_irec r[40];
+    size_t n = 0;
+    for (int i = 0; i < 33; i++)
+        r[n++] = rec(0x1000, 2, i & 1 ? 5 : 4, 1);
+    cap c;
+    rvt_nt_msg m[6];
+    CHECK_EQ(encode(&cfg, r, n, &c, m, 6), 3);
+    CHECK_EQ(m[1].tcode, RVT_NT_RESOURCE_FULL);
+    CHECK_EQ(m[1].f[RVT_NT_F_RCODE], 1);
+    /* branch i (0 oldest) is taken when i is odd and sits at bit 30-i:
+     * bits 29, 27, ..., 1 = 0x2AAAAAAA, stop bit 31 -> 0xAAAAAAAA */
+    CHECK_EQ(m[1].f[RVT_NT_F_RDATA], 0xAAAAAAAAull);
+    CHECK_EQ(m[2].f[RVT_NT_F_HIST], 0x6);   /* bits 32, 33: N, T */
+    /* 9.3: with repeated history, period-2 chunks of 30 bits repeat. */
+    cfg.repeat_history = true;
+    rvt_irec big[200];
+    for (int i = 0; i < 200; i++)
+        big[i] = rec(0x1000, 2, i & 1 ? 5 : 4, 1);
+    size_t k = encode(&cfg, big, 200, &c, m, 6);
+    CHECK(k == 3 || k == 4);
+    CHECK_EQ(m[1].f[RVT_NT_F_RCODE], 2);
+    CHECK_EQ(m[1].f[RVT_NT_F_RDATA], (1ull << 30) | 0x15555555ull);
+    CHECK_EQ(m[1].f[RVT_NT_F_HREPEAT], 6);   /* 6 x 30 = 180 bits */
+}
+
+int main(void)
+{
+    test_spec_icnt_btm();
+    test_spec_icnt_overflow();
+    test_spec_hist();
+    test_hist_overflow();
+    return TH_DONE();
+}

@@ -1,0 +1,2 @@
+.option norvc
+  wfi

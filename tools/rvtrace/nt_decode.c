@@ -1,0 +1,189 @@
+/* rvtrace decode --elf P.elf F.nt: the N-Trace flow decoder (ch. 11) with
+ * PC list, listing or JSON-lines output. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "nt_cli.h"
+#include "rvtrace/image.h"
+#include "rvtrace/out.h"
+
+/* 11.4: self-modifying code.  --smc FILE lists "CONTENT ADDR SIZE WORD"
+ * lines (the corpus' amo_smc.smc.txt form); content k is written into the
+ * image when the k-th fence.i retires. */
+#define SMC_MAX 256
+typedef struct smc_word {
+    unsigned content;
+    uint64_t addr;
+    uint32_t word;
+    unsigned size;
+} smc_word;
+
+typedef struct dec_ctx {
+    rvt_out *outs[2];
+    size_t nout;
+    const char *path;
+    uint64_t errors;
+    rvt_image *img;
+    rvt_nt_decoder *dec;
+    smc_word smc[SMC_MAX];
+    size_t nsmc;
+    unsigned fences;
+} dec_ctx;
+
+static bool smc_load(dec_ctx *c, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        cli_err("%s: cannot open", path);
+        return false;
+    }
+    char line[256];
+    while (fgets(line, sizeof line, f) && c->nsmc < SMC_MAX) {
+        smc_word w;
+        unsigned long long a;
+        unsigned word;
+        if (line[0] == '#' || sscanf(line, "%u %llx %u %x", &w.content, &a, &w.size, &word) != 4)
+            continue;
+        w.addr = a;
+        w.word = word;
+        c->smc[c->nsmc++] = w;
+    }
+    fclose(f);
+    return true;
+}
+
+static void smc_fence(dec_ctx *c)
+{
+    unsigned k = ++c->fences;
+    bool any = false;
+    for (size_t i = 0; i < c->nsmc; i++) {
+        if (c->smc[i].content != k)
+            continue;
+        uint8_t b[4] = { (uint8_t)c->smc[i].word, (uint8_t)(c->smc[i].word >> 8),
+                         (uint8_t)(c->smc[i].word >> 16), (uint8_t)(c->smc[i].word >> 24) };
+        rvt_image_add_bytes(c->img, c->smc[i].addr, b, c->smc[i].size, "smc");
+        rvt_image_invalidate(c->img, c->smc[i].addr, c->smc[i].size);
+        any = true;
+    }
+    if (any)
+        rvt_nt_decoder_flush_cache(c->dec);
+}
+
+static const rvt_insn *image_insn(void *img, uint64_t pc)
+{
+    return rvt_image_insn(img, pc);
+}
+
+static int on_event(void *ctx, const rvt_flow_event *ev)
+{
+    dec_ctx *c = ctx;
+    if (ev->kind == RVT_EV_INSN && c->nsmc) {
+        const rvt_insn *i = rvt_image_insn(c->img, ev->pc);
+        if (i && i->op == RVT_OP_FENCE_I)
+            smc_fence(c);
+    }
+    if (ev->kind == RVT_EV_ERROR || ev->kind == RVT_EV_LOST) {
+        if (ev->kind == RVT_EV_ERROR)
+            c->errors++;
+        char msg[256];
+        snprintf(msg, sizeof msg, "%s (src %u, pc 0x%llx)", ev->msg ? ev->msg : "error",
+                 ev->src, (unsigned long long)ev->pc);
+        cli_diag((void *)c->path, ev->kind == RVT_EV_ERROR ? RVT_DIAG_ERROR : RVT_DIAG_WARN,
+                 ev->offset, msg);
+    }
+    for (size_t i = 0; i < c->nout; i++) {
+        int st = rvt_out_event(c->outs[i], ev);
+        if (st)
+            return st;
+    }
+    return 0;
+}
+
+int nt_cmd_decode(int argc, char **argv)
+{
+    const char *path = NULL, *elf = NULL, *pcs = NULL, *smc = NULL, *v;
+    rvt_out_kind kind = RVT_OUT_LISTING;
+    int src = -1;
+    for (int i = 1; i < argc; i++) {
+        if ((v = cli_opt(argc, argv, &i, "--elf")))
+            elf = v;
+        else if ((v = cli_opt(argc, argv, &i, "--pcs")))
+            pcs = v;
+        else if ((v = cli_opt(argc, argv, &i, "--smc")))
+            smc = v;
+        else if ((v = cli_opt(argc, argv, &i, "--src")))
+            src = atoi(v);
+        else if (!strcmp(argv[i], "--json"))
+            kind = RVT_OUT_JSON;
+        else if (!strcmp(argv[i], "--listing"))
+            kind = RVT_OUT_LISTING;
+        else if (!strcmp(argv[i], "--ntrace"))
+            continue;
+        else if (argv[i][0] != '-')
+            path = argv[i];
+        else if (nt_opt_setting(argc, argv, &i, &(rvt_nt_cfg){0}) == 0) {
+            cli_err("decode: unknown option %s", argv[i]);
+            return CLI_USAGE;
+        }
+    }
+    if (!path || !elf) {
+        fputs(cmd_decode_help, stderr);
+        fputs(nt_options_help, stderr);
+        return CLI_USAGE;
+    }
+    rvt_nt_cfg cfg;
+    int st = nt_settings_for(path, argc, argv, &cfg);
+    if (st)
+        return st;
+    rvt_image *img = rvt_image_new();
+    if (!img)
+        return CLI_FAIL;
+    rvt_image_set_diag(img, cli_diag, (void *)elf);
+    if (rvt_image_load_elf(img, elf) < 0) {
+        rvt_image_free(img);
+        return CLI_FAIL;
+    }
+    if (!cfg.xlen || cfg.xlen == 64) {
+        unsigned x = rvt_image_xlen(img);
+        if (x)
+            cfg.xlen = x;   /* the program's class unless rvtXlen says otherwise */
+    }
+    size_t len;
+    uint8_t *buf = nt_slurp(path, &len);
+    FILE *pf = NULL;
+    static dec_ctx c;
+    c.path = path;
+    c.img = img;
+    if (smc && !smc_load(&c, smc)) {
+        free(buf);
+        rvt_image_free(img);
+        return CLI_FAIL;
+    }
+    if (buf && pcs) {
+        pf = fopen(pcs, "w");
+        if (!pf)
+            cli_err("%s: cannot create", pcs);
+        else
+            c.outs[c.nout++] = rvt_out_new(RVT_OUT_PCS, pf, img);
+    }
+    if (buf && (!pcs || kind == RVT_OUT_JSON))
+        c.outs[c.nout++] = rvt_out_new(kind, stdout, img);
+    rvt_nt_decoder *d = buf ? rvt_nt_decoder_new(&cfg, image_insn, img, src, &st) : NULL;
+    int rc = CLI_FAIL;
+    c.dec = d;
+    if (d && (!pcs || pf)) {
+        st = rvt_nt_decode(d, buf, len, on_event, &c);
+        if (st >= 0)
+            st = rvt_nt_decode_end(d, on_event, &c);
+        rc = st < 0 || c.errors ? CLI_FAIL : CLI_OK;
+    }
+    for (size_t i = 0; i < c.nout; i++)
+        rvt_out_free(c.outs[i]);
+    if (pf && fclose(pf) != 0)
+        rc = CLI_FAIL;
+    rvt_nt_decoder_free(d);
+    free(buf);
+    rvt_image_free(img);
+    return rc;
+}

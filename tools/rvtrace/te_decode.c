@@ -1,0 +1,120 @@
+/* rvtrace decode --elf P.elf F.te: rebuild the retired instructions with
+ * the flow decoder and write them through the output writers (out.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "te_opts.h"
+
+typedef struct dec_out {
+    rvt_out *pcs, *main;
+    const char *file;
+    uint64_t errors;
+} dec_out;
+
+static int on_event(void *ctx, const rvt_flow_event *ev)
+{
+    dec_out *o = ctx;
+    if (ev->kind == RVT_EV_ERROR) {
+        o->errors++;
+        cli_diag((void *)o->file, RVT_DIAG_ERROR, ev->offset, ev->msg ? ev->msg : "decode error");
+    }
+    if (o->pcs)
+        rvt_out_event(o->pcs, ev);
+    if (o->main)
+        rvt_out_event(o->main, ev);
+    return 0;
+}
+
+static int load_raw(rvt_image *img, const char *spec)
+{
+    char path[4096];
+    const char *at = strrchr(spec, '@');
+    uint64_t base;
+    if (!at || (size_t)(at - spec) >= sizeof path || !cli_parse_u64(at + 1, &base)) {
+        cli_err("--raw: expected FILE@ADDRESS, got '%s'", spec);
+        return -1;
+    }
+    memcpy(path, spec, (size_t)(at - spec));
+    path[at - spec] = 0;
+    return rvt_image_load_raw(img, path, base);
+}
+
+int te_cmd_decode(int argc, char **argv)
+{
+    const char *elf = NULL, *in = NULL, *pcs = NULL, *raw = NULL, *v;
+    rvt_out_kind kind = RVT_OUT_LISTING;
+    bool main_out = true;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--te-opt") || !strcmp(argv[i], "--te-attr")) {
+            i++;
+            continue;
+        }
+        if (!strncmp(argv[i], "--te-", 5) || !strcmp(argv[i], "--etrace"))
+            continue;
+        if ((v = cli_opt(argc, argv, &i, "--elf")))
+            elf = v;
+        else if ((v = cli_opt(argc, argv, &i, "--raw")))
+            raw = v;            /* FILE@ADDR: e.g. a boot ROM outside the ELF */
+        else if ((v = cli_opt(argc, argv, &i, "--pcs"))) {
+            pcs = v;
+            main_out = false;
+        } else if (!strcmp(argv[i], "--json")) {
+            kind = RVT_OUT_JSON;
+            main_out = true;
+        } else if (!strcmp(argv[i], "--listing")) {
+            kind = RVT_OUT_LISTING;
+            main_out = true;
+        } else if (argv[i][0] != '-')
+            in = argv[i];
+        else {
+            cli_err("decode: unknown option %s", argv[i]);
+            return CLI_USAGE;
+        }
+    }
+    if (!elf || !in) {
+        cli_err("decode: need --elf PROG.elf and a trace file");
+        return CLI_USAGE;
+    }
+    rvt_te_attrs a;
+    if (te_attrs_for_input(in, argc, argv, &a) < 0)
+        return CLI_USAGE;
+    rvt_image *img = rvt_image_new();
+    if (!img)
+        return CLI_FAIL;
+    rvt_image_set_diag(img, cli_diag, (void *)elf);
+    size_t len = 0;
+    uint8_t *buf = NULL;
+    FILE *pf = NULL;
+    int rc = CLI_FAIL;
+    dec_out o = { NULL, NULL, in, 0 };
+    if (rvt_image_load_elf(img, elf) < 0 || (raw && load_raw(img, raw) < 0) ||
+        !(buf = te_slurp(in, &len)))
+        goto out;
+    if (pcs && !(pf = fopen(pcs, "w"))) {
+        cli_err("%s: cannot write", pcs);
+        goto out;
+    }
+    if (pf)
+        o.pcs = rvt_out_new(RVT_OUT_PCS, pf, img);
+    if (main_out)
+        o.main = rvt_out_new(kind, stdout, img);
+    int st = 0;
+    rvt_te_decoder *d = rvt_te_decoder_new(&a, img, on_event, &o, &st);
+    if (!d) {
+        cli_err("%s: %s", in, rvt_status_str(st));
+        goto out;
+    }
+    rvt_te_decoder_run(d, buf, len);
+    rc = o.errors ? CLI_FAIL : CLI_OK;
+    rvt_te_decoder_free(d);
+out:
+    if (o.pcs)
+        rvt_out_free(o.pcs);
+    if (o.main)
+        rvt_out_free(o.main);
+    if (pf && fclose(pf) != 0)
+        rc = CLI_FAIL;
+    free(buf);
+    rvt_image_free(img);
+    return rc;
+}

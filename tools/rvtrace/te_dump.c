@@ -1,0 +1,67 @@
+/* rvtrace dump F.te: one te_inst packet per line, every field named. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "te_opts.h"
+
+static const char *input_arg(int argc, char **argv)
+{
+    const char *in = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--te-opt") || !strcmp(argv[i], "--te-attr") ||
+            !strcmp(argv[i], "--elf") || !strcmp(argv[i], "--pcs") || !strcmp(argv[i], "-o")) {
+            i++;
+            continue;
+        }
+        if (argv[i][0] != '-')
+            in = argv[i];
+    }
+    return in;
+}
+
+int te_cmd_dump(int argc, char **argv)
+{
+    bool json = false;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--json"))
+            json = true;
+    const char *in = input_arg(argc, argv);
+    if (!in) {
+        cli_err("dump: no input file");
+        return CLI_USAGE;
+    }
+    rvt_te_attrs a;
+    if (te_attrs_for_input(in, argc, argv, &a) < 0)
+        return CLI_USAGE;
+    size_t len;
+    uint8_t *buf = te_slurp(in, &len);
+    if (!buf)
+        return CLI_FAIL;
+    rvt_te_reader r;
+    rvt_te_reader_init(&r, &a, buf, len);
+    rvt_te_pkt p;
+    uint64_t off;
+    char line[1024];
+    int st, errors = 0;
+    while ((st = rvt_te_reader_next(&r, &p, &off)) != 0) {
+        if (st < 0) {
+            char msg[96];
+            snprintf(msg, sizeof msg, "bad packet (%s)", rvt_status_str(st));
+            cli_diag((void *)in, RVT_DIAG_ERROR, off, msg);
+            errors++;
+            continue;
+        }
+        /* Support packets change the options the next packets are read with. */
+        if (p.format == 3 && p.subformat == 3)
+            a.options = (a.version == RVT_TE_V20 ? (a.options & RVT_TE_OPT_SIJUMP) : 0) |
+                        (unsigned)p.options;
+        rvt_te_pkt_format(&a, &p, json, line, sizeof line);
+        if (json)
+            printf("{\"offset\":%" PRIu64 ",%s\n", off, line + 1);
+        else
+            printf("%8" PRIu64 "  %s\n", off, line);
+    }
+    free(buf);
+    return errors ? CLI_FAIL : CLI_OK;
+}

@@ -1,0 +1,152 @@
+/* rvtrace encode --etrace, and the E-Trace sink of `rvtrace run --etrace`. */
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "te_opts.h"
+
+typedef struct te_sink {
+    FILE *f;
+    rvt_te_encoder *enc;
+    rvt_te_attrs a;
+    char *path;
+} te_sink;
+
+static int write_bytes(void *ctx, const uint8_t *b, size_t n)
+{
+    te_sink *s = ctx;
+    return fwrite(b, 1, n, s->f) == n ? 0 : RVT_ERR_IO;
+}
+
+static te_sink *sink_new(const char *path, const rvt_te_attrs *a)
+{
+    te_sink *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->a = *a;
+    s->path = strdup(path);
+    s->f = fopen(path, "wb");
+    int st = 0;
+    if (s->f)
+        s->enc = rvt_te_encoder_new(a, write_bytes, s, &st);
+    if (!s->f || !s->enc || !s->path) {
+        cli_err("%s: cannot start the E-Trace encoder (%s)", path,
+                s->f ? rvt_status_str(st) : "cannot write");
+        if (s->f)
+            fclose(s->f);
+        free(s->path);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static int sink_finish(te_sink *s, bool flush)
+{
+    int st = flush ? rvt_te_encoder_end(s->enc) : 0;
+    if (fclose(s->f) != 0 && st >= 0)
+        st = RVT_ERR_IO;
+    if (st >= 0 && te_attrs_save(s->path, &s->a) < 0)
+        st = RVT_ERR_IO;
+    if (st < 0)
+        cli_err("%s: %s", s->path, rvt_status_str(st));
+    rvt_te_encoder_free(s->enc);
+    free(s->path);
+    free(s);
+    return st < 0 ? CLI_FAIL : CLI_OK;
+}
+
+int te_cmd_encode(int argc, char **argv)
+{
+    rvt_te_attrs a;
+    rvt_te_attrs_default(&a);
+    const char *in = NULL, *out = NULL, *v;
+    for (int i = 1; i < argc; i++) {
+        int r = te_opt_apply(argc, argv, &i, &a);
+        if (r < 0)
+            return CLI_USAGE;
+        if (r > 0 || !strcmp(argv[i], "--etrace"))
+            continue;
+        if ((v = cli_opt(argc, argv, &i, "-o")))
+            out = v;
+        else if (argv[i][0] != '-')
+            in = argv[i];
+        else {
+            cli_err("encode: unknown option %s", argv[i]);
+            return CLI_USAGE;
+        }
+    }
+    if (!in || !out) {
+        cli_err("encode: need IN and -o OUT");
+        return CLI_USAGE;
+    }
+    if (rvt_te_attrs_check(&a) < 0) {
+        cli_err("encode: inconsistent E-Trace attributes or options");
+        return CLI_USAGE;
+    }
+    te_sink *s = sink_new(out, &a);
+    if (!s)
+        return CLI_FAIL;
+    rvt_irec_sink k = rvt_te_encoder_sink(s->enc);
+    int st;
+    if (cli_has_suffix(in, ".rvi")) {
+        st = rvt_rvi_replay(in, &k, cli_diag, (void *)in);
+    } else {
+        /* The reference flow's encoder-input CSV (the importer ends the sink). */
+        rvt_import_cfg cfg = { .itype3 = a.itype_width == 3, .diag = cli_diag, .diag_ctx = (void *)in };
+        st = rvt_import_file(RVT_IMPORT_REFCSV, in, &cfg, &k, NULL);
+    }
+    if (st < 0) {
+        sink_finish(s, false);
+        return CLI_FAIL;
+    }
+    return sink_finish(s, false);
+}
+
+bool te_is_run_option(int argc, char **argv, int i, int *consumed)
+{
+    const char *a = argv[i];
+    if (strcmp(a, "--etrace") && strncmp(a, "--etrace=", 9) &&
+        strcmp(a, "--te-opt") && strncmp(a, "--te-opt=", 9) &&
+        strcmp(a, "--te-attr") && strncmp(a, "--te-attr=", 10))
+        return false;
+    *consumed = strchr(a, '=') || i + 1 >= argc ? 1 : 2;
+    return true;
+}
+
+int te_sink_open(int argc, char **argv, unsigned xlen, rvt_irec_sink *out, void **handle)
+{
+    rvt_te_attrs a;
+    rvt_te_attrs_default(&a);
+    if (xlen)
+        a.iaddress_width = xlen;
+    const char *path = NULL, *v;
+    for (int i = 1; i < argc; i++) {
+        int r = te_opt_apply(argc, argv, &i, &a);
+        if (r < 0)
+            return CLI_USAGE;
+        if (r == 0 && (v = cli_opt(argc, argv, &i, "--etrace")))
+            path = v;
+    }
+    if (!path) {
+        *handle = NULL;
+        return CLI_OK;
+    }
+    if (rvt_te_attrs_check(&a) < 0) {
+        cli_err("--etrace: inconsistent E-Trace attributes or options");
+        return CLI_USAGE;
+    }
+    te_sink *s = sink_new(path, &a);
+    if (!s)
+        return CLI_FAIL;
+    *out = rvt_te_encoder_sink(s->enc);
+    *handle = s;
+    return CLI_OK;
+}
+
+int te_sink_close(void *handle)
+{
+    if (!handle)
+        return CLI_OK;
+    /* The producer calls the sink's end(); the encoder has flushed. */
+    return sink_finish(handle, false);
+}

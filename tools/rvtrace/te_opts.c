@@ -1,0 +1,122 @@
+/* E-Trace CLI option handling shared by run, encode, decode and dump. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "te_opts.h"
+
+const char te_options_help[] =
+    "E-Trace options:\n"
+    "  --etrace OUT.te           write an E-Trace stream (attributes in OUT.te.attrs)\n"
+    "  --te-opt LIST             modes: full-address, implicit-except, sijump,\n"
+    "                            implicit-return, branch-prediction,\n"
+    "                            jump-target-cache, or all (default: delta address)\n"
+    "  --te-attr NAME=VALUE      an encoder attribute (E-Trace 9.1 names, *_p values):\n"
+    "                            version=1.1|2.0, iaddress_width, iaddress_lsb,\n"
+    "                            ecause_width, context_width, nocontext, notime,\n"
+    "                            time_width, privilege_width, call_counter_size,\n"
+    "                            return_stack_size, bpred_size, cache_size, f0s_width,\n"
+    "                            sijump, retires, resync_mode=off|packets|halfwords,\n"
+    "                            resync_max, resync_interval, irdepth_ones, ref_end\n"
+    "                            (docs/format-te.md)\n";
+
+int te_opt_apply(int argc, char **argv, int *i, rvt_te_attrs *a)
+{
+    const char *v;
+    int j = *i;
+    if ((v = cli_opt(argc, argv, &j, "--te-opt"))) {
+        unsigned opts;
+        if (rvt_te_opts_parse(v, &opts) < 0) {
+            cli_err("--te-opt: unknown mode in '%s'", v);
+            return -1;
+        }
+        a->options |= opts;
+        *i = j;
+        return 1;
+    }
+    if ((v = cli_opt(argc, argv, &j, "--te-attr"))) {
+        if (rvt_te_attrs_set(a, v) < 0) {
+            cli_err("--te-attr: bad attribute '%s'", v);
+            return -1;
+        }
+        *i = j;
+        return 1;
+    }
+    return 0;
+}
+
+int te_attrs_for_input(const char *trace, int argc, char **argv, rvt_te_attrs *a)
+{
+    rvt_te_attrs_default(a);
+    char path[4096];
+    snprintf(path, sizeof path, "%s.attrs", trace);
+    FILE *f = fopen(path, "r");
+    if (f) {
+        unsigned line = 0;
+        int st = rvt_te_attrs_read(a, f, &line);
+        fclose(f);
+        if (st < 0) {
+            cli_err("%s: line %u: bad attribute", path, line);
+            return -1;
+        }
+    }
+    for (int i = 1; i < argc; i++)
+        if (te_opt_apply(argc, argv, &i, a) < 0)
+            return -1;
+    if (rvt_te_attrs_check(a) < 0) {
+        cli_err("%s: inconsistent E-Trace attributes", trace);
+        return -1;
+    }
+    return 0;
+}
+
+int te_attrs_save(const char *trace, const rvt_te_attrs *a)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s.attrs", trace);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        cli_err("%s: cannot write", path);
+        return -1;
+    }
+    int st = rvt_te_attrs_write(a, f);
+    if (fclose(f) != 0 || st < 0) {
+        cli_err("%s: write error", path);
+        return -1;
+    }
+    return 0;
+}
+
+uint8_t *te_slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        cli_err("%s: cannot open", path);
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    uint8_t *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap)
+            break;
+        uint8_t *nb = realloc(buf, cap * 2);
+        if (!nb) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = nb;
+        cap *= 2;
+    }
+    bool err = ferror(f);
+    fclose(f);
+    if (!buf || err) {
+        free(buf);
+        cli_err("%s: read error", path);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}

@@ -1,0 +1,20 @@
+/* E-Trace CLI: shared option handling (te_opts.c). */
+#ifndef RVT_TE_OPTS_H
+#define RVT_TE_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "rvtrace/etrace.h"
+
+/* Apply --te-opt LIST / --te-attr NAME=VALUE at argv[*i]; returns 1 if
+ * consumed (advancing *i), 0 if not an E-Trace option, -1 on a bad value. */
+int te_opt_apply(int argc, char **argv, int *i, rvt_te_attrs *a);
+/* Attributes for reading TRACE: defaults, then TRACE.attrs if present,
+ * then the --te-attr/--te-opt options in argv.  Prints the error. */
+int te_attrs_for_input(const char *trace, int argc, char **argv, rvt_te_attrs *a);
+int te_attrs_save(const char *trace, const rvt_te_attrs *a);
+/* Whole file into memory (caller frees). */
+uint8_t *te_slurp(const char *path, size_t *len);
+
+#endif
