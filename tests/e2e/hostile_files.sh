@@ -67,10 +67,14 @@ if [ -n "$elf" ]; then
     else echo "SKIP decode .$ext"; fi
   done
 fi
-for ext in csv log pcs; do
-  if implemented import "$T/empty.$ext" -o "$T/o.rvi"; then
-    probe $ext "$RVT_BIN" import {} -o "$T/o.rvi"
-  else echo "SKIP import .$ext"; fi
+# import FORMAT IN -o OUT: one probe per importer (pcs needs the image).
+for fe in refcsv:csv spikecsv:csv spikelog:log pcs:pcs; do
+  fmt=${fe%%:*} ext=${fe#*:}
+  extra=()
+  [ "$fmt" = pcs ] && [ -n "$elf" ] && extra=(--elf "$elf")
+  if implemented import "$fmt" "$T/empty.$ext" "${extra[@]}" -o "$T/o.rvi"; then
+    probe $ext "$RVT_BIN" import "$fmt" {} "${extra[@]}" -o "$T/o.rvi"
+  else echo "SKIP import $fmt"; fi
 done
 
 echo "hostile_files: $cases cases, $fails failures"
