@@ -436,14 +436,14 @@ static int process_f3(rvt_te_decoder *d, const rvt_te_pkt *p)
     } else {
         if (p->subformat == 1)
             event(d, p->interrupt ? RVT_EV_INTERRUPT : RVT_EV_TRAP, address, p->ecause, p->tval, NULL);
+        bool priv_changed = p->privilege != d->priv;
+        d->priv = p->privilege;   /* before the events: they carry it */
         if (d->start) {
             d->stats.resyncs++;
             event(d, RVT_EV_SYNC, address, 0, 0, NULL);
         }
-        if (p->privilege != d->priv || d->start) {
-            d->priv = p->privilege;
+        if (priv_changed || d->start)
             event(d, RVT_EV_PRIV, address, p->privilege, 0, NULL);
-        }
         d->pc = address;
         d->last_pc = address;
         retire(d, address);
