@@ -24,6 +24,7 @@ struct rvt_te_decoder {
     bool start;                 /* start_of_trace */
     bool inferred;              /* inferred_address */
     bool stop_at_last_branch;
+    bool inferred_jump;         /* the last next_pc took an implicit return or sijump */
     uint64_t pc, last_pc, address;
     unsigned branches;
     uint64_t map;               /* up to 31 + 31 + 1 bits */
@@ -175,7 +176,8 @@ static bool sequential_jump(rvt_te_decoder *d, const rvt_insn *i, uint64_t *targ
     if (!p || (p->op != RVT_OP_AUIPC && p->op != RVT_OP_LUI) || p->rd != i->rs1)
         return false;
     uint64_t t = (uint64_t)p->imm + (p->op == RVT_OP_AUIPC ? d->last_pc : 0);
-    *target = (t + (uint64_t)i->imm) & ~1ull;
+    /* RV32: lui/auipc values are sign-extended; addresses are XLEN wide. */
+    *target = (t + (uint64_t)i->imm) & ~1ull & rvt_mask(d->a.iaddress_width);
     return true;
 }
 
@@ -264,12 +266,16 @@ static int next_pc(rvt_te_decoder *d, uint64_t address)
         return fail(d, RVT_ERR_NOCODE, "no instruction at the traced address");
     uint64_t this_pc = d->pc, target;
     int stop = 0;
+    d->inferred_jump = false;
     if (is_inferable_jump(i)) {
-        d->pc = i->op == RVT_OP_JAL ? this_pc + (uint64_t)i->imm : (uint64_t)i->imm & ~1ull;
+        d->pc = (i->op == RVT_OP_JAL ? this_pc + (uint64_t)i->imm : (uint64_t)i->imm & ~1ull) &
+                rvt_mask(d->a.iaddress_width);
     } else if (sequential_jump(d, i, &target)) {
         d->pc = target;
+        d->inferred_jump = true;
     } else if (implicit_return(d, i)) {
         d->pc = d->stack[--d->depth];
+        d->inferred_jump = true;
     } else if (is_uninferable_discon(i)) {
         if (d->stop_at_last_branch)
             return fail(d, RVT_ERR_MISMATCH, "unexpected uninferable discontinuity");
@@ -331,9 +337,13 @@ static int follow(rvt_te_decoder *d, uint64_t address, const rvt_te_pkt *p)
         if (p->format != 3 && d->pc == address && !d->stop_at_last_branch &&
             d->flags.notify && left == here)
             return 0;
+        /* 11.1 excludes an address reached by an uninferable jump, which
+         * stopped above; one reached by an implicit return or a
+         * sequentially inferable jump may be reported (6.6.3: "the
+         * instruction following a return", with irdepth). */
         const rvt_insn *li = insn_at(d, d->last_pc);
         if (p->format != 3 && d->pc == address && !d->stop_at_last_branch &&
-            li && !is_uninferable_discon(li) && !d->flags.updiscon && left == here &&
+            li && (!is_uninferable_discon(li) || d->inferred_jump) && !d->flags.updiscon && left == here &&
             (!d->flags.irreport || p->irdepth == d->depth)) {
             d->inferred = true;
             return 0;
@@ -410,6 +420,15 @@ static int process_f3(rvt_te_decoder *d, const rvt_te_pkt *p)
         return event(d, RVT_EV_CONTEXT, d->pc, p->context, 0, NULL), 0;
     d->inferred = false;
     uint64_t address = p->address << d->a.iaddress_lsb;
+    if (p->subformat == 1 && d->a.version == RVT_TE_V20 && !p->thaddr) {
+        /* 2.0 thaddr 0 (table 6.3): the address is the EPC of an exception
+         * taken by the target of the last uninferable discontinuity, which
+         * did not retire (the decoder stands at that jump); a format 3
+         * with the handler address follows. */
+        event(d, p->interrupt ? RVT_EV_INTERRUPT : RVT_EV_TRAP, address, p->ecause, p->tval, NULL);
+        d->start = true;
+        return 0;
+    }
     if (p->subformat == 1 && handler_address(d, p, &address) < 0)
         return 0;
     d->address = address;
