@@ -14,10 +14,21 @@
  * 31 branches, and a loop needs a branch or an uninferable jump). */
 #define TE_FOLLOW_LIMIT (1u << 24)
 
+/* A direct-mapped memo in front of the instruction lookup: the flow walk
+ * asks about the same pc several times (next_pc, pc_is_branch,
+ * sequential_jump), and a hit here costs no indirect call. */
+#define TE_MEMO_SIZE 4096
+typedef struct {
+    uint64_t pc;               /* odd = empty (no RISC-V pc is odd) */
+    const rvt_insn *insn;
+} te_memo;
+
 struct rvt_te_decoder {
     rvt_te_attrs a;
     rvt_te_insn_fn insn;
     void *insn_ctx;
+    te_memo last;              /* the latest lookup: asked for again next */
+    te_memo memo[TE_MEMO_SIZE];
     rvt_flow_fn fn;
     void *ctx;
     bool insn_events;
@@ -109,6 +120,9 @@ rvt_te_decoder *rvt_te_decoder_new_fn(const rvt_te_attrs *a, rvt_te_insn_fn insn
     if (d) {
         d->insn = insn;
         d->insn_ctx = insn_ctx;
+        for (size_t k = 0; k < TE_MEMO_SIZE; k++)
+            d->memo[k].pc = 1;
+        d->last.pc = 1;
         d->fn = fn;
         d->ctx = ctx;
     }
@@ -163,9 +177,20 @@ static bool is_call(const rvt_insn *i)
     return i->jclass == RVT_JC_CALL_INF || i->jclass == RVT_JC_CALL_UNINF;
 }
 
-static const rvt_insn *insn_at(rvt_te_decoder *d, uint64_t pc)
+static inline const rvt_insn *insn_at(rvt_te_decoder *d, uint64_t pc)
 {
-    return d->insn(d->insn_ctx, pc);
+    if (d->last.pc == pc)
+        return d->last.insn;
+    te_memo *m = &d->memo[(pc >> 1) & (TE_MEMO_SIZE - 1)];
+    if (m->pc != pc) {
+        const rvt_insn *i = d->insn(d->insn_ctx, pc);
+        if (!i)       /* misses are not memoised: they are errors anyway */
+            return NULL;
+        m->pc = pc;
+        m->insn = i;
+    }
+    d->last = *m;
+    return m->insn;
 }
 
 static bool sequential_jump(rvt_te_decoder *d, const rvt_insn *i, uint64_t *target)
@@ -267,6 +292,14 @@ static int next_pc(rvt_te_decoder *d, uint64_t address)
     uint64_t this_pc = d->pc, target;
     int stop = 0;
     d->inferred_jump = false;
+    /* Most instructions transfer no control: skip the classification
+     * below (ecall/ebreak have no jclass but are discontinuities). */
+    if (i->jclass == RVT_JC_NONE && i->op != RVT_OP_ECALL && i->op != RVT_OP_EBREAK) {
+        d->pc = this_pc + i->len;
+        d->last_pc = this_pc;
+        retire(d, d->pc);
+        return 0;
+    }
     if (is_inferable_jump(i)) {
         d->pc = (i->op == RVT_OP_JAL ? this_pc + (uint64_t)i->imm : (uint64_t)i->imm & ~1ull) &
                 rvt_mask(d->a.iaddress_width);
@@ -307,6 +340,38 @@ static bool pc_is_branch(rvt_te_decoder *d)
     return i && is_branch(i);
 }
 
+static bool is_plain(const rvt_insn *i)
+{
+    return i->jclass == RVT_JC_NONE && i->op != RVT_OP_ECALL && i->op != RVT_OP_EBREAK &&
+           i->op != RVT_OP_ILLEGAL;
+}
+
+/* The hot loop of decoding: retire straight-line instructions up to (not
+ * including) the next control transfer, the one whose successor is the
+ * reported address, or (packets without an address) the one before the
+ * last branch.  follow() would reach the same state one next_pc() at a
+ * time: 11.1 stops only at a discontinuity, the reported address or the
+ * last branch.
+ * Returns how many instructions it retired (at most max). */
+static uint32_t walk_straight(rvt_te_decoder *d, uint64_t address, uint32_t max)
+{
+    uint32_t n = 0;
+    const rvt_insn *i, *ni;
+    /* Without an address, follow() stops on reaching the last branch. */
+    bool watch = d->stop_at_last_branch && pending(d) == 1;
+    while (n < max && (i = insn_at(d, d->pc)) && is_plain(i)) {
+        uint64_t next = d->pc + i->len;
+        if (next == address || (watch && (ni = insn_at(d, next)) && is_branch(ni)))
+            break;
+        d->last_pc = d->pc;
+        d->pc = next;
+        d->inferred_jump = false;
+        retire(d, next);
+        n++;
+    }
+    return n;
+}
+
 /* follow_execution_path of 11.1. */
 static int follow(rvt_te_decoder *d, uint64_t address, const rvt_te_pkt *p)
 {
@@ -320,6 +385,7 @@ static int follow(rvt_te_decoder *d, uint64_t address, const rvt_te_pkt *p)
                 d->inferred = false;
             continue;
         }
+        n += walk_straight(d, address, TE_FOLLOW_LIMIT - n);
         int st = next_pc(d, address);
         if (st < 0)
             return st;
@@ -341,12 +407,13 @@ static int follow(rvt_te_decoder *d, uint64_t address, const rvt_te_pkt *p)
          * stopped above; one reached by an implicit return or a
          * sequentially inferable jump may be reported (6.6.3: "the
          * instruction following a return", with irdepth). */
-        const rvt_insn *li = insn_at(d, d->last_pc);
-        if (p->format != 3 && d->pc == address && !d->stop_at_last_branch &&
-            li && (!is_uninferable_discon(li) || d->inferred_jump) && !d->flags.updiscon && left == here &&
-            (!d->flags.irreport || p->irdepth == d->depth)) {
-            d->inferred = true;
-            return 0;
+        if (p->format != 3 && d->pc == address && !d->stop_at_last_branch) {
+            const rvt_insn *li = insn_at(d, d->last_pc);   /* only when needed: hot loop */
+            if (li && (!is_uninferable_discon(li) || d->inferred_jump) && !d->flags.updiscon &&
+                left == here && (!d->flags.irreport || p->irdepth == d->depth)) {
+                d->inferred = true;
+                return 0;
+            }
         }
         if (p->format == 3 && d->pc == address && left == here)
             return 0;
