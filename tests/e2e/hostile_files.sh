@@ -67,10 +67,12 @@ if [ -n "$elf" ]; then
     else echo "SKIP decode .$ext"; fi
   done
 fi
-for ext in csv log pcs; do
-  if implemented import "$T/empty.$ext" -o "$T/o.rvi"; then
-    probe $ext "$RVT_BIN" import {} -o "$T/o.rvi"
-  else echo "SKIP import .$ext"; fi
+for fe in csv:refcsv csv:spikecsv log:spikelog pcs:pcs; do
+  ext=${fe%%:*}; fmt=${fe#*:}
+  extra=(); [ "$fmt" = pcs ] && [ -n "$elf" ] && extra=(--elf "$elf")
+  if implemented import "$fmt" "$T/empty.$ext" -o "$T/o.rvi" "${extra[@]}"; then
+    probe $ext "$RVT_BIN" import "$fmt" {} -o "$T/o.rvi" "${extra[@]}"
+  else echo "SKIP import $fmt"; fi
 done
 
 echo "hostile_files: $cases cases, $fails failures"

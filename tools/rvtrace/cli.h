@@ -25,6 +25,9 @@ bool cli_parse_u64(const char *s, uint64_t *out);
  * NULL if argv[*i] is not --name. */
 const char *cli_opt(int argc, char **argv, int *i, const char *name);
 bool cli_has_suffix(const char *s, const char *suffix);
+/* False (with a message naming it) if path exists but is not a regular
+ * file: a FIFO with no writer would block the open forever. */
+bool cli_regular_input(const char *path);
 /* Number with thousands separators, into buf. */
 const char *cli_thousands(uint64_t v, char *buf, size_t n);
 

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "cli.h"
 
 void cli_err(const char *fmt, ...)
@@ -62,6 +63,15 @@ const char *cli_opt(int argc, char **argv, int *i, const char *name)
         return NULL;
     }
     return argv[++*i];
+}
+
+bool cli_regular_input(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
+        return true;   /* a missing file: the open reports it */
+    cli_err("%s: %s", path, S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+    return false;
 }
 
 bool cli_has_suffix(const char *s, const char *suffix)

@@ -153,6 +153,8 @@ int nt_settings_for(const char *path, int argc, char **argv, rvt_nt_cfg *c)
 
 uint8_t *nt_slurp(const char *path, size_t *len)
 {
+    if (!cli_regular_input(path))
+        return NULL;
     FILE *f = fopen(path, "rb");
     if (!f) {
         cli_err("%s: cannot open", path);

@@ -89,6 +89,8 @@ int te_attrs_save(const char *trace, const rvt_te_attrs *a)
 
 uint8_t *te_slurp(const char *path, size_t *len)
 {
+    if (!cli_regular_input(path))
+        return NULL;
     FILE *f = fopen(path, "rb");
     if (!f) {
         cli_err("%s: cannot open", path);
