@@ -72,6 +72,10 @@ void rvt_te_attrs_default(rvt_te_attrs *a);
 int rvt_te_attrs_set(rvt_te_attrs *a, const char *name_eq_value);
 /* Options list "full-address,implicit-return,..." or "all". */
 int rvt_te_opts_parse(const char *list, unsigned *opts);
+/* Give the modes in a->options the sizes they need when left at 0:
+ * bpred_size, cache_size, and f0s_width=1 when both format 0 subformats
+ * are in use (6.8.1).  Encoder and decoder apply it to their copies. */
+void rvt_te_attrs_fill(rvt_te_attrs *a);
 /* Check consistency (widths in range, f0s_width, ...). */
 int rvt_te_attrs_check(const rvt_te_attrs *a);
 int rvt_te_attrs_write(const rvt_te_attrs *a, FILE *f);

@@ -144,6 +144,22 @@ unsigned rvt_te_irdepth_width(const rvt_te_attrs *a)
     return a->return_stack_size + (a->return_stack_size > 0) + a->call_counter_size;
 }
 
+/* Defaults chosen on the workloads of docs/etrace.md: a 256-entry
+ * predictor and a 16-entry cache. */
+#define TE_DEFAULT_BPRED_SIZE 8
+#define TE_DEFAULT_CACHE_SIZE 4
+
+void rvt_te_attrs_fill(rvt_te_attrs *a)
+{
+    bool bp = a->options & RVT_TE_OPT_BRANCH_PRED, jtc = a->options & RVT_TE_OPT_JTC;
+    if (bp && a->bpred_size == 0)
+        a->bpred_size = TE_DEFAULT_BPRED_SIZE;
+    if (jtc && a->cache_size == 0)
+        a->cache_size = TE_DEFAULT_CACHE_SIZE;
+    if (bp && jtc && a->f0s_width == 0)
+        a->f0s_width = 1;
+}
+
 int rvt_te_attrs_check(const rvt_te_attrs *a)
 {
     if (a->version != RVT_TE_V11 && a->version != RVT_TE_V20)

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "rvtrace/etrace.h"
 #include "util/bitio.h"
+#include "etrace/bpjtc.h"
 
 /* Instructions followed for one packet before giving up: no legitimate
  * stream runs this far without a packet (a full branch map comes every
@@ -26,6 +27,9 @@ struct rvt_te_decoder {
     uint64_t pc, last_pc, address;
     unsigned branches;
     uint64_t map;               /* up to 31 + 31 + 1 bits */
+    uint64_t pcount;            /* 6.8: correctly predicted branches to come */
+    bool pfail;                 /* then one that failed its prediction */
+    te_bpjtc t;                 /* predictor and jump target cache (3.2.6-7) */
     uint64_t *stack;
     uint64_t ir_max, depth;
     uint8_t priv;
@@ -62,11 +66,16 @@ static int fail(rvt_te_decoder *d, int status, const char *msg)
     d->inferred = false;
     d->branches = 0;
     d->map = 0;
+    d->pcount = 0;
+    d->pfail = false;
     return status;
 }
 
 static rvt_te_decoder *alloc_dec(const rvt_te_attrs *a, int *status)
 {
+    rvt_te_attrs filled = *a;
+    rvt_te_attrs_fill(&filled);
+    a = &filled;
     int st = rvt_te_attrs_check(a);
     rvt_te_decoder *d = NULL;
     if (st == 0 && !(d = calloc(1, sizeof *d)))
@@ -75,7 +84,9 @@ static rvt_te_decoder *alloc_dec(const rvt_te_attrs *a, int *status)
         d->a = *a;
         d->ir_max = a->return_stack_size ? 1ull << a->return_stack_size
                   : a->call_counter_size ? 1ull << a->call_counter_size : 64;
-        if (!(d->stack = calloc(d->ir_max, sizeof *d->stack))) {
+        if (!(d->stack = calloc(d->ir_max, sizeof *d->stack)) || te_bpjtc_init(&d->t, a) < 0) {
+            te_bpjtc_free(&d->t);
+            free(d->stack);
             free(d);
             d = NULL;
             st = RVT_ERR_NOMEM;
@@ -119,8 +130,10 @@ const rvt_te_dec_stats *rvt_te_decoder_stats(const rvt_te_decoder *d) { return &
 
 void rvt_te_decoder_free(rvt_te_decoder *d)
 {
-    if (d)
+    if (d) {
         free(d->stack);
+        te_bpjtc_free(&d->t);
+    }
     free(d);
 }
 
@@ -166,15 +179,23 @@ static bool sequential_jump(rvt_te_decoder *d, const rvt_insn *i, uint64_t *targ
     return true;
 }
 
+static uint64_t pending(const rvt_te_decoder *d);
+
 static bool implicit_return(rvt_te_decoder *d, const rvt_insn *i)
 {
     if (!(d->a.options & RVT_TE_OPT_IMPLICIT_RETURN) || i->jclass != RVT_JC_RETURN || d->depth == 0)
         return false;
-    /* The return reported explicitly (6.6.3): irdepth names its depth.  A
-     * return whose prediction is the reported address is not that one. */
+    /* The return reported explicitly (6.6.3): irdepth names its depth, and
+     * it is the packet's last discontinuity, so only the branch at the
+     * reported address (if any) is left.  An earlier return at the same
+     * depth, or one whose prediction is the reported address, is not it. */
     if (d->pkt && d->flags.irreport && d->pkt->irdepth == d->depth &&
-        d->stack[d->depth - 1] != d->address)
-        return false;
+        d->stack[d->depth - 1] != d->address) {
+        const rvt_insn *t = d->insn(d->insn_ctx, d->address);
+        uint64_t here = t && t->jclass == RVT_JC_BRANCH ? 1 : 0;
+        if (pending(d) == here)
+            return false;
+    }
     return true;
 }
 
@@ -189,14 +210,48 @@ static void push_return(rvt_te_decoder *d, uint64_t link)
     d->stack[d->depth++] = link;
 }
 
-/* Take the next branch outcome from the map (is_taken_branch). */
-static int take_branch(rvt_te_decoder *d, bool *taken)
+/* Branch outcomes not yet used: map bits, then counted predictions. */
+static uint64_t pending(const rvt_te_decoder *d)
 {
-    if (d->branches == 0)
+    return d->branches + d->pcount + d->pfail;
+}
+
+/* The next branch outcome (is_taken_branch of 11.1): the map's older bits
+ * first, then the predictor's guesses (6.8), and the predictor learns it. */
+static int take_branch(rvt_te_decoder *d, uint64_t pc, bool *taken)
+{
+    if (d->branches) {
+        *taken = !(d->map & 1);
+        d->map >>= 1;
+        d->branches--;
+    } else if (d->pcount && d->t.bp) {
+        *taken = te_bp_predict(&d->t, pc);
+        d->pcount--;
+    } else if (d->pfail && d->t.bp) {
+        *taken = !te_bp_predict(&d->t, pc);
+        d->pfail = false;
+    } else {
         return fail(d, RVT_ERR_MISMATCH, "branch with no branch information left");
-    *taken = !(d->map & 1);
-    d->map >>= 1;
-    d->branches--;
+    }
+    if (d->t.bp)
+        te_bp_update(&d->t, pc, *taken);
+    return 0;
+}
+
+/* A new packet's branches are newer than what is pending: a pending
+ * prediction (at most the branch at the current pc) becomes a map bit,
+ * with the predictor as it stands, since that branch runs next. */
+static int settle(rvt_te_decoder *d)
+{
+    if (!d->pcount && !d->pfail)
+        return 0;
+    if (d->branches || d->pcount + d->pfail != 1 || !d->t.bp)
+        return fail(d, RVT_ERR_MISMATCH, "unprocessed predicted branches");
+    bool taken = te_bp_predict(&d->t, d->pc) ^ d->pfail;
+    d->map = !taken;
+    d->branches = 1;
+    d->pcount = 0;
+    d->pfail = false;
     return 0;
 }
 
@@ -220,9 +275,13 @@ static int next_pc(rvt_te_decoder *d, uint64_t address)
             return fail(d, RVT_ERR_MISMATCH, "unexpected uninferable discontinuity");
         d->pc = address;
         stop = 1;
+        if (d->t.jtc) {
+            uint32_t index;
+            te_jtc_see(&d->t, address, &index);     /* 3.2.7, as the encoder */
+        }
     } else if (is_branch(i)) {
-        bool taken;
-        int st = take_branch(d, &taken);
+        bool taken = false;
+        int st = take_branch(d, this_pc, &taken);
         if (st < 0)
             return st;
         d->pc = taken ? this_pc + (uint64_t)i->imm : this_pc + i->len;
@@ -259,26 +318,27 @@ static int follow(rvt_te_decoder *d, uint64_t address, const rvt_te_pkt *p)
         if (st < 0)
             return st;
         unsigned here = pc_is_branch(d) ? 1 : 0;
-        if (d->branches == 1 && here && d->stop_at_last_branch) {
+        uint64_t left = pending(d);
+        if (left == 1 && here && d->stop_at_last_branch) {
             d->stop_at_last_branch = false;
             return 0;
         }
         if (st) {
-            if (d->branches > here)
+            if (left > here)
                 return fail(d, RVT_ERR_MISMATCH, "unprocessed branches at the reported address");
             return 0;
         }
         if (p->format != 3 && d->pc == address && !d->stop_at_last_branch &&
-            d->flags.notify && d->branches == here)
+            d->flags.notify && left == here)
             return 0;
         const rvt_insn *li = insn_at(d, d->last_pc);
         if (p->format != 3 && d->pc == address && !d->stop_at_last_branch &&
-            li && !is_uninferable_discon(li) && !d->flags.updiscon && d->branches == here &&
+            li && !is_uninferable_discon(li) && !d->flags.updiscon && left == here &&
             (!d->flags.irreport || p->irdepth == d->depth)) {
             d->inferred = true;
             return 0;
         }
-        if (p->format == 3 && d->pc == address && d->branches == here)
+        if (p->format == 3 && d->pc == address && left == here)
             return 0;
     }
     if (d->stop)
@@ -286,18 +346,39 @@ static int follow(rvt_te_decoder *d, uint64_t address, const rvt_te_pkt *p)
     return fail(d, RVT_ERR_MISMATCH, "reported address never reached");
 }
 
-static int process_support(rvt_te_decoder *d, const rvt_te_pkt *p)
+/* The support packet's options select the modes (6.5); the predictor and
+ * the cache follow them. */
+static int set_options(rvt_te_decoder *d, unsigned options)
 {
     unsigned keep = d->a.version == RVT_TE_V20 && d->a.sijump ? RVT_TE_OPT_SIJUMP : 0;
-    d->a.options = keep | p->options;
-    if (p->qual_status == RVT_TE_QUAL_NO_CHANGE)
+    unsigned old = d->a.options;
+    d->a.options = keep | options;
+    unsigned tables = RVT_TE_OPT_BRANCH_PRED | RVT_TE_OPT_JTC;
+    if ((d->a.options & tables) == (old & tables))
         return 0;
+    rvt_te_attrs_fill(&d->a);
+    te_bpjtc_free(&d->t);
+    if (rvt_te_attrs_check(&d->a) < 0 || te_bpjtc_init(&d->t, &d->a) < 0) {
+        d->a.options = old;
+        te_bpjtc_init(&d->t, &d->a);
+        return fail(d, RVT_ERR_FORMAT, "support packet options need attributes not given");
+    }
+    return 0;
+}
+
+static int process_support(rvt_te_decoder *d, const rvt_te_pkt *p)
+{
+    int st = set_options(d, p->options);
+    if (d->start)
+        memset(d->t.tvec, 0, sizeof d->t.tvec);     /* a new trace (3.2.3) */
+    if (st < 0 || p->qual_status == RVT_TE_QUAL_NO_CHANGE)
+        return st;
     if (p->qual_status == RVT_TE_QUAL_ENDED_UPD && d->inferred && !d->start) {
         uint64_t previous = d->pc;
         d->inferred = false;
         for (uint32_t n = 0; n < TE_FOLLOW_LIMIT && !d->stop; n++) {
-            int st = next_pc(d, previous);
-            if (st)
+            int r = next_pc(d, previous);
+            if (r)
                 break;
         }
     }
@@ -307,16 +388,38 @@ static int process_support(rvt_te_decoder *d, const rvt_te_pkt *p)
     return 0;
 }
 
+/* 3.2.3: in implicit exception mode the handler is the one the last
+ * explicit trap of this privilege and cause went to (the encoder sends the
+ * address whenever that would be wrong). */
+static int handler_address(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t *address)
+{
+    uint64_t *known = &d->t.tvec[te_tvec_key(p->privilege, p->interrupt, p->ecause)];
+    if (!(d->a.options & RVT_TE_OPT_IMPLICIT_EXCEPT)) {
+        *known = *address | 1;
+        return 0;
+    }
+    if (!(*known & 1))
+        return fail(d, RVT_ERR_MISMATCH, "implicit exception: trap handler address not known");
+    *address = *known & ~1ull;
+    return 0;
+}
+
 static int process_f3(rvt_te_decoder *d, const rvt_te_pkt *p)
 {
     if (p->subformat == 2)
         return event(d, RVT_EV_CONTEXT, d->pc, p->context, 0, NULL), 0;
     d->inferred = false;
     uint64_t address = p->address << d->a.iaddress_lsb;
+    if (p->subformat == 1 && handler_address(d, p, &address) < 0)
+        return 0;
     d->address = address;
     if (p->subformat == 1 || d->start) {
         d->branches = 0;
         d->map = 0;
+        d->pcount = 0;
+        d->pfail = false;
+    } else if (settle(d) < 0) {
+        return 0;
     }
     const rvt_insn *i = insn_at(d, address);
     if (i && is_branch(i)) {
@@ -333,21 +436,71 @@ static int process_f3(rvt_te_decoder *d, const rvt_te_pkt *p)
     } else {
         if (p->subformat == 1)
             event(d, p->interrupt ? RVT_EV_INTERRUPT : RVT_EV_TRAP, address, p->ecause, p->tval, NULL);
+        bool priv_changed = p->privilege != d->priv;
+        d->priv = p->privilege;   /* before the events: they carry it */
         if (d->start) {
             d->stats.resyncs++;
             event(d, RVT_EV_SYNC, address, 0, 0, NULL);
         }
-        if (p->privilege != d->priv || d->start) {
-            d->priv = p->privilege;
+        if (priv_changed || d->start)
             event(d, RVT_EV_PRIV, address, p->privilege, 0, NULL);
-        }
         d->pc = address;
         d->last_pc = address;
         retire(d, address);
     }
+    /* 3.2.6-3.2.7: a synchronisation resets the predictor and the cache
+     * once the decoder has reached its address. */
+    te_bpjtc_reset(&d->t);
     d->start = false;
     d->depth = 0;
     return st;
+}
+
+/* The address a format 0/1/2 packet reports (6.6.1): differential, full,
+ * or the jump target cache entry (6.8, table 6.10). */
+static int packet_address(rvt_te_decoder *d, const rvt_te_pkt *p)
+{
+    if (p->format == 0 && p->subformat == 1) {
+        if (!te_jtc_get(&d->t, p->index, &d->address))
+            return fail(d, RVT_ERR_MISMATCH, "jump target cache index of an empty entry");
+        return 0;
+    }
+    uint64_t v = p->address << d->a.iaddress_lsb;
+    d->address = (d->a.options & RVT_TE_OPT_FULL_ADDRESS) ? v : d->address + v;
+    d->address &= rvt_mask(d->a.iaddress_width);
+    return 0;
+}
+
+static void add_map(rvt_te_decoder *d, const rvt_te_pkt *p)
+{
+    d->map |= (uint64_t)p->branch_map << d->branches;
+    d->branches += p->branches ? p->branches : 31;
+}
+
+/* Formats 0, 1 and 2 (tables 6.5-6.11). */
+static int process_branches(rvt_te_decoder *d, const rvt_te_pkt *p)
+{
+    if (settle(d) < 0)
+        return 0;
+    bool counted = p->format == 0 && p->subformat == 0;
+    if (counted && !d->t.bp)
+        return fail(d, RVT_ERR_FORMAT, "branch count packet without branch prediction");
+    if (p->format == 0 && p->subformat == 1 && !d->t.jtc)
+        return fail(d, RVT_ERR_FORMAT, "jump target cache packet without the cache");
+    bool addr = p->format == 2 || (p->format == 1 && p->branches) ||
+                (p->format == 0 && (p->subformat == 1 || p->branch_fmt != 0));
+    d->stop_at_last_branch = !addr;
+    if (addr && packet_address(d, p) < 0)
+        return 0;
+    if (counted) {
+        /* Table 6.8/6.9: branch_count + 31 predicted; then, for addr-fail
+         * and no-addr, one branch that failed the prediction. */
+        d->pcount = (uint64_t)p->branch_count + 31;
+        d->pfail = p->branch_fmt != 2;
+    } else if (p->format == 1 || (p->format == 0 && p->branches)) {
+        add_map(d, p);
+    }
+    return follow(d, d->address, p);
 }
 
 int rvt_te_decoder_packet(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t offset)
@@ -356,31 +509,14 @@ int rvt_te_decoder_packet(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t offse
     d->stats.packets++;
     d->pkt = p;
     d->flags = rvt_te_pkt_flags(&d->a, p);
-    int st = 0;
-    if (p->format == 3 && p->subformat == 3) {
-        st = process_support(d, p);
-    } else if (p->format == 3) {
-        st = process_f3(d, p);
-    } else if (d->start) {
-        st = 0;                  /* waiting for a synchronisation packet */
-    } else if (p->format == 0) {
-        st = fail(d, RVT_ERR_FORMAT, "format 0 packets need branch prediction or the jump target cache");
-    } else {
-        if (p->format == 2 || p->branches != 0) {
-            d->stop_at_last_branch = false;
-            uint64_t v = p->address << d->a.iaddress_lsb;
-            d->address = (d->a.options & RVT_TE_OPT_FULL_ADDRESS) ? v : d->address + v;
-            d->address &= rvt_mask(d->a.iaddress_width);
-        }
-        if (p->format == 1) {
-            d->stop_at_last_branch = p->branches == 0;
-            d->map |= (uint64_t)p->branch_map << d->branches;
-            d->branches += p->branches ? p->branches : 31;
-        }
-        st = follow(d, d->address, p);
-    }
+    if (p->format == 3 && p->subformat == 3)
+        process_support(d, p);
+    else if (p->format == 3)
+        process_f3(d, p);
+    else if (!d->start)          /* else: waiting for a synchronisation packet */
+        process_branches(d, p);
     d->pkt = NULL;
-    return d->stop ? d->stop : st < 0 ? 0 : 0;
+    return d->stop;
 }
 
 int rvt_te_decoder_run(rvt_te_decoder *d, const uint8_t *buf, size_t len)

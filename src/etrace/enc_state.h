@@ -3,6 +3,7 @@
 #define RVT_ETRACE_ENC_STATE_H
 
 #include "rvtrace/etrace.h"
+#include "etrace/bpjtc.h"
 
 /* One interesting instruction: the first or last of a block (8.3). */
 typedef struct te_ins {
@@ -34,9 +35,10 @@ struct rvt_te_encoder {
     uint64_t ir_max, ir_depth;
     uint64_t *stack;
     bool returns_since_call, branch_since_return, last_was_ret;
-    uint8_t *bpred;
-    uint64_t *jtc;
-    uint64_t pbc;
+    uint64_t ir_seen;       /* depths (mod 64) of implicit returns since the last packet */
+    te_bpjtc t;             /* predictor and jump target cache */
+    bool bp_all_ok;         /* every branch in the map was predicted */
+    uint64_t pbc;           /* 6.8: predicted branches counted (>= 31), 0 = map in use */
     rvt_te_enc_stats stats;
 };
 
@@ -45,5 +47,10 @@ int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n);
 int te_enc_sync(rvt_te_encoder *e, const te_ins *c);
 int te_enc_trap(rvt_te_encoder *e, const te_ins *c, const te_ins *prev);
 int te_enc_support(rvt_te_encoder *e, bool enable, unsigned qual);
+/* Branches not yet reported (map bits and counted predictions). */
+static inline uint64_t te_enc_unreported(const rvt_te_encoder *e)
+{
+    return e->branches + e->pbc;
+}
 
 #endif

@@ -63,18 +63,48 @@ static uint64_t addr_bits_val(const rvt_te_encoder *e, uint64_t v)
     return (v >> e->a.iaddress_lsb) & rvt_mask(e->a.iaddress_width - e->a.iaddress_lsb);
 }
 
-/* A format 1 or 2 packet reporting c (8.1). */
-static int emit_addr(rvt_te_encoder *e, const te_ins *c, bool updiscon, bool irreport, uint64_t depth)
+static void reset_branches(rvt_te_encoder *e)
+{
+    e->branches = 0;
+    e->map = 0;
+    e->pbc = 0;
+    e->bp_all_ok = true;
+}
+
+static int packed_len(const rvt_te_encoder *e, const rvt_te_pkt *p)
+{
+    uint8_t buf[40];
+    return rvt_te_pack(&e->a, p, buf, sizeof buf);
+}
+
+/* A jump target reported by the encoder: its cache index on a hit (3.2.7). */
+typedef struct te_jump {
+    bool hit;
+    uint32_t index;
+} te_jump;
+
+/* A packet reporting c (8.1): format 1 or 2; format 0 subformat 0 while
+ * counting predicted branches (6.8, bp_fail: c is a branch that failed the
+ * prediction); format 0 subformat 1 when c is a cached jump target and
+ * that packet is no longer than the address (6.8: the encoder's choice). */
+static int emit_addr(rvt_te_encoder *e, const te_ins *c, bool updiscon, bool irreport, uint64_t depth,
+                     te_jump j, bool bp_fail)
 {
     rvt_te_pkt p = { 0 };
-    bool full = e->a.options & RVT_TE_OPT_FULL_ADDRESS;
-    p.address = addr_bits_val(e, full ? c->addr : c->addr - e->last_addr);
-    if (!full) {
+    if (e->a.options & RVT_TE_OPT_FULL_ADDRESS) {
+        p.address = addr_bits_val(e, c->addr);
+    } else {
         /* The delta is of the shifted addresses (11.1 adds address << lsb). */
         p.address = ((c->addr >> e->a.iaddress_lsb) - (e->last_addr >> e->a.iaddress_lsb)) &
                     rvt_mask(e->a.iaddress_width - e->a.iaddress_lsb);
     }
-    if (e->branches) {
+    if (e->pbc) {
+        p.format = 0;
+        p.subformat = 0;
+        p.branch_count = (uint32_t)(e->pbc - 31);
+        p.branch_fmt = bp_fail ? 3 : 2;      /* table 6.9: addr-fail / addr */
+        p.has_address = 1;
+    } else if (e->branches) {
         p.format = 1;
         p.branches = (uint8_t)e->branches;
         p.branch_map = e->map;
@@ -82,18 +112,32 @@ static int emit_addr(rvt_te_encoder *e, const te_ins *c, bool updiscon, bool irr
         p.format = 2;
     }
     rvt_te_pkt_set_flags(&e->a, &p, c->notify, updiscon, irreport, depth);
-    e->branches = 0;
-    e->map = 0;
+    if (j.hit && !e->pbc && !c->notify && !updiscon) {
+        /* Tables 6.10/6.11 carry neither notify nor updiscon. */
+        rvt_te_pkt q = { .format = 0, .subformat = 1, .index = j.index,
+                         .branches = (uint8_t)e->branches, .branch_map = e->map };
+        rvt_te_pkt_set_flags(&e->a, &q, false, false, irreport, depth);
+        if (packed_len(e, &q) <= packed_len(e, &p))
+            p = q;
+    }
+    reset_branches(e);
     e->last_addr = c->addr;
     e->branch_since_return = false;
+    return te_enc_emit(e, &p);
+}
+
+/* Table 6.8: the predicted branches, then a failed one, no address. */
+static int emit_count(rvt_te_encoder *e)
+{
+    rvt_te_pkt p = { .format = 0, .subformat = 0, .branch_count = (uint32_t)(e->pbc - 31) };
+    reset_branches(e);
     return te_enc_emit(e, &p);
 }
 
 static int emit_full_map(rvt_te_encoder *e)
 {
     rvt_te_pkt p = { .format = 1, .branches = 0, .branch_map = e->map };
-    e->branches = 0;
-    e->map = 0;
+    reset_branches(e);
     return te_enc_emit(e, &p);
 }
 
@@ -141,15 +185,45 @@ static void after(rvt_te_encoder *e, const te_ins *c)
         e->resync_due = true;
 }
 
-static void take_branch(rvt_te_encoder *e, const te_ins *c)
+enum { BP_NONE, BP_FAIL, BP_FULL };
+
+static void map_branch(rvt_te_encoder *e, const te_ins *c)
 {
-    if (!c->is_branch)
-        return;
     /* 6.7.2: bit set = not taken; bit 0 the oldest. */
     if (!c->branch_taken)
         e->map |= 1u << e->branches;
     e->branches++;
+}
+
+/* Record c's branch outcome.  With branch prediction (3.2.6, 6.8) a map
+ * of 31 correctly predicted branches turns into a count that goes on
+ * while predictions hold: BP_FAIL when c breaks it, BP_FULL when the
+ * 32-bit branch_count field is about to overflow. */
+static int take_branch(rvt_te_encoder *e, const te_ins *c)
+{
+    if (!c->is_branch)
+        return BP_NONE;
     e->branch_since_return = true;
+    if (!e->t.bp) {
+        map_branch(e, c);
+        return BP_NONE;
+    }
+    bool ok = te_bp_predict(&e->t, c->addr) == (bool)c->branch_taken;
+    te_bp_update(&e->t, c->addr, c->branch_taken);
+    if (e->pbc) {
+        if (!ok)
+            return BP_FAIL;
+        e->pbc++;
+        return e->pbc - 31 == UINT32_MAX ? BP_FULL : BP_NONE;
+    }
+    map_branch(e, c);
+    e->bp_all_ok &= ok;
+    if (e->branches == 31 && e->bp_all_ok) {
+        e->pbc = 31;
+        e->branches = 0;
+        e->map = 0;
+    }
+    return BP_NONE;
 }
 
 int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
@@ -162,24 +236,43 @@ int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
     } else if (p->trap) {
         c->had_f3 = 1;
         st = te_enc_trap(e, c, p);
-    } else if (ppch(p, c) || (e->resync_due && e->branches == 0)) {
+    } else if (ppch(p, c) || (e->resync_due && te_enc_unreported(e) == 0)) {
         c->had_f3 = 1;
         st = te_enc_sync(e, c);
     } else {
-        take_branch(e, c);
         bool ir_fail;
         bool pud = reported_discon(e, p, c, &ir_fail);
+        if (ir_fail && (e->ir_seen >> (e->ir_depth & 63) & 1)) {
+            /* 6.6.3 names the failed return by its depth only: after an
+             * implicit return at the same depth in this packet's span the
+             * decoder could not tell them apart, so a notification packet
+             * at the return (4.2.4 style) starts a new span first. */
+            te_ins at = *p;
+            at.notify = 1;
+            if ((st = emit_addr(e, &at, false, false, 0, (te_jump){ false, 0 }, false)) < 0)
+                return st;
+        }
+        int bp = take_branch(e, c);
         bool implicit_ret = !pud && p->itype == 13 && (e->a.options & RVT_TE_OPT_IMPLICIT_RETURN);
         uint64_t fail_depth = e->ir_depth;
         if (implicit_ret && e->ir_depth) {
+            e->ir_seen |= 1ull << (e->ir_depth & 63);
             e->ir_depth--;
             e->returns_since_call = true;
         }
+        te_jump j = { false, 0 };
+        if (pud && e->t.jtc)
+            j.hit = te_jtc_see(&e->t, c->addr, &j.index);
         bool next_f3 = c->trap || (n && ppch(c, n)) || !n;
-        bool resync_br = e->resync_due && e->branches > 0;
+        bool unrep = te_enc_unreported(e) > 0;
         if (!n)
             e->end_upd = pud;
-        if (pud || c->trap || !n || (n && ppch(c, n) && e->branches) || resync_br) {
+        /* A resync waits one instruction after an implicit return or a
+         * sequentially inferable jump: the decoder (11.1) does not stop at
+         * an address reached through a jump, so c is not reported there. */
+        bool hidden = !pud && itype_uninferable(p->itype);
+        if (pud || c->trap || !n || (n && ppch(c, n) && unrep) || (e->resync_due && unrep && !hidden) ||
+            c->notify || bp == BP_FULL) {
             bool upd = pud && (c->trap || (n && ppch(c, n)) || resync_due_after(e, c, true));
             bool irr = ir_fail;
             uint64_t depth = fail_depth;
@@ -187,11 +280,11 @@ int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
                 irr = true;
                 depth = e->ir_depth;
             }
-            st = emit_addr(e, c, upd, irr, depth);
+            st = emit_addr(e, c, upd, irr, depth, j, bp == BP_FAIL);
+        } else if (bp == BP_FAIL) {
+            st = emit_count(e);
         } else if (e->branches == 31) {
             st = emit_full_map(e);
-        } else if (c->notify) {
-            st = emit_addr(e, c, false, false, 0);
         }
         if (p->itype == 13 && pud) {
             e->returns_since_call = true;

@@ -18,6 +18,9 @@ static uint64_t resync_limit(const rvt_te_attrs *a)
 
 rvt_te_encoder *rvt_te_encoder_new(const rvt_te_attrs *a, rvt_te_byte_fn out, void *ctx, int *status)
 {
+    rvt_te_attrs filled = *a;
+    rvt_te_attrs_fill(&filled);
+    a = &filled;
     int st = rvt_te_attrs_check(a);
     rvt_te_encoder *e = NULL;
     if (st == 0 && !out)
@@ -41,10 +44,7 @@ rvt_te_encoder *rvt_te_encoder_new(const rvt_te_attrs *a, rvt_te_byte_fn out, vo
             *status = RVT_ERR_NOMEM;
         return NULL;
     }
-    if (a->bpred_size && !(e->bpred = malloc(1ull << a->bpred_size)))
-        st = RVT_ERR_NOMEM;
-    if (a->cache_size && !(e->jtc = calloc(1ull << a->cache_size, sizeof *e->jtc)))
-        st = RVT_ERR_NOMEM;
+    st = te_bpjtc_init(&e->t, a);
     if (st < 0) {
         rvt_te_encoder_free(e);
         if (status)
@@ -62,8 +62,7 @@ void rvt_te_encoder_free(rvt_te_encoder *e)
     if (!e)
         return;
     free(e->stack);
-    free(e->bpred);
-    free(e->jtc);
+    te_bpjtc_free(&e->t);
     free(e);
 }
 
@@ -78,6 +77,7 @@ int te_enc_emit(rvt_te_encoder *e, const rvt_te_pkt *p)
     if (n < 0)
         return n;
     e->stats.packets++;
+    e->ir_seen = 0;
     e->stats.bytes += (uint64_t)n;
     e->stats.per_format[p->format & 3]++;
     if (e->a.resync_mode == RVT_TE_RESYNC_PACKETS)
@@ -107,11 +107,17 @@ static void sync_reset(rvt_te_encoder *e, uint64_t addr)
     e->ir_depth = 0;
     e->last_addr = addr;
     e->returns_since_call = false;
-    if (e->bpred)
-        memset(e->bpred, 1, 1ull << e->a.bpred_size);      /* 3.2.6: state 01 */
-    if (e->jtc)
-        memset(e->jtc, 0, (1ull << e->a.cache_size) * sizeof *e->jtc);
+    te_bpjtc_reset(&e->t);      /* 3.2.6: entries to 01; 3.2.7: invalidated */
     e->pbc = 0;
+    e->bp_all_ok = true;
+}
+
+/* The branch a format 3 packet reports (its `branch` field) still trains
+ * the freshly reset predictor, as the decoder's replay of it does. */
+static void sync_branch(rvt_te_encoder *e, const te_ins *c)
+{
+    if (e->t.bp && c->is_branch)
+        te_bp_update(&e->t, c->addr, c->branch_taken);
 }
 
 static void f3_common(rvt_te_encoder *e, rvt_te_pkt *p, const te_ins *c)
@@ -131,6 +137,27 @@ int te_enc_sync(rvt_te_encoder *e, const te_ins *c)
     p.subformat = 0;
     int st = te_enc_emit(e, &p);
     sync_reset(e, c->addr);
+    sync_branch(e, c);
+    return st;
+}
+
+/* 3.2.3: the handler address is left out only where the decoder knows it
+ * from an earlier trap of the same privilege and cause; otherwise the
+ * mode is switched off around this packet by support packets (6.5). */
+static int emit_trap(rvt_te_encoder *e, const rvt_te_pkt *p, uint64_t handler)
+{
+    uint64_t *known = &e->t.tvec[te_tvec_key(p->privilege, p->interrupt, p->ecause)];
+    bool implicit = e->a.options & RVT_TE_OPT_IMPLICIT_EXCEPT;
+    if (!implicit || *known == (handler | 1))
+        return te_enc_emit(e, p);
+    *known = handler | 1;
+    e->a.options &= ~RVT_TE_OPT_IMPLICIT_EXCEPT;
+    int st = te_enc_support(e, true, RVT_TE_QUAL_NO_CHANGE);
+    if (st >= 0)
+        st = te_enc_emit(e, p);
+    e->a.options |= RVT_TE_OPT_IMPLICIT_EXCEPT;
+    if (st >= 0)
+        st = te_enc_support(e, true, RVT_TE_QUAL_NO_CHANGE);
     return st;
 }
 
@@ -149,8 +176,9 @@ int te_enc_trap(rvt_te_encoder *e, const te_ins *c, const te_ins *prev)
         p.tval = p.interrupt ? 0 : prev->tval;
     }
     p.tval &= rvt_mask(e->a.iaddress_width);
-    int st = te_enc_emit(e, &p);
+    int st = emit_trap(e, &p, c->addr);
     sync_reset(e, c->addr);
+    sync_branch(e, c);
     return st;
 }
 
@@ -175,6 +203,7 @@ static int push_view(rvt_te_encoder *e, const te_ins *v)
 {
     int st = 0;
     if (e->start && !e->has_cur) {
+        memset(e->t.tvec, 0, sizeof e->t.tvec);     /* 3.2.3: learned anew */
         st = te_enc_support(e, true, RVT_TE_QUAL_NO_CHANGE);
         if (st < 0)
             return st;

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "ingress/import_internal.h"
-#include "ingress/open_input.h"
+#include "rvtrace/io.h"
 
 static const char *const fmt_names[] = { "refcsv", "spikecsv", "spikelog", "pcs" };
 
@@ -244,9 +244,9 @@ int imp_csv_dec(imp *m, const imp_csv *c, int col, const char *what, uint64_t ma
 
 static int imp_open(imp *m, const char *path)
 {
+    const char *why = "";
     m->own_fd = strcmp(path, "-") != 0;
-    const char *why = NULL;
-    m->fd = m->own_fd ? ingress_open_input(path, &why) : 0;
+    m->fd = rvt_open_input(path, &why);
     if (m->fd < 0) {
         if (m->cfg->diag) {
             char msg[300];

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "rvtrace/ingress.h"
-#include "ingress/open_input.h"
+#include "rvtrace/io.h"
 #include "ingress/rvi_format.h"
 
 #define RVI_RBUF (64u * 1024u)
@@ -117,9 +117,9 @@ rvt_rvi_reader *rvt_rvi_reader_open_diag(const char *path, rvt_diag_fn diag, voi
     if (r) {
         r->diag = diag;
         r->diag_ctx = diag_ctx;
+        const char *why = "";
         r->own_fd = strcmp(path, "-") != 0;
-        const char *why = NULL;
-        r->fd = r->own_fd ? ingress_open_input(path, &why) : 0;
+        r->fd = rvt_open_input(path, &why);
         if (r->fd < 0)
             st = rd_fail(r, RVT_ERR_IO, UINT64_MAX, "cannot open: %s", why);
         else

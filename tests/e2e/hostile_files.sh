@@ -67,11 +67,13 @@ if [ -n "$elf" ]; then
     else echo "SKIP decode .$ext"; fi
   done
 fi
-for fe in csv:refcsv csv:spikecsv log:spikelog pcs:pcs; do
-  ext=${fe%%:*}; fmt=${fe#*:}
-  extra=(); [ "$fmt" = pcs ] && [ -n "$elf" ] && extra=(--elf "$elf")
-  if implemented import "$fmt" "$T/empty.$ext" -o "$T/o.rvi" "${extra[@]}"; then
-    probe $ext "$RVT_BIN" import "$fmt" {} -o "$T/o.rvi" "${extra[@]}"
+# import FORMAT IN -o OUT: one probe per importer (pcs needs the image).
+for fe in refcsv:csv spikecsv:csv spikelog:log pcs:pcs; do
+  fmt=${fe%%:*} ext=${fe#*:}
+  extra=()
+  [ "$fmt" = pcs ] && [ -n "$elf" ] && extra=(--elf "$elf")
+  if implemented import "$fmt" "$T/empty.$ext" "${extra[@]}" -o "$T/o.rvi"; then
+    probe $ext "$RVT_BIN" import "$fmt" {} "${extra[@]}" -o "$T/o.rvi"
   else echo "SKIP import $fmt"; fi
 done
 

@@ -19,15 +19,15 @@ void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A diagnostics callback (rvt_diag_fn) that prints "rvtrace: FILE: offset N: msg";
  * ctx is the file name. */
 void cli_diag(void *ctx, int level, uint64_t offset, const char *msg);
+/* Read a whole input file (regular files only; "-" = stdin); prints the
+ * error and returns NULL on failure.  free() the result. */
+uint8_t *cli_slurp(const char *path, size_t *len);
 /* Parse an unsigned number (decimal, 0x hex, k/M/G suffixes). */
 bool cli_parse_u64(const char *s, uint64_t *out);
 /* "--name=value" or "--name value": returns the value and advances *i, or
  * NULL if argv[*i] is not --name. */
 const char *cli_opt(int argc, char **argv, int *i, const char *name);
 bool cli_has_suffix(const char *s, const char *suffix);
-/* False (with a message naming it) if path exists but is not a regular
- * file: a FIFO with no writer would block the open forever. */
-bool cli_regular_input(const char *path);
 /* Number with thousands separators, into buf. */
 const char *cli_thousands(uint64_t v, char *buf, size_t n);
 

@@ -4,8 +4,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "cli.h"
+#include "rvtrace/io.h"
 
 void cli_err(const char *fmt, ...)
 {
@@ -65,15 +65,6 @@ const char *cli_opt(int argc, char **argv, int *i, const char *name)
     return argv[++*i];
 }
 
-bool cli_regular_input(const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
-        return true;   /* a missing file: the open reports it */
-    cli_err("%s: %s", path, S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
-    return false;
-}
-
 bool cli_has_suffix(const char *s, const char *suffix)
 {
     size_t a = strlen(s), b = strlen(suffix);
@@ -91,5 +82,15 @@ const char *cli_thousands(uint64_t v, char *buf, size_t n)
         buf[o++] = tmp[i];
     }
     buf[o] = '\0';
+    return buf;
+}
+
+uint8_t *cli_slurp(const char *path, size_t *len)
+{
+    int st;
+    const char *why = "";
+    uint8_t *buf = rvt_read_file(path, 0, len, &st, &why);
+    if (!buf)
+        cli_err("%s: cannot read: %s", path, why);
     return buf;
 }

@@ -147,8 +147,6 @@ static int parse_args(int argc, char **argv, run_opts *o)
     o->nt_args = calloc((size_t)argc + 1, sizeof *o->nt_args);
     if (!o->te_args || !o->nt_args)
         return CLI_FAIL;
-    o->te_args[o->n_te++] = "run";
-    o->nt_args[o->n_nt++] = "run";
     for (int i = 1; i < argc && !err; i++) {
         const char *a = argv[i], *v;
         int used = 0;
@@ -248,15 +246,14 @@ static int open_sinks(const run_opts *o, unsigned xlen, sinks *s)
         rvt_irec_tee_add(&s->tee, &k);
     }
     rvt_irec_sink k;
-    /* The option lists start with "run" at [0], like a command's argv. */
-    if (o->n_te > 1) {
+    if (o->n_te) {
         int rc = te_sink_open(o->n_te, o->te_args, xlen, &k, &s->te);
         if (rc != CLI_OK)
             return rc;
         if (s->te)
             rvt_irec_tee_add(&s->tee, &k);
     }
-    if (o->n_nt > 1) {
+    if (o->n_nt) {
         int rc = nt_sink_open(o->n_nt, o->nt_args, xlen, &k, &s->nt);
         if (rc != CLI_OK)
             return rc;

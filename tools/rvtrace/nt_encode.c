@@ -40,7 +40,9 @@ static int sink_free(nt_sink *s, int rc)
     return rc;
 }
 
-static int sink_new(const char *out, int argc, char **argv, unsigned xlen, nt_sink **res)
+/* argv[first..argc-1] hold the options (run passes only the collected
+ * N-Trace options, from index 0). */
+static int sink_new(const char *out, int argc, char **argv, int first, unsigned xlen, nt_sink **res)
 {
     nt_sink *s = calloc(1, sizeof *s);
     if (!s)
@@ -48,7 +50,7 @@ static int sink_new(const char *out, int argc, char **argv, unsigned xlen, nt_si
     rvt_nt_cfg_default(&s->cfg);
     if (xlen)
         s->cfg.xlen = xlen;
-    for (int i = 1; i < argc; i++)
+    for (int i = first; i < argc; i++)
         if (nt_opt_setting(argc, argv, &i, &s->cfg) < 0)
             return sink_free(s, CLI_USAGE);
     int st;
@@ -86,7 +88,7 @@ bool nt_is_run_option(int argc, char **argv, int i, int *consumed)
 static const char *ntrace_out(int argc, char **argv)
 {
     const char *out = NULL, *v;
-    for (int i = 1; i < argc; i++)
+    for (int i = 0; i < argc; i++)
         if ((v = cli_opt(argc, argv, &i, "--ntrace")))
             out = v;
     return out;
@@ -97,12 +99,11 @@ int nt_sink_open(int argc, char **argv, unsigned xlen, rvt_irec_sink *out, void 
     const char *path = ntrace_out(argc, argv);
     if (!path) {
         cli_err("--ntrace needs an output file");
-        return CLI_USAGE;
+        return RVT_ERR_INVAL;
     }
     nt_sink *s;
-    int rc = sink_new(path, argc, argv, xlen, &s);
-    if (rc)
-        return rc;
+    if (sink_new(path, argc, argv, 0, xlen, &s))
+        return RVT_ERR_INVAL;
     *out = rvt_nt_encoder_sink(s->enc);
     *handle = s;
     return CLI_OK;
@@ -110,7 +111,8 @@ int nt_sink_open(int argc, char **argv, unsigned xlen, rvt_irec_sink *out, void 
 
 int nt_sink_close(void *handle)
 {
-    return handle ? sink_free(handle, CLI_OK) : CLI_OK;
+    /* run checks for a negative status */
+    return handle && sink_free(handle, CLI_OK) != CLI_OK ? RVT_ERR_IO : 0;
 }
 
 int nt_cmd_encode(int argc, char **argv)
@@ -139,7 +141,7 @@ int nt_cmd_encode(int argc, char **argv)
     if (r)
         rvt_rvi_reader_close(r);
     nt_sink *s;
-    int rc = sink_new(out, argc, argv, xlen, &s);
+    int rc = sink_new(out, argc, argv, 1, xlen, &s);
     if (rc)
         return rc;
     rvt_irec_sink sink = rvt_nt_encoder_sink(s->enc);

@@ -79,6 +79,7 @@ int te_cmd_encode(int argc, char **argv)
         cli_err("encode: need IN and -o OUT");
         return CLI_USAGE;
     }
+    rvt_te_attrs_fill(&a);
     if (rvt_te_attrs_check(&a) < 0) {
         cli_err("encode: inconsistent E-Trace attributes or options");
         return CLI_USAGE;
@@ -120,17 +121,20 @@ int te_sink_open(int argc, char **argv, unsigned xlen, rvt_irec_sink *out, void 
     if (xlen)
         a.iaddress_width = xlen;
     const char *path = NULL, *v;
-    for (int i = 1; i < argc; i++) {
+    /* argv holds only the options collected by te_is_run_option(). */
+    for (int i = 0; i < argc; i++) {
         int r = te_opt_apply(argc, argv, &i, &a);
         if (r < 0)
             return CLI_USAGE;
         if (r == 0 && (v = cli_opt(argc, argv, &i, "--etrace")))
             path = v;
     }
+    *handle = NULL;
     if (!path) {
-        *handle = NULL;
-        return CLI_OK;
+        cli_err("--te-opt/--te-attr need --etrace OUT.te");
+        return CLI_USAGE;
     }
+    rvt_te_attrs_fill(&a);
     if (rvt_te_attrs_check(&a) < 0) {
         cli_err("--etrace: inconsistent E-Trace attributes or options");
         return CLI_USAGE;

@@ -63,6 +63,7 @@ int te_attrs_for_input(const char *trace, int argc, char **argv, rvt_te_attrs *a
     for (int i = 1; i < argc; i++)
         if (te_opt_apply(argc, argv, &i, a) < 0)
             return -1;
+    rvt_te_attrs_fill(a);
     if (rvt_te_attrs_check(a) < 0) {
         cli_err("%s: inconsistent E-Trace attributes", trace);
         return -1;
@@ -89,36 +90,5 @@ int te_attrs_save(const char *trace, const rvt_te_attrs *a)
 
 uint8_t *te_slurp(const char *path, size_t *len)
 {
-    if (!cli_regular_input(path))
-        return NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        cli_err("%s: cannot open", path);
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (n < cap)
-            break;
-        uint8_t *nb = realloc(buf, cap * 2);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    bool err = ferror(f);
-    fclose(f);
-    if (!buf || err) {
-        free(buf);
-        cli_err("%s: read error", path);
-        return NULL;
-    }
-    *len = n;
-    return buf;
+    return cli_slurp(path, len);
 }

@@ -1,0 +1,57 @@
+/* The branch predictor (E-Trace 3.2.6), the jump target cache (3.2.7) and
+ * the trap handler addresses of implicit exception mode (3.2.3): the
+ * encoder and the decoder each own one and feed it the same events, so
+ * they stay identical. */
+#ifndef RVT_ETRACE_BPJTC_H
+#define RVT_ETRACE_BPJTC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "rvtrace/etrace.h"
+
+#define TE_TVEC_KEYS (4 * 17)
+
+typedef struct te_bpjtc {
+    uint8_t *bp;            /* 2-bit states, 2^bpred_size entries */
+    uint64_t *jtc;          /* address | 1 when valid, 2^cache_size entries */
+    unsigned bp_bits, jtc_bits, lsb;
+    /* 3.2.3: handler addresses (| 1 when known) by privilege and cause,
+     * learned from the explicit trap packets since the trace started. */
+    uint64_t tvec[TE_TVEC_KEYS];
+} te_bpjtc;
+
+/* The handler of a trap into privilege priv: one per exception (the
+ * tvec base) and one per interrupt cause (vectored mode). */
+static inline unsigned te_tvec_key(unsigned priv, bool interrupt, uint64_t cause)
+{
+    return (priv & 3) * 17 + (interrupt ? 1 + (unsigned)(cause & 15) : 0);
+}
+
+/* Allocate the tables the attributes ask for (options and sizes). */
+int te_bpjtc_init(te_bpjtc *t, const rvt_te_attrs *a);
+void te_bpjtc_free(te_bpjtc *t);
+/* A synchronisation packet: predictor entries to 01, cache invalid. */
+void te_bpjtc_reset(te_bpjtc *t);
+
+/* 3.2.6: the MSB of the entry is the prediction. */
+static inline bool te_bp_predict(const te_bpjtc *t, uint64_t pc)
+{
+    return (t->bp[(pc >> t->lsb) & ((1u << t->bp_bits) - 1)] >> 1) & 1;
+}
+
+/* 3.2.6 transitions: 00 -fail-> 01; 01 -ok-> 00, -fail-> 11;
+ * 11 -fail-> 10; 10 -ok-> 11, -fail-> 00.  Indexed [state][taken]. */
+static inline void te_bp_update(te_bpjtc *t, uint64_t pc, bool taken)
+{
+    static const uint8_t next[4][2] = { { 0, 1 }, { 0, 3 }, { 0, 3 }, { 2, 3 } };
+    uint8_t *s = &t->bp[(pc >> t->lsb) & ((1u << t->bp_bits) - 1)];
+    *s = next[*s][taken];
+}
+
+/* 3.2.7: look target up at its index; on a miss the entry is replaced.
+ * Returns true on a hit, with the index in *index either way. */
+bool te_jtc_see(te_bpjtc *t, uint64_t target, uint32_t *index);
+/* The address in entry index, or false when the entry is invalid. */
+bool te_jtc_get(const te_bpjtc *t, uint32_t index, uint64_t *target);
+
+#endif
