@@ -2,7 +2,7 @@
  * over a fixed program image from programs/.  Input: byte 0 picks the image
  * (fuzz_images.h), 6 attribute bytes (fuzz_etrace.h; iaddress_width follows
  * the image), then a raw-container stream.  Checked: fuzz_flow.h.
- * FUZZ_ARGS: -max_len=4096 */
+ * FUZZ_ARGS: -max_len=1024 */
 #include "../fuzz_etrace.h"
 #include "../fuzz_flow.h"
 #include "../fuzz_images.h"

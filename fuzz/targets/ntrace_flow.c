@@ -3,7 +3,7 @@
  * (fuzz_images.h), 5 setting bytes (fuzz_ntrace.h; xlen follows the image),
  * byte 6 splits the stream in two chunks (the decoder is fed incrementally,
  * as from a pipe), then the MSEO bytes.  Checked: fuzz_flow.h.
- * FUZZ_ARGS: -max_len=4096 */
+ * FUZZ_ARGS: -max_len=1024 */
 #include "../fuzz_ntrace.h"
 #include "../fuzz_flow.h"
 #include "../fuzz_images.h"
