@@ -210,6 +210,12 @@ int rvt_nt_decode_end(rvt_nt_decoder *d, rvt_flow_fn fn, void *fn_ctx);
  * callback after a fence.i).  Safe to call from inside the callback. */
 void rvt_nt_decoder_flush_cache(rvt_nt_decoder *d);
 void rvt_nt_decoder_stats(const rvt_nt_decoder *d, rvt_nt_dec_stats *out);
+/* What RVT_EV_INSN events the decoder sends (other kinds are unchanged):
+ * INSN one per instruction (default); BLOCK one per straight-line run with
+ * aux = its instructions and aux2 = its half-words; COUNT none (the count
+ * is in rvt_nt_dec_stats.insns).  For benchmarks and coverage tools. */
+enum { RVT_NT_EVENTS_INSN = 0, RVT_NT_EVENTS_BLOCK = 1, RVT_NT_EVENTS_COUNT = 2 };
+void rvt_nt_decoder_set_events(rvt_nt_decoder *d, unsigned mode);
 
 #ifdef __cplusplus
 }

@@ -40,8 +40,8 @@ struct rvt_nt_encoder {
     bool sync_due;
     /* 9.3: a held ResourceFull HIST chunk and a held branch repeat */
     uint64_t rf_val, rf_count;
-    rvt_nt_msg last_br;
-    uint64_t last_br_target;
+    uint8_t last_br_tcode;    /* 7.11: the fields RepeatBranch compares */
+    uint64_t last_br_btype, last_br_icnt, last_br_hist, last_br_target;
     bool last_br_valid;
     uint64_t br_repeat;
     uint64_t br_repeat_time;
@@ -154,16 +154,19 @@ static int send(rvt_nt_encoder *e, rvt_nt_msg *m, uint64_t time)
 static int send_branch(rvt_nt_encoder *e, rvt_nt_msg *m, uint64_t target, uint64_t time)
 {
     if (e->cfg.repeat_history && e->last_br_valid && !e->rf_count &&
-        e->last_br.tcode == m->tcode && e->last_br_target == target &&
-        e->last_br.f[RVT_NT_F_BTYPE] == m->f[RVT_NT_F_BTYPE] &&
-        e->last_br.f[RVT_NT_F_ICNT] == m->f[RVT_NT_F_ICNT] &&
-        e->last_br.f[RVT_NT_F_HIST] == m->f[RVT_NT_F_HIST]) {
+        e->last_br_tcode == m->tcode && e->last_br_target == target &&
+        e->last_br_btype == m->f[RVT_NT_F_BTYPE] &&
+        e->last_br_icnt == m->f[RVT_NT_F_ICNT] &&
+        e->last_br_hist == m->f[RVT_NT_F_HIST]) {
         e->br_repeat++;
         e->br_repeat_time = time;
         return 0;
     }
     int st = send(e, m, time);
-    e->last_br = *m;
+    e->last_br_tcode = m->tcode;
+    e->last_br_btype = m->f[RVT_NT_F_BTYPE];
+    e->last_br_icnt = m->f[RVT_NT_F_ICNT];
+    e->last_br_hist = m->f[RVT_NT_F_HIST];
     e->last_br_target = target;
     e->last_br_valid = true;
     return st;
