@@ -117,7 +117,7 @@ typedef struct rvt_nt_cfg {
     unsigned sync_mode;          /* trTeInstSyncMode: 0 off, 1 messages, 2 cycles, 3 I-CNT */
     unsigned sync_max;           /* trTeInstSyncMax: period 2^(max+4) */
     bool no_addr_diff;           /* trTeInstNoAddrDiff: U-ADDR not XORed */
-    bool no_trap_addr;           /* trTeInstNoTrapAddr (see docs) */
+    bool no_trap_addr;           /* trTeInstNoTrapAddr: table 7 fixes it to 0; true is rejected */
     bool seq_jump;               /* trTeInstEnSequentialJump (9.1) */
     unsigned implicit_return;    /* trTeInstImplicitReturnMode 0..3 (9.2) */
     unsigned return_depth;       /* call-stack depth (0 = 8; max 32) */

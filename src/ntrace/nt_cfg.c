@@ -23,7 +23,6 @@ static const cfg_item items[] = {
     U("trTeInstSyncMode", sync_mode, 0, 3),
     U("trTeInstSyncMax", sync_max, 0, 15),
     B("trTeInstNoAddrDiff", no_addr_diff),
-    B("trTeInstNoTrapAddr", no_trap_addr),
     B("trTeInstEnSequentialJump", seq_jump),
     U("trTeInstImplicitReturnMode", implicit_return, 0, 3),
     B("trTeInstEnRepeatedHistory", repeat_history),
@@ -82,6 +81,8 @@ int rvt_nt_cfg_check(rvt_nt_cfg *c)
     /* 9.2 needs the 4-bit itype to see calls and returns */
     if (c->implicit_return && c->itype_bits == 3)
         return RVT_ERR_INVAL;
+    if (c->no_trap_addr)
+        return RVT_ERR_INVAL;       /* table 7: hard-coded 0 */
     return 0;
 }
 
@@ -100,6 +101,10 @@ int rvt_nt_cfg_set(rvt_nt_cfg *c, const char *name, const char *value)
         return strcmp(value, "1") ? RVT_ERR_VERSION : 0;
     if (!strcmp(name, "trTeProtocolMajor"))
         return strcmp(value, "1") ? RVT_ERR_VERSION : 0;
+    /* Table 7: trTeInstNoTrapAddr "must be hard-coded as 0" in N-Trace:
+     * trap addresses are always sent, so 1 cannot be honoured. */
+    if (!strcmp(name, "trTeInstNoTrapAddr"))
+        return value && !strcmp(value, "0") ? 0 : RVT_ERR_INVAL;
     if (!strcmp(name, "trTeProtocolMinor") || !strcmp(name, "trTeInstEnImplicitReturn"))
         return 0;   /* minor: down-compatible; the enable bit follows the mode */
     const cfg_item *it = find(name);
@@ -121,7 +126,7 @@ int rvt_nt_cfg_write(const rvt_nt_cfg *c, FILE *f)
 {
     fprintf(f, "# rvtrace N-Trace encoder settings (docs/format-nt.md)\n"
                "trTeFormat=1\ntrTeProtocolMajor=1\ntrTeProtocolMinor=0\n"
-               "trTeInstEnImplicitReturn=%d\n", c->implicit_return != 0);
+               "trTeInstEnImplicitReturn=%d\ntrTeInstNoTrapAddr=0\n", c->implicit_return != 0);
     for (size_t i = 0; i < NITEMS; i++) {
         const char *p = (const char *)c + items[i].off;
         unsigned v = items[i].is_bool ? *(const bool *)p : *(const unsigned *)p;

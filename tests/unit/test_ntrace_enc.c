@@ -274,8 +274,23 @@ static void test_hist_overflow(void)
     CHECK_EQ(m[1].f[RVT_NT_F_HREPEAT], 6);   /* 6 x 30 = 180 bits */
 }
 
+/* Table 7: trTeInstNoTrapAddr "must be hard-coded as 0". */
+static void test_no_trap_addr_fixed(void)
+{
+    rvt_nt_cfg cfg;
+    rvt_nt_cfg_default(&cfg);
+    CHECK_EQ(rvt_nt_cfg_set(&cfg, "trTeInstNoTrapAddr", "0"), 0);
+    CHECK_EQ(rvt_nt_cfg_set(&cfg, "trTeInstNoTrapAddr", "1"), RVT_ERR_INVAL);
+    cfg.no_trap_addr = true;
+    CHECK_EQ(rvt_nt_cfg_check(&cfg), RVT_ERR_INVAL);
+    int st = 0;
+    CHECK(rvt_nt_encoder_new(&cfg, cap_put, NULL, &st) == NULL);
+    CHECK_EQ(st, RVT_ERR_INVAL);
+}
+
 int main(void)
 {
+    test_no_trap_addr_fixed();
     test_spec_icnt_btm();
     test_spec_icnt_overflow();
     test_spec_hist();
