@@ -120,7 +120,7 @@ typedef struct rvt_nt_cfg {
     bool no_trap_addr;           /* trTeInstNoTrapAddr: table 7 fixes it to 0; true is rejected */
     bool seq_jump;               /* trTeInstEnSequentialJump (9.1) */
     unsigned implicit_return;    /* trTeInstImplicitReturnMode 0..3 (9.2) */
-    unsigned return_depth;       /* call-stack depth (0 = 8; max 32) */
+    unsigned return_depth;       /* call-stack depth (0 = 32, the maximum) */
     unsigned return_bits;        /* mode 2: address bits kept (0 = 16) */
     bool repeat_history;         /* trTeInstEnRepeatedHistory (9.3) */
     bool all_jumps;              /* trTeInstEnAllJumps */

@@ -59,7 +59,7 @@ static bool pow2(unsigned v) { return v && !(v & (v - 1)); }
 int rvt_nt_cfg_check(rvt_nt_cfg *c)
 {
     if (!c->inst_mode) c->inst_mode = RVT_NT_MODE_HTM;
-    if (!c->return_depth) c->return_depth = 8;
+    if (!c->return_depth) c->return_depth = 32;    /* 9.2: the largest depth, fewest explicit returns */
     if (!c->return_bits) c->return_bits = 16;
     if (!c->icnt_bits) c->icnt_bits = 22;
     if (!c->hist_bits) c->hist_bits = 32;
