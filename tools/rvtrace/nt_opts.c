@@ -11,7 +11,8 @@ const char nt_options_help[] =
     "  --ntrace OUT.nt          write an N-Trace stream (settings in OUT.nt.attrs)\n"
     "  --nt-opt LIST            comma list: btm | htm (default), seq-jump,\n"
     "                           implicit-return=1|2|3, return-depth=N (1..32),\n"
-    "                           return-bits=N, repeat-history, all-jumps,\n"
+    "                           return-bits=N, repeat-history, repeat-kinds=1|2|3\n"
+    "                           (1 RepeatBranch, 2 ResourceFull RCODE 2), all-jumps,\n"
     "                           no-addr-diff, extend-msb, timestamps,\n"
     "                           context, sync=MODE:MAX (periodic sync; MODE 1\n"
     "                           messages, 2 cycles, 3 I-CNT; period 2^(MAX+4)),\n"
@@ -42,6 +43,7 @@ static bool opt_item(rvt_nt_cfg *c, const char *k, const char *v)
         { "implicit-return", "trTeInstImplicitReturnMode" },
         { "return-depth", "rvtReturnStackDepth" },
         { "return-bits", "rvtReturnAddrBits" },
+        { "repeat-kinds", "rvtRepeatKinds" },
         { "icnt-bits", "rvtIcntBits" },
         { "hist-bits", "rvtHistBits" },
         { "xlen", "rvtXlen" },
