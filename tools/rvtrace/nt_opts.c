@@ -20,6 +20,9 @@ const char nt_options_help[] =
     "                           port=1|2|4|8 (bytes per probe word), start-disabled\n"
     "  --nt-src BITS:ID         SRC field of BITS bits with this encoder's ID\n"
     "                           (decode: the SRC width; --src N picks a source)\n"
+    "  encode --ntrace A.rvi B.rvi ...: one hart per input, ids ID, ID+1, ...\n"
+    "                           (no --nt-src: the fewest bits, ids from 0), merged\n"
+    "                           into one stream by record time\n"
     "  --nt-attr NAME=VALUE     set a chapter 4 control by name\n";
 
 static bool set_num(rvt_nt_cfg *c, const char *name, const char *v)
