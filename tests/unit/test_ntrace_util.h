@@ -10,7 +10,7 @@
 
 /* ---- capture ---- */
 typedef struct cap { uint8_t b[4096]; size_t n; } cap;
-static int cap_put(void *ctx, const uint8_t *b, size_t n)
+static inline int cap_put(void *ctx, const uint8_t *b, size_t n)
 {
     cap *c = ctx;
     if (c->n + n > sizeof c->b) return RVT_ERR_LIMIT;
@@ -19,7 +19,7 @@ static int cap_put(void *ctx, const uint8_t *b, size_t n)
     return 0;
 }
 
-static size_t parse(const cap *c, const rvt_nt_cfg *cfg, rvt_nt_msg *out, size_t max)
+static inline size_t parse(const cap *c, const rvt_nt_cfg *cfg, rvt_nt_msg *out, size_t max)
 {
     rvt_nt_reader r;
     size_t k = 0;
@@ -29,7 +29,7 @@ static size_t parse(const cap *c, const rvt_nt_cfg *cfg, rvt_nt_msg *out, size_t
     return k;
 }
 
-static rvt_irec rec(uint64_t addr, uint32_t hw, unsigned itype, unsigned lastsize)
+static inline rvt_irec rec(uint64_t addr, uint32_t hw, unsigned itype, unsigned lastsize)
 {
     rvt_irec r;
     memset(&r, 0, sizeof r);
@@ -42,7 +42,7 @@ static rvt_irec rec(uint64_t addr, uint32_t hw, unsigned itype, unsigned lastsiz
     return r;
 }
 
-static size_t encode(const rvt_nt_cfg *cfg, const rvt_irec *r, size_t n, cap *c, rvt_nt_msg *msgs, size_t max)
+static inline size_t encode(const rvt_nt_cfg *cfg, const rvt_irec *r, size_t n, cap *c, rvt_nt_msg *msgs, size_t max)
 {
     int st;
     c->n = 0;
@@ -55,21 +55,21 @@ static size_t encode(const rvt_nt_cfg *cfg, const rvt_irec *r, size_t n, cap *c,
     return parse(c, cfg, msgs, max);
 }
 
-static void put16(rvt_image *img, uint64_t a, uint16_t v)
+static inline void put16(rvt_image *img, uint64_t a, uint16_t v)
 {
     uint8_t b[2] = { (uint8_t)v, (uint8_t)(v >> 8) };
     rvt_image_add_bytes(img, a, b, 2, "t");
 }
-static void put32(rvt_image *img, uint64_t a, uint32_t v)
+static inline void put32(rvt_image *img, uint64_t a, uint32_t v)
 {
     uint8_t b[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
     rvt_image_add_bytes(img, a, b, 4, "t");
 }
 
-static const rvt_insn *img_insn(void *ctx, uint64_t pc) { return rvt_image_insn(ctx, pc); }
+static inline const rvt_insn *img_insn(void *ctx, uint64_t pc) { return rvt_image_insn(ctx, pc); }
 
 typedef struct pcs { uint64_t pc[64]; size_t n; uint64_t errors; } pcs;
-static int pcs_ev(void *ctx, const rvt_flow_event *ev)
+static inline int pcs_ev(void *ctx, const rvt_flow_event *ev)
 {
     pcs *p = ctx;
     if (ev->kind == RVT_EV_INSN && p->n < 64) p->pc[p->n++] = ev->pc;
@@ -78,7 +78,7 @@ static int pcs_ev(void *ctx, const rvt_flow_event *ev)
 }
 
 /* Decode c with img and compare to the executed PCs. */
-static void decode_back(const rvt_nt_cfg *cfg, rvt_image *img, const cap *c,
+static inline void decode_back(const rvt_nt_cfg *cfg, rvt_image *img, const cap *c,
                         const uint64_t *want, size_t n)
 {
     int st;
