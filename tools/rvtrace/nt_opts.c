@@ -23,7 +23,9 @@ const char nt_options_help[] =
     "  encode --ntrace A.rvi B.rvi ...: one hart per input, ids ID, ID+1, ...\n"
     "                           (no --nt-src: the fewest bits, ids from 0), merged\n"
     "                           into one stream by record time\n"
-    "  --nt-attr NAME=VALUE     set a chapter 4 control by name\n";
+    "  --nt-attr NAME=VALUE     set a chapter 4 control by name\n"
+    "  decode --count           print only the number of instructions decoded\n"
+    "                           (no per-instruction work: fastest)\n";
 
 static bool set_num(rvt_nt_cfg *c, const char *name, const char *v)
 {
