@@ -58,7 +58,7 @@ static void print_item(const rvt_tv_item *it, bool json)
         printf("{\"offset\":%" PRIu64 ",\"index\":%" PRIu64 ",\"op\":\"%s\"%s}\n",
                it->offset, it->index, rvt_tv_op_name(it->op), f);
     else
-        printf("%08" PRIx64 " #%-6" PRIu64 " %-8s%s\n", it->offset, it->index,
+        printf("%08" PRIx64 " #%-6" PRIu64 " %s%s\n", it->offset, it->index,
                rvt_tv_op_name(it->op), f);
 }
 
