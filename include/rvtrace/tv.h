@@ -72,7 +72,7 @@ typedef struct rvt_tv_item {
     uint64_t index;      /* reader: item number from 0 */
 } rvt_tv_item;
 
-/* Fill in the defaults; RVT_ERR_INVAL for unsupported values. */
+/* Fill in the defaults; RVT_ERR_INVAL for values outside the ranges above. */
 int rvt_tv_cfg_resolve(const rvt_tv_cfg *in, rvt_tv_cfg *out);
 
 /* Encode one item into out[RVT_TV_ITEM_MAX]: returns its length, or
