@@ -4,6 +4,7 @@
 #include <string.h>
 #include "rvtrace/ntrace.h"
 #include "ntrace/nt_mseo.h"
+#include "ntrace/nt_read.h"
 #include "util/bitio.h"
 
 /* Fields of each message in transmission order (table 8).  Optional
@@ -216,12 +217,21 @@ static int parse(rvt_nt_reader *r, const uint8_t *b, size_t len, rvt_nt_msg *m)
 
 int rvt_nt_reader_next(rvt_nt_reader *r, rvt_nt_msg *m)
 {
+    memset(m, 0, sizeof *m);
+    return nt_reader_next_present(r, m);
+}
+
+int nt_reader_next_present(rvt_nt_reader *r, rvt_nt_msg *m)
+{
+    m->present = 0;
+    m->nvar = 0;
+    m->tcode = 0;
     while (r->pos < r->len && r->buf[r->pos] == NT_IDLE)
         r->pos++;
     if (r->pos >= r->len)
         return 0;
     size_t start = r->pos;
-    memset(m, 0, sizeof *m);
+    m->len = 0;
     m->offset = r->base + start;
     if ((r->buf[start] & 3u) != NT_MSEO_CONT) {
         skip_to_end(r);
