@@ -43,6 +43,7 @@ only="$*"
 
 # name            ISA       flags                  sources
 prog sort         "$RV64C"  -O2                    src/sort.c
+prog sort_nc      "$RV64NC" -O2                    src/sort.c
 prog sort_rv32    "$RV32C"  -O2                    src/sort.c
 prog crc          "$RV64C"  -O2                    src/crc.c
 prog crc_nc       "$RV64NC" -O2                    src/crc.c
@@ -68,4 +69,3 @@ prog amo          "$RV64C"  -O2                    src/amo.c
 prog csr          "$RV64C"  -O2                    src/csr.c
 prog csr_rv32     "$RV32C"  -O2                    src/csr.c
 prog long         "$RV64C"  -O2                    src/long.c
-prog sort_nc      "$RV64NC" -O2                    src/sort.c

@@ -3,6 +3,7 @@
 #   programs/check.sh [-c] [NAME...]     default: every programs/*.elf
 #   -c   also count executed instructions: lines "Trace" of
 #        -singlestep -d exec,nochain (QEMU's reset ROM at 0x1000 included)
+#        (slow: long.elf, about 240 million lines, takes 10-30 minutes)
 # Needs qemu-system-riscv64 / qemu-system-riscv32 (Debian: qemu-system-misc).
 cd "$(dirname "$0")" || exit 2
 count=0

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "image/image_internal.h"
+#include "rvtrace/io.h"
 
 rvt_image *rvt_image_new(void)
 {
@@ -139,15 +140,16 @@ int rvt_image_add_bytes(rvt_image *img, uint64_t base, const void *data, size_t 
 
 int img_open_regular(const rvt_image *img, const char *path, uint64_t *size)
 {
-    /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    const char *why = "";
+    int fd = strcmp(path, "-") ? rvt_open_input(path, &why) : RVT_ERR_INVAL;
     if (fd < 0) {
-        img_diag(img, RVT_DIAG_ERROR, UINT64_MAX, "%s: cannot open: %s", path, strerror(errno));
+        img_diag(img, RVT_DIAG_ERROR, UINT64_MAX, "%s: cannot open: %s", path,
+                 fd == RVT_ERR_INVAL ? "standard input is not a program image" : why);
         return RVT_ERR_IO;
     }
     struct stat st;
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-        img_diag(img, RVT_DIAG_ERROR, UINT64_MAX, "%s: not a regular file", path);
+    if (fstat(fd, &st) < 0) {
+        img_diag(img, RVT_DIAG_ERROR, UINT64_MAX, "%s: cannot stat", path);
         close(fd);
         return RVT_ERR_IO;
     }

@@ -51,6 +51,19 @@ static int check_header(elf_ctx *c, GElf_Ehdr *eh)
     return RVT_OK;
 }
 
+/* Two PT_LOADs of one file over the same addresses: which bytes the
+ * program sees would depend on load order (gABI: loadable segments are
+ * sorted by p_vaddr; their address ranges do not overlap). */
+static bool overlaps_loaded(const elf_ctx *c, const GElf_Phdr *ph)
+{
+    for (size_t i = c->first_seg; i < c->img->nsegs; i++) {
+        const rvt_segment *s = &c->img->segs[i].pub;
+        if (ph->p_vaddr - s->vaddr < s->memsz || s->vaddr - ph->p_vaddr < ph->p_memsz)
+            return true;
+    }
+    return false;
+}
+
 static int check_phdr(const elf_ctx *c, size_t i, const GElf_Phdr *ph, uint64_t phoff)
 {
     const char *bad = NULL;
@@ -63,6 +76,8 @@ static int check_phdr(const elf_ctx *c, size_t i, const GElf_Phdr *ph, uint64_t 
         bad = "p_offset+p_filesz beyond the end of the file";
     else if (ph->p_vaddr > amax || (ph->p_memsz && ph->p_memsz - 1 > amax - ph->p_vaddr))
         bad = "segment wraps the address space";
+    else if (overlaps_loaded(c, ph))
+        bad = "segment overlaps an earlier loadable segment";
     if (!bad)
         return RVT_OK;
     img_diag(c->img, RVT_DIAG_ERROR, phoff, "%s: program header %zu: %s (offset 0x%llx, "

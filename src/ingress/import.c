@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "ingress/import_internal.h"
+#include "rvtrace/io.h"
 
 static const char *const fmt_names[] = { "refcsv", "spikecsv", "spikelog", "pcs" };
 
@@ -243,12 +244,13 @@ int imp_csv_dec(imp *m, const imp_csv *c, int col, const char *what, uint64_t ma
 
 static int imp_open(imp *m, const char *path)
 {
+    const char *why = "";
     m->own_fd = strcmp(path, "-") != 0;
-    m->fd = m->own_fd ? open(path, O_RDONLY | O_CLOEXEC) : 0;
+    m->fd = rvt_open_input(path, &why);
     if (m->fd < 0) {
         if (m->cfg->diag) {
             char msg[300];
-            snprintf(msg, sizeof msg, "cannot open: %s", strerror(errno));
+            snprintf(msg, sizeof msg, "cannot open: %s", why);
             m->cfg->diag(m->cfg->diag_ctx, RVT_DIAG_ERROR, UINT64_MAX, msg);
         }
         return RVT_ERR_IO;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "rvtrace/ingress.h"
+#include "rvtrace/io.h"
 #include "ingress/rvi_format.h"
 
 #define RVI_RBUF (64u * 1024u)
@@ -116,10 +117,11 @@ rvt_rvi_reader *rvt_rvi_reader_open_diag(const char *path, rvt_diag_fn diag, voi
     if (r) {
         r->diag = diag;
         r->diag_ctx = diag_ctx;
+        const char *why = "";
         r->own_fd = strcmp(path, "-") != 0;
-        r->fd = r->own_fd ? open(path, O_RDONLY | O_CLOEXEC) : 0;
+        r->fd = rvt_open_input(path, &why);
         if (r->fd < 0)
-            st = rd_fail(r, RVT_ERR_IO, UINT64_MAX, "cannot open: %s", strerror(errno));
+            st = rd_fail(r, RVT_ERR_IO, UINT64_MAX, "cannot open: %s", why);
         else
             st = rd_header(r);
         if (st < 0) {

@@ -286,7 +286,7 @@ static void test_hostile(void)
     /* not an ELF, empty, directory, FIFO, missing */
     CHECK(try_load(write_file("text.elf", "hello world\n", 12)) == RVT_ERR_ELF);
     CHECK(try_load(write_file("empty.elf", "", 0)) < 0 && n_err == 1);
-    CHECK(try_load(tmpdir) == RVT_ERR_IO && strstr(last_msg, "not a regular file"));
+    CHECK(try_load(tmpdir) == RVT_ERR_IO && strstr(last_msg, "is a directory"));
     snprintf(path, sizeof path, "%s/fifo", tmpdir);
     CHECK(mkfifo(path, 0600) == 0);
     CHECK(try_load(path) == RVT_ERR_IO && n_err == 1);

@@ -19,6 +19,9 @@ void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A diagnostics callback (rvt_diag_fn) that prints "rvtrace: FILE: offset N: msg";
  * ctx is the file name. */
 void cli_diag(void *ctx, int level, uint64_t offset, const char *msg);
+/* Read a whole input file (regular files only; "-" = stdin); prints the
+ * error and returns NULL on failure.  free() the result. */
+uint8_t *cli_slurp(const char *path, size_t *len);
 /* Parse an unsigned number (decimal, 0x hex, k/M/G suffixes). */
 bool cli_parse_u64(const char *s, uint64_t *out);
 /* "--name=value" or "--name value": returns the value and advances *i, or

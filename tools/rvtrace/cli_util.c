@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "rvtrace/io.h"
 
 void cli_err(const char *fmt, ...)
 {
@@ -81,5 +82,15 @@ const char *cli_thousands(uint64_t v, char *buf, size_t n)
         buf[o++] = tmp[i];
     }
     buf[o] = '\0';
+    return buf;
+}
+
+uint8_t *cli_slurp(const char *path, size_t *len)
+{
+    int st;
+    const char *why = "";
+    uint8_t *buf = rvt_read_file(path, 0, len, &st, &why);
+    if (!buf)
+        cli_err("%s: cannot read: %s", path, why);
     return buf;
 }

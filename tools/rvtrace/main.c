@@ -40,6 +40,15 @@ const char *cli_help_text(const char *cmd)
     return NULL;
 }
 
+/* A command's help; run and encode also list both trace paths' options. */
+static void print_help(const char *cmd, const char *text)
+{
+    fputs(text, stdout);
+    if (!strcmp(cmd, "run") || !strcmp(cmd, "encode")) {
+        printf("\n%s\n%s", te_options_help, nt_options_help);
+    }
+}
+
 int cmd_help(int argc, char **argv)
 {
     if (argc < 2) {
@@ -51,7 +60,7 @@ int cmd_help(int argc, char **argv)
         cli_err("no command '%s' (try 'rvtrace help')", argv[1]);
         return CLI_USAGE;
     }
-    fputs(text, stdout);
+    print_help(argv[1], text);
     return CLI_OK;
 }
 
@@ -74,7 +83,7 @@ int main(int argc, char **argv)
             continue;
         for (int j = 2; j < argc; j++) {
             if (!strcmp(argv[j], "--help") || !strcmp(argv[j], "-h")) {
-                fputs(cli_help_text(argv[1]), stdout);
+                print_help(argv[1], cli_help_text(argv[1]));
                 return CLI_OK;
             }
         }

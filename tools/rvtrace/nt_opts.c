@@ -165,33 +165,5 @@ int nt_settings_for(const char *path, int argc, char **argv, rvt_nt_cfg *c)
 
 uint8_t *nt_slurp(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        cli_err("%s: cannot open", path);
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        uint8_t *nb = realloc(buf, cap * 2);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    bool err = ferror(f);
-    fclose(f);
-    if (!buf || err) {
-        free(buf);
-        cli_err("%s: read error", path);
-        return NULL;
-    }
-    *len = n;
-    return buf;
+    return cli_slurp(path, len);
 }

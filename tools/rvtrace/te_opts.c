@@ -17,7 +17,7 @@ const char te_options_help[] =
     "                            time_width, privilege_width, call_counter_size,\n"
     "                            return_stack_size, bpred_size, cache_size, f0s_width,\n"
     "                            sijump, retires, resync_mode=off|packets|halfwords,\n"
-    "                            resync_max, resync_interval, irdepth_ones, ref_end\n"
+    "                            resync_max, resync_interval, irdepth_ones\n"
     "                            (docs/format-te.md)\n";
 
 int te_opt_apply(int argc, char **argv, int *i, rvt_te_attrs *a)
@@ -90,34 +90,5 @@ int te_attrs_save(const char *trace, const rvt_te_attrs *a)
 
 uint8_t *te_slurp(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        cli_err("%s: cannot open", path);
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (n < cap)
-            break;
-        uint8_t *nb = realloc(buf, cap * 2);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    bool err = ferror(f);
-    fclose(f);
-    if (!buf || err) {
-        free(buf);
-        cli_err("%s: read error", path);
-        return NULL;
-    }
-    *len = n;
-    return buf;
+    return cli_slurp(path, len);
 }

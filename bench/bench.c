@@ -1,0 +1,535 @@
+/* rvtrace benchmark harness (make bench): hart speed, bits per retired
+ * instruction of every E-Trace and N-Trace mode on every workload, and
+ * encoder/decoder throughput on the long workload.  Prints a table and
+ * writes bench/RESULTS.md.  Rates use process CPU time, so a busy machine
+ * slows them less than wall time would; both are reported for the hart. */
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include "rvtrace/etrace.h"
+#include "rvtrace/hart.h"
+#include "rvtrace/ntrace.h"
+
+#define MAX_PROGS 64
+#define MAX_PATH 512
+
+/* ---- timing ---- */
+typedef struct { double wall, cpu; } stamp;
+
+static double clock_s(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static stamp now(void)
+{
+    stamp s = { clock_s(CLOCK_MONOTONIC), clock_s(CLOCK_PROCESS_CPUTIME_ID) };
+    return s;
+}
+
+static stamp since(stamp a)
+{
+    stamp b = now();
+    stamp d = { b.wall - a.wall, b.cpu - a.cpu };
+    return d;
+}
+
+/* ---- byte sinks ---- */
+typedef struct {
+    uint8_t *buf;       /* NULL: count only */
+    size_t len, cap;
+    uint64_t bytes;
+    bool keep;
+} bytes_out;
+
+static int bytes_put(void *ctx, const uint8_t *b, size_t n)
+{
+    bytes_out *o = ctx;
+    o->bytes += n;
+    if (!o->keep)
+        return 0;
+    if (o->len + n > o->cap) {
+        size_t cap = o->cap ? o->cap * 2 : 1 << 20;
+        while (cap < o->len + n)
+            cap *= 2;
+        uint8_t *nb = realloc(o->buf, cap);
+        if (!nb)
+            return RVT_ERR_NOMEM;
+        o->buf = nb;
+        o->cap = cap;
+    }
+    memcpy(o->buf + o->len, b, n);
+    o->len += n;
+    return 0;
+}
+
+/* ---- trace modes measured ---- */
+typedef struct {
+    const char *name;
+    const char *opts;       /* E-Trace: --te-opt list; N-Trace: unused */
+    int nt_mode;            /* 0 = E-Trace; else RVT_NT_MODE_* */
+    unsigned nt_ir;         /* N-Trace implicit-return mode */
+    bool nt_rpt;            /* N-Trace repeated history */
+} mode;
+
+static const mode modes[] = {
+    { "te:delta", "", 0, 0, false },
+    { "te:full-address", "full-address", 0, 0, false },
+    { "te:implicit-except", "implicit-except", 0, 0, false },
+    { "te:sijump", "sijump", 0, 0, false },
+    { "te:implicit-return", "implicit-return", 0, 0, false },
+    { "te:branch-prediction", "branch-prediction", 0, 0, false },
+    { "te:jump-target-cache", "jump-target-cache", 0, 0, false },
+    { "te:all", "all", 0, 0, false },
+    { "nt:btm", NULL, RVT_NT_MODE_BTM, 0, false },
+    { "nt:btm+ir", NULL, RVT_NT_MODE_BTM, 3, false },
+    { "nt:htm", NULL, RVT_NT_MODE_HTM, 0, false },
+    { "nt:htm+ir+rpt", NULL, RVT_NT_MODE_HTM, 3, true },
+};
+#define NMODES (sizeof modes / sizeof modes[0])
+enum { MODE_TE_ALL = 7, MODE_NT_BTM = 8, MODE_NT_BEST = 11 };
+
+static int te_attrs_for(const mode *m, unsigned xlen, rvt_te_attrs *a)
+{
+    rvt_te_attrs_default(a);
+    a->iaddress_width = xlen;
+    if (m->opts[0] && rvt_te_opts_parse(m->opts, &a->options) < 0)
+        return RVT_ERR_INVAL;
+    if (a->options & RVT_TE_OPT_SIJUMP)
+        a->sijump = 1;
+    if ((a->options & RVT_TE_OPT_IMPLICIT_RETURN) && !a->return_stack_size && !a->call_counter_size)
+        a->return_stack_size = 5;   /* 32 entries */
+    rvt_te_attrs_fill(a);
+    return rvt_te_attrs_check(a);
+}
+
+static void nt_cfg_for(const mode *m, unsigned xlen, rvt_nt_cfg *c)
+{
+    rvt_nt_cfg_default(c);
+    c->inst_mode = (unsigned)m->nt_mode;
+    c->implicit_return = m->nt_ir;
+    c->return_depth = m->nt_ir ? 32 : 0;
+    c->repeat_history = m->nt_rpt;
+    c->xlen = xlen;
+    rvt_nt_cfg_check(c);
+}
+
+/* One encoder of either kind behind an rvt_irec_sink. */
+typedef struct {
+    rvt_te_encoder *te;
+    rvt_nt_encoder *nt;
+    bytes_out out;
+} encoder;
+
+static int encoder_open(encoder *e, const mode *m, unsigned xlen, bool keep, rvt_irec_sink *sink)
+{
+    int st = 0;
+    memset(e, 0, sizeof *e);
+    e->out.keep = keep;
+    if (!m->nt_mode) {
+        rvt_te_attrs a;
+        if ((st = te_attrs_for(m, xlen, &a)) < 0)
+            return st;
+        if (!(e->te = rvt_te_encoder_new(&a, bytes_put, &e->out, &st)))
+            return st ? st : RVT_ERR_NOMEM;
+        *sink = rvt_te_encoder_sink(e->te);
+    } else {
+        rvt_nt_cfg c;
+        nt_cfg_for(m, xlen, &c);
+        if (!(e->nt = rvt_nt_encoder_new(&c, bytes_put, &e->out, &st)))
+            return st ? st : RVT_ERR_NOMEM;
+        *sink = rvt_nt_encoder_sink(e->nt);
+    }
+    return 0;
+}
+
+static void encoder_close(encoder *e)
+{
+    if (e->te)
+        rvt_te_encoder_free(e->te);
+    if (e->nt)
+        rvt_nt_encoder_free(e->nt);
+    free(e->out.buf);
+}
+
+/* ---- hart runs ---- */
+static int null_put(void *ctx, const rvt_irec *r, size_t n)
+{
+    (void)r;
+    *(uint64_t *)ctx += n;
+    return 0;
+}
+
+typedef struct {
+    uint64_t instret;
+    stamp t;
+    int exit_code;
+} run_result;
+
+static int run_hart(const char *elf, const rvt_irec_sink *sink, run_result *res)
+{
+    int st = 0;
+    rvt_image *img = rvt_image_new();
+    if (!img || rvt_image_load_elf(img, elf) < 0) {
+        fprintf(stderr, "bench: %s: cannot load\n", elf);
+        rvt_image_free(img);
+        return -1;
+    }
+    rvt_hart_cfg cfg = { .sink = sink };
+    rvt_hart *h = rvt_hart_new(&cfg, img, &st);
+    if (!h) {
+        fprintf(stderr, "bench: %s: %s\n", elf, rvt_status_str(st));
+        rvt_image_free(img);
+        return -1;
+    }
+    stamp t0 = now();
+    int why = rvt_hart_run(h, 0);
+    if (why > 0)
+        st = rvt_hart_finish(h);
+    res->t = since(t0);
+    rvt_hart_stats s;
+    rvt_hart_get_stats(h, &s);
+    res->instret = s.instret;
+    res->exit_code = why == RVT_HART_EXITED ? rvt_hart_exit_code(h) : -1;
+    rvt_hart_free(h);
+    rvt_image_free(img);
+    if (why < 0 || st < 0 || res->exit_code != 0) {
+        fprintf(stderr, "bench: %s: run failed (%d, %s, exit %d)\n", elf, why,
+                rvt_status_str(why < 0 ? why : st), res->exit_code);
+        return -1;
+    }
+    return 0;
+}
+
+static unsigned elf_xlen(const char *elf)
+{
+    rvt_image *img = rvt_image_new();
+    unsigned x = img && rvt_image_load_elf(img, elf) >= 0 ? rvt_image_xlen(img) : 64;
+    rvt_image_free(img);
+    return x ? x : 64;
+}
+
+/* ---- per-workload bits/instruction ---- */
+typedef struct {
+    char name[64];
+    char path[MAX_PATH];
+    uint64_t instret;
+    uint64_t bytes[NMODES];
+} workload;
+
+static int measure_workload(workload *w)
+{
+    unsigned xlen = elf_xlen(w->path);
+    encoder enc[NMODES];
+    rvt_irec_tee tee;
+    rvt_irec_tee_init(&tee);
+    int rc = 0;
+    size_t opened = 0;
+    for (; opened < NMODES; opened++) {
+        rvt_irec_sink s;
+        if ((rc = encoder_open(&enc[opened], &modes[opened], xlen, false, &s)) < 0) {
+            fprintf(stderr, "bench: %s: %s: %s\n", w->name, modes[opened].name, rvt_status_str(rc));
+            break;
+        }
+        rvt_irec_tee_add(&tee, &s);
+    }
+    run_result r;
+    if (rc == 0) {
+        rvt_irec_sink all = rvt_irec_tee_sink(&tee);
+        rc = run_hart(w->path, &all, &r);
+    }
+    for (size_t i = 0; i < opened; i++) {
+        w->bytes[i] = enc[i].out.bytes;
+        encoder_close(&enc[i]);
+    }
+    w->instret = rc == 0 ? r.instret : 0;
+    return rc;
+}
+
+/* ---- the long workload: throughput ---- */
+typedef struct {
+    uint64_t instret;
+    double hart_none_mips, hart_none_wall_mips;
+    double hart_null_mips, hart_null_wall_mips;
+    double hart_rvi_mips;
+    double enc_mips[2], dec_mips[2];    /* [0] te:all, [1] nt best */
+    double bits[2];
+} long_result;
+
+static double mips(uint64_t n, double s) { return s > 0 ? (double)n / s / 1e6 : 0; }
+
+static const rvt_insn *image_insn(void *img, uint64_t pc) { return rvt_image_insn(img, pc); }
+
+static int count_ev(void *ctx, const rvt_flow_event *ev)
+{
+    if (ev->kind == RVT_EV_INSN)
+        ++*(uint64_t *)ctx;
+    return 0;
+}
+
+static double decode_mips(const mode *m, unsigned xlen, const char *elf, const bytes_out *b, uint64_t *insns)
+{
+    rvt_image *img = rvt_image_new();
+    if (!img || rvt_image_load_elf(img, elf) < 0)
+        return 0;
+    int st = 0;
+    uint64_t n = 0;
+    stamp t0;
+    stamp t;
+    if (!m->nt_mode) {
+        rvt_te_attrs a;
+        te_attrs_for(m, xlen, &a);
+        rvt_te_decoder *d = rvt_te_decoder_new(&a, img, count_ev, &n, &st);
+        if (!d)
+            goto fail;
+        rvt_te_decoder_set_events(d, false);
+        t0 = now();
+        rvt_te_decoder_run(d, b->buf, b->len);
+        rvt_te_decoder_finish(d);
+        t = since(t0);
+        n = rvt_te_decoder_stats(d)->instructions;
+        rvt_te_decoder_free(d);
+    } else {
+        rvt_nt_cfg c;
+        nt_cfg_for(m, xlen, &c);
+        rvt_nt_decoder *d = rvt_nt_decoder_new(&c, image_insn, img, -1, &st);
+        if (!d)
+            goto fail;
+        t0 = now();
+        rvt_nt_decode(d, b->buf, b->len, count_ev, &n);
+        rvt_nt_decode_end(d, count_ev, &n);
+        t = since(t0);
+        rvt_nt_dec_stats s;
+        rvt_nt_decoder_stats(d, &s);
+        n = s.insns;
+        rvt_nt_decoder_free(d);
+    }
+    rvt_image_free(img);
+    *insns = n;
+    return mips(n, t.cpu);
+fail:
+    rvt_image_free(img);
+    return 0;
+}
+
+static int measure_long(const char *elf, long_result *L)
+{
+    unsigned xlen = elf_xlen(elf);
+    run_result r;
+    if (run_hart(elf, NULL, &r) < 0)
+        return -1;
+    L->instret = r.instret;
+    L->hart_none_mips = mips(r.instret, r.t.cpu);
+    L->hart_none_wall_mips = mips(r.instret, r.t.wall);
+
+    uint64_t count = 0;
+    rvt_irec_sink null = { &count, null_put, NULL, NULL };
+    if (run_hart(elf, &null, &r) < 0)
+        return -1;
+    L->hart_null_mips = mips(r.instret, r.t.cpu);
+    L->hart_null_wall_mips = mips(r.instret, r.t.wall);
+    double null_cpu = r.t.cpu;
+
+    char rvi[] = "/tmp/rvtrace-bench-XXXXXX";
+    int fd = mkstemp(rvi);
+    if (fd >= 0) {
+        fclose(fdopen(fd, "w"));
+        int st = 0;
+        rvt_rvi_writer *w = rvt_rvi_writer_open(rvi, xlen, &st);
+        if (w) {
+            rvt_irec_sink s = rvt_rvi_writer_sink(w);
+            stamp t0 = now();
+            if (run_hart(elf, &s, &r) == 0) {
+                rvt_rvi_writer_close(w);
+                L->hart_rvi_mips = mips(r.instret, since(t0).cpu);
+            } else {
+                rvt_rvi_writer_close(w);
+            }
+        }
+        remove(rvi);
+    }
+
+    const int which[2] = { MODE_TE_ALL, MODE_NT_BEST };
+    for (int k = 0; k < 2; k++) {
+        const mode *m = &modes[which[k]];
+        encoder e;
+        rvt_irec_sink s;
+        if (encoder_open(&e, m, xlen, true, &s) < 0 || run_hart(elf, &s, &r) < 0) {
+            encoder_close(&e);
+            continue;
+        }
+        /* Encoder cost = (hart + encoder) - hart alone with records on. */
+        double enc_cpu = r.t.cpu - null_cpu;
+        L->enc_mips[k] = enc_cpu > 0 ? mips(r.instret, enc_cpu) : 0;
+        L->bits[k] = r.instret ? (double)e.out.bytes * 8 / (double)r.instret : 0;
+        uint64_t n = 0;
+        L->dec_mips[k] = decode_mips(m, xlen, elf, &e.out, &n);
+        if (n != r.instret)
+            fprintf(stderr, "bench: %s decoded %" PRIu64 " of %" PRIu64 " instructions\n",
+                    m->name, n, r.instret);
+        encoder_close(&e);
+    }
+    return 0;
+}
+
+/* ---- report ---- */
+static int cmp_workload(const void *a, const void *b)
+{
+    return strcmp(((const workload *)a)->name, ((const workload *)b)->name);
+}
+
+static size_t find_programs(const char *dir, const char *long_name, workload *w, size_t max)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    size_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < max) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || len >= sizeof w->name || strcmp(e->d_name + len - 4, ".elf"))
+            continue;
+        if (!strcmp(e->d_name, long_name))
+            continue;
+        memset(&w[n], 0, sizeof w[n]);
+        snprintf(w[n].name, sizeof w[n].name, "%.*s", (int)(len - 4), e->d_name);
+        snprintf(w[n].path, sizeof w[n].path, "%s/%s", dir, e->d_name);
+        n++;
+    }
+    closedir(d);
+    qsort(w, n, sizeof *w, cmp_workload);
+    return n;
+}
+
+static void machine_info(FILE *f)
+{
+    char model[256] = "unknown";
+    FILE *c = fopen("/proc/cpuinfo", "r");
+    if (c) {
+        char line[512];
+        while (fgets(line, sizeof line, c)) {
+            char *p = strstr(line, "model name");
+            if (p && (p = strchr(p, ':'))) {
+                snprintf(model, sizeof model, "%s", p + 2);
+                model[strcspn(model, "\n")] = 0;
+                break;
+            }
+        }
+        fclose(c);
+    }
+    struct utsname u;
+    uname(&u);
+    time_t t = time(NULL);
+    char date[64];
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&t));
+    fprintf(f, "Measured %s on %s (%ld online CPUs), %s %s, compiler %s.\n"
+               "Rates are per second of process CPU time (single-threaded);\n"
+               "the machine is shared, so wall-clock rates are lower and noisier.\n\n",
+            date, model, sysconf(_SC_NPROCESSORS_ONLN), u.sysname, u.release, __VERSION__);
+}
+
+static void report(FILE *f, workload *w, size_t n, const long_result *L, const char *long_name)
+{
+    fprintf(f, "# rvtrace benchmark results\n\n");
+    machine_info(f);
+    if (L && L->instret) {
+        fprintf(f, "## Long workload (%s, %" PRIu64 " instructions)\n\n", long_name, L->instret);
+        fprintf(f, "| what | M instr/s (CPU) | M instr/s (wall) | goal |\n|---|---:|---:|---|\n");
+        fprintf(f, "| hart, no records | %.0f | %.0f | |\n", L->hart_none_mips, L->hart_none_wall_mips);
+        fprintf(f, "| hart, records to a null sink | %.0f | %.0f | >= 100 |\n", L->hart_null_mips, L->hart_null_wall_mips);
+        fprintf(f, "| hart, records to a .rvi file | %.0f | | |\n", L->hart_rvi_mips);
+        fprintf(f, "| E-Trace encoder (all modes) | %.0f | | >= 100 |\n", L->enc_mips[0]);
+        fprintf(f, "| E-Trace decoder (all modes) | %.0f | | >= 200 |\n", L->dec_mips[0]);
+        fprintf(f, "| N-Trace encoder (HTM, implicit return, repeated history) | %.0f | | >= 100 |\n", L->enc_mips[1]);
+        fprintf(f, "| N-Trace decoder (same) | %.0f | | >= 200 |\n\n", L->dec_mips[1]);
+        fprintf(f, "Bits per instruction on the long workload: E-Trace all modes %.4f, "
+                   "N-Trace HTM+ir+rpt %.4f.\n\n", L->bits[0], L->bits[1]);
+    }
+    fprintf(f, "## Bits per retired instruction\n\n| workload | instructions |");
+    for (size_t m = 0; m < NMODES; m++)
+        fprintf(f, " %s |", modes[m].name);
+    fprintf(f, "\n|---|---:|");
+    for (size_t m = 0; m < NMODES; m++)
+        fprintf(f, "---:|");
+    fputc('\n', f);
+    double mean[NMODES] = { 0 };
+    uint64_t tot_bytes[NMODES] = { 0 }, tot_instr = 0;
+    size_t counted = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!w[i].instret)
+            continue;
+        counted++;
+        tot_instr += w[i].instret;
+        fprintf(f, "| %s | %" PRIu64 " |", w[i].name, w[i].instret);
+        for (size_t m = 0; m < NMODES; m++) {
+            double b = (double)w[i].bytes[m] * 8 / (double)w[i].instret;
+            mean[m] += b;
+            tot_bytes[m] += w[i].bytes[m];
+            fprintf(f, " %.3f |", b);
+        }
+        fputc('\n', f);
+    }
+    if (counted) {
+        fprintf(f, "| **mean of workloads** | |");
+        for (size_t m = 0; m < NMODES; m++)
+            fprintf(f, " **%.3f** |", mean[m] / (double)counted);
+        fprintf(f, "\n| **all bits / all instructions** | %" PRIu64 " |", tot_instr);
+        for (size_t m = 0; m < NMODES; m++)
+            fprintf(f, " **%.3f** |", (double)tot_bytes[m] * 8 / (double)tot_instr);
+        fputc('\n', f);
+    }
+    fprintf(f, "\nGoals: E-Trace all modes <= 0.15; N-Trace HTM with implicit return and "
+               "repeated history <= 0.19; N-Trace BTM <= 1.6 (mean of workloads).\n"
+               "te:* modes are E-Trace te_inst streams in the reference-flow container "
+               "(header bytes counted); nt:* are N-Trace MSEO streams.\n");
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = "programs", *out = "bench/RESULTS.md", *long_name = "long.elf";
+    bool quick = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--programs") && i + 1 < argc) dir = argv[++i];
+        else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
+        else if (!strcmp(argv[i], "--long") && i + 1 < argc) long_name = argv[++i];
+        else if (!strcmp(argv[i], "--quick")) quick = true;
+        else {
+            fprintf(stderr, "usage: rvtrace_bench [--programs DIR] [--out FILE] [--long NAME.elf] [--quick]\n");
+            return 2;
+        }
+    }
+    static workload w[MAX_PROGS];
+    size_t n = find_programs(dir, long_name, w, MAX_PROGS);
+    if (!n) {
+        fprintf(stderr, "bench: no programs in %s\n", dir);
+        return 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        fprintf(stderr, "bench: %-14s bits per instruction, %zu modes\n", w[i].name, NMODES);
+        measure_workload(&w[i]);
+    }
+    long_result L = { 0 };
+    char long_path[MAX_PATH];
+    snprintf(long_path, sizeof long_path, "%s/%s", dir, long_name);
+    if (!quick) {
+        fprintf(stderr, "bench: %s throughput (several runs of ~360M instructions)\n", long_name);
+        measure_long(long_path, &L);
+    }
+    report(stdout, w, n, quick ? NULL : &L, long_name);
+    FILE *f = fopen(out, "w");
+    if (!f) {
+        perror(out);
+        return 1;
+    }
+    report(f, w, n, quick ? NULL : &L, long_name);
+    fclose(f);
+    fprintf(stderr, "bench: wrote %s\n", out);
+    return 0;
+}

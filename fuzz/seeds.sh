@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Seed corpora for the fuzz targets: OUT/<target>/ for each target named.
+#   bash fuzz/seeds.sh OUT target...
+# Streams come from rvtrace itself (the gcc build in build/, built here if
+# missing) running the workloads of programs/ in every trace mode, plus the
+# reference streams of ../shared/interop when present (read in place, never
+# copied into the repository).  Packet/flow seeds get the setting bytes the
+# targets read (build-fuzz/mkseed).  Pieces that are missing or fail are
+# skipped; the count of seeds per target is printed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=$1; shift
+FZ=$(dirname "$OUT")
+want() { for t in $TARGETS; do [ "$t" = "$1" ] && return 0; done; return 1; }
+TARGETS="$*"
+for t in $TARGETS; do mkdir -p "$OUT/$t"; done
+INTEROP=${RVT_INTEROP:-../shared/interop}   # override: RVT_INTEROP=DIR
+W="$FZ/seedwork"; rm -rf "$W"; mkdir -p "$W"
+MKSEED="$FZ/mkseed"
+
+# The CLI, from the normal build.
+if [ ! -x build/rvtrace ]; then
+  (cmake -S . -B build -G Ninja >/dev/null && nice -n 10 cmake --build build -j 2 >/dev/null) \
+    || echo "seeds: cannot build build/rvtrace; streams from rvtrace skipped" >&2
+fi
+RVT=build/rvtrace
+
+# Trace modes: every option the encoders take (docs/format-te.md, format-nt.md).
+TE_MODES=(
+  "" "--te-opt full-address" "--te-opt implicit-return" "--te-opt implicit-except"
+  "--te-opt sijump" "--te-opt branch-prediction --te-attr bpred_size=3"
+  "--te-opt jump-target-cache --te-attr cache_size=3" "--te-opt all --te-attr bpred_size=3 --te-attr cache_size=3"
+  "--te-attr version=1.1" "--te-attr notime=0 --te-attr time_width=16"
+  "--te-attr resync_mode=packets --te-attr resync_max=0"
+  "--te-attr return_stack_size=3 --te-opt implicit-return"
+  "--te-attr call_counter_size=4 --te-opt implicit-return"
+  "--te-attr nocontext=0 --te-attr context_width=8"
+)
+NT_MODES=(
+  "" "--nt-opt btm" "--nt-opt seq-jump" "--nt-opt implicit-return=1" "--nt-opt implicit-return=2"
+  "--nt-opt repeat-history" "--nt-opt all-jumps" "--nt-opt no-addr-diff" "--nt-opt no-trap-addr"
+  "--nt-opt timestamps" "--nt-opt context" "--nt-opt sync=1:0" "--nt-opt extend-msb"
+  "--nt-src 4:3" "--nt-opt btm,implicit-return=3" "--nt-opt port=4" "--nt-opt icnt-bits=10"
+)
+
+# Regenerate only when the CLI changed since the last generation.
+STAMP="$OUT/.stamp"
+if [ -f "$STAMP" ] && [ -x "$RVT" ] && [ "$STAMP" -nt "$RVT" ] && [ "$STAMP" -nt "$MKSEED" ]; then
+  for t in $TARGETS; do echo "seeds: $t: $(ls "$OUT/$t" | wc -l) (cached)"; done
+  exit 0
+fi
+
+# Every trace mode on the flow targets' images (fuzz/fuzz_images.h); the
+# default mode only on the other workloads.
+IMAGES=" $(sed -n '/rvt_fuzz_image_names\[\] = {/,/};/p' fuzz/fuzz_images.h | grep -o '"[a-z0-9_]*"' | tr -d '"' | tr '\n' ' ') "
+progs=$(ls programs/*.elf 2>/dev/null)
+for elf in $progs; do
+  p=$(basename "$elf" .elf)
+  case $IMAGES in *" $p "*) nte=${#TE_MODES[@]}; nnt=${#NT_MODES[@]};; *) nte=1; nnt=1;; esac
+  if [ -x "$RVT" ]; then
+    if want rvi || want import; then
+      timeout 60 $RVT run "$elf" --ingress "$W/$p.rvi" --pcs "$W/$p.pcs" >/dev/null 2>&1 || true
+      [ -s "$W/$p.rvi" ] && want rvi && head -c 8192 "$W/$p.rvi" >"$OUT/rvi/$p.rvi"
+      [ -s "$W/$p.pcs" ] && want import && { printf '\x03'; head -200 "$W/$p.pcs"; } >"$OUT/import/pcs-$p"
+    fi
+    if [ -x "$MKSEED" ]; then
+      for ((i = 0; i < nte; i++)); do
+        f="$W/$p-te$i.te"
+        # shellcheck disable=SC2086
+        timeout 60 $RVT run "$elf" --etrace "$f" ${TE_MODES[$i]} >/dev/null 2>&1 || continue
+        $MKSEED te "$p" "$f" "$OUT/etrace_pkt/$p-$i" "$OUT/etrace_flow/$p-$i" "$f.attrs" 2>/dev/null
+        [ -f "$f.attrs" ] && want attrs && { printf '\x00'; cat "$f.attrs"; } >"$OUT/attrs/te-$p-$i"
+      done
+      for ((i = 0; i < nnt; i++)); do
+        f="$W/$p-nt$i.nt"
+        # shellcheck disable=SC2086
+        timeout 60 $RVT run "$elf" --ntrace "$f" ${NT_MODES[$i]} >/dev/null 2>&1 || continue
+        $MKSEED nt "$p" "$f" "$OUT/ntrace_msg/$p-$i" "$OUT/ntrace_flow/$p-$i" "$f.attrs" 2>/dev/null
+        [ -f "$f.attrs" ] && want attrs && { printf '\x01'; cat "$f.attrs"; } >"$OUT/attrs/nt-$p-$i"
+      done
+    fi
+  fi
+  want elf && cp "$elf" "$OUT/elf/$p.elf"
+done
+
+# Reference streams (../shared/interop): packet-level seeds only (their
+# programs are not the flow targets' images).
+if [ -d "$INTEROP" ]; then
+  if [ -x "$MKSEED" ]; then
+    for f in "$INTEROP"/etrace-refflow/*/*.te_inst_raw; do
+      [ -f "$f" ] || continue
+      s=$(basename "$(dirname "$f")"); p=$(basename "$f" .te_inst_raw)
+      kv=(version=2.0 iaddress_lsb=1)
+      case $s in *debug*) kv+=(iaddress_lsb=0);; esac
+      case $p in rv32mix) kv+=(iaddress_width=32);; esac
+      $MKSEED te - "$f" "$OUT/etrace_pkt/ref-$s-$p" /dev/null - "${kv[@]}" 2>/dev/null
+    done
+    for f in "$INTEROP"/ntrace-refcode/*/*.nt; do
+      [ -f "$f" ] || continue
+      s=$(basename "$(dirname "$f")"); p=$(basename "$f" .nt)
+      kv=(); case $s in btm*) kv+=(trTeInstMode=3);; esac
+      $MKSEED nt - "$f" "$OUT/ntrace_msg/ref-$s-$p" /dev/null - "${kv[@]}" 2>/dev/null
+    done
+  fi
+  if want import; then
+    for f in "$INTEROP"/etrace-refflow/inputs/*.encoder_input.*.csv.gz; do
+      b=$(basename "$f" .csv.gz); sel='\x00'; case $b in *itype3*) sel='\x04';; esac
+      { printf "$sel"; zcat "$f" | head -150; } >"$OUT/import/refcsv-$b"
+    done
+    for f in "$INTEROP"/etrace-refflow/inputs/*.spike_pc_trace.gz; do
+      { printf '\x01'; zcat "$f" | head -150; } >"$OUT/import/spikecsv-$(basename "$f" .gz)"
+    done
+  fi
+  want elf && for f in "$INTEROP"/programs/*.elf; do cp "$f" "$OUT/elf/ref-$(basename "$f")"; done
+fi
+
+# Hand-written seeds for formats no tool here writes.
+if want import; then
+  printf '\x02core   0: 0x0000000080000000 (0x00000297) auipc   t0, 0x0\ncore   0: 3 0x0000000080000000 (0x00000297) x5  0x0000000080000000\ncore   0: 0x0000000080000004 (0x02028593) addi    a1, t0, 32\ncore   0: 3 0x0000000080000004 (0x02028593) x11 0x0000000080000020\ncore   0: exception trap_illegal_instruction, epc 0x0000000080000008\ncore   0:           tval 0x0000000000000000\n' >"$OUT/import/spikelog-hand"
+fi
+if want attrs; then
+  printf '\x00# te\nversion=2.0\niaddress_width=64\niaddress_lsb=1\n' >"$OUT/attrs/te-hand"
+  printf '\x01# nt\ntrTeInstMode=3\n' >"$OUT/attrs/nt-hand"
+fi
+
+for t in $TARGETS; do n=$(ls "$OUT/$t" | wc -l); echo "seeds: $t: $n"; done
+rm -rf "$W"
+touch "$STAMP"

@@ -1,0 +1,39 @@
+/* Fuzz target: the E-Trace flow decoder (rvt_te_decoder_*, E-Trace ch. 11)
+ * over a fixed program image from programs/.  Input: byte 0 picks the image
+ * (fuzz_images.h), 6 attribute bytes (fuzz_etrace.h; iaddress_width follows
+ * the image), then a raw-container stream.  Checked: fuzz_flow.h.
+ * FUZZ_ARGS: -max_len=1024 */
+#include "../fuzz_etrace.h"
+#include "../fuzz_flow.h"
+#include "../fuzz_images.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    rvt_fuzz_load_images();
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    rvt_fuzz_in in = { data, size };
+    rvt_image *img = rvt_fuzz_image(rvt_fuzz_u8(&in));
+    if (!img)
+        return 0;
+    unsigned xlen = rvt_image_xlen(img);
+    rvt_te_attrs a;
+    rvt_fuzz_te_attrs(&in, xlen ? xlen : 64, &a);
+    rvt_fuzz_flow f = { .len = in.n };
+    int st = 0;
+    rvt_te_decoder *d = rvt_te_decoder_new(&a, img, rvt_fuzz_flow_event, &f, &st);
+    rvt_fuzz_check_status(st);
+    if (!d)
+        return 0;
+    rvt_fuzz_check_status(rvt_te_decoder_run(d, in.p, in.n));
+    rvt_fuzz_check_status(rvt_te_decoder_finish(d));
+    const rvt_te_dec_stats *s = rvt_te_decoder_stats(d);
+    RVT_FUZZ_ASSERT(s->packets <= in.n);
+    rvt_te_decoder_free(d);
+    return 0;
+}

@@ -1,0 +1,49 @@
+/* Fuzz target: the N-Trace flow decoder (rvt_nt_decoder_*, rvt_nt_decode)
+ * over a fixed program image from programs/.  Input: byte 0 picks the image
+ * (fuzz_images.h), 5 setting bytes (fuzz_ntrace.h; xlen follows the image),
+ * byte 6 splits the stream in two chunks (the decoder is fed incrementally,
+ * as from a pipe), then the MSEO bytes.  Checked: fuzz_flow.h.
+ * FUZZ_ARGS: -max_len=1024 */
+#include "../fuzz_ntrace.h"
+#include "../fuzz_flow.h"
+#include "../fuzz_images.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    rvt_fuzz_load_images();
+    return 0;
+}
+
+static const rvt_insn *insn_at(void *ctx, uint64_t pc)
+{
+    return rvt_image_insn(ctx, pc);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    rvt_fuzz_in in = { data, size };
+    rvt_image *img = rvt_fuzz_image(rvt_fuzz_u8(&in));
+    if (!img)
+        return 0;
+    unsigned xlen = rvt_image_xlen(img);
+    rvt_nt_cfg c;
+    rvt_fuzz_nt_cfg(&in, xlen ? xlen : 64, &c);
+    size_t split = rvt_fuzz_u8(&in);
+    split = in.n ? (split * in.n) / 255u : 0;
+    rvt_fuzz_flow f = { .len = in.n };
+    int st = 0;
+    rvt_nt_decoder *d = rvt_nt_decoder_new(&c, insn_at, img, -1, &st);
+    rvt_fuzz_check_status(st);
+    if (!d)
+        return 0;
+    rvt_fuzz_check_status(rvt_nt_decode(d, in.p, split, rvt_fuzz_flow_event, &f));
+    rvt_fuzz_check_status(rvt_nt_decode(d, in.p + split, in.n - split, rvt_fuzz_flow_event, &f));
+    rvt_fuzz_check_status(rvt_nt_decode_end(d, rvt_fuzz_flow_event, &f));
+    rvt_nt_dec_stats s;
+    rvt_nt_decoder_stats(d, &s);
+    RVT_FUZZ_ASSERT(s.messages <= in.n);
+    rvt_nt_decoder_free(d);
+    return 0;
+}
