@@ -6,6 +6,7 @@
 #include "rvtrace/ntrace.h"
 #include "ntrace/nt_addr.h"
 #include "ntrace/nt_stack.h"
+#include "ntrace/nt_read.h"
 #include "util/bitio.h"
 
 #define CACHE_BITS 16
@@ -332,9 +333,12 @@ static int walk_one(rvt_nt_decoder *d, nt_src *s, uint64_t *pc, uint64_t *rem, b
     return 0;
 }
 
-/* A whole straight-line block lying strictly inside the span: one cache
- * hit, its events, then the step of its control-transfer instruction. */
-static int walk_block(rvt_nt_decoder *d, nt_src *s, const nt_block *b, uint64_t *pc)
+/* A whole straight-line block: one cache hit and its events.  If it ends
+ * the span exactly (ends != NULL), its last instruction is left for the
+ * message to resolve (returns 1); otherwise that control-transfer
+ * instruction is stepped over. */
+static int walk_block(rvt_nt_decoder *d, nt_src *s, const nt_block *b, uint64_t *pc,
+                      const rvt_insn **ends, uint64_t *ends_pc)
 {
     uint64_t p = *pc;
     d->st.insns += b->n;
@@ -357,6 +361,11 @@ static int walk_block(rvt_nt_decoder *d, nt_src *s, const nt_block *b, uint64_t 
     if (b->prev) {
         s->prev = b->prev;
         s->prev_pc = (last_pc - b->prev->len) & d->xmask;
+    }
+    if (ends) {
+        *ends = b->last;
+        *ends_pc = *pc = last_pc;
+        return 1;
     }
     uint64_t next;
     if (!step(d, s, b->last, last_pc, &next)) {
@@ -384,9 +393,10 @@ static int walk(rvt_nt_decoder *d, nt_src *s, uint64_t rem, bool final,
         *last = NULL;
     while (final ? rem != 0 : s->hn != 0) {
         const nt_block *b = block(d, pc);
-        if (b->n && (!final || b->hw < rem)) {
-            st = walk_block(d, s, b, &pc);
-            if (final && !st)
+        if (b->n && (!final || b->hw <= rem)) {
+            bool ends = final && b->hw == rem;
+            st = walk_block(d, s, b, &pc, ends ? last : NULL, last_pc);
+            if (final && st >= 0)
                 rem -= b->hw;
         } else {
             st = walk_one(d, s, &pc, &rem, final, last, last_pc);
@@ -506,6 +516,13 @@ static int resync(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     return event(d, s, RVT_EV_SYNC, pc, m->f[RVT_NT_F_SYNC], 0, NULL);
 }
 
+/* A field's value, 0 when the message has none (f[] of absent fields is
+ * not cleared by the splitter). */
+static inline uint64_t fget(const rvt_nt_msg *m, int field)
+{
+    return rvt_nt_has(m, field) ? m->f[field] : 0;
+}
+
 static bool sync_resets(unsigned sync)
 {
     return sync != RVT_NT_SYNC_TRIGGER && sync != RVT_NT_SYNC_ICNT && sync != RVT_NT_SYNC_EVENT;
@@ -521,8 +538,8 @@ static int branch_msg(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     else if (rvt_nt_has(m, RVT_NT_F_UADDR))
         target = d->cfg.no_addr_diff ? (m->f[RVT_NT_F_UADDR] << 1) & d->xmask
                                      : nt_uaddr_apply(s->ref, m->f[RVT_NT_F_UADDR]) & d->xmask;
-    unsigned btype = (unsigned)m->f[RVT_NT_F_BTYPE];
-    int st = span(d, s, m->f[RVT_NT_F_ICNT], rvt_nt_has(m, RVT_NT_F_HIST), m->f[RVT_NT_F_HIST],
+    unsigned btype = (unsigned)fget(m, RVT_NT_F_BTYPE);
+    int st = span(d, s, m->f[RVT_NT_F_ICNT], rvt_nt_has(m, RVT_NT_F_HIST), fget(m, RVT_NT_F_HIST),
                   direct && !sync ? END_DIRECT : END_ADDR, direct ? 0 : btype, target);
     if (st)
         return st;
@@ -535,7 +552,7 @@ static int branch_msg(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     s->last_valid = !sync;
     s->last_tcode = m->tcode;
     s->last_icnt = m->f[RVT_NT_F_ICNT];
-    s->last_hist = m->f[RVT_NT_F_HIST];
+    s->last_hist = fget(m, RVT_NT_F_HIST);
     s->last_target = target;
     if (sync && sync_resets((unsigned)m->f[RVT_NT_F_SYNC]))
         nt_stack_clear(&s->stack);
@@ -668,7 +685,7 @@ static int message(rvt_nt_decoder *d, const rvt_nt_msg *m)
         st = repeat_msg(d, s, m);
         break;
     case RVT_NT_PROG_TRACE_CORRELATION:
-        st = span(d, s, m->f[RVT_NT_F_ICNT], rvt_nt_has(m, RVT_NT_F_HIST), m->f[RVT_NT_F_HIST],
+        st = span(d, s, m->f[RVT_NT_F_ICNT], rvt_nt_has(m, RVT_NT_F_HIST), fget(m, RVT_NT_F_HIST),
                   END_NONE, 0, 0);
         if (!st && s->synced) {
             st = timestamp(d, s, m);
@@ -697,7 +714,7 @@ int rvt_nt_decode(rvt_nt_decoder *d, const uint8_t *buf, size_t len, rvt_flow_fn
     d->fn_ctx = fn_ctx;
     d->stop = 0;
     int st;
-    while ((st = rvt_nt_reader_next(&r, &m)) != 0) {
+    while ((st = nt_reader_next_present(&r, &m)) != 0) {
         if (st < 0) {
             /* transport error: every source loses synchronisation (3.4) */
             d->msg_off = r.err_offset;

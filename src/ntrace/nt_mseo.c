@@ -90,26 +90,34 @@ void nt_mw_addr(nt_mw *w, uint64_t v, unsigned width, bool extend, bool last)
 
 void nt_mr_load(nt_mr *r, const uint8_t *bytes, size_t len)
 {
-    rvt_bitw bw;
-    rvt_bitw_init(&bw, r->mdo, sizeof r->mdo);
+    /* Word-wise packing: the decoder parses one message per taken branch
+     * in BTM, so this is on its hot path. */
+    memset(r->mdo, 0, sizeof r->mdo);
     r->nseg = 0;
     r->pos = 0;
-    for (size_t i = 0; i < len; i++) {
-        rvt_bitw_put(&bw, bytes[i] >> 2, NT_MDO_BITS);
+    unsigned pos = 0;
+    if (len > 48)
+        len = 48;
+    for (size_t i = 0; i < len; i++, pos += NT_MDO_BITS) {
+        uint64_t v = bytes[i] >> 2;
+        r->mdo[pos >> 6] |= v << (pos & 63);
+        if ((pos & 63) > 64 - NT_MDO_BITS)
+            r->mdo[(pos >> 6) + 1] |= v >> (64 - (pos & 63));
         unsigned mseo = bytes[i] & 3u;
         if ((mseo == NT_MSEO_VEND || mseo == NT_MSEO_MEND) && r->nseg < NT_MAX_SEGS)
-            r->seg_end[r->nseg++] = (uint16_t)bw.pos;
+            r->seg_end[r->nseg++] = (uint16_t)(pos + NT_MDO_BITS);
     }
 }
 
+/* nbits (1..64) from the bit position; never reads past mdo[5]. */
 static uint64_t mr_get(nt_mr *r, unsigned nbits)
 {
-    rvt_bitr br;
-    rvt_bitr_init(&br, r->mdo, sizeof r->mdo, 0);
-    br.pos = r->pos;
-    uint64_t v = rvt_bitr_get(&br, nbits);
+    unsigned p = r->pos, wi = p >> 6, sh = p & 63;
+    uint64_t v = wi < 6 ? r->mdo[wi] >> sh : 0;
+    if (sh && wi + 1 < 6)
+        v |= r->mdo[wi + 1] << (64 - sh);
     r->pos += nbits;
-    return v;
+    return nbits >= 64 ? v : v & rvt_mask(nbits);
 }
 
 static unsigned mr_seg_end(const nt_mr *r)

@@ -33,7 +33,7 @@ void nt_mw_addr(nt_mw *w, uint64_t v, unsigned width, bool extend, bool last);
 /* One received message as an MDO bit string with its field ends. */
 #define NT_MAX_SEGS 48
 typedef struct nt_mr {
-    uint8_t mdo[48];     /* MDO bits packed LSB first */
+    uint64_t mdo[6];     /* MDO bits packed LSB first (48 x 6 = 288 bits) */
     uint16_t seg_end[NT_MAX_SEGS];   /* bit index after each field end */
     unsigned nseg;
     unsigned pos;        /* bits consumed */

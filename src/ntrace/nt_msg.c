@@ -4,6 +4,7 @@
 #include <string.h>
 #include "rvtrace/ntrace.h"
 #include "ntrace/nt_mseo.h"
+#include "ntrace/nt_read.h"
 #include "util/bitio.h"
 
 /* Fields of each message in transmission order (table 8).  Optional
@@ -82,14 +83,20 @@ bool rvt_nt_is_sync(unsigned tcode)
 }
 
 /* Variable fields of m in order: the layout's, then the optional ones. */
+/* A field's value, 0 when absent (callers may leave absent fields unset). */
+static inline uint64_t fv(const rvt_nt_msg *m, int field)
+{
+    return rvt_nt_has(m, field) ? m->f[field] : 0;
+}
+
 static unsigned var_fields(const rvt_nt_msg *m, const nt_layout *l, int out[6])
 {
     unsigned n = 0;
     for (int i = 0; i < 3 && l->var[i] != END_; i++)
         out[n++] = l->var[i];
-    if (m->tcode == RVT_NT_RESOURCE_FULL && m->f[RVT_NT_F_RCODE] == RVT_NT_RCODE_HREPEAT)
+    if (m->tcode == RVT_NT_RESOURCE_FULL && fv(m, RVT_NT_F_RCODE) == RVT_NT_RCODE_HREPEAT)
         out[n++] = RVT_NT_F_HREPEAT;
-    if (m->tcode == RVT_NT_PROG_TRACE_CORRELATION && m->f[RVT_NT_F_CDF] == 1)
+    if (m->tcode == RVT_NT_PROG_TRACE_CORRELATION && fv(m, RVT_NT_F_CDF) == 1)
         out[n++] = RVT_NT_F_HIST;
     return n;
 }
@@ -116,9 +123,9 @@ int rvt_nt_msg_encode(const rvt_nt_msg *m, const rvt_nt_cfg *cfg, uint8_t *out, 
     nt_mw_init(&w, out, cap);
     nt_mw_fixed(&w, m->tcode, 6);
     if (sb)
-        nt_mw_fixed(&w, m->f[RVT_NT_F_SRC], sb);
+        nt_mw_fixed(&w, fv(m, RVT_NT_F_SRC), sb);
     for (int i = 0; i < 3 && l->fix[i] != END_; i++)
-        nt_mw_fixed(&w, m->f[l->fix[i]], fixed_bits(l->fix[i]));
+        nt_mw_fixed(&w, fv(m, l->fix[i]), fixed_bits(l->fix[i]));
     int vf[6];
     unsigned nv = var_fields(m, l, vf);
     bool ts = rvt_nt_has(m, RVT_NT_F_TSTAMP);
@@ -127,9 +134,9 @@ int rvt_nt_msg_encode(const rvt_nt_msg *m, const rvt_nt_cfg *cfg, uint8_t *out, 
     for (unsigned i = 0; i < nv; i++) {
         bool last = i + 1 == nv;
         if (is_addr(vf[i]) && ab)
-            nt_mw_addr(&w, m->f[vf[i]], ab, true, last);
+            nt_mw_addr(&w, fv(m, vf[i]), ab, true, last);
         else
-            nt_mw_var(&w, m->f[vf[i]], last);
+            nt_mw_var(&w, fv(m, vf[i]), last);
     }
     return w.overflow ? RVT_ERR_RANGE : (int)w.n;
 }
@@ -210,12 +217,21 @@ static int parse(rvt_nt_reader *r, const uint8_t *b, size_t len, rvt_nt_msg *m)
 
 int rvt_nt_reader_next(rvt_nt_reader *r, rvt_nt_msg *m)
 {
+    memset(m, 0, sizeof *m);
+    return nt_reader_next_present(r, m);
+}
+
+int nt_reader_next_present(rvt_nt_reader *r, rvt_nt_msg *m)
+{
+    m->present = 0;
+    m->nvar = 0;
+    m->tcode = 0;
     while (r->pos < r->len && r->buf[r->pos] == NT_IDLE)
         r->pos++;
     if (r->pos >= r->len)
         return 0;
     size_t start = r->pos;
-    memset(m, 0, sizeof *m);
+    m->len = 0;
     m->offset = r->base + start;
     if ((r->buf[start] & 3u) != NT_MSEO_CONT) {
         skip_to_end(r);
