@@ -261,7 +261,7 @@ static bool has_offset_in(const char *err, const char *file, size_t size)
 
 static bool is_prefix(const pcs *a, const pcs *of, size_t n)
 {
-    return n <= of->n && memcmp(a->v, of->v, n * sizeof *a->v) == 0;
+    return n <= of->n && (n == 0 || memcmp(a->v, of->v, n * sizeof *a->v) == 0);
 }
 
 static void run_case(ctx *c, const char *label, const uint8_t *b, size_t n, expect ex)
@@ -323,8 +323,8 @@ static void run_case(ctx *c, const char *label, const uint8_t *b, size_t n, expe
             break;
         }
         size_t tail = o.all.n - o.tail_from;
-        if (tail > c->hart.n ||
-            memcmp(o.all.v + o.tail_from, c->hart.v + c->hart.n - tail, tail * sizeof(uint64_t)) != 0) {
+        if (tail > c->hart.n || (tail && memcmp(o.all.v + o.tail_from, c->hart.v + c->hart.n - tail,
+                                                tail * sizeof(uint64_t)) != 0)) {
             CORRECTNESS_FAIL(c, "%s %s: after the resync the %zu PCs differ from the hart's",
                              c->f->name, label, tail);
             break;
