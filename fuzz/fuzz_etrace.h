@@ -26,8 +26,7 @@ static inline void rvt_fuzz_te_attrs(rvt_fuzz_in *in, unsigned xlen, rvt_te_attr
     a->sijump = (b0 >> 5) & 1u;
     a->resync_mode = (b0 >> 6) & 3u;
     a->options = b1 & RVT_TE_OPT_ALL;
-    a->irdepth_ones = (b1 >> 6) & 1u;
-    a->ref_end = (b1 >> 7) & 1u;
+    a->irdepth_ones = (b1 >> 6) & 1u;     /* bit 7: spare */
     a->return_stack_size = b2 & 7u;
     a->call_counter_size = (b2 >> 3) & 15u;
     a->retires = (b2 >> 7) & 1u;
@@ -53,8 +52,7 @@ static inline void rvt_fuzz_te_attrs_bytes(const rvt_te_attrs *a, uint8_t b[RVT_
     b[0] = (uint8_t)((a->version == RVT_TE_V20) | (a->iaddress_lsb & 1u) << 1 |
                      (a->itype_width == 4) << 2 | (a->notime & 1u) << 3 | (a->nocontext & 1u) << 4 |
                      (a->sijump & 1u) << 5 | (a->resync_mode & 3u) << 6);
-    b[1] = (uint8_t)((a->options & RVT_TE_OPT_ALL) | (a->irdepth_ones & 1u) << 6 |
-                     (a->ref_end & 1u) << 7);
+    b[1] = (uint8_t)((a->options & RVT_TE_OPT_ALL) | (a->irdepth_ones & 1u) << 6);
     b[2] = (uint8_t)((a->return_stack_size & 7u) | (a->call_counter_size & 15u) << 3 |
                      (a->retires & 1u) << 7);
     b[3] = (uint8_t)((a->bpred_size & 7u) | (a->cache_size & 7u) << 3 | (a->f0s_width & 3u) << 6);

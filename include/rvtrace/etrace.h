@@ -63,7 +63,6 @@ typedef struct rvt_te_attrs {
     unsigned resync_max;         /* interval 2^(resync_max+4) */
     uint64_t resync_interval;    /* explicit interval; overrides resync_max */
     unsigned irdepth_ones;       /* reference deviation: ones-fill irdepth */
-    unsigned ref_end;            /* reference: extra packet at trace end */
 } rvt_te_attrs;
 
 void rvt_te_attrs_default(rvt_te_attrs *a);

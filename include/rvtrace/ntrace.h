@@ -117,12 +117,14 @@ typedef struct rvt_nt_cfg {
     unsigned sync_mode;          /* trTeInstSyncMode: 0 off, 1 messages, 2 cycles, 3 I-CNT */
     unsigned sync_max;           /* trTeInstSyncMax: period 2^(max+4) */
     bool no_addr_diff;           /* trTeInstNoAddrDiff: U-ADDR not XORed */
-    bool no_trap_addr;           /* trTeInstNoTrapAddr (see docs) */
+    bool no_trap_addr;           /* trTeInstNoTrapAddr: table 7 fixes it to 0; true is rejected */
     bool seq_jump;               /* trTeInstEnSequentialJump (9.1) */
     unsigned implicit_return;    /* trTeInstImplicitReturnMode 0..3 (9.2) */
-    unsigned return_depth;       /* call-stack depth (0 = 8; max 32) */
+    unsigned return_depth;       /* call-stack depth (0 = 32, the maximum) */
     unsigned return_bits;        /* mode 2: address bits kept (0 = 16) */
     bool repeat_history;         /* trTeInstEnRepeatedHistory (9.3) */
+    unsigned repeat_kinds;       /* with it: 1 RepeatBranch (7.11), 2 ResourceFull
+                                    RCODE 2, 3 both (0 = 3) */
     bool all_jumps;              /* trTeInstEnAllJumps */
     bool extend_addr_msb;        /* trTeInstExtendAddrMSB (8.2) */
     bool timestamps;             /* trTsEnable (8.7) */
@@ -210,6 +212,12 @@ int rvt_nt_decode_end(rvt_nt_decoder *d, rvt_flow_fn fn, void *fn_ctx);
  * callback after a fence.i).  Safe to call from inside the callback. */
 void rvt_nt_decoder_flush_cache(rvt_nt_decoder *d);
 void rvt_nt_decoder_stats(const rvt_nt_decoder *d, rvt_nt_dec_stats *out);
+/* What RVT_EV_INSN events the decoder sends (other kinds are unchanged):
+ * INSN one per instruction (default); BLOCK one per straight-line run with
+ * aux = its instructions and aux2 = its half-words; COUNT none (the count
+ * is in rvt_nt_dec_stats.insns).  For benchmarks and coverage tools. */
+enum { RVT_NT_EVENTS_INSN = 0, RVT_NT_EVENTS_BLOCK = 1, RVT_NT_EVENTS_COUNT = 2 };
+void rvt_nt_decoder_set_events(rvt_nt_decoder *d, unsigned mode);
 
 #ifdef __cplusplus
 }

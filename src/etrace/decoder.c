@@ -14,16 +14,28 @@
  * 31 branches, and a loop needs a branch or an uninferable jump). */
 #define TE_FOLLOW_LIMIT (1u << 24)
 
+/* A direct-mapped memo in front of the instruction lookup: the flow walk
+ * asks about the same pc several times (next_pc, pc_is_branch,
+ * sequential_jump), and a hit here costs no indirect call. */
+#define TE_MEMO_SIZE 4096
+typedef struct {
+    uint64_t pc;               /* odd = empty (no RISC-V pc is odd) */
+    const rvt_insn *insn;
+} te_memo;
+
 struct rvt_te_decoder {
     rvt_te_attrs a;
     rvt_te_insn_fn insn;
     void *insn_ctx;
+    te_memo last;              /* the latest lookup: asked for again next */
+    te_memo memo[TE_MEMO_SIZE];
     rvt_flow_fn fn;
     void *ctx;
     bool insn_events;
     bool start;                 /* start_of_trace */
     bool inferred;              /* inferred_address */
     bool stop_at_last_branch;
+    bool inferred_jump;         /* the last next_pc took an implicit return or sijump */
     uint64_t pc, last_pc, address;
     unsigned branches;
     uint64_t map;               /* up to 31 + 31 + 1 bits */
@@ -108,6 +120,9 @@ rvt_te_decoder *rvt_te_decoder_new_fn(const rvt_te_attrs *a, rvt_te_insn_fn insn
     if (d) {
         d->insn = insn;
         d->insn_ctx = insn_ctx;
+        for (size_t k = 0; k < TE_MEMO_SIZE; k++)
+            d->memo[k].pc = 1;
+        d->last.pc = 1;
         d->fn = fn;
         d->ctx = ctx;
     }
@@ -162,9 +177,20 @@ static bool is_call(const rvt_insn *i)
     return i->jclass == RVT_JC_CALL_INF || i->jclass == RVT_JC_CALL_UNINF;
 }
 
-static const rvt_insn *insn_at(rvt_te_decoder *d, uint64_t pc)
+static inline const rvt_insn *insn_at(rvt_te_decoder *d, uint64_t pc)
 {
-    return d->insn(d->insn_ctx, pc);
+    if (d->last.pc == pc)
+        return d->last.insn;
+    te_memo *m = &d->memo[(pc >> 1) & (TE_MEMO_SIZE - 1)];
+    if (m->pc != pc) {
+        const rvt_insn *i = d->insn(d->insn_ctx, pc);
+        if (!i)       /* misses are not memoised: they are errors anyway */
+            return NULL;
+        m->pc = pc;
+        m->insn = i;
+    }
+    d->last = *m;
+    return m->insn;
 }
 
 static bool sequential_jump(rvt_te_decoder *d, const rvt_insn *i, uint64_t *target)
@@ -175,7 +201,8 @@ static bool sequential_jump(rvt_te_decoder *d, const rvt_insn *i, uint64_t *targ
     if (!p || (p->op != RVT_OP_AUIPC && p->op != RVT_OP_LUI) || p->rd != i->rs1)
         return false;
     uint64_t t = (uint64_t)p->imm + (p->op == RVT_OP_AUIPC ? d->last_pc : 0);
-    *target = (t + (uint64_t)i->imm) & ~1ull;
+    /* RV32: lui/auipc values are sign-extended; addresses are XLEN wide. */
+    *target = (t + (uint64_t)i->imm) & ~1ull & rvt_mask(d->a.iaddress_width);
     return true;
 }
 
@@ -264,12 +291,24 @@ static int next_pc(rvt_te_decoder *d, uint64_t address)
         return fail(d, RVT_ERR_NOCODE, "no instruction at the traced address");
     uint64_t this_pc = d->pc, target;
     int stop = 0;
+    d->inferred_jump = false;
+    /* Most instructions transfer no control: skip the classification
+     * below (ecall/ebreak have no jclass but are discontinuities). */
+    if (i->jclass == RVT_JC_NONE && i->op != RVT_OP_ECALL && i->op != RVT_OP_EBREAK) {
+        d->pc = this_pc + i->len;
+        d->last_pc = this_pc;
+        retire(d, d->pc);
+        return 0;
+    }
     if (is_inferable_jump(i)) {
-        d->pc = i->op == RVT_OP_JAL ? this_pc + (uint64_t)i->imm : (uint64_t)i->imm & ~1ull;
+        d->pc = (i->op == RVT_OP_JAL ? this_pc + (uint64_t)i->imm : (uint64_t)i->imm & ~1ull) &
+                rvt_mask(d->a.iaddress_width);
     } else if (sequential_jump(d, i, &target)) {
         d->pc = target;
+        d->inferred_jump = true;
     } else if (implicit_return(d, i)) {
         d->pc = d->stack[--d->depth];
+        d->inferred_jump = true;
     } else if (is_uninferable_discon(i)) {
         if (d->stop_at_last_branch)
             return fail(d, RVT_ERR_MISMATCH, "unexpected uninferable discontinuity");
@@ -301,6 +340,38 @@ static bool pc_is_branch(rvt_te_decoder *d)
     return i && is_branch(i);
 }
 
+static bool is_plain(const rvt_insn *i)
+{
+    return i->jclass == RVT_JC_NONE && i->op != RVT_OP_ECALL && i->op != RVT_OP_EBREAK &&
+           i->op != RVT_OP_ILLEGAL;
+}
+
+/* The hot loop of decoding: retire straight-line instructions up to (not
+ * including) the next control transfer, the one whose successor is the
+ * reported address, or (packets without an address) the one before the
+ * last branch.  follow() would reach the same state one next_pc() at a
+ * time: 11.1 stops only at a discontinuity, the reported address or the
+ * last branch.
+ * Returns how many instructions it retired (at most max). */
+static uint32_t walk_straight(rvt_te_decoder *d, uint64_t address, uint32_t max)
+{
+    uint32_t n = 0;
+    const rvt_insn *i, *ni;
+    /* Without an address, follow() stops on reaching the last branch. */
+    bool watch = d->stop_at_last_branch && pending(d) == 1;
+    while (n < max && (i = insn_at(d, d->pc)) && is_plain(i)) {
+        uint64_t next = d->pc + i->len;
+        if (next == address || (watch && (ni = insn_at(d, next)) && is_branch(ni)))
+            break;
+        d->last_pc = d->pc;
+        d->pc = next;
+        d->inferred_jump = false;
+        retire(d, next);
+        n++;
+    }
+    return n;
+}
+
 /* follow_execution_path of 11.1. */
 static int follow(rvt_te_decoder *d, uint64_t address, const rvt_te_pkt *p)
 {
@@ -314,6 +385,7 @@ static int follow(rvt_te_decoder *d, uint64_t address, const rvt_te_pkt *p)
                 d->inferred = false;
             continue;
         }
+        n += walk_straight(d, address, TE_FOLLOW_LIMIT - n);
         int st = next_pc(d, address);
         if (st < 0)
             return st;
@@ -331,12 +403,17 @@ static int follow(rvt_te_decoder *d, uint64_t address, const rvt_te_pkt *p)
         if (p->format != 3 && d->pc == address && !d->stop_at_last_branch &&
             d->flags.notify && left == here)
             return 0;
-        const rvt_insn *li = insn_at(d, d->last_pc);
-        if (p->format != 3 && d->pc == address && !d->stop_at_last_branch &&
-            li && !is_uninferable_discon(li) && !d->flags.updiscon && left == here &&
-            (!d->flags.irreport || p->irdepth == d->depth)) {
-            d->inferred = true;
-            return 0;
+        /* 11.1 excludes an address reached by an uninferable jump, which
+         * stopped above; one reached by an implicit return or a
+         * sequentially inferable jump may be reported (6.6.3: "the
+         * instruction following a return", with irdepth). */
+        if (p->format != 3 && d->pc == address && !d->stop_at_last_branch) {
+            const rvt_insn *li = insn_at(d, d->last_pc);   /* only when needed: hot loop */
+            if (li && (!is_uninferable_discon(li) || d->inferred_jump) && !d->flags.updiscon &&
+                left == here && (!d->flags.irreport || p->irdepth == d->depth)) {
+                d->inferred = true;
+                return 0;
+            }
         }
         if (p->format == 3 && d->pc == address && left == here)
             return 0;
@@ -410,6 +487,15 @@ static int process_f3(rvt_te_decoder *d, const rvt_te_pkt *p)
         return event(d, RVT_EV_CONTEXT, d->pc, p->context, 0, NULL), 0;
     d->inferred = false;
     uint64_t address = p->address << d->a.iaddress_lsb;
+    if (p->subformat == 1 && d->a.version == RVT_TE_V20 && !p->thaddr) {
+        /* 2.0 thaddr 0 (table 6.3): the address is the EPC of an exception
+         * taken by the target of the last uninferable discontinuity, which
+         * did not retire (the decoder stands at that jump); a format 3
+         * with the handler address follows. */
+        event(d, p->interrupt ? RVT_EV_INTERRUPT : RVT_EV_TRAP, address, p->ecause, p->tval, NULL);
+        d->start = true;
+        return 0;
+    }
     if (p->subformat == 1 && handler_address(d, p, &address) < 0)
         return 0;
     d->address = address;

@@ -16,7 +16,7 @@ typedef struct te_ins {
     uint8_t trap;           /* 0, 1 exception, 2 interrupt taken after it */
     uint8_t is_branch, branch_taken;
     uint8_t notify;         /* trigger[2] */
-    uint8_t had_f3;         /* a format 3 packet reported it */
+    uint8_t no_prev;        /* a start or trap packet reported it */
 } te_ins;
 
 struct rvt_te_encoder {
@@ -31,6 +31,9 @@ struct rvt_te_encoder {
     uint32_t map;
     uint64_t resync_cnt, resync_max;
     bool resync_due;
+    bool hidden_jump;       /* an inferred jump since the last packet or branch */
+    uint64_t steps;         /* te_enc_step calls */
+    uint64_t rep_step;      /* the step whose instruction a packet last reported */
     uint64_t last_addr;
     uint64_t ir_max, ir_depth;
     uint64_t *stack;

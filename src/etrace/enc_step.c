@@ -20,6 +20,15 @@ static bool ppch(const te_ins *prev, const te_ins *c)
     return c->priv != prev->priv || c->ctype >= 2;
 }
 
+/* 3.2.4: any uninferable jump (not an xret) whose target the preceding
+ * lui/auipc gives; the decoder needs that instruction, which it does not
+ * know when a start or trap packet reported the jump itself (11.1 sets
+ * last_pc = pc there; a sync it follows to keeps it). */
+static bool sequentially_inferred(const rvt_te_encoder *e, const te_ins *p)
+{
+    return (e->a.options & RVT_TE_OPT_SIJUMP) && p->sijump && !p->no_prev && p->itype != 3;
+}
+
 /* Was the jump p (whose target is c) an uninferable discontinuity that
  * must be reported?  Implicit returns and sequentially inferable jumps are
  * not (3.2.4, 3.2.5). */
@@ -28,8 +37,7 @@ static bool reported_discon(rvt_te_encoder *e, const te_ins *p, const te_ins *c,
     *ir_fail = false;
     if (!itype_uninferable(p->itype))
         return false;
-    if ((e->a.options & RVT_TE_OPT_SIJUMP) && p->sijump && !p->had_f3 &&
-        (p->itype == 8 || p->itype == 10 || p->itype == 14 || p->itype == 6))
+    if (sequentially_inferred(e, p))
         return false;
     if (p->itype == 13 && (e->a.options & RVT_TE_OPT_IMPLICIT_RETURN)) {
         if (!e->ir_max)
@@ -122,6 +130,7 @@ static int emit_addr(rvt_te_encoder *e, const te_ins *c, bool updiscon, bool irr
     }
     reset_branches(e);
     e->last_addr = c->addr;
+    e->rep_step = e->steps;
     e->branch_since_return = false;
     return te_enc_emit(e, &p);
 }
@@ -142,10 +151,13 @@ static int emit_full_map(rvt_te_encoder *e)
 }
 
 /* 6.6.3: before a format 3 (or the end), report the call depth unless the
- * decoder will stop in the right call anyway. */
+ * decoder will stop in the right call anyway.  Unlike 6.6.3's "if it is
+ * non-zero", a depth of 0 is reported too: after implicit returns from a
+ * recursion the address can occur first at a greater depth, where the
+ * decoder (11.1 follow_execution_path) would otherwise stop. */
 static bool depth_needed(const rvt_te_encoder *e, bool after_return)
 {
-    if (!(e->a.options & RVT_TE_OPT_IMPLICIT_RETURN) || !e->ir_max || e->ir_depth == 0)
+    if (!(e->a.options & RVT_TE_OPT_IMPLICIT_RETURN) || !e->ir_max)
         return false;
     if (after_return)
         return true;
@@ -204,6 +216,7 @@ static int take_branch(rvt_te_encoder *e, const te_ins *c)
     if (!c->is_branch)
         return BP_NONE;
     e->branch_since_return = true;
+    e->hidden_jump = false;
     if (!e->t.bp) {
         map_branch(e, c);
         return BP_NONE;
@@ -226,18 +239,39 @@ static int take_branch(rvt_te_encoder *e, const te_ins *c)
     return BP_NONE;
 }
 
+/* May a resync (8.2, the encoder's free choice of point) be a format 3 at
+ * c?  Not when a jump the decoder infers (implicit return, 3.2.5;
+ * sequentially inferable jump, 3.2.4) ran since the last packet or branch:
+ * c's address may then have occurred before in this span with the same
+ * branches left, and the decoder (11.1) would stop at that first
+ * occurrence; without such a jump a repeated address needs a branch in
+ * between, which the branch count tells apart.  Nor right after a failed
+ * return prediction, which only a format 0/1/2 packet reports (6.6.3).
+ * When the last packet reported p itself, the decoder stands at p and
+ * reaches c in one step (and 11.1's inferred-address walk needs the sync
+ * right there, after a resync's address report). */
+static bool resync_point(rvt_te_encoder *e, const te_ins *p, const te_ins *c)
+{
+    bool ir_fail = false;
+    bool inferred = itype_uninferable(p->itype) && !reported_discon(e, p, c, &ir_fail);
+    if (e->rep_step + 1 != e->steps && inferred)
+        e->hidden_jump = true;
+    return !e->hidden_jump && !ir_fail;
+}
+
 int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
 {
     int st = 0;
+    e->steps++;
     if (e->start || !p) {
         e->start = false;
-        c->had_f3 = 1;
+        c->no_prev = 1;
         st = te_enc_sync(e, c);
     } else if (p->trap) {
-        c->had_f3 = 1;
+        c->no_prev = 1;
         st = te_enc_trap(e, c, p);
-    } else if (ppch(p, c) || (e->resync_due && te_enc_unreported(e) == 0)) {
-        c->had_f3 = 1;
+    } else if (resync_point(e, p, c) ? ppch(p, c) || (e->resync_due && te_enc_unreported(e) == 0)
+                                     : ppch(p, c)) {
         st = te_enc_sync(e, c);
     } else {
         bool ir_fail;
@@ -249,16 +283,20 @@ int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
              * at the return (4.2.4 style) starts a new span first. */
             te_ins at = *p;
             at.notify = 1;
+            uint64_t rep = e->rep_step;
             if ((st = emit_addr(e, &at, false, false, 0, (te_jump){ false, 0 }, false)) < 0)
                 return st;
+            e->rep_step = rep;          /* c is not reported by it */
         }
         int bp = take_branch(e, c);
-        bool implicit_ret = !pud && p->itype == 13 && (e->a.options & RVT_TE_OPT_IMPLICIT_RETURN);
+        bool implicit_ret = !pud && p->itype == 13 && (e->a.options & RVT_TE_OPT_IMPLICIT_RETURN) &&
+                            !sequentially_inferred(e, p);
         uint64_t fail_depth = e->ir_depth;
         if (implicit_ret && e->ir_depth) {
             e->ir_seen |= 1ull << (e->ir_depth & 63);
             e->ir_depth--;
             e->returns_since_call = true;
+            e->branch_since_return = false;     /* 6.6.3: branches since the last return */
         }
         te_jump j = { false, 0 };
         if (pud && e->t.jtc)
@@ -267,11 +305,7 @@ int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
         bool unrep = te_enc_unreported(e) > 0;
         if (!n)
             e->end_upd = pud;
-        /* A resync waits one instruction after an implicit return or a
-         * sequentially inferable jump: the decoder (11.1) does not stop at
-         * an address reached through a jump, so c is not reported there. */
-        bool hidden = !pud && itype_uninferable(p->itype);
-        if (pud || c->trap || !n || (n && ppch(c, n) && unrep) || (e->resync_due && unrep && !hidden) ||
+        if (pud || c->trap || !n || (n && ppch(c, n) && unrep) || (e->resync_due && unrep && !e->hidden_jump) ||
             c->notify || bp == BP_FULL) {
             bool upd = pud && (c->trap || (n && ppch(c, n)) || resync_due_after(e, c, true));
             bool irr = ir_fail;

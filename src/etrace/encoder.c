@@ -78,6 +78,7 @@ int te_enc_emit(rvt_te_encoder *e, const rvt_te_pkt *p)
         return n;
     e->stats.packets++;
     e->ir_seen = 0;
+    e->hidden_jump = false;
     e->stats.bytes += (uint64_t)n;
     e->stats.per_format[p->format & 3]++;
     if (e->a.resync_mode == RVT_TE_RESYNC_PACKETS)
@@ -106,6 +107,7 @@ static void sync_reset(rvt_te_encoder *e, uint64_t addr)
     e->resync_due = false;
     e->ir_depth = 0;
     e->last_addr = addr;
+    e->rep_step = e->steps;
     e->returns_since_call = false;
     te_bpjtc_reset(&e->t);      /* 3.2.6: entries to 01; 3.2.7: invalidated */
     e->pbc = 0;

@@ -23,7 +23,6 @@ static const cfg_item items[] = {
     U("trTeInstSyncMode", sync_mode, 0, 3),
     U("trTeInstSyncMax", sync_max, 0, 15),
     B("trTeInstNoAddrDiff", no_addr_diff),
-    B("trTeInstNoTrapAddr", no_trap_addr),
     B("trTeInstEnSequentialJump", seq_jump),
     U("trTeInstImplicitReturnMode", implicit_return, 0, 3),
     B("trTeInstEnRepeatedHistory", repeat_history),
@@ -33,6 +32,7 @@ static const cfg_item items[] = {
     /* rvtrace extras (implementation parameters) */
     U("rvtReturnStackDepth", return_depth, 0, 32),
     U("rvtReturnAddrBits", return_bits, 0, 64),
+    U("rvtRepeatKinds", repeat_kinds, 0, 3),
     U("rvtIcntBits", icnt_bits, 0, 64),
     U("rvtHistBits", hist_bits, 0, 32),
     U("rvtItypeBits", itype_bits, 0, 4),
@@ -60,8 +60,9 @@ static bool pow2(unsigned v) { return v && !(v & (v - 1)); }
 int rvt_nt_cfg_check(rvt_nt_cfg *c)
 {
     if (!c->inst_mode) c->inst_mode = RVT_NT_MODE_HTM;
-    if (!c->return_depth) c->return_depth = 8;
+    if (!c->return_depth) c->return_depth = 32;    /* 9.2: the largest depth, fewest explicit returns */
     if (!c->return_bits) c->return_bits = 16;
+    if (!c->repeat_kinds) c->repeat_kinds = 3;
     if (!c->icnt_bits) c->icnt_bits = 22;
     if (!c->hist_bits) c->hist_bits = 32;
     if (!c->itype_bits) c->itype_bits = 4;
@@ -82,6 +83,8 @@ int rvt_nt_cfg_check(rvt_nt_cfg *c)
     /* 9.2 needs the 4-bit itype to see calls and returns */
     if (c->implicit_return && c->itype_bits == 3)
         return RVT_ERR_INVAL;
+    if (c->no_trap_addr)
+        return RVT_ERR_INVAL;       /* table 7: hard-coded 0 */
     return 0;
 }
 
@@ -100,6 +103,10 @@ int rvt_nt_cfg_set(rvt_nt_cfg *c, const char *name, const char *value)
         return strcmp(value, "1") ? RVT_ERR_VERSION : 0;
     if (!strcmp(name, "trTeProtocolMajor"))
         return strcmp(value, "1") ? RVT_ERR_VERSION : 0;
+    /* Table 7: trTeInstNoTrapAddr "must be hard-coded as 0" in N-Trace:
+     * trap addresses are always sent, so 1 cannot be honoured. */
+    if (!strcmp(name, "trTeInstNoTrapAddr"))
+        return value && !strcmp(value, "0") ? 0 : RVT_ERR_INVAL;
     if (!strcmp(name, "trTeProtocolMinor") || !strcmp(name, "trTeInstEnImplicitReturn"))
         return 0;   /* minor: down-compatible; the enable bit follows the mode */
     const cfg_item *it = find(name);
@@ -121,7 +128,7 @@ int rvt_nt_cfg_write(const rvt_nt_cfg *c, FILE *f)
 {
     fprintf(f, "# rvtrace N-Trace encoder settings (docs/format-nt.md)\n"
                "trTeFormat=1\ntrTeProtocolMajor=1\ntrTeProtocolMinor=0\n"
-               "trTeInstEnImplicitReturn=%d\n", c->implicit_return != 0);
+               "trTeInstEnImplicitReturn=%d\ntrTeInstNoTrapAddr=0\n", c->implicit_return != 0);
     for (size_t i = 0; i < NITEMS; i++) {
         const char *p = (const char *)c + items[i].off;
         unsigned v = items[i].is_bool ? *(const bool *)p : *(const unsigned *)p;

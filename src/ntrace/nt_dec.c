@@ -9,11 +9,25 @@
 #include "util/bitio.h"
 
 #define CACHE_BITS 16
+#define BLOCK_BITS 12
+#define BLOCK_MAX 32      /* instructions per cached block (lens bits) */
 
 typedef struct icache_ent {
     uint64_t pc;
     const rvt_insn *ins;
 } icache_ent;
+
+/* A straight-line run from pc: instructions without control flow, ended by
+ * the first control transfer (or fence.i, a 6/8-byte instruction, the
+ * BLOCK_MAX-th instruction, or missing code).  n = 0: no code at pc. */
+typedef struct nt_block {
+    uint64_t pc;
+    const rvt_insn *last;     /* the block's final instruction */
+    const rvt_insn *prev;     /* the one before it (NULL if n == 1) */
+    uint32_t lens;            /* bit k: instruction k is 4 bytes, else 2 */
+    uint32_t hw;              /* half-words of the whole block */
+    uint32_t n;
+} nt_block;
 
 /* Decoder state of one message source (11.2). */
 typedef struct nt_src {
@@ -49,7 +63,9 @@ struct rvt_nt_decoder {
     int stop;                 /* fn's nonzero return */
     uint64_t msg_off;
     uint64_t xmask;
+    unsigned events;          /* RVT_NT_EVENTS_* */
     icache_ent cache[1u << CACHE_BITS];
+    nt_block blocks[1u << BLOCK_BITS];
 };
 
 rvt_nt_decoder *rvt_nt_decoder_new(const rvt_nt_cfg *cfg, rvt_nt_insn_fn insn,
@@ -90,6 +106,13 @@ void rvt_nt_decoder_flush_cache(rvt_nt_decoder *d)
 {
     for (size_t i = 0; i < (1u << CACHE_BITS); i++)
         d->cache[i].pc = 1;   /* odd: never a PC */
+    for (size_t i = 0; i < (1u << BLOCK_BITS); i++)
+        d->blocks[i].pc = 1;
+}
+
+void rvt_nt_decoder_set_events(rvt_nt_decoder *d, unsigned mode)
+{
+    d->events = mode <= RVT_NT_EVENTS_COUNT ? mode : RVT_NT_EVENTS_INSN;
 }
 
 void rvt_nt_decoder_stats(const rvt_nt_decoder *d, rvt_nt_dec_stats *out) { *out = d->st; }
@@ -119,7 +142,51 @@ static inline const rvt_insn *lookup(rvt_nt_decoder *d, uint64_t pc)
     return c->ins;
 }
 
+static bool ends_block(const rvt_insn *i)
+{
+    /* 11.4: fence.i may change the image from the event callback */
+    return i->jclass != RVT_JC_NONE || i->op == RVT_OP_FENCE_I || i->len > 4;
+}
+
+static const nt_block *block(rvt_nt_decoder *d, uint64_t pc)
+{
+    nt_block *b = &d->blocks[(pc >> 1) & ((1u << BLOCK_BITS) - 1)];
+    if (b->pc == pc)
+        return b;
+    b->pc = pc;
+    b->n = b->hw = b->lens = 0;
+    b->last = b->prev = NULL;
+    for (uint64_t p = pc; b->n < BLOCK_MAX;) {
+        const rvt_insn *i = lookup(d, p);
+        if (!i)
+            break;       /* the slow path reports missing code */
+        b->prev = b->last;
+        b->last = i;
+        b->lens |= (uint32_t)(i->len == 4) << b->n;
+        b->n++;
+        b->hw += i->len >> 1;
+        if (ends_block(i))
+            return b;
+        p = (p + i->len) & d->xmask;
+    }
+    return b;
+}
+
 /* ---- events ---- */
+
+/* RVT_EV_INSN at pc; in block mode aux = instructions, aux2 = half-words. */
+static inline int insn_event(rvt_nt_decoder *d, nt_src *s, uint64_t pc, uint64_t n, uint64_t hw)
+{
+    rvt_flow_event ev = s->ev;
+    ev.kind = RVT_EV_INSN;
+    ev.pc = pc;
+    if (d->events == RVT_NT_EVENTS_BLOCK) {
+        ev.aux = n;
+        ev.aux2 = hw;
+    }
+    ev.offset = d->msg_off;
+    return d->stop = d->fn(d->fn_ctx, &ev);
+}
 
 static int event(rvt_nt_decoder *d, nt_src *s, unsigned kind, uint64_t pc, uint64_t aux,
                  uint64_t aux2, const char *msg)
@@ -232,58 +299,103 @@ static bool step(rvt_nt_decoder *d, nt_src *s, const rvt_insn *i, uint64_t pc, u
     return false;
 }
 
+/* One instruction of the slow path: report it, stop at the span's end or
+ * step past it.  Returns 0 to go on, 1 when the span ended, else stop. */
+static int walk_one(rvt_nt_decoder *d, nt_src *s, uint64_t *pc, uint64_t *rem, bool final,
+                    const rvt_insn **last, uint64_t *last_pc)
+{
+    const rvt_insn *i = lookup(d, *pc);
+    s->pc = *pc;          /* where an error is reported */
+    if (!i)
+        return lose(d, s, "no program image at the traced address");
+    uint64_t sz = i->len >> 1;
+    if (final && sz > *rem)
+        return lose(d, s, "I-CNT ends inside an instruction (8.4.1)");
+    d->st.insns++;
+    if (d->events != RVT_NT_EVENTS_COUNT && insn_event(d, s, *pc, 1, sz))
+        return d->stop;
+    s->consumed += sz;
+    if (final && (*rem -= sz) == 0) {
+        *last = i;
+        *last_pc = *pc;
+        return 1;
+    }
+    uint64_t next;
+    if (!step(d, s, i, *pc, &next)) {
+        if (i->jclass == RVT_JC_BRANCH)
+            return lose(d, s, "direct branch without a HIST bit");
+        return lose(d, s, "uninferable jump inside an I-CNT span");
+    }
+    s->prev = i;
+    s->prev_pc = *pc;
+    *pc = next;
+    return 0;
+}
+
+/* A whole straight-line block lying strictly inside the span: one cache
+ * hit, its events, then the step of its control-transfer instruction. */
+static int walk_block(rvt_nt_decoder *d, nt_src *s, const nt_block *b, uint64_t *pc)
+{
+    uint64_t p = *pc;
+    d->st.insns += b->n;
+    if (d->events == RVT_NT_EVENTS_INSN) {
+        rvt_flow_event ev = s->ev;
+        ev.kind = RVT_EV_INSN;
+        ev.offset = d->msg_off;
+        for (unsigned k = 0; k < b->n; k++) {
+            ev.pc = p;
+            if ((d->stop = d->fn(d->fn_ctx, &ev)) != 0)
+                return d->stop;
+            p = (p + 2 + 2 * ((b->lens >> k) & 1u)) & d->xmask;
+        }
+    } else if (d->events == RVT_NT_EVENTS_BLOCK) {
+        if (insn_event(d, s, p, b->n, b->hw))
+            return d->stop;
+    }
+    s->consumed += b->hw;
+    uint64_t last_pc = (*pc + 2ull * b->hw - b->last->len) & d->xmask;
+    if (b->prev) {
+        s->prev = b->prev;
+        s->prev_pc = (last_pc - b->prev->len) & d->xmask;
+    }
+    uint64_t next;
+    if (!step(d, s, b->last, last_pc, &next)) {
+        *pc = s->pc = last_pc;
+        if (b->last->jclass == RVT_JC_BRANCH)
+            return lose(d, s, "direct branch without a HIST bit");
+        return lose(d, s, "uninferable jump inside an I-CNT span");
+    }
+    s->prev = b->last;
+    s->prev_pc = last_pc;
+    *pc = next;
+    return 0;
+}
+
 /* Walk instructions.  final: exactly `rem` half-words; the last one is
  * left in last/last_pc for the message to resolve.  Otherwise (history
- * from ResourceFull) walk until the last pending HIST bit is used. */
+ * from ResourceFull) walk until the last pending HIST bit is used (only a
+ * block's final instruction can take one, so whole blocks are safe). */
 static int walk(rvt_nt_decoder *d, nt_src *s, uint64_t rem, bool final,
                 const rvt_insn **last, uint64_t *last_pc)
 {
     uint64_t pc = s->pc;
-    rvt_flow_event ev = s->ev;
-    ev.kind = RVT_EV_INSN;
-    ev.offset = d->msg_off;
+    int st = 0;
     if (last)
         *last = NULL;
-    for (;;) {
-        if (final ? rem == 0 : s->hn == 0)
+    while (final ? rem != 0 : s->hn != 0) {
+        const nt_block *b = block(d, pc);
+        if (b->n && (!final || b->hw < rem)) {
+            st = walk_block(d, s, b, &pc);
+            if (final && !st)
+                rem -= b->hw;
+        } else {
+            st = walk_one(d, s, &pc, &rem, final, last, last_pc);
+        }
+        if (st || !s->synced)
             break;
-        const rvt_insn *i = lookup(d, pc);
-        if (!i) {
-            s->pc = pc;
-            return lose(d, s, "no program image at the traced address");
-        }
-        uint64_t sz = i->len >> 1;
-        if (final && sz > rem) {
-            s->pc = pc;
-            return lose(d, s, "I-CNT ends inside an instruction (8.4.1)");
-        }
-        ev.pc = pc;
-        d->st.insns++;
-        if ((d->stop = d->fn(d->fn_ctx, &ev)) != 0)
-            return d->stop;
-        s->consumed += sz;
-        if (final) {
-            rem -= sz;
-            if (rem == 0) {
-                *last = i;
-                *last_pc = pc;
-                s->pc = pc;
-                return 0;
-            }
-        }
-        uint64_t next;
-        if (!step(d, s, i, pc, &next)) {
-            s->pc = pc;
-            if (i->jclass == RVT_JC_BRANCH)
-                return lose(d, s, "direct branch without a HIST bit");
-            return lose(d, s, "uninferable jump inside an I-CNT span");
-        }
-        s->prev = i;
-        s->prev_pc = pc;
-        pc = next;
     }
     s->pc = pc;
-    return 0;
+    return st > 0 ? 0 : st;
 }
 
 static void set_hist(nt_src *s, uint64_t hist)

@@ -18,6 +18,7 @@ struct rvt_nt_encoder {
     rvt_nt_enc_stats st;
     unsigned src_bits;
     bool enabled, started, ended;
+    bool repeat_br, repeat_hist;   /* 9.3 / 7.11 kinds in use */
     unsigned need_sync;       /* SYNC code of the next ProgTraceSync, 0xff = none */
     uint64_t icnt;            /* half-words since the last I-CNT report (8.4) */
     uint64_t icnt_limit;      /* 8.4.4: MSB of the NTRACE_MAX_ICNT counter */
@@ -40,8 +41,8 @@ struct rvt_nt_encoder {
     bool sync_due;
     /* 9.3: a held ResourceFull HIST chunk and a held branch repeat */
     uint64_t rf_val, rf_count;
-    rvt_nt_msg last_br;
-    uint64_t last_br_target;
+    uint8_t last_br_tcode;    /* 7.11: the fields RepeatBranch compares */
+    uint64_t last_br_btype, last_br_icnt, last_br_hist, last_br_target;
     bool last_br_valid;
     uint64_t br_repeat;
     uint64_t br_repeat_time;
@@ -75,6 +76,8 @@ rvt_nt_encoder *rvt_nt_encoder_new(const rvt_nt_cfg *cfg, rvt_nt_byte_sink sink,
     nt_stack_init(&e->stack, e->cfg.return_depth);
     e->ret_mask = e->cfg.implicit_return == 2 ? rvt_mask(e->cfg.return_bits) : ~0ull;
     e->sync_period = 1ull << (e->cfg.sync_max + 4);
+    e->repeat_br = e->cfg.repeat_history && (e->cfg.repeat_kinds & 1);
+    e->repeat_hist = e->cfg.repeat_history && (e->cfg.repeat_kinds & 2);
     if (status)
         *status = 0;
     return e;
@@ -153,17 +156,20 @@ static int send(rvt_nt_encoder *e, rvt_nt_msg *m, uint64_t time)
  * target) becomes a count in RepeatBranch. */
 static int send_branch(rvt_nt_encoder *e, rvt_nt_msg *m, uint64_t target, uint64_t time)
 {
-    if (e->cfg.repeat_history && e->last_br_valid && !e->rf_count &&
-        e->last_br.tcode == m->tcode && e->last_br_target == target &&
-        e->last_br.f[RVT_NT_F_BTYPE] == m->f[RVT_NT_F_BTYPE] &&
-        e->last_br.f[RVT_NT_F_ICNT] == m->f[RVT_NT_F_ICNT] &&
-        e->last_br.f[RVT_NT_F_HIST] == m->f[RVT_NT_F_HIST]) {
+    if (e->repeat_br && e->last_br_valid && !e->rf_count &&
+        e->last_br_tcode == m->tcode && e->last_br_target == target &&
+        e->last_br_btype == m->f[RVT_NT_F_BTYPE] &&
+        e->last_br_icnt == m->f[RVT_NT_F_ICNT] &&
+        e->last_br_hist == m->f[RVT_NT_F_HIST]) {
         e->br_repeat++;
         e->br_repeat_time = time;
         return 0;
     }
     int st = send(e, m, time);
-    e->last_br = *m;
+    e->last_br_tcode = m->tcode;
+    e->last_br_btype = m->f[RVT_NT_F_BTYPE];
+    e->last_br_icnt = m->f[RVT_NT_F_ICNT];
+    e->last_br_hist = m->f[RVT_NT_F_HIST];
     e->last_br_target = target;
     e->last_br_valid = true;
     return st;
@@ -290,7 +296,7 @@ static int hist_full(rvt_nt_encoder *e)
 {
     unsigned nb = e->hist_data_bits, take = nb;
     uint64_t data = e->hist & rvt_mask(nb);
-    if (e->cfg.repeat_history) {
+    if (e->repeat_hist) {
         /* Cut at a multiple of the pattern's period so that consecutive
          * chunks of a periodic history are equal (9.3 allows any split). */
         for (unsigned p = 1; p <= nb / 2; p++) {
@@ -302,7 +308,7 @@ static int hist_full(rvt_nt_encoder *e)
     }
     uint64_t chunk = (1ull << take) | (data >> (nb - take));
     e->hist = (1ull << (nb - take)) | (data & rvt_mask(nb - take));
-    if (e->rf_count && e->rf_val == chunk && e->cfg.repeat_history && e->rf_count < 0xffffffffu) {
+    if (e->rf_count && e->rf_val == chunk && e->repeat_hist && e->rf_count < 0xffffffffu) {
         e->rf_count++;
         return 0;
     }

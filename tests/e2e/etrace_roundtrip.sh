@@ -37,7 +37,7 @@ modes=(
     "full-address|full-address||"
     "implicit-except|implicit-except||"
     "sijump|sijump||"
-    "ir-counter|implicit-return|call_counter_size=4|deeprec coswap"
+    "ir-counter|implicit-return|call_counter_size=4|deeprec coswap setjmp"
     "ir-stack|implicit-return|return_stack_size=4|"
     "branch-prediction|branch-prediction||"
     "jump-target-cache|jump-target-cache||"
@@ -46,9 +46,8 @@ modes=(
 # Known open mismatches (program:mode), still run and reported as XFAIL so
 # they stay visible; an XPASS means the entry can go.  Tracked in
 # docs/etrace.md.
-known=" farcall:all farcall:sijump farcall_rv32:all farcall_rv32:ir-counter
-        farcall_rv32:sijump illegal:all illegal:ir-counter illegal:ir-stack
-        recurse:all recurse:ir-counter recurse:ir-stack setjmp:ir-counter "
+known=" recurse:all deeprec:all farcall_rv32:ir-counter recurse:ir-stack@64
+        recurse:ir-counter@64 setjmp:ir-stack@64 setjmp:all@64 "
 known=$(echo $known)
 fails=0 runs=0 xfails=0
 for f in "${list[@]}"; do
@@ -57,11 +56,7 @@ for f in "${list[@]}"; do
         IFS='|' read -r name opt attrs excl <<<"$m"
         case " $excl " in *" $n "*) continue ;; esac
         for w in 1 2 4 8; do
-            # A 64-half-word resync period at widths 4 and 8 still
-            # mismatches on branchy/deeprec (docs/etrace.md, open item).
-            rss="0 64"
-            [ $w -ge 4 ] && rss="0"
-            for rs in $rss; do
+            for rs in 0 64; do
                 args=(--te-opt "$opt" --te-attr "resync_interval=$rs")
                 [ "$rs" = 0 ] && args=(--te-opt "$opt")
                 [ -n "$attrs" ] && args+=(--te-attr "$attrs")
@@ -79,7 +74,7 @@ for f in "${list[@]}"; do
                                  { if (!(FNR in a) || a[FNR] != $0) { print FNR - 1, (FNR in a ? a[FNR] : "end"), $0; found = 1; exit } m = FNR }
                                  END { if (!found && m < n) print m, a[m + 1], "end" }' "$T/hart.pcs" "$T/dec.pcs")
                     verdict=FAIL
-                    case " $known " in *" $n:$name "*) verdict=XFAIL ;; esac
+                    case " $known " in *" $n:$name "* | *" $n:$name@$rs "*) verdict=XFAIL ;; esac
                     echo "$verdict $n $name w=$w resync=$rs: first difference (index expected got): $first; $(head -1 "$T/dec.err")"
                     if [ $verdict = FAIL ]; then fails=$((fails + 1)); else xfails=$((xfails + 1)); fi
                 fi

@@ -29,6 +29,9 @@ for elf in "${progs[@]}"; do
     fi
     "$RVT_BIN" decode --elf "$elf" "$T/$p.run.nt" --pcs "$T/dec.pcs" 2>/dev/null
     cmp -s "$T/$p.pcs" "$T/dec.pcs" || { echo "FAIL $p run --ntrace"; first_diff "$T/$p.pcs" "$T/dec.pcs"; fail=1; }
+    # decode --count (no instruction events) counts the same instructions
+    cnt=$("$RVT_BIN" decode --elf "$elf" "$T/$p.run.nt" --count 2>/dev/null)
+    [ "$cnt" = "$(wc -l < "$T/$p.pcs") instructions" ] || { echo "FAIL $p decode --count: $cnt"; fail=1; }
     for mode in btm htm; do
         for o in "${opts_alone[@]}" "$all"; do
             for extra in "" ",sync=3:6,timestamps"; do

@@ -4,53 +4,7 @@
 #include "tharness.h"
 #include "rvtrace/ntrace.h"
 #include "rvtrace/image.h"
-
-/* ---- capture ---- */
-typedef struct cap { uint8_t b[4096]; size_t n; } cap;
-static int cap_put(void *ctx, const uint8_t *b, size_t n)
-{
-    cap *c = ctx;
-    if (c->n + n > sizeof c->b) return RVT_ERR_LIMIT;
-    memcpy(c->b + c->n, b, n);
-    c->n += n;
-    return 0;
-}
-
-static size_t parse(const cap *c, const rvt_nt_cfg *cfg, rvt_nt_msg *out, size_t max)
-{
-    rvt_nt_reader r;
-    size_t k = 0;
-    rvt_nt_reader_init(&r, c->b, c->n, cfg);
-    while (k < max && rvt_nt_reader_next(&r, &out[k]) == 1)
-        k++;
-    return k;
-}
-
-static rvt_irec rec(uint64_t addr, uint32_t hw, unsigned itype, unsigned lastsize)
-{
-    rvt_irec r;
-    memset(&r, 0, sizeof r);
-    r.iaddr = addr;
-    r.iretire = hw;
-    r.ninstr = 1;
-    r.itype = (uint8_t)itype;
-    r.ilastsize = (uint8_t)lastsize;
-    r.priv = 3;
-    return r;
-}
-
-static size_t encode(const rvt_nt_cfg *cfg, const rvt_irec *r, size_t n, cap *c, rvt_nt_msg *msgs, size_t max)
-{
-    int st;
-    c->n = 0;
-    rvt_nt_encoder *e = rvt_nt_encoder_new(cfg, cap_put, c, &st);
-    CHECK(e != NULL);
-    if (!e) return 0;
-    CHECK_EQ(rvt_nt_encoder_put(e, r, n), 0);
-    CHECK_EQ(rvt_nt_encoder_end(e), 0);
-    rvt_nt_encoder_free(e);
-    return parse(c, cfg, msgs, max);
-}
+#include "test_ntrace_util.h"
 
 /* ---- program image of 8.4.1 ---- */
 #define C_ADD 0x952Eu       /* c.add a0,a1: 1001 01010 01011 10 */
@@ -63,17 +17,6 @@ static uint32_t bne(int32_t off)
     uint32_t i = (uint32_t)off;
     return ((i >> 12 & 1) << 31) | ((i >> 5 & 0x3F) << 25) | (11u << 20) | (10u << 15) |
            (1u << 12) | ((i >> 1 & 0xF) << 8) | ((i >> 11 & 1) << 7) | 0x63;
-}
-
-static void put16(rvt_image *img, uint64_t a, uint16_t v)
-{
-    uint8_t b[2] = { (uint8_t)v, (uint8_t)(v >> 8) };
-    rvt_image_add_bytes(img, a, b, 2, "t");
-}
-static void put32(rvt_image *img, uint64_t a, uint32_t v)
-{
-    uint8_t b[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
-    rvt_image_add_bytes(img, a, b, 4, "t");
 }
 
 static rvt_image *image_841(void)
@@ -91,32 +34,6 @@ static rvt_image *image_841(void)
     put32(img, 0x300, ADD);
     put16(img, 0x304, C_EBREAK);
     return img;
-}
-
-static const rvt_insn *img_insn(void *ctx, uint64_t pc) { return rvt_image_insn(ctx, pc); }
-
-typedef struct pcs { uint64_t pc[64]; size_t n; uint64_t errors; } pcs;
-static int pcs_ev(void *ctx, const rvt_flow_event *ev)
-{
-    pcs *p = ctx;
-    if (ev->kind == RVT_EV_INSN && p->n < 64) p->pc[p->n++] = ev->pc;
-    if (ev->kind == RVT_EV_ERROR) p->errors++;
-    return 0;
-}
-
-/* Decode c with img and compare to the executed PCs. */
-static void decode_back(const rvt_nt_cfg *cfg, rvt_image *img, const cap *c,
-                        const uint64_t *want, size_t n)
-{
-    int st;
-    rvt_nt_decoder *d = rvt_nt_decoder_new(cfg, img_insn, img, -1, &st);
-    pcs p = {0};
-    CHECK_EQ(rvt_nt_decode(d, c->b, c->n, pcs_ev, &p), 0);
-    rvt_nt_decoder_free(d);
-    CHECK_EQ(p.errors, 0);
-    CHECK_EQ(p.n, n);
-    for (size_t i = 0; i < n && i < p.n; i++)
-        CHECK_EQ(p.pc[i], want[i]);
 }
 
 static void check_sync_start(const rvt_nt_msg *m)
@@ -274,8 +191,23 @@ static void test_hist_overflow(void)
     CHECK_EQ(m[1].f[RVT_NT_F_HREPEAT], 6);   /* 6 x 30 = 180 bits */
 }
 
+/* Table 7: trTeInstNoTrapAddr "must be hard-coded as 0". */
+static void test_no_trap_addr_fixed(void)
+{
+    rvt_nt_cfg cfg;
+    rvt_nt_cfg_default(&cfg);
+    CHECK_EQ(rvt_nt_cfg_set(&cfg, "trTeInstNoTrapAddr", "0"), 0);
+    CHECK_EQ(rvt_nt_cfg_set(&cfg, "trTeInstNoTrapAddr", "1"), RVT_ERR_INVAL);
+    cfg.no_trap_addr = true;
+    CHECK_EQ(rvt_nt_cfg_check(&cfg), RVT_ERR_INVAL);
+    int st = 0;
+    CHECK(rvt_nt_encoder_new(&cfg, cap_put, NULL, &st) == NULL);
+    CHECK_EQ(st, RVT_ERR_INVAL);
+}
+
 int main(void)
 {
+    test_no_trap_addr_fixed();
     test_spec_icnt_btm();
     test_spec_icnt_overflow();
     test_spec_hist();

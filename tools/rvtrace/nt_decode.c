@@ -105,6 +105,7 @@ int nt_cmd_decode(int argc, char **argv)
     const char *path = NULL, *elf = NULL, *pcs = NULL, *smc = NULL, *v;
     rvt_out_kind kind = RVT_OUT_LISTING;
     int src = -1;
+    bool count = false;
     for (int i = 1; i < argc; i++) {
         if ((v = cli_opt(argc, argv, &i, "--elf")))
             elf = v;
@@ -116,6 +117,8 @@ int nt_cmd_decode(int argc, char **argv)
             src = atoi(v);
         else if (!strcmp(argv[i], "--json"))
             kind = RVT_OUT_JSON;
+        else if (!strcmp(argv[i], "--count"))
+            count = true;
         else if (!strcmp(argv[i], "--listing"))
             kind = RVT_OUT_LISTING;
         else if (!strcmp(argv[i], "--ntrace"))
@@ -167,9 +170,11 @@ int nt_cmd_decode(int argc, char **argv)
         else
             c.outs[c.nout++] = rvt_out_new(RVT_OUT_PCS, pf, img);
     }
-    if (buf && (!pcs || kind == RVT_OUT_JSON))
+    if (buf && !count && (!pcs || kind == RVT_OUT_JSON))
         c.outs[c.nout++] = rvt_out_new(kind, stdout, img);
     rvt_nt_decoder *d = buf ? rvt_nt_decoder_new(&cfg, image_insn, img, src, &st) : NULL;
+    if (d && count && !pcs && !c.nsmc)
+        rvt_nt_decoder_set_events(d, RVT_NT_EVENTS_COUNT);   /* --smc needs each fence.i */
     int rc = CLI_FAIL;
     c.dec = d;
     if (d && (!pcs || pf)) {
@@ -177,6 +182,11 @@ int nt_cmd_decode(int argc, char **argv)
         if (st >= 0)
             st = rvt_nt_decode_end(d, on_event, &c);
         rc = st < 0 || c.errors ? CLI_FAIL : CLI_OK;
+        if (count) {
+            rvt_nt_dec_stats ds;
+            rvt_nt_decoder_stats(d, &ds);
+            printf("%llu instructions\n", (unsigned long long)ds.insns);
+        }
     }
     for (size_t i = 0; i < c.nout; i++)
         rvt_out_free(c.outs[i]);

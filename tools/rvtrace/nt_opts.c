@@ -11,15 +11,21 @@ const char nt_options_help[] =
     "  --ntrace OUT.nt          write an N-Trace stream (settings in OUT.nt.attrs)\n"
     "  --nt-opt LIST            comma list: btm | htm (default), seq-jump,\n"
     "                           implicit-return=1|2|3, return-depth=N (1..32),\n"
-    "                           return-bits=N, repeat-history, all-jumps,\n"
-    "                           no-addr-diff, no-trap-addr, extend-msb, timestamps,\n"
+    "                           return-bits=N, repeat-history, repeat-kinds=1|2|3\n"
+    "                           (1 RepeatBranch, 2 ResourceFull RCODE 2), all-jumps,\n"
+    "                           no-addr-diff, extend-msb, timestamps,\n"
     "                           context, sync=MODE:MAX (periodic sync; MODE 1\n"
     "                           messages, 2 cycles, 3 I-CNT; period 2^(MAX+4)),\n"
     "                           icnt-bits=N, hist-bits=N, itype3, xlen=32|64,\n"
     "                           port=1|2|4|8 (bytes per probe word), start-disabled\n"
     "  --nt-src BITS:ID         SRC field of BITS bits with this encoder's ID\n"
     "                           (decode: the SRC width; --src N picks a source)\n"
-    "  --nt-attr NAME=VALUE     set a chapter 4 control by name\n";
+    "  encode --ntrace A.rvi B.rvi ...: one hart per input, ids ID, ID+1, ...\n"
+    "                           (no --nt-src: the fewest bits, ids from 0), merged\n"
+    "                           into one stream by record time\n"
+    "  --nt-attr NAME=VALUE     set a chapter 4 control by name\n"
+    "  decode --count           print only the number of instructions decoded\n"
+    "                           (no per-instruction work: fastest)\n";
 
 static bool set_num(rvt_nt_cfg *c, const char *name, const char *v)
 {
@@ -33,7 +39,6 @@ static bool opt_item(rvt_nt_cfg *c, const char *k, const char *v)
         { "repeat-history", "trTeInstEnRepeatedHistory" },
         { "all-jumps", "trTeInstEnAllJumps" },
         { "no-addr-diff", "trTeInstNoAddrDiff" },
-        { "no-trap-addr", "trTeInstNoTrapAddr" },
         { "extend-msb", "trTeInstExtendAddrMSB" },
         { "timestamps", "trTsEnable" },
         { "context", "trTeContext" },
@@ -43,6 +48,7 @@ static bool opt_item(rvt_nt_cfg *c, const char *k, const char *v)
         { "implicit-return", "trTeInstImplicitReturnMode" },
         { "return-depth", "rvtReturnStackDepth" },
         { "return-bits", "rvtReturnAddrBits" },
+        { "repeat-kinds", "rvtRepeatKinds" },
         { "icnt-bits", "rvtIcntBits" },
         { "hist-bits", "rvtHistBits" },
         { "xlen", "rvtXlen" },
@@ -51,6 +57,11 @@ static bool opt_item(rvt_nt_cfg *c, const char *k, const char *v)
     if (!strcmp(k, "btm") && !v) { c->inst_mode = RVT_NT_MODE_BTM; return true; }
     if (!strcmp(k, "htm") && !v) { c->inst_mode = RVT_NT_MODE_HTM; return true; }
     if (!strcmp(k, "itype3") && !v) { c->itype_bits = 3; return true; }
+    if (!strcmp(k, "no-trap-addr")) {
+        cli_err("--nt-opt: no-trap-addr: N-Trace table 7 hard-codes trTeInstNoTrapAddr to 0 "
+                "(trap addresses are always sent)");
+        return false;
+    }
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (!strcmp(k, flags[i].opt))
             return set_num(c, flags[i].attr, v ? v : "1");
@@ -119,7 +130,8 @@ int nt_opt_setting(int argc, char **argv, int *i, rvt_nt_cfg *c)
         memcpy(name, v, (size_t)(eq - v));
         name[eq - v] = 0;
         if (rvt_nt_cfg_set(c, name, eq + 1) < 0) {
-            cli_err("--nt-attr: bad setting '%s'", v);
+            cli_err("--nt-attr: bad setting '%s'%s", v, strcmp(name, "trTeInstNoTrapAddr") ? "" :
+                    " (N-Trace table 7: trTeInstNoTrapAddr is hard-coded to 0)");
             return -1;
         }
         return 1;
