@@ -17,6 +17,42 @@ extern "C" {
 
 typedef struct rvt_hart rvt_hart;
 
+/* Memory side of one commit (TV spec ch. 2 memory-request ops). */
+enum rvt_hart_mem_kind {
+    RVT_HART_MEM_NONE = 0, RVT_HART_MEM_LOAD = 1, RVT_HART_MEM_STORE = 2,
+    RVT_HART_MEM_LR = 3, RVT_HART_MEM_SC = 4, RVT_HART_MEM_AMO = 5,
+};
+enum { RVT_HART_COMMIT_MAX_CSR = 8 };
+
+/* One commit: a retired instruction, an instruction that trapped, or an
+ * interrupt taken, with every architectural side effect (the state the
+ * tandem-verification trace carries, TV spec 3.1).  Register and CSR
+ * changes are found by comparing the state before and after, so an
+ * erroneous side effect shows up too. */
+typedef struct rvt_hart_commit {
+    uint64_t pc;              /* the instruction's address (interrupt: the interrupted pc) */
+    uint64_t npc;             /* pc after the commit */
+    uint32_t insn;            /* instruction bits; len 0 = none (interrupt, fetch fault) */
+    uint8_t len;              /* 2 or 4, or 0 */
+    bool retired;
+    uint8_t trap;             /* 0 none, 1 exception (incl. ecall/ebreak), 2 interrupt */
+    uint8_t priv_before, priv;
+    uint8_t rd;               /* GPR written (0 = none) */
+    uint64_t rd_val;
+    uint64_t cause, tval, epc;   /* the trap's xcause/xtval/xepc when trap != 0 */
+    uint8_t mem_kind;         /* enum rvt_hart_mem_kind */
+    uint8_t amo_op;           /* AMO: 0 swap 1 add 2 xor 3 and 4 or 5 min 6 max 7 minu 8 maxu */
+    uint8_t mem_size;         /* bytes: 1, 2, 4, 8 */
+    bool sc_fail;
+    uint64_t mem_addr;
+    uint64_t mem_wdata;       /* store / SC / AMO source data */
+    uint64_t mem_rdata;       /* load / LR / AMO old memory value */
+    bool mtime_set;           /* mtime changed other than by counting (CLINT write, wfi) */
+    uint64_t mtime;
+    unsigned ncsr;
+    struct { uint16_t addr; uint64_t value; } csr[RVT_HART_COMMIT_MAX_CSR];
+} rvt_hart_commit;
+
 typedef struct rvt_hart_cfg {
     unsigned xlen;            /* 32 or 64; 0 = from the image's ELF class */
     bool no_compressed;       /* --isa without C: 2-byte encodings are illegal */
@@ -36,6 +72,13 @@ typedef struct rvt_hart_cfg {
     void *pc_ctx;
     rvt_diag_fn diag;
     void *diag_ctx;
+    /* Every commit (see rvt_hart_commit); NULL = off, and then costs
+     * nothing: rvt_hart_run() picks a loop compiled without the hook.
+     * Return 0 to go on, > 0 to make rvt_hart_run() return
+     * RVT_HART_STEP_LIMIT after this commit (single-stepping), < 0 to
+     * stop with that status. */
+    int (*on_commit)(void *ctx, const rvt_hart_commit *c);
+    void *commit_ctx;
 } rvt_hart_cfg;
 
 /* Why rvt_hart_run() returned. */
@@ -72,6 +115,22 @@ const char *rvt_hart_fatal_msg(const rvt_hart *h);
 void rvt_hart_get_stats(const rvt_hart *h, rvt_hart_stats *out);
 uint64_t rvt_hart_pc(const rvt_hart *h);
 uint64_t rvt_hart_reg(const rvt_hart *h, unsigned reg);
+
+/* Tandem-verifier access (TV spec Appendix A: read and write state).
+ * Registers use the debug-spec address space of the TV trace: CSRs
+ * 0x0000-0x0fff, GPRs 0x1000-0x101f.  Writes store the raw value (no
+ * WARL legalisation) so a shadow state can be copied in exactly.
+ * RVT_ERR_INVAL for a register the hart does not have. */
+int rvt_hart_tv_reg_read(const rvt_hart *h, unsigned addr, uint64_t *v);
+int rvt_hart_tv_reg_write(rvt_hart *h, unsigned addr, uint64_t v);
+unsigned rvt_hart_priv(const rvt_hart *h);
+void rvt_hart_tv_set_pc(rvt_hart *h, uint64_t pc);
+void rvt_hart_tv_set_priv(rvt_hart *h, unsigned priv);
+uint64_t rvt_hart_tv_mtime(const rvt_hart *h);
+void rvt_hart_tv_set_mtime(rvt_hart *h, uint64_t mtime);
+/* Guest RAM bytes [addr, addr+n); RVT_ERR_RANGE outside RAM. */
+int rvt_hart_tv_mem_read(const rvt_hart *h, uint64_t addr, void *buf, size_t n);
+int rvt_hart_tv_mem_write(rvt_hart *h, uint64_t addr, const void *buf, size_t n);
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,18 @@ __extension__ typedef __int128 swide;
 #define S(i) ((sreg)x[(i)])
 #define WR(v) (x[o->rd] = (ureg)(v))
 
+/* The commit hook (commit.c) in the HART_COMMIT build only: snapshot at
+ * the top of the loop, report after every retirement or trap. */
+#ifdef HART_COMMIT
+#define CM_BEGIN() hart_cm_begin(h)
+#define CM_INSN(o) hart_cm_insn(h, (o))
+#define CM_END() do { int cr_ = hart_cm_end(h); if (cr_) return cr_; } while (0)
+#else
+#define CM_BEGIN() do { } while (0)
+#define CM_INSN(o) do { } while (0)
+#define CM_END() do { } while (0)
+#endif
+
 static inline int32_t w32(uint64_t v) { return (int32_t)(uint32_t)v; }
 
 /* unpriv 13.2: division by zero and overflow do not trap */
@@ -39,18 +51,22 @@ int HART_EXEC(rvt_hart *h)
     /* without C, a jump/branch target with bit 1 set is misaligned (unpriv 1.5) */
     const uint64_t ialign = h->cfg.no_compressed ? 2 : 0;
     for (;;) {
+        CM_BEGIN();
         if (h->instret >= h->event_at) {
             int r = hart_event(h);
             if (r)
                 return r;
+            CM_END();
             continue;
         }
         const uint64_t pc = h->pc;
         const hart_op *o = hart_fetch(h, pc);
         if (!o) {
             hart_exception(h, pc, CAUSE_FETCH_ACCESS, pc);
+            CM_END();
             continue;
         }
+        CM_INSN(o);
         const unsigned len = o->len;
         uint64_t npc = (ureg)(pc + len);
         unsigned itype = RVT_ITYPE_NONE, cause;
@@ -175,6 +191,7 @@ int HART_EXEC(rvt_hart *h)
         case RVT_OP_ECALL: case RVT_OP_EBREAK: case RVT_OP_MRET: case RVT_OP_SRET:
         case RVT_OP_WFI: case RVT_OP_SFENCE_VMA: case RVT_OP_FENCE_I:
             if (hart_system(h, o, pc)) goto illegal;
+            CM_END();
             continue;
         default:
             goto illegal;
@@ -182,6 +199,7 @@ int HART_EXEC(rvt_hart *h)
         x[0] = 0;
         h->pc = npc;
         hart_retire(h, pc, len, o->si_writer ? o->rd : 0, itype, sij);
+        CM_END();
         continue;
     misfetch:
         /* the jump/branch does not retire; xtval is the target (priv 3.1.16) */
@@ -199,6 +217,7 @@ int HART_EXEC(rvt_hart *h)
     trap:
         x[0] = 0;
         hart_exception(h, pc, cause, tval);
+        CM_END();
     }
 }
 
@@ -206,3 +225,6 @@ int HART_EXEC(rvt_hart *h)
 #undef R
 #undef S
 #undef WR
+#undef CM_BEGIN
+#undef CM_INSN
+#undef CM_END

@@ -72,7 +72,8 @@ static void reset(rvt_hart *h, const rvt_image *img)
     h->mtimecmp = UINT64_MAX;
     h->width = h->cfg.retire_width ? h->cfg.retire_width : 1;
     h->sink = h->cfg.sink;
-    h->data_on = h->cfg.data_records && h->sink;
+    h->drec_sink = h->cfg.data_records && h->sink;
+    h->data_on = h->drec_sink || h->cfg.on_commit;   /* commit.c takes accesses too */
     h->stop_at = UINT64_MAX;
     h->last_trap_pc = UINT64_MAX;
     hart_csr_reset(h);
@@ -108,6 +109,8 @@ rvt_hart *rvt_hart_new(const rvt_hart_cfg *cfg, rvt_image *img, int *status)
     if (st < 0)
         goto fail;
     reset(h, img);
+    if (h->cfg.on_commit && (st = hart_cm_init(h)) < 0)
+        goto fail;
     if (status)
         *status = RVT_OK;
     return h;
@@ -127,6 +130,7 @@ void rvt_hart_free(rvt_hart *h)
             free(h->pages[i]);
     free(h->pages);
     free(h->code);
+    hart_cm_free(h);
     free(h->ram);
     free(h);
 }
@@ -146,7 +150,11 @@ int rvt_hart_run(rvt_hart *h, uint64_t steps)
         h->stop_kind = RVT_HART_STEP_LIMIT;
     }
     h->event_at = 0;
-    int r = h->xlen == 32 ? hart_exec32(h) : hart_exec64(h);
+    int r;
+    if (h->cfg.on_commit)   /* chosen once per call: no hook cost when off */
+        r = h->xlen == 32 ? hart_exec32c(h) : hart_exec64c(h);
+    else
+        r = h->xlen == 32 ? hart_exec32(h) : hart_exec64(h);
     return h->sink_err ? h->sink_err : r;
 }
 

@@ -121,6 +121,11 @@ struct rvt_hart {
     uint64_t last_trap_pc, last_trap_instret;
     unsigned trap_streak;
 
+    /* commit hook (commit.c): the record being built and the state before */
+    bool drec_sink;             /* data records go to the ingress sink */
+    rvt_hart_commit cm;
+    struct hart_cm_snap *cm_snap;
+
     rvt_hart_cfg cfg;
     rvt_hart_stats st;
     uint64_t faulted;           /* executed but not retired */
@@ -265,8 +270,20 @@ static inline void hart_retire(rvt_hart *h, uint64_t pc, unsigned len, unsigned 
         hart_block_end(h, itype, 0, 0, sij);
 }
 
-/* ---- exec32.c / exec64.c ---- */
+/* ---- exec32.c / exec64.c; exec32c.c / exec64c.c: the same loops with
+ * the commit hook (HART_COMMIT) ---- */
 int hart_exec32(rvt_hart *h);
 int hart_exec64(rvt_hart *h);
+int hart_exec32c(rvt_hart *h);
+int hart_exec64c(rvt_hart *h);
+
+/* ---- commit.c ---- */
+int hart_cm_init(rvt_hart *h);
+void hart_cm_free(rvt_hart *h);
+void hart_cm_begin(rvt_hart *h);
+void hart_cm_insn(rvt_hart *h, const hart_op *o);
+void hart_cm_mem(rvt_hart *h, unsigned dtype, uint64_t addr, unsigned size,
+                 uint64_t data, uint64_t data2, unsigned flags);
+int hart_cm_end(rvt_hart *h);
 
 #endif

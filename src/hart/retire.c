@@ -127,6 +127,11 @@ int hart_flush(rvt_hart *h)
 void hart_drec(rvt_hart *h, uint64_t pc, unsigned dtype, uint64_t addr,
                unsigned size, uint64_t data, uint64_t data2, unsigned flags)
 {
+    if (h->cfg.on_commit) {
+        hart_cm_mem(h, dtype, addr, size, data, data2, flags);
+        if (!h->drec_sink)
+            return;
+    }
     /* the open block holds at most retire_width (<= 8) accesses, so after
      * make_room() there is always space */
     if (h->ndbuf == HART_DBATCH)

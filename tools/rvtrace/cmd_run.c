@@ -11,6 +11,7 @@
 #include "rvtrace/hart.h"
 #include "rvtrace/image.h"
 #include "rvtrace/ingress.h"
+#include "tv_cli.h"
 
 const char cmd_run_help[] =
     "usage: rvtrace run PROG.elf [OPTIONS] [TRACE OPTIONS]\n"
@@ -32,6 +33,9 @@ const char cmd_run_help[] =
     "  --ingress F.rvi      write the ingress records (docs/formats.md)\n"
     "  --data               also produce data-access records (E-Trace 4.4)\n"
     "  --null-trace         build ingress records and discard them (speed checks)\n"
+    "  --tv F.tvt           write the tandem-verification trace (docs/tv.md)\n"
+    "  --tv-eaddr           ... with effective addresses too (identifier 3)\n"
+    "  --tv-mem             ... with memory request/response items (opcodes 8, 9)\n"
     "  --quiet              no summary\n"
     "  --stats              a longer summary (cycles, records, executed)\n"
     "\n"
@@ -73,9 +77,9 @@ static void pc_put(pc_file *p, uint64_t pc)
 }
 
 typedef struct run_opts {
-    const char *elf, *isa, *pcs, *pcs_retired, *ingress;
+    const char *elf, *isa, *pcs, *pcs_retired, *ingress, *tv;
     uint64_t max_instr, width, ram_size;
-    bool data, quiet, stats, null_trace;
+    bool data, quiet, stats, null_trace, tv_eaddr, tv_mem;
     char **te_args, **nt_args;   /* E-Trace / N-Trace options, in order */
     int n_te, n_nt;
 } run_opts;
@@ -158,6 +162,9 @@ static int parse_args(int argc, char **argv, run_opts *o)
         else if ((v = cli_opt(argc, argv, &i, "--pcs-retired"))) o->pcs_retired = v;
         else if ((v = cli_opt(argc, argv, &i, "--pcs"))) o->pcs = v;
         else if ((v = cli_opt(argc, argv, &i, "--ingress"))) o->ingress = v;
+        else if ((v = cli_opt(argc, argv, &i, "--tv"))) o->tv = v;
+        else if (!strcmp(a, "--tv-eaddr")) o->tv_eaddr = true;
+        else if (!strcmp(a, "--tv-mem")) o->tv_mem = true;
         else if (num_opt(argc, argv, &i, "--max-instr", &o->max_instr, &err)) {}
         else if (num_opt(argc, argv, &i, "--retire-width", &o->width, &err)) {}
         else if (num_opt(argc, argv, &i, "--ram-size", &o->ram_size, &err)) {}
@@ -344,7 +351,10 @@ static int run_loaded(const run_opts *o, rvt_image *img)
     }
     pc_file *all = NULL, *ret = NULL;
     sinks sk = { 0 };
+    tv_out *tv = NULL;
     int rc = open_pc_file(&all, o->pcs);
+    if (!rc && o->tv && !(tv = tv_out_open(o->tv, xlen, o->tv_eaddr, o->tv_mem)))
+        rc = CLI_FAIL;
     if (!rc)
         rc = open_pc_file(&ret, o->pcs_retired);
     if (!rc)
@@ -359,9 +369,12 @@ static int run_loaded(const run_opts *o, rvt_image *img)
             .console = on_console, .on_pc = (all || ret) ? on_pc : NULL, .pc_ctx = &ctx,
             .diag = cli_diag, .diag_ctx = (void *)o->elf,
         };
+        tv_out_hook(tv, &cfg);
         int st;
         h = rvt_hart_new(&cfg, img, &st);
-        if (!h) {
+        if (h && tv_out_start(tv, h)) {
+            rc = CLI_FAIL;
+        } else if (!h) {
             cli_err("%s: cannot start the hart: %s", o->elf, rvt_status_str(st));
             rc = CLI_FAIL;
         } else {
@@ -388,6 +401,8 @@ static int run_loaded(const run_opts *o, rvt_image *img)
         }
     }
     if (close_sinks(&sk) && !rc)
+        rc = CLI_FAIL;
+    if (tv_out_close(tv) && !rc)
         rc = CLI_FAIL;
     if (close_pc_file(all) && !rc)
         rc = CLI_FAIL;

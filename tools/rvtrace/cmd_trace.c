@@ -3,7 +3,7 @@
 #include <string.h>
 #include "cli.h"
 
-enum trace_kind { KIND_NONE, KIND_TE, KIND_NT, KIND_RVI };
+enum trace_kind { KIND_NONE, KIND_TE, KIND_NT, KIND_RVI, KIND_TVT };
 
 static enum trace_kind kind_of(int argc, char **argv)
 {
@@ -12,6 +12,8 @@ static enum trace_kind kind_of(int argc, char **argv)
             return KIND_TE;
         if (!strcmp(argv[i], "--ntrace") || !strncmp(argv[i], "--nt-", 5))
             return KIND_NT;
+        if (!strcmp(argv[i], "--tv"))
+            return KIND_TVT;
     }
     for (int i = 1; i < argc; i++) {
         if (argv[i][0] == '-')
@@ -22,17 +24,20 @@ static enum trace_kind kind_of(int argc, char **argv)
             return KIND_NT;
         if (cli_has_suffix(argv[i], ".rvi"))
             return KIND_RVI;
+        if (cli_has_suffix(argv[i], ".tvt"))
+            return KIND_TVT;
     }
     return KIND_NONE;
 }
 
 const char cmd_dump_help[] =
-    "usage: rvtrace dump [--etrace|--ntrace] [--json] FILE\n"
+    "usage: rvtrace dump [--etrace|--ntrace|--tv] [--json] FILE\n"
     "\n"
-    "Print a trace file one packet (E-Trace .te), message (N-Trace .nt) or\n"
-    "record (.rvi) per line, every field named.  The kind is taken from the\n"
-    "file name unless --etrace/--ntrace is given.  Settings are read from\n"
-    "FILE.attrs when present.\n";
+    "Print a trace file one packet (E-Trace .te), message (N-Trace .nt),\n"
+    "record (.rvi) or tandem-verification item (.tvt) per line, every field\n"
+    "named.  The kind is taken from the file name unless --etrace/--ntrace/--tv\n"
+    "is given.  Settings are read from FILE.attrs when present; a .tvt stream\n"
+    "takes --xlen/--flen/--mlen (default 64).\n";
 
 const char cmd_decode_help[] =
     "usage: rvtrace decode --elf PROG.elf [OPTIONS] FILE.te|FILE.nt\n"
@@ -60,6 +65,10 @@ static int dispatch(int argc, char **argv, cli_cmd_fn te, cli_cmd_fn nt, cli_cmd
     case KIND_RVI:
         if (rvi)
             return rvi(argc, argv);
+        break;
+    case KIND_TVT:
+        if (!strcmp(what, "dump"))
+            return tv_cmd_dump(argc, argv);
         break;
     default:
         break;

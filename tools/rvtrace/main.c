@@ -12,6 +12,7 @@ static const struct {
     { "encode", cmd_encode, "encode ingress records (.rvi, CSV) as E-Trace or N-Trace" },
     { "decode", cmd_decode, "rebuild the executed instructions from a trace and the ELF" },
     { "dump", cmd_dump, "print a trace one packet/message (or record) per line" },
+    { "verify", cmd_verify, "tandem-verify a .tvt trace against the reference hart" },
     { "import", cmd_import, "convert CSV, Spike logs or PC lists to .rvi" },
     { "disasm", cmd_disasm, "disassemble an ELF (objdump-style)" },
     { "help", cmd_help, "show help for a command" },
@@ -31,7 +32,7 @@ const char *cli_help_text(const char *cmd)
     static const struct { const char *name; const char *text; } texts[] = {
         { "run", cmd_run_help }, { "dump", cmd_dump_help },
         { "decode", cmd_decode_help }, { "encode", cmd_encode_help },
-        { "import", cmd_import_help }, { "disasm", cmd_disasm_help },
+        { "import", cmd_import_help }, { "verify", cmd_verify_help }, { "disasm", cmd_disasm_help },
         { "help", "usage: rvtrace help [COMMAND]\n" },
     };
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)

@@ -1,0 +1,6 @@
+/* The RV32 execute loop with the commit hook (rvt_hart_cfg.on_commit). */
+#include "hart_int.h"
+#define HART_XLEN 32
+#define HART_EXEC hart_exec32c
+#define HART_COMMIT 1
+#include "exec_tmpl.h"
