@@ -23,6 +23,9 @@ typedef struct {
     const rvt_insn *insn;
 } te_memo;
 
+/* Uninferable jumps whose target the decoder infers. */
+enum { TE_JUMP_NONE, TE_JUMP_SEQUENTIAL, TE_JUMP_RETURN };
+
 struct rvt_te_decoder {
     rvt_te_attrs a;
     rvt_te_insn_fn insn;
@@ -35,7 +38,7 @@ struct rvt_te_decoder {
     bool start;                 /* start_of_trace */
     bool inferred;              /* inferred_address */
     bool stop_at_last_branch;
-    bool inferred_jump;         /* the last next_pc took an implicit return or sijump */
+    uint8_t inferred_jump;      /* the last next_pc took a TE_JUMP_* inferred jump */
     uint64_t pc, last_pc, address;
     unsigned branches;
     uint64_t map;               /* up to 31 + 31 + 1 bits */
@@ -291,7 +294,7 @@ static int next_pc(rvt_te_decoder *d, uint64_t address)
         return fail(d, RVT_ERR_NOCODE, "no instruction at the traced address");
     uint64_t this_pc = d->pc, target;
     int stop = 0;
-    d->inferred_jump = false;
+    d->inferred_jump = TE_JUMP_NONE;
     /* Most instructions transfer no control: skip the classification
      * below (ecall/ebreak have no jclass but are discontinuities). */
     if (i->jclass == RVT_JC_NONE && i->op != RVT_OP_ECALL && i->op != RVT_OP_EBREAK) {
@@ -305,10 +308,10 @@ static int next_pc(rvt_te_decoder *d, uint64_t address)
                 rvt_mask(d->a.iaddress_width);
     } else if (sequential_jump(d, i, &target)) {
         d->pc = target;
-        d->inferred_jump = true;
+        d->inferred_jump = TE_JUMP_SEQUENTIAL;
     } else if (implicit_return(d, i)) {
         d->pc = d->stack[--d->depth];
-        d->inferred_jump = true;
+        d->inferred_jump = TE_JUMP_RETURN;
     } else if (is_uninferable_discon(i)) {
         if (d->stop_at_last_branch)
             return fail(d, RVT_ERR_MISMATCH, "unexpected uninferable discontinuity");
@@ -365,26 +368,38 @@ static uint32_t walk_straight(rvt_te_decoder *d, uint64_t address, uint32_t max)
             break;
         d->last_pc = d->pc;
         d->pc = next;
-        d->inferred_jump = false;
+        d->inferred_jump = TE_JUMP_NONE;
         retire(d, next);
         n++;
     }
     return n;
 }
 
+/* May the reported address, just reached with every branch processed,
+ * be the one a format 0/1/2 packet reports although no uninferable jump led
+ * there (11.1's inferred_address)?  11.1 excludes every address reached by
+ * an uninferable discontinuity; those the decoder follows itself are kept:
+ * - after an implicit return only with irreport naming this depth: 6.6.3
+ *   has the encoder report the depth there (rvtrace reports 0 too, docs/
+ *   etrace.md), and without it a return at depth 0 reported explicitly
+ *   can go to the same address after implicit returns from a recursion;
+ *   the reference flow's mode without counter or stack reports no depth;
+ * - after a sequentially inferable jump (3.2.4) as after any instruction. */
+static bool may_be_inferred(rvt_te_decoder *d, const rvt_te_pkt *p)
+{
+    bool depth_ok = !d->flags.irreport || p->irdepth == d->depth;
+    if (d->inferred_jump == TE_JUMP_RETURN) {
+        bool no_depth = !d->a.return_stack_size && !d->a.call_counter_size;
+        return no_depth ? depth_ok : d->flags.irreport && p->irdepth == d->depth;
+    }
+    const rvt_insn *li = insn_at(d, d->last_pc);
+    return li && (d->inferred_jump == TE_JUMP_SEQUENTIAL || !is_uninferable_discon(li)) && depth_ok;
+}
+
 /* follow_execution_path of 11.1. */
 static int follow(rvt_te_decoder *d, uint64_t address, const rvt_te_pkt *p)
 {
-    uint64_t previous = d->pc;
     for (uint32_t n = 0; n < TE_FOLLOW_LIMIT && !d->stop; n++) {
-        if (d->inferred) {
-            int st = next_pc(d, previous);
-            if (st < 0)
-                return st;
-            if (st)
-                d->inferred = false;
-            continue;
-        }
         n += walk_straight(d, address, TE_FOLLOW_LIMIT - n);
         int st = next_pc(d, address);
         if (st < 0)
@@ -403,17 +418,10 @@ static int follow(rvt_te_decoder *d, uint64_t address, const rvt_te_pkt *p)
         if (p->format != 3 && d->pc == address && !d->stop_at_last_branch &&
             d->flags.notify && left == here)
             return 0;
-        /* 11.1 excludes an address reached by an uninferable jump, which
-         * stopped above; one reached by an implicit return or a
-         * sequentially inferable jump may be reported (6.6.3: "the
-         * instruction following a return", with irdepth). */
-        if (p->format != 3 && d->pc == address && !d->stop_at_last_branch) {
-            const rvt_insn *li = insn_at(d, d->last_pc);   /* only when needed: hot loop */
-            if (li && (!is_uninferable_discon(li) || d->inferred_jump) && !d->flags.updiscon &&
-                left == here && (!d->flags.irreport || p->irdepth == d->depth)) {
-                d->inferred = true;
-                return 0;
-            }
+        if (p->format != 3 && d->pc == address && !d->stop_at_last_branch &&
+            !d->flags.updiscon && left == here && may_be_inferred(d, p)) {
+            d->inferred = true;
+            return 0;
         }
         if (p->format == 3 && d->pc == address && left == here)
             return 0;
@@ -421,6 +429,29 @@ static int follow(rvt_te_decoder *d, uint64_t address, const rvt_te_pkt *p)
     if (d->stop)
         return 0;
     return fail(d, RVT_ERR_MISMATCH, "reported address never reached");
+}
+
+/* 11.1 inferred_address: the decoder stopped at the reported address
+ * where the packet may instead have reported a later occurrence reached
+ * by an uninferable discontinuity.  A format 0/1/2 packet after it, or an
+ * ended_upd support packet, says it was the later one: follow to the next
+ * uninferable discontinuity, whose target is the same address.  This runs
+ * before the new packet is read (11.1 runs it inside follow_execution_path
+ * after), so the jump target cache holds that target when the new packet
+ * names a cache entry (6.8, table 6.10); the walk meets no branches, since
+ * the stop required every branch of the previous packet to be processed. */
+static int resolve_inferred(rvt_te_decoder *d)
+{
+    uint64_t previous = d->pc;
+    d->inferred = false;
+    for (uint32_t n = 0; n < TE_FOLLOW_LIMIT && !d->stop; n++) {
+        int st = next_pc(d, previous);
+        if (st)
+            return st < 0 ? st : 0;
+    }
+    if (d->stop)
+        return 0;
+    return fail(d, RVT_ERR_MISMATCH, "reported address never reached again");
 }
 
 /* The support packet's options select the modes (6.5); the predictor and
@@ -450,15 +481,8 @@ static int process_support(rvt_te_decoder *d, const rvt_te_pkt *p)
         memset(d->t.tvec, 0, sizeof d->t.tvec);     /* a new trace (3.2.3) */
     if (st < 0 || p->qual_status == RVT_TE_QUAL_NO_CHANGE)
         return st;
-    if (p->qual_status == RVT_TE_QUAL_ENDED_UPD && d->inferred && !d->start) {
-        uint64_t previous = d->pc;
-        d->inferred = false;
-        for (uint32_t n = 0; n < TE_FOLLOW_LIMIT && !d->stop; n++) {
-            int r = next_pc(d, previous);
-            if (r)
-                break;
-        }
-    }
+    if (p->qual_status == RVT_TE_QUAL_ENDED_UPD && d->inferred && !d->start)
+        st = resolve_inferred(d);
     if (p->qual_status == RVT_TE_QUAL_TRACE_LOST)
         event(d, RVT_EV_LOST, d->pc, UINT64_MAX, 0, "encoder reports trace lost");
     d->start = true;
@@ -566,6 +590,8 @@ static void add_map(rvt_te_decoder *d, const rvt_te_pkt *p)
 /* Formats 0, 1 and 2 (tables 6.5-6.11). */
 static int process_branches(rvt_te_decoder *d, const rvt_te_pkt *p)
 {
+    if (d->inferred && resolve_inferred(d) < 0)
+        return 0;
     if (settle(d) < 0)
         return 0;
     bool counted = p->format == 0 && p->subformat == 0;

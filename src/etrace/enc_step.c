@@ -259,6 +259,23 @@ static bool resync_point(rvt_te_encoder *e, const te_ins *p, const te_ins *c)
     return !e->hidden_jump && !ir_fail;
 }
 
+/* Report c because a resync is due (8.2: the last instruction before the
+ * format 3, with its branches)?  Only when the sync can follow at n: not
+ * after a jump the decoder infers (resync_point), nor when c is a return
+ * that fails its prediction, which a format 0/1/2 packet at n reports
+ * first; 6.6.2 lets a packet whose address follows no uninferable jump be
+ * followed only by a format 3 (else the decoder looks for a later
+ * occurrence). */
+static bool resync_report(rvt_te_encoder *e, const te_ins *c, const te_ins *n, bool unrep)
+{
+    if (!e->resync_due || !unrep || e->hidden_jump)
+        return false;
+    bool ir_fail = false;
+    if (n)
+        reported_discon(e, c, n, &ir_fail);
+    return !ir_fail;
+}
+
 int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
 {
     int st = 0;
@@ -305,7 +322,7 @@ int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
         bool unrep = te_enc_unreported(e) > 0;
         if (!n)
             e->end_upd = pud;
-        if (pud || c->trap || !n || (n && ppch(c, n) && unrep) || (e->resync_due && unrep && !e->hidden_jump) ||
+        if (pud || c->trap || !n || (n && ppch(c, n) && unrep) || resync_report(e, c, n, unrep) ||
             c->notify || bp == BP_FULL) {
             bool upd = pud && (c->trap || (n && ppch(c, n)) || resync_due_after(e, c, true));
             bool irr = ir_fail;

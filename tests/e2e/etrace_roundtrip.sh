@@ -37,17 +37,16 @@ modes=(
     "full-address|full-address||"
     "implicit-except|implicit-except||"
     "sijump|sijump||"
-    "ir-counter|implicit-return|call_counter_size=4|deeprec coswap setjmp"
+    "ir-counter|implicit-return|call_counter_size=4|deeprec coswap setjmp farcall_rv32"
     "ir-stack|implicit-return|return_stack_size=4|"
     "branch-prediction|branch-prediction||"
     "jump-target-cache|jump-target-cache||"
     "all|all|return_stack_size=4|"
 )
-# Known open mismatches (program:mode), still run and reported as XFAIL so
-# they stay visible; an XPASS means the entry can go.  Tracked in
-# docs/etrace.md.
-known=" recurse:all deeprec:all farcall_rv32:ir-counter recurse:ir-stack@64
-        recurse:ir-counter@64 setjmp:ir-stack@64 setjmp:all@64 "
+# Known open mismatches (program:mode or program:mode@resync), still run
+# and reported as XFAIL so they stay visible; an XPASS means the entry can
+# go.  Tracked in docs/etrace.md.  None at present.
+known=" "
 known=$(echo $known)
 fails=0 runs=0 xfails=0
 for f in "${list[@]}"; do
