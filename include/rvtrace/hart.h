@@ -36,6 +36,12 @@ typedef struct rvt_hart_cfg {
     void *pc_ctx;
     rvt_diag_fn diag;
     void *diag_ctx;
+    /* SBI PMU firmware model: an S-mode ecall with a7 = 0x504D55 is served
+     * by rvtrace's M-mode firmware, not trapped (docs/pmu.md). */
+    bool sbi_pmu;
+    /* Count every PMU event per mode for the tool (rvtrace stat); read
+     * with rvt_pmu_tally(rvt_hart_pmu(h), ...). */
+    bool pmu_tally;
 } rvt_hart_cfg;
 
 /* Why rvt_hart_run() returned. */
@@ -72,6 +78,13 @@ const char *rvt_hart_fatal_msg(const rvt_hart *h);
 void rvt_hart_get_stats(const rvt_hart *h, rvt_hart_stats *out);
 uint64_t rvt_hart_pc(const rvt_hart *h);
 uint64_t rvt_hart_reg(const rvt_hart *h, unsigned reg);
+
+/* The hart's CTR state (Smctr, rvtrace/ctr.h) and PMU counters
+ * (rvtrace/pmu.h), for reading after or between runs. */
+struct rvt_ctr;
+struct rvt_pmu;
+const struct rvt_ctr *rvt_hart_ctr(const rvt_hart *h);
+const struct rvt_pmu *rvt_hart_pmu(const rvt_hart *h);
 
 #ifdef __cplusplus
 }

@@ -108,6 +108,9 @@ rvt_hart *rvt_hart_new(const rvt_hart_cfg *cfg, rvt_image *img, int *status)
     if (st < 0)
         goto fail;
     reset(h, img);
+    st = hart_ext_new(h);
+    if (st < 0)
+        goto fail;
     if (status)
         *status = RVT_OK;
     return h;
@@ -128,6 +131,7 @@ void rvt_hart_free(rvt_hart *h)
     free(h->pages);
     free(h->code);
     free(h->ram);
+    hart_ext_free(h);
     free(h);
 }
 
@@ -146,7 +150,7 @@ int rvt_hart_run(rvt_hart *h, uint64_t steps)
         h->stop_kind = RVT_HART_STEP_LIMIT;
     }
     h->event_at = 0;
-    int r = h->xlen == 32 ? hart_exec32(h) : hart_exec64(h);
+    int r = hart_exec(h);   /* obs.c: plain or observing loop */
     return h->sink_err ? h->sink_err : r;
 }
 
