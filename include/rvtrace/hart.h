@@ -42,6 +42,9 @@ typedef struct rvt_hart_cfg {
     /* Count every PMU event per mode for the tool (rvtrace stat); read
      * with rvt_pmu_tally(rvt_hart_pmu(h), ...). */
     bool pmu_tally;
+    /* mctrcontrol at reset (0 = CTR off until the program writes it), for
+     * recording programs that do not configure CTR themselves. */
+    uint64_t ctr_control;
 } rvt_hart_cfg;
 
 /* Why rvt_hart_run() returned. */

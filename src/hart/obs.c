@@ -13,6 +13,8 @@ int hart_ext_new(rvt_hart *h)
     if (!h->ctr || !h->pmu)
         return RVT_ERR_NOMEM;
     rvt_pmu_set_inhibit(h->pmu, (uint32_t)h->mcountinhibit);
+    if (h->cfg.ctr_control)
+        rvt_ctr_csr_write(h->ctr, RVT_CSR_MCTRCONTROL, h->cfg.ctr_control, PRV_M, 0);
     if (h->cfg.sbi_pmu) {
         int st = hart_sbi_new(h);
         if (st < 0)
