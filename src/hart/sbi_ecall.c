@@ -1,8 +1,9 @@
 /* The SBI PMU firmware inside the hart (cfg.sbi_pmu): an ecall from S-mode
  * with a7 = 0x504D55 is served by src/pmu/sbi.c as M-mode firmware would,
- * and returns to pc + 4 with a0 = error, a1 = value.  The call takes no
- * guest instructions: the ecall retires as an ordinary instruction (no
- * trap, no ingress exception, nothing for CTR).  docs/pmu.md. */
+ * and returns to pc + 4 with a0 = error, a1 = value.  The firmware runs no
+ * guest instructions: the ingress records show the ecall as an exception
+ * (itype 1, cause 9) whose next instruction is pc + 4 in S-mode, as a
+ * trace that filters out M-mode would; CTR records nothing (docs/pmu.md). */
 #include "hart_int.h"
 
 static int env_csr_read(void *ctx, unsigned csr, uint64_t *v)
@@ -57,6 +58,8 @@ bool hart_sbi_ecall(rvt_hart *h, const hart_op *o, uint64_t pc)
     h->x[10] = (uint64_t)r.error & xm;
     h->x[11] = r.value & xm;
     h->pc = (pc + o->len) & xm;
-    hart_retire(h, pc, o->len, 0, RVT_ITYPE_NONE, false);
+    hart_retire_add(h, pc, o->len, 0);
+    hart_block_end(h, RVT_ITYPE_EXCEPTION, CAUSE_ECALL_S, 0, false);
+    hart_cycle_end(h);
     return true;
 }

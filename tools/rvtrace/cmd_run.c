@@ -41,7 +41,8 @@ const char cmd_run_help[] =
     "  --stat               PMU event counts at exit, perf-stat style (rvtrace stat)\n"
     "  -e, --events LIST    the events --stat shows (see 'rvtrace stat --list')\n"
     "  --sbi                serve S-mode SBI PMU ecalls (a7 = 0x504D55) in rvtrace's\n"
-    "                       M-mode firmware model (docs/pmu.md)\n"
+    "                       M-mode firmware model (docs/pmu.md); also on when the\n"
+    "                       ELF defines the symbol rvtrace_sbi_firmware\n"
     "\n"
     "The summary goes to stderr; a progress line is shown every 2 s on a terminal.\n"
     "Exit status: the program's finisher code, 1 on a fatal hart error or when\n"
@@ -347,6 +348,14 @@ static int execute(const run_opts *o, rvt_hart *h, double *secs)
     return why;
 }
 
+/* docs/pmu.md: a program that defines the function symbol rvtrace_sbi_firmware
+ * asks for the SBI PMU firmware model without --sbi. */
+static bool wants_sbi(const rvt_image *img)
+{
+    uint64_t a;
+    return rvt_image_lookup(img, "rvtrace_sbi_firmware", &a);
+}
+
 static int run_loaded(const run_opts *o, rvt_image *img)
 {
     unsigned xlen = rvt_image_xlen(img) ? rvt_image_xlen(img) : 64;
@@ -379,7 +388,7 @@ static int run_loaded(const run_opts *o, rvt_image *img)
             .sink = sk.any ? &sk.tee_sink : NULL, .data_records = o->data,
             .console = on_console, .on_pc = (all || ret) ? on_pc : NULL, .pc_ctx = &ctx,
             .diag = cli_diag, .diag_ctx = (void *)o->elf,
-            .sbi_pmu = o->sbi, .pmu_tally = o->stat, .ctr_control = o->ctr_control,
+            .sbi_pmu = o->sbi || wants_sbi(img), .pmu_tally = o->stat, .ctr_control = o->ctr_control,
         };
         int st;
         h = rvt_hart_new(&cfg, img, &st);
