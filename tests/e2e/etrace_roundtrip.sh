@@ -48,7 +48,8 @@ modes=(
 # docs/etrace.md.
 known=" farcall:all farcall:sijump farcall_rv32:all farcall_rv32:ir-counter
         farcall_rv32:sijump illegal:all illegal:ir-counter illegal:ir-stack
-        recurse:all recurse:ir-counter recurse:ir-stack setjmp:ir-counter "
+        recurse:all recurse:ir-counter recurse:ir-stack setjmp:ir-counter
+        pmu:all pmu:ir-counter pmu:ir-stack "
 known=$(echo $known)
 fails=0 runs=0 xfails=0
 for f in "${list[@]}"; do
