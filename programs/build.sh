@@ -69,3 +69,5 @@ prog amo          "$RV64C"  -O2                    src/amo.c
 prog csr          "$RV64C"  -O2                    src/csr.c
 prog csr_rv32     "$RV32C"  -O2                    src/csr.c
 prog long         "$RV64C"  -O2                    src/long.c
+prog ctr          "$RV64C"  -O2                    src/ctr.c
+prog pmu          "$RV64C"  -O2                    src/pmu.c

@@ -79,6 +79,15 @@ typedef struct rvt_hart_cfg {
      * stop with that status. */
     int (*on_commit)(void *ctx, const rvt_hart_commit *c);
     void *commit_ctx;
+    /* SBI PMU firmware model: an S-mode ecall with a7 = 0x504D55 is served
+     * by rvtrace's M-mode firmware, not trapped (docs/pmu.md). */
+    bool sbi_pmu;
+    /* Count every PMU event per mode for the tool (rvtrace stat); read
+     * with rvt_pmu_tally(rvt_hart_pmu(h), ...). */
+    bool pmu_tally;
+    /* mctrcontrol at reset (0 = CTR off until the program writes it), for
+     * recording programs that do not configure CTR themselves. */
+    uint64_t ctr_control;
 } rvt_hart_cfg;
 
 /* Why rvt_hart_run() returned. */
@@ -131,6 +140,12 @@ void rvt_hart_tv_set_mtime(rvt_hart *h, uint64_t mtime);
 /* Guest RAM bytes [addr, addr+n); RVT_ERR_RANGE outside RAM. */
 int rvt_hart_tv_mem_read(const rvt_hart *h, uint64_t addr, void *buf, size_t n);
 int rvt_hart_tv_mem_write(rvt_hart *h, uint64_t addr, const void *buf, size_t n);
+/* The hart's CTR state (Smctr, rvtrace/ctr.h) and PMU counters
+ * (rvtrace/pmu.h), for reading after or between runs. */
+struct rvt_ctr;
+struct rvt_pmu;
+const struct rvt_ctr *rvt_hart_ctr(const rvt_hart *h);
+const struct rvt_pmu *rvt_hart_pmu(const rvt_hart *h);
 
 #ifdef __cplusplus
 }

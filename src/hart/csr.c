@@ -7,8 +7,8 @@
 #define MSTATUS_W (SSTATUS_W | MSTATUS_MIE | MSTATUS_MPIE | MSTATUS_MPP | MSTATUS_MPRV | \
                    MSTATUS_TVM | MSTATUS_TW | MSTATUS_TSR)
 #define MEDELEG_W 0xB3FFull   /* causes 0-9, 12, 13, 15; not ecall from M (priv 3.1.8) */
-#define S_IRQS 0x222ull       /* SSIP, STIP, SEIP */
-#define ALL_IRQS 0xAAAull
+#define S_IRQS 0x2222ull      /* SSIP, STIP, SEIP, LCOFIP (Sscofpmf) */
+#define ALL_IRQS 0x2AAAull
 #define ENVCFG_W 1ull         /* FIOM: the only field without a matching extension */
 #define LO32 0xffffffffull
 
@@ -41,12 +41,7 @@ static bool counter_enabled(const rvt_hart *h, unsigned csr)
 
 static uint64_t counter_value(const rvt_hart *h, unsigned idx)
 {
-    switch (idx) {
-    case 0: return h->cycles + h->cycle_off;
-    case 1: return hart_mtime(h);
-    case 2: return h->instret + h->instret_off;
-    default: return 0;   /* hpmcounter3..31: no events counted */
-    }
+    return idx == 1 ? hart_mtime(h) : hart_counter_get(h, idx);   /* pmu_csr.c */
 }
 
 static bool tvm_trap(const rvt_hart *h)
@@ -72,7 +67,6 @@ static bool csr_read(const rvt_hart *h, unsigned csr, uint64_t *v)
         *v = csr >= 0xB80 ? c >> 32 : c;
         return true;
     }
-    if (csr >= 0x323 && csr <= 0x33F) { *v = 0; return true; }   /* mhpmevent */
     if (csr >= 0x3A0 && csr <= 0x3AF) {
         if (!rv32 && (csr & 1))
             return false;
@@ -109,7 +103,7 @@ static bool csr_read(const rvt_hart *h, unsigned csr, uint64_t *v)
     case 0x342: *v = h->mcause; return true;
     case 0x343: *v = h->mtval; return true;
     case 0x344: *v = hart_mip(h); return true;
-    default: return false;
+    default: return hart_ext_csr_read(h, csr, v);   /* CTR, Sscsrind, PMU */
     }
 }
 
@@ -130,11 +124,10 @@ static uint64_t counter_write(const rvt_hart *h, unsigned csr, uint64_t cur, uin
 static bool csr_write_counters(rvt_hart *h, unsigned csr, uint64_t v)
 {
     unsigned idx = csr & 31;
-    if (idx == 0)
-        h->cycle_off = counter_write(h, csr, counter_value(h, 0), v) - h->cycles;
-    else if (idx == 2)
-        h->instret_off = counter_write(h, csr, counter_value(h, 2), v) - h->instret;
-    return idx != 1;    /* mhpmcounter3..31: read-only zero, writes ignored */
+    if (idx == 1)
+        return false;
+    hart_counter_set(h, idx, counter_write(h, csr, counter_value(h, idx), v));
+    return true;
 }
 
 static uint64_t mstatus_write(const rvt_hart *h, uint64_t v)
@@ -155,8 +148,6 @@ static bool csr_write(rvt_hart *h, unsigned csr, uint64_t v)
     bool rv32 = h->xlen == 32;
     if ((csr >= 0xB00 && csr <= 0xB1F) || (rv32 && csr >= 0xB80 && csr <= 0xB9F))
         return csr_write_counters(h, csr, v);
-    if (csr >= 0x323 && csr <= 0x33F)
-        return true;
     if (csr >= 0x3A0 && csr <= 0x3AF) {
         if (!rv32 && (csr & 1))
             return false;
@@ -179,7 +170,7 @@ static bool csr_write(rvt_hart *h, unsigned csr, uint64_t v)
     case 0x142: h->scause = v; return true;
     case 0x143: h->stval = v; return true;
     case 0x144: {
-        uint64_t m = h->mideleg & (1ull << IRQ_SSI);   /* only SSIP via sip */
+        uint64_t m = h->mideleg & ((1ull << IRQ_SSI) | (1ull << IRQ_LCOFI));   /* SSIP, LCOFIP via sip */
         h->mip = (h->mip & ~m) | (v & m);
         return true;
     }
@@ -198,14 +189,23 @@ static bool csr_write(rvt_hart *h, unsigned csr, uint64_t v)
     case 0x306: h->mcounteren = v & LO32; return true;
     case 0x30A: h->menvcfg = v & ENVCFG_W; return true;
     case 0x310: case 0x31A: return rv32;
-    case 0x320: h->mcountinhibit = v & 0xfffffffdull; return true;
+    case 0x320: hart_inhibit_write(h, v); return true;   /* pmu_csr.c */
     case 0x340: h->mscratch = v; return true;
     case 0x341: h->mepc = v & epc_mask(h); return true;
     case 0x342: h->mcause = v; return true;
     case 0x343: h->mtval = v; return true;
     case 0x344: h->mip = (h->mip & ~S_IRQS) | (v & S_IRQS); return true;
-    default: return false;
+    default: return hart_ext_csr_write(h, csr, v);   /* CTR, Sscsrind, PMU */
     }
+}
+
+bool hart_csr_access(rvt_hart *h, unsigned csr, bool write, uint64_t *v)
+{
+    if (!write)
+        return csr_read(h, csr, v);
+    bool ok = csr_write(h, csr, *v);
+    hart_recheck(h);
+    return ok;
 }
 
 /* csrrw/csrrs/csrrc and the immediate forms (Zicsr 9.1): rs1=x0 / uimm=0

@@ -3,4 +3,5 @@
 #define HART_XLEN 64
 #define HART_EXEC hart_exec64c
 #define HART_COMMIT 1
+#define HART_OBS 1   /* the commit loop also feeds CTR/PMU (obs.c) */
 #include "exec_tmpl.h"

@@ -189,15 +189,26 @@ int HART_EXEC(rvt_hart *h)
             if (hart_csr_op(h, o, pc)) goto illegal;
             break;
         case RVT_OP_ECALL: case RVT_OP_EBREAK: case RVT_OP_MRET: case RVT_OP_SRET:
-        case RVT_OP_WFI: case RVT_OP_SFENCE_VMA: case RVT_OP_FENCE_I:
+        case RVT_OP_WFI: case RVT_OP_SFENCE_VMA: case RVT_OP_FENCE_I: {
+#if HART_OBS
+            /* fence.i frees o: keep what the hook needs */
+            unsigned op = o->op, prv = h->priv;
             if (hart_system(h, o, pc)) goto illegal;
+            hart_obs_sys(h, op, prv);
+#else
+            if (hart_system(h, o, pc)) goto illegal;
+#endif
             CM_END();
             continue;
+        }
         default:
             goto illegal;
         }
         x[0] = 0;
         h->pc = npc;
+#if HART_OBS
+        hart_obs_retire(h, o->op, itype, pc, npc);
+#endif
         hart_retire(h, pc, len, o->si_writer ? o->rd : 0, itype, sij);
         CM_END();
         continue;

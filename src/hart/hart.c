@@ -109,7 +109,10 @@ rvt_hart *rvt_hart_new(const rvt_hart_cfg *cfg, rvt_image *img, int *status)
     if (st < 0)
         goto fail;
     reset(h, img);
-    if (h->cfg.on_commit && (st = hart_cm_init(h)) < 0)
+    st = hart_ext_new(h);
+    if (st >= 0 && h->cfg.on_commit)
+        st = hart_cm_init(h);
+    if (st < 0)
         goto fail;
     if (status)
         *status = RVT_OK;
@@ -132,6 +135,7 @@ void rvt_hart_free(rvt_hart *h)
     free(h->code);
     hart_cm_free(h);
     free(h->ram);
+    hart_ext_free(h);
     free(h);
 }
 
@@ -150,11 +154,7 @@ int rvt_hart_run(rvt_hart *h, uint64_t steps)
         h->stop_kind = RVT_HART_STEP_LIMIT;
     }
     h->event_at = 0;
-    int r;
-    if (h->cfg.on_commit)   /* chosen once per call: no hook cost when off */
-        r = h->xlen == 32 ? hart_exec32c(h) : hart_exec64c(h);
-    else
-        r = h->xlen == 32 ? hart_exec32(h) : hart_exec64(h);
+    int r = hart_exec(h);   /* obs.c: plain, observing or commit loop */
     return h->sink_err ? h->sink_err : r;
 }
 

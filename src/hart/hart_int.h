@@ -9,6 +9,8 @@
 #include <string.h>
 #include "rvtrace/hart.h"
 #include "rvtrace/isa.h"
+#include "rvtrace/ctr.h"
+#include "rvtrace/pmu.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the hart keeps guest RAM in host byte order: little-endian hosts only"
@@ -32,6 +34,8 @@ enum {
 /* Interrupt codes (priv 3.1.9). */
 enum { IRQ_SSI = 1, IRQ_MSI = 3, IRQ_STI = 5, IRQ_MTI = 7, IRQ_SEI = 9, IRQ_MEI = 11 };
 enum { PRV_U = 0, PRV_S = 1, PRV_M = 3 };
+enum { IRQ_LCOFI = 13 };   /* Sscofpmf */
+#define HART_SWITCH 100        /* exec loop return: change loops (obs.c) */
 
 /* mstatus fields (priv 3.1.6). */
 #define MSTATUS_SIE  (1ull << 1)
@@ -130,6 +134,16 @@ struct rvt_hart {
     rvt_hart_stats st;
     uint64_t faulted;           /* executed but not retired */
     char fatal[192];
+
+    /* CTR, PMU and the SBI PMU firmware (ctr_csr.c, pmu_csr.c, obs.c, sbi_ecall.c) */
+    rvt_ctr *ctr;
+    rvt_pmu *pmu;
+    rvt_sbi_pmu *sbi;
+    uint64_t miselect, siselect;      /* Smcsrind / Sscsrind */
+    uint64_t cy_frozen, ir_frozen;    /* mcycle / minstret while inhibited */
+    uint64_t pmu_cycles;              /* h->cycles at the last PMU count */
+    bool obs;                         /* the observing exec loop is selected */
+    bool ctr_on, pmu_on, loop_switch;
 };
 
 /* ---- predecode.c ---- */
@@ -270,10 +284,41 @@ static inline void hart_retire(rvt_hart *h, uint64_t pc, unsigned len, unsigned 
         hart_block_end(h, itype, 0, 0, sij);
 }
 
-/* ---- exec32.c / exec64.c; exec32c.c / exec64c.c: the same loops with
- * the commit hook (HART_COMMIT) ---- */
+/* ---- exec32.c / exec64.c; exec_obs32.c / exec_obs64.c (HART_OBS: per
+ * retirement hooks for CTR and PMU) ---- */
 int hart_exec32(rvt_hart *h);
 int hart_exec64(rvt_hart *h);
+int hart_exec32_obs(rvt_hart *h);
+int hart_exec64_obs(rvt_hart *h);
+
+/* ---- csr.c: a CSR access with M-mode rights (firmware); false if none ---- */
+bool hart_csr_access(rvt_hart *h, unsigned csr, bool write, uint64_t *v);
+
+/* ---- ctr_csr.c / pmu_csr.c: CSRs outside csr.c's table; false if none ---- */
+bool hart_ext_csr_read(const rvt_hart *h, unsigned csr, uint64_t *v);
+bool hart_ext_csr_write(rvt_hart *h, unsigned csr, uint64_t v);
+bool hart_ctr_csr_read(const rvt_hart *h, unsigned csr, uint64_t *v);
+bool hart_ctr_csr_write(rvt_hart *h, unsigned csr, uint64_t v);
+uint64_t hart_counter_get(const rvt_hart *h, unsigned idx);   /* 0, 2, 3..31 */
+void hart_counter_set(rvt_hart *h, unsigned idx, uint64_t v);
+void hart_inhibit_write(rvt_hart *h, uint64_t v);
+
+/* ---- obs.c: CTR/PMU hooks and the loop choice ---- */
+int hart_ext_new(rvt_hart *h);
+void hart_ext_free(rvt_hart *h);
+void hart_obs_update(rvt_hart *h);
+int hart_exec(rvt_hart *h);
+void hart_obs_retire(rvt_hart *h, unsigned op, unsigned itype, uint64_t pc, uint64_t npc);
+void hart_obs_sys(rvt_hart *h, unsigned op, unsigned priv);
+void hart_obs_trap(rvt_hart *h, bool irq, unsigned cause, uint64_t epc, unsigned from);
+void hart_obs_xret(rvt_hart *h, uint64_t pc, unsigned from);
+
+/* ---- sbi_ecall.c: true if the SBI PMU firmware served this ecall ---- */
+bool hart_sbi_ecall(rvt_hart *h, const hart_op *o, uint64_t pc);
+int hart_sbi_new(rvt_hart *h);
+
+/* exec32c.c / exec64c.c: the loops with the commit hook (HART_COMMIT,
+ * with the HART_OBS hooks too) */
 int hart_exec32c(rvt_hart *h);
 int hart_exec64c(rvt_hart *h);
 

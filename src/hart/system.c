@@ -19,7 +19,7 @@ static void xret(rvt_hart *h, const hart_op *o, uint64_t pc, bool m)
 {
     hart_retire(h, pc, o->len, 0, RVT_ITYPE_XRET, false);
     uint64_t st = h->mstatus;
-    unsigned to;
+    unsigned to, from = h->priv;
     if (m) {
         to = (unsigned)((st & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT);
         st = (st & ~(MSTATUS_MIE | MSTATUS_MPP)) | MSTATUS_MPIE |
@@ -41,6 +41,7 @@ static void xret(rvt_hart *h, const hart_op *o, uint64_t pc, bool m)
     h->resv = HART_NO_RESV;
     hart_cycle_end(h);
     hart_recheck(h);
+    hart_obs_xret(h, pc, from);   /* CTR (obs.c) */
 }
 
 /* wfi (priv 3.3.3): the hart sleeps until (mip & mie) != 0.  Only the
@@ -69,6 +70,8 @@ int hart_system(rvt_hart *h, const hart_op *o, uint64_t pc)
         npc = (uint32_t)npc;
     switch (o->op) {
     case RVT_OP_ECALL:
+        if (h->sbi && priv == PRV_S && hart_sbi_ecall(h, o, pc))
+            return 0;
         retire_trap(h, o, pc, priv == PRV_U ? CAUSE_ECALL_U : priv == PRV_S ? CAUSE_ECALL_S
                                                                             : CAUSE_ECALL_M, 0);
         return 0;

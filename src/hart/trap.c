@@ -46,6 +46,7 @@ void hart_trap_enter(rvt_hart *h, bool irq, unsigned cause, uint64_t tval, uint6
 {
     uint64_t deleg = irq ? h->mideleg : h->medeleg;
     uint64_t st = h->mstatus;
+    unsigned from = h->priv;
     if (h->priv <= PRV_S && ((deleg >> cause) & 1)) {
         h->scause = cause_bits(h, irq, cause);
         h->sepc = epc;
@@ -67,6 +68,7 @@ void hart_trap_enter(rvt_hart *h, bool irq, unsigned cause, uint64_t tval, uint6
     /* docs/hart.md: a trap drops the LR reservation (priv 3.3.2 allows it) */
     h->resv = HART_NO_RESV;
     hart_recheck(h);
+    hart_obs_trap(h, irq, cause, epc, from);   /* CTR, PMU (obs.c) */
 }
 
 static bool same_trap_again(rvt_hart *h, uint64_t pc)
@@ -105,7 +107,8 @@ void hart_exception(rvt_hart *h, uint64_t pc, unsigned cause, uint64_t tval)
  * in S with SIE, never in M. */
 static int pending_irq(const rvt_hart *h)
 {
-    static const unsigned order[] = { IRQ_MEI, IRQ_MSI, IRQ_MTI, IRQ_SEI, IRQ_SSI, IRQ_STI };
+    static const unsigned order[] = { IRQ_MEI, IRQ_MSI, IRQ_MTI, IRQ_SEI, IRQ_SSI, IRQ_STI,
+                                      IRQ_LCOFI };
     uint64_t ip = hart_mip(h) & h->mie;
     if (!ip)
         return -1;
@@ -127,6 +130,10 @@ int hart_event(rvt_hart *h)
         return h->stop;
     if (h->instret >= h->stop_at)
         return h->stop_kind;
+    if (h->loop_switch) {       /* CTR/PMU turned on or off (obs.c) */
+        h->loop_switch = false;
+        return HART_SWITCH;
+    }
     int irq = pending_irq(h);
     if (irq >= 0) {
         h->st.interrupts++;

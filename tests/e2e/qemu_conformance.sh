@@ -44,6 +44,7 @@ for p in "${progs[@]}"; do
     # it checks its own result, and every code path it uses is compared here
     # in the smaller programs.
     case "$n" in long*) echo "skip $n: too long for QEMU's single-step log"; continue ;; esac
+    case "$n" in ctr*|pmu*) echo "skip $n: Smctr/Sscofpmf/SBI PMU are rvtrace-only (not in QEMU 7.2)"; continue ;; esac
     case "$(od -An -tx1 -j4 -N1 "$p" | tr -d ' ')" in
         01) qemu=qemu-system-riscv32 ;;
         *) qemu=qemu-system-riscv64 ;;

@@ -46,8 +46,8 @@ static void test_csr(void)
     CHECK_EQ(t.why, RVT_HART_EXITED);
     CHECK_EQ(treg(&t, 10), 0xa00000000ull);   /* UXL = SXL = 2, MPP still 0 */
     CHECK_EQ(treg(&t, 11), 0xb3ff);
-    CHECK_EQ(treg(&t, 12), 0x222);
-    CHECK_EQ(treg(&t, 13), 0x222);
+    CHECK_EQ(treg(&t, 12), 0x2222);   /* SSI, STI, SEI and Sscofpmf LCOFI (13) */
+    CHECK_EQ(treg(&t, 13), 0x2222);
     CHECK_EQ(treg(&t, 14), 0);
     CHECK_EQ(treg(&t, 15), 0x8000000000141105ull);
     CHECK_EQ(treg(&t, 16), 0);

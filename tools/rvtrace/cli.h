@@ -39,6 +39,7 @@ int cmd_encode(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_disasm(int argc, char **argv);
 int cmd_help(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
 int rvi_cmd_dump(int argc, char **argv);   /* rvi_dump.c */
 int cmd_verify(int argc, char **argv);     /* cmd_verify.c */
 int tv_cmd_dump(int argc, char **argv);    /* tv_dump.c */
@@ -46,9 +47,25 @@ int tv_cmd_dump(int argc, char **argv);    /* tv_dump.c */
  * defines its own text. */
 const char *cli_help_text(const char *cmd);
 extern const char cmd_run_help[], cmd_dump_help[], cmd_decode_help[],
-    cmd_encode_help[], cmd_import_help[], cmd_disasm_help[], cmd_verify_help[];
+    cmd_encode_help[], cmd_import_help[], cmd_disasm_help[], cmd_verify_help[],
+    cmd_stat_help[];
 /* Option summaries of the two trace paths, shown inside run/encode/decode help. */
 extern const char te_options_help[], nt_options_help[];
+
+/* ---- PMU / CTR reports (cmd_stat.c, ctr_print.c) ---- */
+struct rvt_pmu;
+struct rvt_hart;
+struct rvt_image;
+typedef struct stat_sel {
+    unsigned ev;              /* rvt_pmu_ev */
+    unsigned modes;           /* bit 0 U, 1 S, 3 M */
+    char label[64];
+} stat_sel;
+/* Parse "-e" (NULL = the default list); prints the error, returns -1. */
+int stat_parse_events(const char *list, stat_sel *sel, int max);
+void stat_print(FILE *f, const struct rvt_pmu *p, const stat_sel *sel, int n, const char *prog,
+                double secs);
+void ctr_print(FILE *f, const struct rvt_hart *h, struct rvt_image *img);
 
 /* ---- E-Trace pieces (te_cli.c) ---- */
 int te_cmd_dump(int argc, char **argv);

@@ -12,6 +12,7 @@
 #include "rvtrace/image.h"
 #include "rvtrace/ingress.h"
 #include "tv_cli.h"
+#include "rvtrace/pmu.h"
 
 const char cmd_run_help[] =
     "usage: rvtrace run PROG.elf [OPTIONS] [TRACE OPTIONS]\n"
@@ -38,6 +39,14 @@ const char cmd_run_help[] =
     "  --tv-mem             ... with memory request/response items (opcodes 8, 9)\n"
     "  --quiet              no summary\n"
     "  --stats              a longer summary (cycles, records, executed)\n"
+    "  --ctr                print the final CTR buffer (Smctr), newest first\n"
+    "  --ctr-control N      mctrcontrol at reset, e.g. 0x7 records M, S and U\n"
+    "                       (default 0: only what the program configures)\n"
+    "  --stat               PMU event counts at exit, perf-stat style (rvtrace stat)\n"
+    "  -e, --events LIST    the events --stat shows (see 'rvtrace stat --list')\n"
+    "  --sbi                serve S-mode SBI PMU ecalls (a7 = 0x504D55) in rvtrace's\n"
+    "                       M-mode firmware model (docs/pmu.md); also on when the\n"
+    "                       ELF defines the symbol rvtrace_sbi_firmware\n"
     "\n"
     "The summary goes to stderr; a progress line is shown every 2 s on a terminal.\n"
     "Exit status: the program's finisher code, 1 on a fatal hart error or when\n"
@@ -78,8 +87,11 @@ static void pc_put(pc_file *p, uint64_t pc)
 
 typedef struct run_opts {
     const char *elf, *isa, *pcs, *pcs_retired, *ingress, *tv;
-    uint64_t max_instr, width, ram_size;
-    bool data, quiet, stats, null_trace, tv_eaddr, tv_mem;
+    uint64_t max_instr, width, ram_size, ctr_control;
+    bool data, quiet, stats, null_trace, tv_eaddr, tv_mem, ctr, stat, sbi;
+    const char *events;
+    stat_sel sel[RVT_PMU_EV_COUNT * 4];
+    int nsel;
     char **te_args, **nt_args;   /* E-Trace / N-Trace options, in order */
     int n_te, n_nt;
 } run_opts;
@@ -172,6 +184,12 @@ static int parse_args(int argc, char **argv, run_opts *o)
         else if (!strcmp(a, "--quiet")) o->quiet = true;
         else if (!strcmp(a, "--stats")) o->stats = true;
         else if (!strcmp(a, "--null-trace")) o->null_trace = true;
+        else if (!strcmp(a, "--ctr")) o->ctr = true;
+        else if (!strcmp(a, "--stat")) o->stat = true;
+        else if (!strcmp(a, "--sbi")) o->sbi = true;
+        else if (num_opt(argc, argv, &i, "--ctr-control", &o->ctr_control, &err)) {}
+        else if ((v = cli_opt(argc, argv, &i, "--events")) || (v = cli_opt(argc, argv, &i, "-e")))
+            o->events = v;
         else if (a[0] == '-' && a[1]) {
             cli_err("run: unknown option '%s' (see 'rvtrace help run')", a);
             err = true;
@@ -185,6 +203,10 @@ static int parse_args(int argc, char **argv, run_opts *o)
     if (!err && !o->elf) {
         cli_err("run: no program given (usage: rvtrace run PROG.elf [OPTIONS])");
         err = true;
+    }
+    if (!err && o->stat) {
+        o->nsel = stat_parse_events(o->events, o->sel, (int)(sizeof o->sel / sizeof o->sel[0]));
+        err = o->nsel < 0;
     }
     if (!err && (o->width > 8)) {
         cli_err("run: --retire-width must be 1..8");
@@ -333,6 +355,14 @@ static int execute(const run_opts *o, rvt_hart *h, double *secs)
     return why;
 }
 
+/* docs/pmu.md: a program that defines the function symbol rvtrace_sbi_firmware
+ * asks for the SBI PMU firmware model without --sbi. */
+static bool wants_sbi(const rvt_image *img)
+{
+    uint64_t a;
+    return rvt_image_lookup(img, "rvtrace_sbi_firmware", &a);
+}
+
 static int run_loaded(const run_opts *o, rvt_image *img)
 {
     unsigned xlen = rvt_image_xlen(img) ? rvt_image_xlen(img) : 64;
@@ -368,6 +398,7 @@ static int run_loaded(const run_opts *o, rvt_image *img)
             .sink = sk.any ? &sk.tee_sink : NULL, .data_records = o->data,
             .console = on_console, .on_pc = (all || ret) ? on_pc : NULL, .pc_ctx = &ctx,
             .diag = cli_diag, .diag_ctx = (void *)o->elf,
+            .sbi_pmu = o->sbi || wants_sbi(img), .pmu_tally = o->stat, .ctr_control = o->ctr_control,
         };
         tv_out_hook(tv, &cfg);
         int st;
@@ -384,6 +415,10 @@ static int run_loaded(const run_opts *o, rvt_image *img)
             fflush(stdout);
             if (!o->quiet)
                 print_summary(o, h, why, secs);
+            if (o->ctr)
+                ctr_print(stderr, h, img);
+            if (o->stat)
+                stat_print(stderr, rvt_hart_pmu(h), o->sel, o->nsel, o->elf, secs);
             if (why == RVT_HART_EXITED) {
                 rc = rvt_hart_exit_code(h) & 0xff;
             } else if (why == RVT_HART_MAX_INSTR) {

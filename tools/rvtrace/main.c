@@ -15,6 +15,7 @@ static const struct {
     { "verify", cmd_verify, "tandem-verify a .tvt trace against the reference hart" },
     { "import", cmd_import, "convert CSV, Spike logs or PC lists to .rvi" },
     { "disasm", cmd_disasm, "disassemble an ELF (objdump-style)" },
+    { "stat", cmd_stat, "PMU event counts of a run, perf-stat style" },
     { "help", cmd_help, "show help for a command" },
 };
 
@@ -33,6 +34,7 @@ const char *cli_help_text(const char *cmd)
         { "run", cmd_run_help }, { "dump", cmd_dump_help },
         { "decode", cmd_decode_help }, { "encode", cmd_encode_help },
         { "import", cmd_import_help }, { "verify", cmd_verify_help }, { "disasm", cmd_disasm_help },
+        { "stat", cmd_stat_help },
         { "help", "usage: rvtrace help [COMMAND]\n" },
     };
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)

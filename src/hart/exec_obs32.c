@@ -1,0 +1,8 @@
+/* The RV32 execute loop with the CTR/PMU retirement hooks (obs.c): used
+ * only while CTR records or a counter counts, so the plain loop stays as
+ * fast as before. */
+#include "hart_int.h"
+#define HART_XLEN 32
+#define HART_EXEC hart_exec32_obs
+#define HART_OBS 1
+#include "exec_tmpl.h"
