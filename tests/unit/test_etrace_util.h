@@ -15,7 +15,8 @@
 
 /* A loop of 300 iterations with a direct call on 3 of every 4 (a branch
  * inside the callee), an indirect call every iteration (not sequentially
- * inferable: the auipc is not right before it), then the test finisher. */
+ * inferable: the auipc is not right before it), then the test finisher.
+ * The hart never reaches 0x58-0x60; the flow tests use them. */
 static const uint32_t te_prog[] = {
     0x12c00413, /* 00 li    s0,300 */
     0x00000493, /* 04 li    s1,0 */
@@ -39,6 +40,9 @@ static const uint32_t te_prog[] = {
     0x00008067, /* 4c ret */
     0x0084c4b3, /* 50 leaf2: xor s1,s1,s0 */
     0x00008067, /* 54 ret */
+    0x30200073, /* 58 mret                  (flow tests: a trap handler) */
+    0x00000073, /* 5c ecall */
+    0x00000013, /* 60 nop */
 };
 
 static inline rvt_image *te_image(const uint32_t *w, size_t n)
