@@ -47,6 +47,11 @@ struct rvt_te_decoder {
     te_bpjtc t;                 /* predictor and jump target cache (3.2.6-7) */
     uint64_t *stack;
     uint64_t ir_max, depth;
+    struct te_walk {            /* cycle check of a walk (Brent) */
+        uint64_t pc, last_pc, pending, depth;
+        uint64_t *stack;
+        uint64_t power, lam;
+    } walk;
     uint8_t priv;
     uint64_t offset;
     const rvt_te_pkt *pkt;
@@ -99,8 +104,11 @@ static rvt_te_decoder *alloc_dec(const rvt_te_attrs *a, int *status)
         d->a = *a;
         d->ir_max = a->return_stack_size ? 1ull << a->return_stack_size
                   : a->call_counter_size ? 1ull << a->call_counter_size : 64;
-        if (!(d->stack = calloc(d->ir_max, sizeof *d->stack)) || te_bpjtc_init(&d->t, a) < 0) {
+        d->stack = calloc(d->ir_max, sizeof *d->stack);
+        d->walk.stack = calloc(d->ir_max, sizeof *d->stack);
+        if (!d->stack || !d->walk.stack || te_bpjtc_init(&d->t, a) < 0) {
             te_bpjtc_free(&d->t);
+            free(d->walk.stack);
             free(d->stack);
             free(d);
             d = NULL;
@@ -150,6 +158,7 @@ void rvt_te_decoder_free(rvt_te_decoder *d)
 {
     if (d) {
         free(d->stack);
+        free(d->walk.stack);
         te_bpjtc_free(&d->t);
     }
     free(d);
@@ -396,14 +405,48 @@ static bool may_be_inferred(rvt_te_decoder *d, const rvt_te_pkt *p)
     return li && (d->inferred_jump == TE_JUMP_SEQUENTIAL || !is_uninferable_discon(li)) && depth_ok;
 }
 
+/* A walk towards a reported address is a function of (pc, last_pc,
+ * branch outcomes left, return stack): once that state repeats, the walk
+ * loops without end and the packet contradicts the trace so far (a
+ * corrupt stream).  Brent's method: compare with a state saved at
+ * doubling intervals, so a loop is found within about twice its length. */
+static void walk_start(rvt_te_decoder *d)
+{
+    d->walk.power = 1;
+    d->walk.lam = 0;
+    d->walk.pc = UINT64_MAX;
+}
+
+static bool walk_loops(rvt_te_decoder *d)
+{
+    struct te_walk *w = &d->walk;
+    uint64_t left = pending(d);
+    if (w->pc == d->pc && w->last_pc == d->last_pc && w->pending == left && w->depth == d->depth &&
+        memcmp(w->stack, d->stack, d->depth * sizeof *d->stack) == 0)
+        return true;
+    if (++w->lam == w->power) {
+        w->pc = d->pc;
+        w->last_pc = d->last_pc;
+        w->pending = left;
+        w->depth = d->depth;
+        memcpy(w->stack, d->stack, d->depth * sizeof *d->stack);
+        w->power *= 2;
+        w->lam = 0;
+    }
+    return false;
+}
+
 /* follow_execution_path of 11.1. */
 static int follow(rvt_te_decoder *d, uint64_t address, const rvt_te_pkt *p)
 {
+    walk_start(d);
     for (uint32_t n = 0; n < TE_FOLLOW_LIMIT && !d->stop; n++) {
         n += walk_straight(d, address, TE_FOLLOW_LIMIT - n);
         int st = next_pc(d, address);
         if (st < 0)
             return st;
+        if (walk_loops(d))
+            return fail(d, RVT_ERR_MISMATCH, "reported address not on the path (endless loop)");
         unsigned here = pc_is_branch(d) ? 1 : 0;
         uint64_t left = pending(d);
         if (left == 1 && here && d->stop_at_last_branch) {
@@ -444,10 +487,13 @@ static int resolve_inferred(rvt_te_decoder *d)
 {
     uint64_t previous = d->pc;
     d->inferred = false;
+    walk_start(d);
     for (uint32_t n = 0; n < TE_FOLLOW_LIMIT && !d->stop; n++) {
         int st = next_pc(d, previous);
         if (st)
             return st < 0 ? st : 0;
+        if (walk_loops(d))
+            return fail(d, RVT_ERR_MISMATCH, "no uninferable jump back to the reported address");
     }
     if (d->stop)
         return 0;
@@ -505,6 +551,16 @@ static int handler_address(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t *add
     return 0;
 }
 
+/* 11.1: a format 3 at a branch adds that branch's outcome. */
+static void sync_branch(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t address)
+{
+    const rvt_insn *i = insn_at(d, address);
+    if (i && is_branch(i)) {
+        d->map |= (uint64_t)p->branch << d->branches;
+        d->branches++;
+    }
+}
+
 static int process_f3(rvt_te_decoder *d, const rvt_te_pkt *p)
 {
     if (p->subformat == 2)
@@ -523,27 +579,28 @@ static int process_f3(rvt_te_decoder *d, const rvt_te_pkt *p)
     if (p->subformat == 1 && handler_address(d, p, &address) < 0)
         return 0;
     d->address = address;
-    if (p->subformat == 1 || d->start) {
+    int st = 0;
+    bool resync = p->subformat == 1 || d->start;
+    if (!resync) {
+        st = settle(d);
+        if (st >= 0) {
+            sync_branch(d, p, address);
+            st = follow(d, address, p);
+        }
+        /* A sync the trace so far contradicts (fail() said so) is still
+         * a full address: restart there rather than at the walk's end. */
+        resync = st < 0 || d->start;
+        if (!resync && p->privilege != d->priv) {
+            d->priv = p->privilege;
+            event(d, RVT_EV_PRIV, address, p->privilege, 0, NULL);
+        }
+    }
+    if (resync) {
         d->branches = 0;
         d->map = 0;
         d->pcount = 0;
         d->pfail = false;
-    } else if (settle(d) < 0) {
-        return 0;
-    }
-    const rvt_insn *i = insn_at(d, address);
-    if (i && is_branch(i)) {
-        d->map |= (uint64_t)p->branch << d->branches;
-        d->branches++;
-    }
-    int st = 0;
-    if (p->subformat == 0 && !d->start) {
-        st = follow(d, address, p);
-        if (p->privilege != d->priv) {
-            d->priv = p->privilege;
-            event(d, RVT_EV_PRIV, address, p->privilege, 0, NULL);
-        }
-    } else {
+        sync_branch(d, p, address);
         if (p->subformat == 1)
             event(d, p->interrupt ? RVT_EV_INTERRUPT : RVT_EV_TRAP, address, p->ecause, p->tval, NULL);
         bool priv_changed = p->privilege != d->priv;
@@ -583,8 +640,12 @@ static int packet_address(rvt_te_decoder *d, const rvt_te_pkt *p)
 
 static void add_map(rvt_te_decoder *d, const rvt_te_pkt *p)
 {
-    d->map |= (uint64_t)p->branch_map << d->branches;
-    d->branches += p->branches ? p->branches : 31;
+    /* Table 6.6: the field is wider than `branches`; only the low
+     * `branches` bits are outcomes (the rest are padding, whatever a
+     * damaged packet holds there). */
+    unsigned n = p->branches ? p->branches : 31;
+    d->map |= ((uint64_t)p->branch_map & rvt_mask(n)) << d->branches;
+    d->branches += n;
 }
 
 /* Formats 0, 1 and 2 (tables 6.5-6.11). */
