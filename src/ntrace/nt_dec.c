@@ -64,6 +64,7 @@ struct rvt_nt_decoder {
     int stop;                 /* fn's nonzero return */
     uint64_t msg_off;
     uint64_t xmask;
+    uint64_t icnt_max;        /* largest I-CNT a message can carry (8.4.4) */
     unsigned events;          /* RVT_NT_EVENTS_* */
     icache_ent cache[1u << CACHE_BITS];
     nt_block blocks[1u << BLOCK_BITS];
@@ -88,6 +89,9 @@ rvt_nt_decoder *rvt_nt_decoder_new(const rvt_nt_cfg *cfg, rvt_nt_insn_fn insn,
     d->insn_ctx = insn_ctx;
     d->src_filter = src_filter;
     d->xmask = d->cfg.xlen == 32 ? 0xffffffffull : ~0ull;
+    /* the encoder reports at the counter's MSB (2^(bits-1)) plus at most
+     * one block; 2^bits leaves room for both */
+    d->icnt_max = 1ull << d->cfg.icnt_bits;
     rvt_nt_decoder_flush_cache(d);
     if (status)
         *status = 0;
@@ -392,6 +396,13 @@ static int walk(rvt_nt_decoder *d, nt_src *s, uint64_t rem, bool final,
     if (last)
         *last = NULL;
     while (final ? rem != 0 : s->hn != 0) {
+        if (!final && s->consumed > s->extra + d->icnt_max) {
+            /* 8.4.4: the encoder reports I-CNT before it exceeds
+             * NTRACE_MAX_ICNT, so this history cannot be real (and a
+             * loop without branches would never use its bits up) */
+            s->pc = pc;
+            return lose(d, s, "history walk longer than the largest I-CNT (8.4.4)");
+        }
         const nt_block *b = block(d, pc);
         if (b->n && (!final || b->hw <= rem)) {
             bool ends = final && b->hw == rem;
@@ -436,6 +447,8 @@ static int span(rvt_nt_decoder *d, nt_src *s, uint64_t icnt, bool has_hist, uint
             return lose(d, s, "history bits left over");
         set_hist(s, hist);
     }
+    if (icnt > d->icnt_max)
+        return lose(d, s, "I-CNT larger than NTRACE_MAX_ICNT allows (8.4.4)");
     uint64_t total = s->extra + icnt;
     if (total < s->consumed)
         return lose(d, s, "I-CNT smaller than the instructions its history implies");

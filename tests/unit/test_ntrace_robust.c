@@ -151,8 +151,72 @@ static void test_corruption(void)
     rvt_image_free(img);
 }
 
+static const rvt_insn *loop_insn(void *ctx, uint64_t pc) { return rvt_image_insn(ctx, pc); }
+static int count_errors(void *ctx, const rvt_flow_event *ev)
+{
+    if (ev->kind == RVT_EV_ERROR) ++*(uint64_t *)ctx;
+    return 0;
+}
+
+/* History bits over a branch-free loop (`c.j .`): no instruction ever takes
+ * them, so the walk must stop with an error once it passes the largest
+ * I-CNT (8.4.4) instead of spinning forever.  Likewise an I-CNT above it. */
+static void test_unusable_history(void)
+{
+    rvt_image *img = rvt_image_new();
+    const uint8_t cj_self[2] = { 0x01, 0xA0 };      /* c.j 0: 101 0...0 01 */
+    rvt_image_add_bytes(img, 0x1000, cj_self, 2, "loop");
+    rvt_nt_cfg cfg;
+    rvt_nt_cfg_default(&cfg);
+    cfg.icnt_bits = 12;
+    rvt_nt_msg m[3];
+    memset(m, 0, sizeof m);
+    m[0].tcode = RVT_NT_PROG_TRACE_SYNC;
+    rvt_nt_set(&m[0], RVT_NT_F_SYNC, 3);
+    rvt_nt_set(&m[0], RVT_NT_F_ICNT, 0);
+    rvt_nt_set(&m[0], RVT_NT_F_FADDR, 0x800);
+    m[1].tcode = RVT_NT_RESOURCE_FULL;
+    rvt_nt_set(&m[1], RVT_NT_F_RCODE, RVT_NT_RCODE_HIST);
+    rvt_nt_set(&m[1], RVT_NT_F_RDATA, 0x3);          /* stop bit + one branch */
+    m[2] = m[0];
+    m[2].tcode = RVT_NT_PROG_TRACE_CORRELATION;
+    m[2].present = 0;
+    rvt_nt_set(&m[2], RVT_NT_F_EVCODE, 0);
+    rvt_nt_set(&m[2], RVT_NT_F_CDF, 0);
+    rvt_nt_set(&m[2], RVT_NT_F_ICNT, 1ull << 40);   /* far above 2^12 */
+    uint8_t buf[3 * RVT_NT_MAX_MSG];
+    size_t n = 0;
+    for (int i = 0; i < 3; i++) {
+        int k = rvt_nt_msg_encode(&m[i], &cfg, buf + n, sizeof buf - n);
+        CHECK(k > 0);
+        n += (size_t)(k > 0 ? k : 0);
+    }
+    int st;
+    uint64_t errors = 0;
+    rvt_nt_decoder *d = rvt_nt_decoder_new(&cfg, loop_insn, img, -1, &st);
+    rvt_nt_decoder_set_events(d, RVT_NT_EVENTS_COUNT);
+    CHECK_EQ(rvt_nt_decode(d, buf, n, count_errors, &errors), 0);   /* returns at all */
+    CHECK_EQ(errors, 1);                             /* the history walk */
+    rvt_nt_dec_stats ds;
+    rvt_nt_decoder_stats(d, &ds);
+    CHECK(ds.insns <= (1u << 12) + 1);
+    rvt_nt_decoder_free(d);
+    /* Without the ResourceFull: the huge I-CNT itself is refused. */
+    errors = 0;
+    size_t l0 = (size_t)rvt_nt_msg_encode(&m[0], &cfg, buf, sizeof buf);
+    size_t l2 = (size_t)rvt_nt_msg_encode(&m[2], &cfg, buf + l0, sizeof buf - l0);
+    d = rvt_nt_decoder_new(&cfg, loop_insn, img, -1, &st);
+    CHECK_EQ(rvt_nt_decode(d, buf, l0 + l2, count_errors, &errors), 0);
+    CHECK_EQ(errors, 1);
+    rvt_nt_decoder_stats(d, &ds);
+    CHECK_EQ(ds.insns, 0);
+    rvt_nt_decoder_free(d);
+    rvt_image_free(img);
+}
+
 int main(void)
 {
+    test_unusable_history();
     test_multi_hart();
     test_corruption();
     return TH_DONE();
