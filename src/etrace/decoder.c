@@ -294,6 +294,13 @@ static int settle(rvt_te_decoder *d)
     return 0;
 }
 
+/* No control transfer (ecall/ebreak have no jclass but are discontinuities). */
+static bool is_plain(const rvt_insn *i)
+{
+    return i->jclass == RVT_JC_NONE && i->op != RVT_OP_ECALL && i->op != RVT_OP_EBREAK &&
+           i->op != RVT_OP_ILLEGAL;
+}
+
 /* next_pc of 11.1: returns 1 when it stopped at an uninferable jump to
  * `address`, 0 otherwise, negative on error. */
 static int next_pc(rvt_te_decoder *d, uint64_t address)
@@ -304,9 +311,8 @@ static int next_pc(rvt_te_decoder *d, uint64_t address)
     uint64_t this_pc = d->pc, target;
     int stop = 0;
     d->inferred_jump = TE_JUMP_NONE;
-    /* Most instructions transfer no control: skip the classification
-     * below (ecall/ebreak have no jclass but are discontinuities). */
-    if (i->jclass == RVT_JC_NONE && i->op != RVT_OP_ECALL && i->op != RVT_OP_EBREAK) {
+    /* Most instructions transfer no control: skip the classification. */
+    if (is_plain(i)) {
         d->pc = this_pc + i->len;
         d->last_pc = this_pc;
         retire(d, d->pc);
@@ -350,38 +356,6 @@ static bool pc_is_branch(rvt_te_decoder *d)
 {
     const rvt_insn *i = insn_at(d, d->pc);
     return i && is_branch(i);
-}
-
-static bool is_plain(const rvt_insn *i)
-{
-    return i->jclass == RVT_JC_NONE && i->op != RVT_OP_ECALL && i->op != RVT_OP_EBREAK &&
-           i->op != RVT_OP_ILLEGAL;
-}
-
-/* The hot loop of decoding: retire straight-line instructions up to (not
- * including) the next control transfer, the one whose successor is the
- * reported address, or (packets without an address) the one before the
- * last branch.  follow() would reach the same state one next_pc() at a
- * time: 11.1 stops only at a discontinuity, the reported address or the
- * last branch.
- * Returns how many instructions it retired (at most max). */
-static uint32_t walk_straight(rvt_te_decoder *d, uint64_t address, uint32_t max)
-{
-    uint32_t n = 0;
-    const rvt_insn *i, *ni;
-    /* Without an address, follow() stops on reaching the last branch. */
-    bool watch = d->stop_at_last_branch && pending(d) == 1;
-    while (n < max && (i = insn_at(d, d->pc)) && is_plain(i)) {
-        uint64_t next = d->pc + i->len;
-        if (next == address || (watch && (ni = insn_at(d, next)) && is_branch(ni)))
-            break;
-        d->last_pc = d->pc;
-        d->pc = next;
-        d->inferred_jump = TE_JUMP_NONE;
-        retire(d, next);
-        n++;
-    }
-    return n;
 }
 
 /* May the reported address, just reached with every branch processed,
@@ -441,7 +415,6 @@ static int follow(rvt_te_decoder *d, uint64_t address, const rvt_te_pkt *p)
 {
     walk_start(d);
     for (uint32_t n = 0; n < TE_FOLLOW_LIMIT && !d->stop; n++) {
-        n += walk_straight(d, address, TE_FOLLOW_LIMIT - n);
         int st = next_pc(d, address);
         if (st < 0)
             return st;
