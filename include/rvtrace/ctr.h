@@ -84,7 +84,7 @@ typedef struct rvt_ctr_cfg {
 /* One entry as the entry registers show it (CTR 3.1-3.3). */
 typedef struct rvt_ctr_entry {
     uint64_t source;          /* PC | V (bit 0) */
-    uint64_t target;          /* PC | MISP (bit 0, not implemented: 0) */
+    uint64_t target;          /* PC | MISP (bit 0: always 0, the hart has no branch predictor to miss) */
     uint64_t data;            /* TYPE, CCV, CC */
 } rvt_ctr_entry;
 

@@ -183,7 +183,7 @@ int rvt_ctr_ireg_write(rvt_ctr *c, unsigned sel, unsigned reg, uint64_t v)
     if (reg == 1)
         e->source = v & c->xmask;
     else if (reg == 2)
-        e->target = v & c->xmask & ~1ull;    /* MISP not implemented */
+        e->target = v & c->xmask & ~1ull;    /* MISP reads 0: no predictor */
     else
         e->data = v & DATA_W;
     c->elapsed[p] = rvt_ctr_cc_decode((unsigned)(e->data >> RVT_CTRDATA_CC_SHIFT));
