@@ -17,7 +17,5 @@ bool nt_opt_src(rvt_nt_cfg *c, const char *arg);
 int nt_opt_setting(int argc, char **argv, int *i, rvt_nt_cfg *c);
 /* Settings for reading FILE.nt: FILE.nt.attrs if present, then flags. */
 int nt_settings_for(const char *path, int argc, char **argv, rvt_nt_cfg *c);
-/* Read a whole file; *len gets its size.  NULL after printing on error. */
-uint8_t *nt_slurp(const char *path, size_t *len);
 
 #endif

@@ -153,7 +153,7 @@ int nt_cmd_decode(int argc, char **argv)
             cfg.xlen = x;   /* the program's class unless rvtXlen says otherwise */
     }
     size_t len;
-    uint8_t *buf = nt_slurp(path, &len);
+    uint8_t *buf = cli_slurp(path, &len);
     FILE *pf = NULL;
     static dec_ctx c;
     c.path = path;

@@ -31,7 +31,7 @@ int nt_cmd_dump(int argc, char **argv)
     if (st)
         return st;
     size_t len;
-    uint8_t *buf = nt_slurp(path, &len);
+    uint8_t *buf = cli_slurp(path, &len);
     if (!buf)
         return CLI_FAIL;
     rvt_nt_reader r;

@@ -162,8 +162,3 @@ int nt_settings_for(const char *path, int argc, char **argv, rvt_nt_cfg *c)
     }
     return CLI_OK;
 }
-
-uint8_t *nt_slurp(const char *path, size_t *len)
-{
-    return cli_slurp(path, len);
-}

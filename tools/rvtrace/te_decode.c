@@ -88,7 +88,7 @@ int te_cmd_decode(int argc, char **argv)
     int rc = CLI_FAIL;
     dec_out o = { NULL, NULL, in, 0 };
     if (rvt_image_load_elf(img, elf) < 0 || (raw && load_raw(img, raw) < 0) ||
-        !(buf = te_slurp(in, &len)))
+        !(buf = cli_slurp(in, &len)))
         goto out;
     if (pcs && !(pf = fopen(pcs, "w"))) {
         cli_err("%s: cannot write", pcs);

@@ -35,7 +35,7 @@ int te_cmd_dump(int argc, char **argv)
     if (te_attrs_for_input(in, argc, argv, &a) < 0)
         return CLI_USAGE;
     size_t len;
-    uint8_t *buf = te_slurp(in, &len);
+    uint8_t *buf = cli_slurp(in, &len);
     if (!buf)
         return CLI_FAIL;
     rvt_te_reader r;

@@ -87,8 +87,3 @@ int te_attrs_save(const char *trace, const rvt_te_attrs *a)
     }
     return 0;
 }
-
-uint8_t *te_slurp(const char *path, size_t *len)
-{
-    return cli_slurp(path, len);
-}

@@ -14,7 +14,5 @@ int te_opt_apply(int argc, char **argv, int *i, rvt_te_attrs *a);
  * then the --te-attr/--te-opt options in argv.  Prints the error. */
 int te_attrs_for_input(const char *trace, int argc, char **argv, rvt_te_attrs *a);
 int te_attrs_save(const char *trace, const rvt_te_attrs *a);
-/* Whole file into memory (caller frees). */
-uint8_t *te_slurp(const char *path, size_t *len);
 
 #endif
