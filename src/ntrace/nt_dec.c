@@ -582,13 +582,19 @@ static int repeat_msg(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
         return lose(d, s, "RepeatBranch without a preceding branch message");
     bool direct = s->last_tcode == RVT_NT_DIRECT_BRANCH;
     bool hist = s->last_tcode == RVT_NT_INDIRECT_BRANCH_HIST;
-    for (uint64_t k = 0; k < m->f[RVT_NT_F_BCNT] && s->synced; k++) {
+    for (uint64_t k = 0; k < m->f[RVT_NT_F_BCNT] && s->synced && !d->stop; k++) {
+        uint64_t before = d->st.insns;
         int st = span(d, s, s->last_icnt, hist, s->last_hist, direct ? END_DIRECT : END_ADDR,
                       0, s->last_target);
         if (st)
             return st;
+        /* A repetition that retires nothing (I-CNT 0 to the same address)
+         * leaves the state as it was: the rest of B-CNT are no-ops, and a
+         * hostile count must not spin here. */
+        if (d->st.insns == before)
+            break;
     }
-    return 0;
+    return d->stop;
 }
 
 static int resource_full(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
@@ -601,12 +607,14 @@ static int resource_full(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     case RVT_NT_RCODE_HIST:
         return hist_chunk(d, s, rdata);
     case RVT_NT_RCODE_HREPEAT:
-        for (uint64_t k = 0; k < m->f[RVT_NT_F_HREPEAT] && s->synced; k++) {
+        /* 9.3: a history with no branch bits repeats nothing */
+        for (uint64_t k = 0; k < m->f[RVT_NT_F_HREPEAT] && rdata > 1 && s->synced && !d->stop;
+             k++) {
             int st = hist_chunk(d, s, rdata);
             if (st)
                 return st;
         }
-        return 0;
+        return d->stop;
     default:
         d->st.vendor++;
         return 0;
