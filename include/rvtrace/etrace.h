@@ -63,6 +63,8 @@ typedef struct rvt_te_attrs {
     unsigned resync_max;         /* interval 2^(resync_max+4) */
     uint64_t resync_interval;    /* explicit interval; overrides resync_max */
     unsigned irdepth_ones;       /* reference deviation: ones-fill irdepth */
+    unsigned trap_noupd;         /* reference deviation: no updiscon before an
+                                  * ecall/ebreak's own trap */
 } rvt_te_attrs;
 
 void rvt_te_attrs_default(rvt_te_attrs *a);

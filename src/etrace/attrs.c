@@ -33,7 +33,7 @@ static const struct { const char *name; size_t off; } num_attrs[] = {
     ATTR(privilege_width), ATTR(call_counter_size), ATTR(return_stack_size),
     ATTR(bpred_size), ATTR(cache_size), ATTR(f0s_width), ATTR(sijump),
     ATTR(retires), ATTR(itype_width), ATTR(encoder_mode_width),
-    ATTR(resync_max), ATTR(irdepth_ones),
+    ATTR(resync_max), ATTR(irdepth_ones), ATTR(trap_noupd),
 };
 #undef ATTR
 

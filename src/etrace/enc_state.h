@@ -48,7 +48,7 @@ struct rvt_te_encoder {
 int te_enc_emit(rvt_te_encoder *e, const rvt_te_pkt *p);
 int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n);
 int te_enc_sync(rvt_te_encoder *e, const te_ins *c);
-int te_enc_trap(rvt_te_encoder *e, const te_ins *c, const te_ins *prev);
+int te_enc_trap(rvt_te_encoder *e, const te_ins *c, const te_ins *prev, bool epc_form);
 int te_enc_support(rvt_te_encoder *e, bool enable, unsigned qual);
 /* Branches not yet reported (map bits and counted predictions). */
 static inline uint64_t te_enc_unreported(const rvt_te_encoder *e)

@@ -268,12 +268,39 @@ static bool resync_point(rvt_te_encoder *e, const te_ins *p, const te_ins *c)
  * occurrence). */
 static bool resync_report(rvt_te_encoder *e, const te_ins *c, const te_ins *n, bool unrep)
 {
-    if (!e->resync_due || !unrep || e->hidden_jump)
+    /* 8.2: "when the resync timer value has been exactly reached, a format
+     * 1 will be generated if the branch map is not empty"; the format 3
+     * follows once it is exceeded.  Counting half-words, both happen when
+     * the interval is reached. */
+    bool br = e->resync_due ||
+              (e->a.resync_mode == RVT_TE_RESYNC_PACKETS && e->resync_cnt == e->resync_max);
+    if (!br || !unrep || e->hidden_jump)
         return false;
     bool ir_fail = false;
     if (n)
         reported_discon(e, c, n, &ir_fail);
     return !ir_fail;
+}
+
+/* Is c the last instruction before a trap (6.6.2: updiscon case 2)?  The
+ * reference flow does not count an ecall/ebreak, which traps itself
+ * (trap_epc == addr), when it is the target of the jump: trap_noupd. */
+static bool trap_follows(const rvt_te_encoder *e, const te_ins *c)
+{
+    return c->trap && !(e->a.trap_noupd && c->trap_epc == c->addr);
+}
+
+/* 2.0 layout, table 6.3 thaddr: an exception taken by the target of an
+ * uninferable discontinuity (p, which retired last, jumped to the EPC) is
+ * reported with thaddr 0 and the EPC, which the decoder could not infer;
+ * the handler address follows in a format 3 sync. */
+static bool epc_at_discon(rvt_te_encoder *e, const te_ins *p)
+{
+    if (e->a.version != RVT_TE_V20 || p->trap != 1)
+        return false;
+    te_ins target = { .addr = p->trap_epc };
+    bool ir_fail;
+    return reported_discon(e, p, &target, &ir_fail);
 }
 
 int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
@@ -286,7 +313,7 @@ int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
         st = te_enc_sync(e, c);
     } else if (p->trap) {
         c->no_prev = 1;
-        st = te_enc_trap(e, c, p);
+        st = te_enc_trap(e, c, p, epc_at_discon(e, p));
     } else if (resync_point(e, p, c) ? ppch(p, c) || (e->resync_due && te_enc_unreported(e) == 0)
                                      : ppch(p, c)) {
         st = te_enc_sync(e, c);
@@ -324,7 +351,7 @@ int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
             e->end_upd = pud;
         if (pud || c->trap || !n || (n && ppch(c, n) && unrep) || resync_report(e, c, n, unrep) ||
             c->notify || bp == BP_FULL) {
-            bool upd = pud && (c->trap || (n && ppch(c, n)) || resync_due_after(e, c, true));
+            bool upd = pud && (trap_follows(e, c) || (n && ppch(c, n)) || resync_due_after(e, c, true));
             bool irr = ir_fail;
             uint64_t depth = fail_depth;
             if (!irr && (next_f3 || resync_due_after(e, c, true)) && depth_needed(e, implicit_ret)) {

@@ -163,14 +163,14 @@ static int emit_trap(rvt_te_encoder *e, const rvt_te_pkt *p, uint64_t handler)
     return st;
 }
 
-int te_enc_trap(rvt_te_encoder *e, const te_ins *c, const te_ins *prev)
+int te_enc_trap(rvt_te_encoder *e, const te_ins *c, const te_ins *prev, bool epc_form)
 {
     rvt_te_pkt p = { 0 };
     f3_common(e, &p, c);
     p.subformat = 1;
     p.ecause = prev->cause & rvt_mask(e->a.ecause_width);
     p.interrupt = prev->trap == 2;
-    p.thaddr = 1;
+    p.thaddr = !epc_form;
     if (e->a.version == RVT_TE_V11) {
         /* 6.3.1: the address of an illegal instruction, else the trap value. */
         p.tval = (!p.interrupt && prev->cause == 2) ? prev->trap_epc : prev->tval;
@@ -178,6 +178,12 @@ int te_enc_trap(rvt_te_encoder *e, const te_ins *c, const te_ins *prev)
         p.tval = p.interrupt ? 0 : prev->tval;
     }
     p.tval &= rvt_mask(e->a.iaddress_width);
+    if (epc_form) {
+        /* 2.0 table 6.3: thaddr 0, the EPC; the handler follows in a sync */
+        p.address = addr_field(e, prev->trap_epc);
+        int st = te_enc_emit(e, &p);
+        return st < 0 ? st : te_enc_sync(e, c);
+    }
     int st = emit_trap(e, &p, c->addr);
     sync_reset(e, c->addr);
     sync_branch(e, c);

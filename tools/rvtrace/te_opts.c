@@ -17,7 +17,8 @@ const char te_options_help[] =
     "                            time_width, privilege_width, call_counter_size,\n"
     "                            return_stack_size, bpred_size, cache_size, f0s_width,\n"
     "                            sijump, retires, resync_mode=off|packets|halfwords,\n"
-    "                            resync_max, resync_interval, irdepth_ones\n"
+    "                            resync_max, resync_interval, irdepth_ones,\n"
+    "                            trap_noupd\n"
     "                            (docs/format-te.md)\n";
 
 int te_opt_apply(int argc, char **argv, int *i, rvt_te_attrs *a)
