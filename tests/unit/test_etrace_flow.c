@@ -229,6 +229,83 @@ static void exceptions(void)
     free(s.b);
 }
 
+/* 8.2 with the reference flow's packet counter and an interval of 2:
+ * loop2 is 00-14 (beqz taken), 1c jalr -> 50, 50-54 ret -> 20, 20-24
+ * (bnez taken) -> 10, ... (above).  By hand, after the sync at 00:
+ *   at 50 (after the jalr): format 1, 1 branch (14)        count 1
+ *   at 20 (after the ret):  format 2                       count 2
+ * The count is exactly reached: the next instruction with a branch in the
+ * map, 24 (bnez taken), is reported by a format 1 with 1 branch (count 3,
+ * exceeded), and the instruction after it, 10, by a format 3 sync.  The
+ * second round the same, ending with the sync at 28 (24 not taken), then
+ * the last instruction 38 by a format 2. */
+static void resync_flush(void)
+{
+    rvt_te_attrs a;
+    attrs(&a, "delta", "resync_mode=packets");
+    CHECK_EQ(rvt_te_attrs_set(&a, "resync_interval=2"), 0);
+    te_buf s;
+    round_trip(&a, loop2, NB(loop2), &s, "loop, packet resync");
+    static const struct { uint8_t format, branches; uint16_t f3_at; } want[] = {
+        { 3, 0, 0x00 }, { 1, 1, 0 }, { 2, 0, 0 }, { 1, 1, 0 }, { 3, 0, 0x10 },
+        { 1, 1, 0 }, { 2, 0, 0 }, { 1, 1, 0 }, { 3, 0, 0x28 }, { 2, 0, 0 },
+    };
+    rvt_te_pkt p[32];
+    size_t n = packets(&a, &s, p, 32), k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i].format == 3 && p[i].subformat == 3)
+            continue;           /* support packets frame the trace */
+        if (k < NB(want)) {
+            CHECK_EQ(p[i].format, want[k].format);
+            if (p[i].format == 1)
+                CHECK_EQ(p[i].branches, want[k].branches);
+            if (p[i].format == 3)
+                CHECK_EQ(p[i].address << 1, TE_BASE + want[k].f3_at);
+        }
+        k++;
+    }
+    CHECK_EQ(k, NB(want));
+    free(s.b);
+}
+
+/* 2.0 layout, table 6.3: the jalr at 1c calls 50, which faults (cause 5,
+ * nothing retires there).  The EPC 50 is the target of an uninferable
+ * jump, so the trap is reported with thaddr 0 and address 50, and the
+ * handler 58 by the format 3 sync right after it.  The 1.1 layout has no
+ * thaddr: the trap packet carries the handler. */
+static const blk epc_fault[] = {
+    { 0x00, 6, 5, 3, 0 }, { 0x1c, 1, 8, 3, 0 }, { 0x50, 0, 1, 3, 5 }, { 0x58, 1, 3, 3, 0 },
+    { 0x54, 1, 13, 3, 0 }, { 0x20, 2, 4, 3, 0 }, { 0x28, 5, 15, 3, 0 },
+};
+
+static void thaddr_epc(void)
+{
+    for (unsigned v = 0; v < 2; v++) {
+        rvt_te_attrs a;
+        attrs(&a, "delta", v ? "version=2.0" : "version=1.1");
+        te_buf s;
+        round_trip(&a, epc_fault, NB(epc_fault), &s, v ? "EPC fault, 2.0" : "EPC fault, 1.1");
+        rvt_te_pkt p[32];
+        size_t n = packets(&a, &s, p, 32), traps = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (p[i].format != 3 || p[i].subformat != 1)
+                continue;
+            traps++;
+            CHECK_EQ(p[i].ecause, 5);
+            if (v) {
+                CHECK_EQ(p[i].thaddr, 0);
+                CHECK_EQ(p[i].address << 1, TE_BASE + 0x50);
+                CHECK(i + 1 < n && p[i + 1].format == 3 && p[i + 1].subformat == 0 &&
+                      p[i + 1].address << 1 == TE_BASE + 0x58);
+            } else {
+                CHECK_EQ(p[i].address << 1, TE_BASE + 0x58);
+            }
+        }
+        CHECK_EQ(traps, 1);
+        free(s.b);
+    }
+}
+
 /* 8.3: only the first and last instructions of a block matter, so the
  * same execution in blocks of several instructions (multiple retirement)
  * and one instruction per block gives the same stream. */
@@ -302,6 +379,8 @@ int main(void)
     loop_branches();
     implicit_return();
     exceptions();
+    resync_flush();
+    thaddr_epc();
     multiple_retirement();
     jump_target_cache();
     return TH_DONE();
