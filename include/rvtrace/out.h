@@ -47,6 +47,8 @@ typedef enum rvt_out_kind {
     RVT_OUT_PCS = 0,      /* one lowercase hex PC per line, no 0x */
     RVT_OUT_LISTING,      /* disassembly with symbols and annotations */
     RVT_OUT_JSON,         /* one JSON object per event */
+    RVT_OUT_FOLDED,       /* folded call stacks with instruction counts,
+                             written when the writer is freed */
 } rvt_out_kind;
 
 typedef struct rvt_out rvt_out;

@@ -1,10 +1,12 @@
-/* Output writers for flow events: PC lists, listings, JSON lines.  Every
+/* Output writers for flow events: PC lists, listings, JSON lines, folded
+ * stacks (folded.c).  Every
  * decoder (E-Trace, N-Trace) feeds these through rvt_out_event(). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rvtrace/out.h"
 #include "rvtrace/isa.h"
+#include "out/folded.h"
 
 struct rvt_out {
     rvt_out_kind kind;
@@ -12,6 +14,7 @@ struct rvt_out {
     rvt_image *img;
     uint64_t insns, errors, lost;
     const char *last_sym;   /* listing: symbol of the previous instruction */
+    rvt_folded *fold;       /* RVT_OUT_FOLDED */
 };
 
 rvt_out *rvt_out_new(rvt_out_kind kind, FILE *f, rvt_image *img)
@@ -24,6 +27,10 @@ rvt_out *rvt_out_new(rvt_out_kind kind, FILE *f, rvt_image *img)
     o->kind = kind;
     o->f = f;
     o->img = img;
+    if (kind == RVT_OUT_FOLDED && !(o->fold = rvt_folded_new(img))) {
+        free(o);
+        return NULL;
+    }
     return o;
 }
 
@@ -31,6 +38,10 @@ void rvt_out_free(rvt_out *o)
 {
     if (!o)
         return;
+    if (o->fold) {
+        rvt_folded_write(o->fold, o->f);
+        rvt_folded_free(o->fold);
+    }
     fflush(o->f);
     free(o);
 }
@@ -194,6 +205,7 @@ int rvt_out_event(void *ctx, const rvt_flow_event *ev)
         break;
     case RVT_OUT_LISTING: listing_event(o, ev); break;
     case RVT_OUT_JSON: json_event(o, ev); break;
+    case RVT_OUT_FOLDED: rvt_folded_event(o->fold, ev); break;
     }
     return 0;
 }

@@ -45,7 +45,9 @@ const char cmd_decode_help[] =
     "Rebuild the executed instruction sequence from a trace and the program\n"
     "image.  Output: --pcs F (one hex address per line), --listing (default:\n"
     "disassembly with symbols and trap/privilege annotations), --json (one\n"
-    "JSON object per instruction).  Settings come from FILE.attrs.\n";
+    "JSON object per instruction), --folded (call stacks with the number of\n"
+    "instructions retired in each, 'main;f;g 1234' lines for flame-graph\n"
+    "tools).  Settings come from FILE.attrs.\n";
 
 const char cmd_encode_help[] =
     "usage: rvtrace encode --etrace|--ntrace [OPTIONS] IN.rvi|IN.csv -o OUT\n"

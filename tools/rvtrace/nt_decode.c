@@ -121,6 +121,8 @@ int nt_cmd_decode(int argc, char **argv)
             count = true;
         else if (!strcmp(argv[i], "--listing"))
             kind = RVT_OUT_LISTING;
+        else if (!strcmp(argv[i], "--folded"))
+            kind = RVT_OUT_FOLDED;
         else if (!strcmp(argv[i], "--ntrace"))
             continue;
         else if (argv[i][0] != '-')
@@ -170,7 +172,7 @@ int nt_cmd_decode(int argc, char **argv)
         else
             c.outs[c.nout++] = rvt_out_new(RVT_OUT_PCS, pf, img);
     }
-    if (buf && !count && (!pcs || kind == RVT_OUT_JSON))
+    if (buf && !count && (!pcs || kind != RVT_OUT_LISTING))
         c.outs[c.nout++] = rvt_out_new(kind, stdout, img);
     rvt_nt_decoder *d = buf ? rvt_nt_decoder_new(&cfg, image_insn, img, src, &st) : NULL;
     if (d && count && !pcs && !c.nsmc)

@@ -64,6 +64,9 @@ int te_cmd_decode(int argc, char **argv)
         } else if (!strcmp(argv[i], "--listing")) {
             kind = RVT_OUT_LISTING;
             main_out = true;
+        } else if (!strcmp(argv[i], "--folded")) {
+            kind = RVT_OUT_FOLDED;
+            main_out = true;
         } else if (argv[i][0] != '-')
             in = argv[i];
         else {

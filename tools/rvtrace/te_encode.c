@@ -79,11 +79,8 @@ int te_cmd_encode(int argc, char **argv)
         cli_err("encode: need IN and -o OUT");
         return CLI_USAGE;
     }
-    rvt_te_attrs_fill(&a);
-    if (rvt_te_attrs_check(&a) < 0) {
-        cli_err("encode: inconsistent E-Trace attributes or options");
+    if (te_attrs_finish(argc, argv, &a, "encode") < 0)
         return CLI_USAGE;
-    }
     te_sink *s = sink_new(out, &a);
     if (!s)
         return CLI_FAIL;
@@ -134,11 +131,8 @@ int te_sink_open(int argc, char **argv, unsigned xlen, rvt_irec_sink *out, void 
         cli_err("--te-opt/--te-attr need --etrace OUT.te");
         return CLI_USAGE;
     }
-    rvt_te_attrs_fill(&a);
-    if (rvt_te_attrs_check(&a) < 0) {
-        cli_err("--etrace: inconsistent E-Trace attributes or options");
+    if (te_attrs_finish(argc, argv, &a, "--etrace") < 0)
         return CLI_USAGE;
-    }
     te_sink *s = sink_new(path, &a);
     if (!s)
         return CLI_FAIL;

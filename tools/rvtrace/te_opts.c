@@ -10,7 +10,9 @@ const char te_options_help[] =
     "  --etrace OUT.te           write an E-Trace stream (attributes in OUT.te.attrs)\n"
     "  --te-opt LIST             modes: full-address, implicit-except, sijump,\n"
     "                            implicit-return, branch-prediction,\n"
-    "                            jump-target-cache, or all (default: delta address)\n"
+    "                            jump-target-cache, or all (default: delta address);\n"
+    "                            implicit-return uses a 32-entry return stack unless\n"
+    "                            return_stack_size or call_counter_size is given\n"
     "  --te-attr NAME=VALUE      an encoder attribute (E-Trace 9.1 names, *_p values):\n"
     "                            version=1.1|2.0, iaddress_width, iaddress_lsb,\n"
     "                            ecause_width, context_width, nocontext, notime,\n"
@@ -42,6 +44,24 @@ int te_opt_apply(int argc, char **argv, int *i, rvt_te_attrs *a)
         }
         *i = j;
         return 1;
+    }
+    return 0;
+}
+
+int te_attrs_finish(int argc, char **argv, rvt_te_attrs *a, const char *what)
+{
+    bool sized = false;
+    for (int i = 0; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--te-attr") && (!strncmp(argv[i + 1], "return_stack_size=", 18) ||
+                                              !strncmp(argv[i + 1], "call_counter_size=", 18)))
+            sized = true;
+    if ((a->options & RVT_TE_OPT_IMPLICIT_RETURN) && !sized && !a->return_stack_size &&
+        !a->call_counter_size)
+        a->return_stack_size = 5;
+    rvt_te_attrs_fill(a);
+    if (rvt_te_attrs_check(a) < 0) {
+        cli_err("%s: inconsistent E-Trace attributes or options", what);
+        return -1;
     }
     return 0;
 }

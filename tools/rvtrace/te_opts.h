@@ -13,6 +13,12 @@ int te_opt_apply(int argc, char **argv, int *i, rvt_te_attrs *a);
 /* Attributes for reading TRACE: defaults, then TRACE.attrs if present,
  * then the --te-attr/--te-opt options in argv.  Prints the error. */
 int te_attrs_for_input(const char *trace, int argc, char **argv, rvt_te_attrs *a);
+/* The encoder's attributes after the options: a 32-entry return stack for
+ * implicit return when the options name neither return_stack_size nor
+ * call_counter_size (both 0 is the reference flow's mode, in which every
+ * return is left out and no decoder can follow them: only on request),
+ * then rvt_te_attrs_fill.  0, or -1 (printed) when inconsistent. */
+int te_attrs_finish(int argc, char **argv, rvt_te_attrs *a, const char *what);
 int te_attrs_save(const char *trace, const rvt_te_attrs *a);
 
 #endif
