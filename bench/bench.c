@@ -491,7 +491,11 @@ static void report(FILE *f, workload *w, size_t n, const long_result *L, const c
                "(header bytes counted); nt:* are N-Trace MSEO streams.\n");
 }
 
+#ifdef RVT_BENCH_IN_CLI
+int bench_main(int argc, char **argv)      /* rvtrace bench (tools/rvtrace/cmd_bench.c) */
+#else
 int main(int argc, char **argv)
+#endif
 {
     const char *dir = "programs", *out = "bench/RESULTS.md", *long_name = "long.elf";
     bool quick = false;
@@ -501,7 +505,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--long") && i + 1 < argc) long_name = argv[++i];
         else if (!strcmp(argv[i], "--quick")) quick = true;
         else {
-            fprintf(stderr, "usage: rvtrace_bench [--programs DIR] [--out FILE] [--long NAME.elf] [--quick]\n");
+            fprintf(stderr, "usage: rvtrace bench [--programs DIR] [--out FILE] [--long NAME.elf] [--quick]\n");
             return 2;
         }
     }

@@ -40,6 +40,7 @@ int cmd_import(int argc, char **argv);
 int cmd_disasm(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 int rvi_cmd_dump(int argc, char **argv);   /* rvi_dump.c */
 int cmd_verify(int argc, char **argv);     /* cmd_verify.c */
 int tv_cmd_dump(int argc, char **argv);    /* tv_dump.c */
@@ -48,7 +49,7 @@ int tv_cmd_dump(int argc, char **argv);    /* tv_dump.c */
 const char *cli_help_text(const char *cmd);
 extern const char cmd_run_help[], cmd_dump_help[], cmd_decode_help[],
     cmd_encode_help[], cmd_import_help[], cmd_disasm_help[], cmd_verify_help[],
-    cmd_stat_help[];
+    cmd_stat_help[], cmd_bench_help[];
 /* Option summaries of the two trace paths, shown inside run/encode/decode help. */
 extern const char te_options_help[], nt_options_help[];
 

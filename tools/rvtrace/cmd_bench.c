@@ -1,0 +1,21 @@
+/* rvtrace bench: the benchmark harness of bench/bench.c (also built as
+ * build/bench/rvtrace_bench, which `make bench` runs). */
+#include "cli.h"
+
+int bench_main(int argc, char **argv);
+
+const char cmd_bench_help[] =
+    "usage: rvtrace bench [--programs DIR] [--out FILE] [--long NAME.elf] [--quick]\n"
+    "\n"
+    "Measure every workload of DIR (default: programs) through every trace\n"
+    "mode: bits per retired instruction for each E-Trace and N-Trace mode, and\n"
+    "on the long workload (default long.elf) the hart, encoder and decoder\n"
+    "throughput in millions of instructions per second of process CPU time.\n"
+    "Prints the table and writes it to FILE (default: bench/RESULTS.md).\n"
+    "  --quick   bits per instruction only (no throughput runs, ~1 minute)\n"
+    "Run from the source tree, or give --programs and --out.\n";
+
+int cmd_bench(int argc, char **argv)
+{
+    return bench_main(argc, argv);
+}
