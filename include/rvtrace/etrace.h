@@ -35,7 +35,7 @@ extern "C" {
 
 /* Resync counting (table 2.1 ResyncMode). */
 enum rvt_te_resync { RVT_TE_RESYNC_OFF = 0, RVT_TE_RESYNC_PACKETS = 1,
-                     RVT_TE_RESYNC_HALFWORDS = 3 };
+                     RVT_TE_RESYNC_CYCLES = 2, RVT_TE_RESYNC_HALFWORDS = 3 };
 
 /* Encoder parameters as *_p values (table 9.1), not the "minus one"
  * discovery encodings of table 9.2.  Fill with rvt_te_attrs_default(). */

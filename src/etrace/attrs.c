@@ -107,7 +107,7 @@ static int set_value(rvt_te_attrs *a, const char *name, size_t n, const char *va
         return rvt_te_opts_parse(val, &a->options);
     if (n == 11 && !strncmp(name, "resync_mode", n)) {
         for (unsigned i = 0; i < 4; i++)
-            if (!strcmp(val, resync_names[i]) && i != 2) {
+            if (!strcmp(val, resync_names[i])) {
                 a->resync_mode = i;
                 return 0;
             }
@@ -181,7 +181,7 @@ int rvt_te_attrs_check(const rvt_te_attrs *a)
         return RVT_ERR_INVAL;
     if ((a->options & RVT_TE_OPT_JTC) && a->cache_size == 0)
         return RVT_ERR_INVAL;
-    if (a->resync_max > 40 || a->resync_mode == 2 || a->resync_mode > 3)
+    if (a->resync_max > 40 || a->resync_mode > 3)
         return RVT_ERR_INVAL;
     return 0;
 }

@@ -30,6 +30,7 @@ struct rvt_te_encoder {
     unsigned branches;
     uint32_t map;
     uint64_t resync_cnt, resync_max;
+    uint64_t sync_time;     /* cycle count (rvt_irec.time) at the last sync */
     bool resync_due;
     bool hidden_jump;       /* an inferred jump since the last packet or branch */
     uint64_t steps;         /* te_enc_step calls */

@@ -180,6 +180,8 @@ static bool resync_due_after(const rvt_te_encoder *e, const te_ins *c, bool pack
         cnt += packet;
     else if (e->a.resync_mode == RVT_TE_RESYNC_HALFWORDS)
         cnt += c->halfwords;
+    else if (e->a.resync_mode == RVT_TE_RESYNC_CYCLES)
+        cnt = c->time - e->sync_time;
     else
         return false;
     return resync_reached(e, cnt);
@@ -191,8 +193,12 @@ static void after(rvt_te_encoder *e, const te_ins *c)
         ir_push(e, c->next_seq);
         e->returns_since_call = false;
     }
+    /* Table 2.1 ResyncMode 3: half-words retired; 2: clock cycles, from
+     * the cycle count the hart gives each block (rvt_irec.time). */
     if (e->a.resync_mode == RVT_TE_RESYNC_HALFWORDS)
         e->resync_cnt += c->halfwords;
+    else if (e->a.resync_mode == RVT_TE_RESYNC_CYCLES)
+        e->resync_cnt = c->time - e->sync_time;
     if (resync_reached(e, e->resync_cnt))
         e->resync_due = true;
 }

@@ -99,8 +99,10 @@ static uint64_t addr_field(const rvt_te_encoder *e, uint64_t addr)
 }
 
 /* Reset everything a synchronisation packet resets (3.2.5-3.2.7, 8.2). */
-static void sync_reset(rvt_te_encoder *e, uint64_t addr)
+static void sync_reset(rvt_te_encoder *e, const te_ins *c)
 {
+    uint64_t addr = c->addr;
+    e->sync_time = c->time;
     e->branches = 0;
     e->map = 0;
     e->resync_cnt = 0;
@@ -138,7 +140,7 @@ int te_enc_sync(rvt_te_encoder *e, const te_ins *c)
     f3_common(e, &p, c);
     p.subformat = 0;
     int st = te_enc_emit(e, &p);
-    sync_reset(e, c->addr);
+    sync_reset(e, c);
     sync_branch(e, c);
     return st;
 }
@@ -185,7 +187,7 @@ int te_enc_trap(rvt_te_encoder *e, const te_ins *c, const te_ins *prev, bool epc
         return st < 0 ? st : te_enc_sync(e, c);
     }
     int st = emit_trap(e, &p, c->addr);
-    sync_reset(e, c->addr);
+    sync_reset(e, c);
     sync_branch(e, c);
     return st;
 }
