@@ -150,18 +150,49 @@ static int emit_full_map(rvt_te_encoder *e)
     return te_enc_emit(e, &p);
 }
 
+/* Has the decoder's walk to the reported address c passed c's address
+ * since the last packet or branch?  Only there (every branch processed)
+ * can it stop early (11.1 follow_execution_path); an earlier pass at
+ * another depth needs a return popping a call made before it, and is the
+ * one case 6.6.3's depth report tells apart. */
+static bool span_has(const rvt_te_encoder *e, uint64_t addr)
+{
+    if (e->span_n > TE_SPAN_MAX)
+        return true;
+    for (unsigned i = 0; i < e->span_n; i++)
+        if (addr >= e->span_lo[i] && addr < e->span_hi[i])
+            return true;
+    return false;
+}
+
+static void span_add(rvt_te_encoder *e, const te_ins *c)
+{
+    uint64_t lo = c->addr, hi = c->addr + 2 * c->halfwords;
+    if (e->span_n && e->span_n <= TE_SPAN_MAX && e->span_hi[e->span_n - 1] == lo) {
+        e->span_hi[e->span_n - 1] = hi;        /* straight on */
+    } else if (e->span_n < TE_SPAN_MAX) {
+        e->span_lo[e->span_n] = lo;
+        e->span_hi[e->span_n++] = hi;
+    } else {
+        e->span_n = TE_SPAN_MAX + 1;
+    }
+}
+
 /* 6.6.3: before a format 3 (or the end), report the call depth unless the
  * decoder will stop in the right call anyway.  Unlike 6.6.3's "if it is
  * non-zero", a depth of 0 is reported too: after implicit returns from a
  * recursion the address can occur first at a greater depth, where the
- * decoder (11.1 follow_execution_path) would otherwise stop. */
-static bool depth_needed(const rvt_te_encoder *e, bool after_return)
+ * decoder (11.1 follow_execution_path) would otherwise stop.  Beyond
+ * 6.6.3's exceptions, no depth either when c's address did not occur
+ * since the last packet or branch: the first occurrence is c itself.
+ * (The depth costs the whole address: irreport sits above it, 6.6.3.) */
+static bool depth_needed(const rvt_te_encoder *e, const te_ins *c, bool after_return)
 {
     if (!(e->a.options & RVT_TE_OPT_IMPLICIT_RETURN) || !e->ir_max)
         return false;
     if (after_return)
         return true;
-    return e->returns_since_call && !e->branch_since_return;
+    return e->returns_since_call && !e->branch_since_return && span_has(e, c->addr);
 }
 
 /* Packet counting follows the reference flow: a sync after more than
@@ -187,6 +218,8 @@ static bool resync_due_after(const rvt_te_encoder *e, const te_ins *c, bool pack
 
 static void after(rvt_te_encoder *e, const te_ins *c)
 {
+    if (e->ir_max)
+        span_add(e, c);
     if (c->itype == 8 || c->itype == 9) {
         ir_push(e, c->next_seq);
         e->returns_since_call = false;
@@ -217,6 +250,7 @@ static int take_branch(rvt_te_encoder *e, const te_ins *c)
         return BP_NONE;
     e->branch_since_return = true;
     e->hidden_jump = false;
+    e->span_n = 0;
     if (!e->t.bp) {
         map_branch(e, c);
         return BP_NONE;
@@ -327,7 +361,7 @@ int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
             bool upd = pud && (c->trap || (n && ppch(c, n)) || resync_due_after(e, c, true));
             bool irr = ir_fail;
             uint64_t depth = fail_depth;
-            if (!irr && (next_f3 || resync_due_after(e, c, true)) && depth_needed(e, implicit_ret)) {
+            if (!irr && (next_f3 || resync_due_after(e, c, true)) && depth_needed(e, c, implicit_ret)) {
                 irr = true;
                 depth = e->ir_depth;
             }

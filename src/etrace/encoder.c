@@ -79,6 +79,7 @@ int te_enc_emit(rvt_te_encoder *e, const rvt_te_pkt *p)
     e->stats.packets++;
     e->ir_seen = 0;
     e->hidden_jump = false;
+    e->span_n = 0;
     e->stats.bytes += (uint64_t)n;
     e->stats.per_format[p->format & 3]++;
     if (e->a.resync_mode == RVT_TE_RESYNC_PACKETS)
