@@ -25,7 +25,10 @@ struct rvt_te_encoder {
     rvt_te_attrs a;
     rvt_te_byte_fn out;
     void *ctx;
-    te_ins prev, cur;       /* the window; the next comes in by argument */
+    /* The window: prev and cur point into win, nxt at the free slot the
+     * next view is written to (rotated, not copied, per view). */
+    te_ins win[3];
+    te_ins *prev, *cur, *nxt;
     bool has_prev, has_cur;
     bool stopped, stopped_support, end_upd;
     bool start;

@@ -11,7 +11,7 @@ static bool itype_uninferable(unsigned it)
 {
     /* Table 4.1: 3 xret, 6 (3-bit) uninferable jump, 8 call, 10 tail,
      * 12 swap, 13 return, 14 other uninferable jump. */
-    return it == 3 || it == 6 || it == 8 || it == 10 || it == 12 || it == 13 || it == 14;
+    return (0x7548u >> (it & 15)) & 1;
 }
 
 static bool ppch(const te_ins *prev, const te_ins *c)
@@ -310,10 +310,24 @@ static bool resync_report(rvt_te_encoder *e, const te_ins *c, const te_ins *n, b
     return !ir_fail;
 }
 
+/* The common case, decided without the rest of figure 8.1: c follows p
+ * in sequence or by an inferable jump, is no branch, trap or notification,
+ * no privilege or context change is at either side, no resync is due and
+ * the map has room; then nothing is reported at c. */
+static bool quiet_step(const rvt_te_encoder *e, const te_ins *p, const te_ins *c, const te_ins *n)
+{
+    return p && n && !e->start && !p->trap && !itype_uninferable(p->itype) && !c->is_branch &&
+           !c->trap && !c->notify && !e->resync_due && e->branches != 31 && !ppch(p, c) && !ppch(c, n);
+}
+
 int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
 {
     int st = 0;
     e->steps++;
+    if (quiet_step(e, p, c, n)) {
+        after(e, c);
+        return 0;
+    }
     if (e->start || !p) {
         e->start = false;
         c->no_prev = 1;
@@ -370,6 +384,14 @@ int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
             st = emit_count(e);
         } else if (e->branches == 31) {
             st = emit_full_map(e);
+        }
+        if (ir_fail && !e->t.bp && !e->t.jtc) {
+            /* A failed prediction leaves the stale entry on top (6.6.3: it
+             * is reported, not popped), so every return under it fails
+             * too, each costing the whole address (irreport sits above
+             * it): a sync (8.2, the encoder's choice of time) empties the
+             * stack.  Not with a predictor or cache, which it resets. */
+            e->resync_due = true;
         }
         if (p->itype == 13 && pud) {
             e->returns_since_call = true;

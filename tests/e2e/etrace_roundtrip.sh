@@ -42,6 +42,7 @@ modes=(
     "branch-prediction|branch-prediction||"
     "jump-target-cache|jump-target-cache||"
     "all|all|return_stack_size=4|"
+    "compress|implicit-return,implicit-except,sijump,branch-prediction,jump-target-cache|return_stack_size=5|"
 )
 # Known open mismatches (program:mode or program:mode@resync), still run
 # and reported as XFAIL so they stay visible; an XPASS means the entry can
