@@ -293,6 +293,15 @@ static bool resync_point(rvt_te_encoder *e, const te_ins *p, const te_ins *c)
     return !e->hidden_jump && !ir_fail;
 }
 
+/* A format 3 sync at c: a privilege or context change (8), or a due
+ * resync with nothing left to report, where one may go (resync_point,
+ * always asked: it tracks the jumps the decoder infers). */
+static bool sync_at(rvt_te_encoder *e, const te_ins *p, const te_ins *c)
+{
+    bool point = resync_point(e, p, c);
+    return ppch(p, c) || (point && e->resync_due && te_enc_unreported(e) == 0);
+}
+
 /* Report c because a resync is due (8.2: the last instruction before the
  * format 3, with its branches)?  Only when the sync can follow at n: not
  * after a jump the decoder infers (resync_point), nor when c is a return
@@ -335,8 +344,7 @@ int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
     } else if (p->trap) {
         c->no_prev = 1;
         st = te_enc_trap(e, c, p);
-    } else if (resync_point(e, p, c) ? ppch(p, c) || (e->resync_due && te_enc_unreported(e) == 0)
-                                     : ppch(p, c)) {
+    } else if (sync_at(e, p, c)) {
         st = te_enc_sync(e, c);
     } else {
         bool ir_fail;
