@@ -5,6 +5,8 @@
 #include "rvtrace/etrace.h"
 #include "etrace/bpjtc.h"
 
+#define TE_SPAN_MAX 8
+
 /* One interesting instruction: the first or last of a block (8.3). */
 typedef struct te_ins {
     uint64_t addr;
@@ -23,7 +25,10 @@ struct rvt_te_encoder {
     rvt_te_attrs a;
     rvt_te_byte_fn out;
     void *ctx;
-    te_ins prev, cur;       /* the window; the next comes in by argument */
+    /* The window: prev and cur point into win, nxt at the free slot the
+     * next view is written to (rotated, not copied, per view). */
+    te_ins win[3];
+    te_ins *prev, *cur, *nxt;
     bool has_prev, has_cur;
     bool stopped, stopped_support, end_upd;
     bool start;
@@ -40,6 +45,10 @@ struct rvt_te_encoder {
     uint64_t *stack;
     bool returns_since_call, branch_since_return, last_was_ret;
     uint64_t ir_seen;       /* depths (mod 64) of implicit returns since the last packet */
+    /* 6.6.3 depth reports: the instructions run since the last packet or
+     * branch, as [lo, hi) ranges; span_n > TE_SPAN_MAX when they overflowed. */
+    uint64_t span_lo[TE_SPAN_MAX], span_hi[TE_SPAN_MAX];
+    unsigned span_n;
     te_bpjtc t;             /* predictor and jump target cache */
     bool bp_all_ok;         /* every branch in the map was predicted */
     uint64_t pbc;           /* 6.8: predicted branches counted (>= 31), 0 = map in use */

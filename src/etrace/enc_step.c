@@ -11,7 +11,7 @@ static bool itype_uninferable(unsigned it)
 {
     /* Table 4.1: 3 xret, 6 (3-bit) uninferable jump, 8 call, 10 tail,
      * 12 swap, 13 return, 14 other uninferable jump. */
-    return it == 3 || it == 6 || it == 8 || it == 10 || it == 12 || it == 13 || it == 14;
+    return (0x7548u >> (it & 15)) & 1;
 }
 
 static bool ppch(const te_ins *prev, const te_ins *c)
@@ -150,18 +150,49 @@ static int emit_full_map(rvt_te_encoder *e)
     return te_enc_emit(e, &p);
 }
 
+/* Has the decoder's walk to the reported address c passed c's address
+ * since the last packet or branch?  Only there (every branch processed)
+ * can it stop early (11.1 follow_execution_path); an earlier pass at
+ * another depth needs a return popping a call made before it, and is the
+ * one case 6.6.3's depth report tells apart. */
+static bool span_has(const rvt_te_encoder *e, uint64_t addr)
+{
+    if (e->span_n > TE_SPAN_MAX)
+        return true;
+    for (unsigned i = 0; i < e->span_n; i++)
+        if (addr >= e->span_lo[i] && addr < e->span_hi[i])
+            return true;
+    return false;
+}
+
+static void span_add(rvt_te_encoder *e, const te_ins *c)
+{
+    uint64_t lo = c->addr, hi = c->addr + 2 * c->halfwords;
+    if (e->span_n && e->span_n <= TE_SPAN_MAX && e->span_hi[e->span_n - 1] == lo) {
+        e->span_hi[e->span_n - 1] = hi;        /* straight on */
+    } else if (e->span_n < TE_SPAN_MAX) {
+        e->span_lo[e->span_n] = lo;
+        e->span_hi[e->span_n++] = hi;
+    } else {
+        e->span_n = TE_SPAN_MAX + 1;
+    }
+}
+
 /* 6.6.3: before a format 3 (or the end), report the call depth unless the
  * decoder will stop in the right call anyway.  Unlike 6.6.3's "if it is
  * non-zero", a depth of 0 is reported too: after implicit returns from a
  * recursion the address can occur first at a greater depth, where the
- * decoder (11.1 follow_execution_path) would otherwise stop. */
-static bool depth_needed(const rvt_te_encoder *e, bool after_return)
+ * decoder (11.1 follow_execution_path) would otherwise stop.  Beyond
+ * 6.6.3's exceptions, no depth either when c's address did not occur
+ * since the last packet or branch: the first occurrence is c itself.
+ * (The depth costs the whole address: irreport sits above it, 6.6.3.) */
+static bool depth_needed(const rvt_te_encoder *e, const te_ins *c, bool after_return)
 {
     if (!(e->a.options & RVT_TE_OPT_IMPLICIT_RETURN) || !e->ir_max)
         return false;
     if (after_return)
         return true;
-    return e->returns_since_call && !e->branch_since_return;
+    return e->returns_since_call && !e->branch_since_return && span_has(e, c->addr);
 }
 
 /* Packet counting follows the reference flow: a sync after more than
@@ -189,6 +220,8 @@ static bool resync_due_after(const rvt_te_encoder *e, const te_ins *c, bool pack
 
 static void after(rvt_te_encoder *e, const te_ins *c)
 {
+    if (e->ir_max)
+        span_add(e, c);
     if (c->itype == 8 || c->itype == 9) {
         ir_push(e, c->next_seq);
         e->returns_since_call = false;
@@ -223,6 +256,7 @@ static int take_branch(rvt_te_encoder *e, const te_ins *c)
         return BP_NONE;
     e->branch_since_return = true;
     e->hidden_jump = false;
+    e->span_n = 0;
     if (!e->t.bp) {
         map_branch(e, c);
         return BP_NONE;
@@ -265,6 +299,24 @@ static bool resync_point(rvt_te_encoder *e, const te_ins *p, const te_ins *c)
     return !e->hidden_jump && !ir_fail;
 }
 
+/* A format 3 sync at c: a privilege or context change (8), or a due
+ * resync with nothing left to report, where one may go (resync_point,
+ * always asked: it tracks the jumps the decoder infers). */
+static bool sync_at(rvt_te_encoder *e, const te_ins *p, const te_ins *c)
+{
+    bool point = resync_point(e, p, c);
+    return ppch(p, c) || (point && e->resync_due && te_enc_unreported(e) == 0);
+}
+
+/* 8.2: "when the resync timer value has been exactly reached, a format 1
+ * will be generated if the branch map is not empty"; the format 3 follows
+ * once it is exceeded.  Counting half-words or cycles, both happen when
+ * the interval is reached (resync_due). */
+static bool resync_br(const rvt_te_encoder *e)
+{
+    return e->a.resync_mode == RVT_TE_RESYNC_PACKETS && e->resync_cnt == e->resync_max;
+}
+
 /* Report c because a resync is due (8.2: the last instruction before the
  * format 3, with its branches)?  Only when the sync can follow at n: not
  * after a jump the decoder infers (resync_point), nor when c is a return
@@ -274,13 +326,7 @@ static bool resync_point(rvt_te_encoder *e, const te_ins *p, const te_ins *c)
  * occurrence). */
 static bool resync_report(rvt_te_encoder *e, const te_ins *c, const te_ins *n, bool unrep)
 {
-    /* 8.2: "when the resync timer value has been exactly reached, a format
-     * 1 will be generated if the branch map is not empty"; the format 3
-     * follows once it is exceeded.  Counting half-words, both happen when
-     * the interval is reached. */
-    bool br = e->resync_due ||
-              (e->a.resync_mode == RVT_TE_RESYNC_PACKETS && e->resync_cnt == e->resync_max);
-    if (!br || !unrep || e->hidden_jump)
+    if (!(e->resync_due || resync_br(e)) || !unrep || e->hidden_jump)
         return false;
     bool ir_fail = false;
     if (n)
@@ -309,10 +355,24 @@ static bool epc_at_discon(rvt_te_encoder *e, const te_ins *p)
     return reported_discon(e, p, &target, &ir_fail);
 }
 
+/* The common case, decided without the rest of figure 8.1: c follows p
+ * in sequence or by an inferable jump, is no branch, trap or notification,
+ * no privilege or context change is at either side, no resync is due and
+ * the map has room; then nothing is reported at c. */
+static bool quiet_step(const rvt_te_encoder *e, const te_ins *p, const te_ins *c, const te_ins *n)
+{
+    return p && n && !e->start && !p->trap && !itype_uninferable(p->itype) && !c->is_branch &&
+           !c->trap && !c->notify && !e->resync_due && !resync_br(e) && e->branches != 31 && !ppch(p, c) && !ppch(c, n);
+}
+
 int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
 {
     int st = 0;
     e->steps++;
+    if (quiet_step(e, p, c, n)) {
+        after(e, c);
+        return 0;
+    }
     if (e->start || !p) {
         e->start = false;
         c->no_prev = 1;
@@ -320,8 +380,7 @@ int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
     } else if (p->trap) {
         c->no_prev = 1;
         st = te_enc_trap(e, c, p, epc_at_discon(e, p));
-    } else if (resync_point(e, p, c) ? ppch(p, c) || (e->resync_due && te_enc_unreported(e) == 0)
-                                     : ppch(p, c)) {
+    } else if (sync_at(e, p, c)) {
         st = te_enc_sync(e, c);
     } else {
         bool ir_fail;
@@ -360,7 +419,7 @@ int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
             bool upd = pud && (trap_follows(e, c) || (n && ppch(c, n)) || resync_due_after(e, c, true));
             bool irr = ir_fail;
             uint64_t depth = fail_depth;
-            if (!irr && (next_f3 || resync_due_after(e, c, true)) && depth_needed(e, implicit_ret)) {
+            if (!irr && (next_f3 || resync_due_after(e, c, true)) && depth_needed(e, c, implicit_ret)) {
                 irr = true;
                 depth = e->ir_depth;
             }
@@ -369,6 +428,14 @@ int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
             st = emit_count(e);
         } else if (e->branches == 31) {
             st = emit_full_map(e);
+        }
+        if (ir_fail && !e->t.bp && !e->t.jtc) {
+            /* A failed prediction leaves the stale entry on top (6.6.3: it
+             * is reported, not popped), so every return under it fails
+             * too, each costing the whole address (irreport sits above
+             * it): a sync (8.2, the encoder's choice of time) empties the
+             * stack.  Not with a predictor or cache, which it resets. */
+            e->resync_due = true;
         }
         if (p->itype == 13 && pud) {
             e->returns_since_call = true;

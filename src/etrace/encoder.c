@@ -51,6 +51,9 @@ rvt_te_encoder *rvt_te_encoder_new(const rvt_te_attrs *a, rvt_te_byte_fn out, vo
             *status = st;
         return NULL;
     }
+    e->prev = &e->win[0];
+    e->cur = &e->win[1];
+    e->nxt = &e->win[2];
     e->start = true;
     if (status)
         *status = 0;
@@ -79,6 +82,7 @@ int te_enc_emit(rvt_te_encoder *e, const rvt_te_pkt *p)
     e->stats.packets++;
     e->ir_seen = 0;
     e->hidden_jump = false;
+    e->span_n = 0;
     e->stats.bytes += (uint64_t)n;
     e->stats.per_format[p->format & 3]++;
     if (e->a.resync_mode == RVT_TE_RESYNC_PACKETS)
@@ -198,7 +202,7 @@ static int flush_end(rvt_te_encoder *e)
 {
     if (!e->has_cur)
         return 0;
-    int st = te_enc_step(e, e->has_prev ? &e->prev : NULL, &e->cur, NULL);
+    int st = te_enc_step(e, e->has_prev ? e->prev : NULL, e->cur, NULL);
     e->has_cur = e->has_prev = false;
     if (st < 0)
         return st;
@@ -209,24 +213,43 @@ static int flush_end(rvt_te_encoder *e)
     return st;
 }
 
-static int push_view(rvt_te_encoder *e, const te_ins *v)
+/* The view just written to e->nxt enters the window. */
+static int push_view(rvt_te_encoder *e)
 {
     int st = 0;
-    if (e->start && !e->has_cur) {
-        memset(e->t.tvec, 0, sizeof e->t.tvec);     /* 3.2.3: learned anew */
-        st = te_enc_support(e, true, RVT_TE_QUAL_NO_CHANGE);
-        if (st < 0)
-            return st;
-    }
+    te_ins *v = e->nxt;
     if (e->has_cur) {
-        st = te_enc_step(e, e->has_prev ? &e->prev : NULL, &e->cur, v);
+        st = te_enc_step(e, e->has_prev ? e->prev : NULL, e->cur, v);
+        e->nxt = e->prev;
         e->prev = e->cur;
         e->has_prev = true;
+    } else {
+        if (e->start) {
+            memset(e->t.tvec, 0, sizeof e->t.tvec);     /* 3.2.3: learned anew */
+            st = te_enc_support(e, true, RVT_TE_QUAL_NO_CHANGE);
+        }
+        e->nxt = e->cur;
     }
-    e->cur = *v;
+    e->cur = v;
     e->has_cur = true;
     e->stats.instructions++;
     return st;
+}
+
+/* The fields every view of record r shares. */
+static void view_init(te_ins *v, const rvt_irec *r)
+{
+    v->priv = r->priv;
+    v->context = r->context;
+    v->time = r->time;
+    v->ctype = r->ctype;
+    v->itype = 0;
+    v->sijump = 0;
+    v->trap = 0;
+    v->is_branch = v->branch_taken = 0;
+    v->notify = 0;
+    v->no_prev = 0;
+    v->next_seq = 0;
 }
 
 static int put_one(rvt_te_encoder *e, const rvt_irec *r)
@@ -243,45 +266,44 @@ static int put_one(rvt_te_encoder *e, const rvt_irec *r)
         return 0;
     if (r->iretire == 0) {
         if ((r->itype == 1 || r->itype == 2) && e->has_cur) {
-            e->cur.trap = r->itype;        /* exc_only: after the last retired */
-            e->cur.cause = r->cause;
-            e->cur.tval = r->tval;
-            e->cur.trap_epc = r->iaddr;
+            e->cur->trap = r->itype;       /* exc_only: after the last retired */
+            e->cur->cause = r->cause;
+            e->cur->tval = r->tval;
+            e->cur->trap_epc = r->iaddr;
         }
         return 0;
     }
     unsigned last_hw = 1u << r->ilastsize;
-    te_ins v = { 0 };
-    v.priv = r->priv;
-    v.context = r->context;
-    v.time = r->time;
-    v.ctype = r->ctype;
     int st = 0;
+    te_ins *v = e->nxt;
+    view_init(v, r);
     if (r->iretire > last_hw) {
-        v.addr = r->iaddr;
-        v.halfwords = r->iretire - last_hw;
-        st = push_view(e, &v);
+        v->addr = r->iaddr;
+        v->halfwords = r->iretire - last_hw;
+        st = push_view(e);
         if (st < 0)
             return st;
-        v.ctype = 0;
+        v = e->nxt;
+        view_init(v, r);
+        v->ctype = 0;
         e->stats.instructions += r->ninstr > 2 ? r->ninstr - 2 : 0;
     }
-    v.addr = r->iaddr + 2ull * (r->iretire - last_hw);
-    v.halfwords = last_hw;
-    v.next_seq = v.addr + 2ull * last_hw;
-    v.sijump = r->sijump;
-    v.notify = (r->flags & RVT_IREC_F_TRIG_NOTIFY) != 0;
+    v->addr = r->iaddr + 2ull * (r->iretire - last_hw);
+    v->halfwords = last_hw;
+    v->next_seq = v->addr + 2ull * last_hw;
+    v->sijump = r->sijump;
+    v->notify = (r->flags & RVT_IREC_F_TRIG_NOTIFY) != 0;
     if (r->itype == 1 || r->itype == 2) {
-        v.trap = r->itype;
-        v.cause = r->cause;
-        v.tval = r->tval;
-        v.trap_epc = v.addr;
+        v->trap = r->itype;
+        v->cause = r->cause;
+        v->tval = r->tval;
+        v->trap_epc = v->addr;
     } else {
-        v.itype = r->itype;
-        v.is_branch = r->itype == 4 || r->itype == 5;
-        v.branch_taken = r->itype == 5;
+        v->itype = r->itype;
+        v->is_branch = r->itype == 4 || r->itype == 5;
+        v->branch_taken = r->itype == 5;
     }
-    st = push_view(e, &v);
+    st = push_view(e);
     e->stats.halfwords += r->iretire;
     if (st >= 0 && (r->flags & RVT_IREC_F_TRIG_STOP)) {
         st = flush_end(e);

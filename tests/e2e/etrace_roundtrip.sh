@@ -44,6 +44,7 @@ modes=(
     "all|all|return_stack_size=4|"
     "resync-cycles|delta|resync_mode=cycles|"
     "resync-packets|all|resync_mode=packets|"
+    "compress|implicit-return,implicit-except,sijump,branch-prediction,jump-target-cache|return_stack_size=5|"
 )
 # Known open mismatches (program:mode or program:mode@resync), still run
 # and reported as XFAIL so they stay visible; an XPASS means the entry can
