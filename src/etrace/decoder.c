@@ -8,30 +8,19 @@
 #include "rvtrace/etrace.h"
 #include "util/bitio.h"
 #include "etrace/bpjtc.h"
+#include "isa/insn_blocks.h"
 
 /* Instructions followed for one packet before giving up: no legitimate
  * stream runs this far without a packet (a full branch map comes every
  * 31 branches, and a loop needs a branch or an uninferable jump). */
 #define TE_FOLLOW_LIMIT (1u << 24)
 
-/* A direct-mapped memo in front of the instruction lookup: the flow walk
- * asks about the same pc several times (next_pc, pc_is_branch,
- * sequential_jump), and a hit here costs no indirect call. */
-#define TE_MEMO_SIZE 4096
-typedef struct {
-    uint64_t pc;               /* odd = empty (no RISC-V pc is odd) */
-    const rvt_insn *insn;
-} te_memo;
-
 /* Uninferable jumps whose target the decoder infers. */
 enum { TE_JUMP_NONE, TE_JUMP_SEQUENTIAL, TE_JUMP_RETURN };
 
 struct rvt_te_decoder {
     rvt_te_attrs a;
-    rvt_te_insn_fn insn;
-    void *insn_ctx;
-    te_memo last;              /* the latest lookup: asked for again next */
-    te_memo memo[TE_MEMO_SIZE];
+    rvt_iblocks bc;            /* instructions and straight-line blocks */
     rvt_flow_fn fn;
     void *ctx;
     bool insn_events;
@@ -129,11 +118,9 @@ rvt_te_decoder *rvt_te_decoder_new_fn(const rvt_te_attrs *a, rvt_te_insn_fn insn
 {
     rvt_te_decoder *d = alloc_dec(a, status);
     if (d) {
-        d->insn = insn;
-        d->insn_ctx = insn_ctx;
-        for (size_t k = 0; k < TE_MEMO_SIZE; k++)
-            d->memo[k].pc = 1;
-        d->last.pc = 1;
+        /* Plain instructions move to pc + len unmasked (11.1 next_pc);
+         * only jump targets wrap to iaddress_width. */
+        rvt_iblk_init(&d->bc, insn, insn_ctx, UINT64_MAX);
         d->fn = fn;
         d->ctx = ctx;
     }
@@ -191,18 +178,7 @@ static bool is_call(const rvt_insn *i)
 
 static inline const rvt_insn *insn_at(rvt_te_decoder *d, uint64_t pc)
 {
-    if (d->last.pc == pc)
-        return d->last.insn;
-    te_memo *m = &d->memo[(pc >> 1) & (TE_MEMO_SIZE - 1)];
-    if (m->pc != pc) {
-        const rvt_insn *i = d->insn(d->insn_ctx, pc);
-        if (!i)       /* misses are not memoised: they are errors anyway */
-            return NULL;
-        m->pc = pc;
-        m->insn = i;
-    }
-    d->last = *m;
-    return m->insn;
+    return rvt_iblk_insn(&d->bc, pc);
 }
 
 static bool sequential_jump(rvt_te_decoder *d, const rvt_insn *i, uint64_t *target)
@@ -230,7 +206,7 @@ static bool implicit_return(rvt_te_decoder *d, const rvt_insn *i)
      * depth, or one whose prediction is the reported address, is not it. */
     if (d->pkt && d->flags.irreport && d->pkt->irdepth == d->depth &&
         d->stack[d->depth - 1] != d->address) {
-        const rvt_insn *t = d->insn(d->insn_ctx, d->address);
+        const rvt_insn *t = insn_at(d, d->address);
         uint64_t here = t && t->jclass == RVT_JC_BRANCH ? 1 : 0;
         if (pending(d) == here)
             return false;
@@ -380,10 +356,18 @@ static bool may_be_inferred(rvt_te_decoder *d, const rvt_te_pkt *p)
 }
 
 /* A walk towards a reported address is a function of (pc, last_pc,
- * branch outcomes left, return stack): once that state repeats, the walk
- * loops without end and the packet contradicts the trace so far (a
- * corrupt stream).  Brent's method: compare with a state saved at
- * doubling intervals, so a loop is found within about twice its length. */
+ * branch outcomes left, return stack): once the state after a step that
+ * did not end the walk repeats, the walk loops without end and the packet
+ * contradicts the trace so far (a corrupt stream).  (A step that ends the
+ * walk is no repeat: a return taken implicitly at depth 1 and one reported
+ * at depth 0 reach the same state, and only the first goes on.)  Brent's
+ * method: compare with a state saved at doubling intervals, so a loop is
+ * found within about twice its length.  The state is sampled after each
+ * instruction next_pc steps, not inside the straight runs retired in one
+ * go: what happens from one sample to the next is still a function of
+ * the sampled state (whether a run is taken whole depends on pc, the
+ * outcomes left and the fixed address), so a repeat is still an endless
+ * loop, and every loop has a control transfer, so it is still found. */
 static void walk_start(rvt_te_decoder *d)
 {
     d->walk.power = 1;
@@ -410,37 +394,94 @@ static bool walk_loops(rvt_te_decoder *d)
     return false;
 }
 
-/* follow_execution_path of 11.1. */
+/* Retire the plain instructions of the straight-line block at pc in one
+ * step, stopping before its last instruction (the one that may transfer
+ * control: next_pc handles it), when no stop of the walk can fall among
+ * them.  A walk stops at a branch (only a block's last instruction can be
+ * one) or at the reported address with no branch outcome pending, so a
+ * block is taken whole unless outcomes are used up and the address lies
+ * inside it.  At most `budget` instructions.  Returns how many were
+ * retired (fewer if an event callback asked to stop), 0 to go one
+ * instruction at a time. */
+static uint64_t straight(rvt_te_decoder *d, uint64_t address, uint64_t budget)
+{
+    uint64_t pc = d->pc;
+    const rvt_iblock *b = rvt_iblk_block(&d->bc, pc);
+    if (b->n < 2 || b->n - 1 > budget)
+        return 0;
+    uint64_t end = rvt_iblk_last_pc(&d->bc, b, pc);
+    if (end < pc || (pending(d) == 0 && address > pc && address < end))
+        return 0;
+    uint32_t k = b->n - 1;
+    d->inferred_jump = TE_JUMP_NONE;
+    if (!d->insn_events) {
+        d->stats.instructions += k;
+        d->last_pc = end - b->prev->len;
+        d->pc = end;
+        return k;
+    }
+    for (uint32_t j = 0; j < k; j++) {
+        d->last_pc = pc;
+        pc += 2 + 2 * ((b->lens >> j) & 1u);
+        d->pc = pc;
+        retire(d, pc);
+        if (d->stop)
+            return j + 1;
+    }
+    return k;
+}
+
+/* The checks of follow_execution_path (11.1) after each instruction: 1
+ * when the walk ends here, 0 to go on, negative on error.  st is
+ * next_pc's: 1 after an uninferable discontinuity. */
+static int arrived(rvt_te_decoder *d, uint64_t address, const rvt_te_pkt *p, int st)
+{
+    unsigned here = pc_is_branch(d) ? 1 : 0;
+    uint64_t left = pending(d);
+    if (left == 1 && here && d->stop_at_last_branch) {
+        d->stop_at_last_branch = false;
+        return 1;
+    }
+    if (st) {
+        if (left > here)
+            return fail(d, RVT_ERR_MISMATCH, "unprocessed branches at the reported address");
+        return 1;
+    }
+    if (d->pc != address || left != here)
+        return 0;
+    if (p->format == 3)
+        return 1;
+    if (d->stop_at_last_branch)
+        return 0;
+    if (d->flags.notify)
+        return 1;
+    if (!d->flags.updiscon && may_be_inferred(d, p)) {
+        d->inferred = true;
+        return 1;
+    }
+    return 0;
+}
+
+/* follow_execution_path of 11.1, a straight-line block at a time. */
 static int follow(rvt_te_decoder *d, uint64_t address, const rvt_te_pkt *p)
 {
     walk_start(d);
-    for (uint32_t n = 0; n < TE_FOLLOW_LIMIT && !d->stop; n++) {
-        int st = next_pc(d, address);
-        if (st < 0)
-            return st;
-        if (walk_loops(d))
+    for (uint64_t n = 0; n < TE_FOLLOW_LIMIT && !d->stop;) {
+        uint64_t k = straight(d, address, TE_FOLLOW_LIMIT - n);
+        int st = 0;
+        if (k) {
+            n += k;
+        } else {
+            n++;
+            st = next_pc(d, address);
+            if (st < 0)
+                return st;
+        }
+        int r = arrived(d, address, p, st);
+        if (r)
+            return r < 0 ? r : 0;
+        if (!k && walk_loops(d))
             return fail(d, RVT_ERR_MISMATCH, "reported address not on the path (endless loop)");
-        unsigned here = pc_is_branch(d) ? 1 : 0;
-        uint64_t left = pending(d);
-        if (left == 1 && here && d->stop_at_last_branch) {
-            d->stop_at_last_branch = false;
-            return 0;
-        }
-        if (st) {
-            if (left > here)
-                return fail(d, RVT_ERR_MISMATCH, "unprocessed branches at the reported address");
-            return 0;
-        }
-        if (p->format != 3 && d->pc == address && !d->stop_at_last_branch &&
-            d->flags.notify && left == here)
-            return 0;
-        if (p->format != 3 && d->pc == address && !d->stop_at_last_branch &&
-            !d->flags.updiscon && left == here && may_be_inferred(d, p)) {
-            d->inferred = true;
-            return 0;
-        }
-        if (p->format == 3 && d->pc == address && left == here)
-            return 0;
     }
     if (d->stop)
         return 0;
@@ -461,7 +502,11 @@ static int resolve_inferred(rvt_te_decoder *d)
     uint64_t previous = d->pc;
     d->inferred = false;
     walk_start(d);
-    for (uint32_t n = 0; n < TE_FOLLOW_LIMIT && !d->stop; n++) {
+    for (uint64_t n = 0; n < TE_FOLLOW_LIMIT && !d->stop;) {
+        uint64_t k = straight(d, previous, TE_FOLLOW_LIMIT - n);
+        n += k ? k : 1;
+        if (k)
+            continue;
         int st = next_pc(d, previous);
         if (st)
             return st < 0 ? st : 0;

@@ -1,6 +1,7 @@
 /* N-Trace flow decoder (ch. 11): messages + program image -> retired
- * instructions.  Walks I-CNT and HIST through the decoded-instruction
- * cache; starts and restarts at synchronisation messages. */
+ * instructions.  Walks I-CNT and HIST a straight-line block at a time
+ * through the instruction/block cache shared with the E-Trace decoder
+ * (isa/insn_blocks.h); starts and restarts at synchronisation messages. */
 #include <stdlib.h>
 #include <string.h>
 #include "rvtrace/ntrace.h"
@@ -8,27 +9,7 @@
 #include "ntrace/nt_stack.h"
 #include "ntrace/nt_read.h"
 #include "util/bitio.h"
-
-#define CACHE_BITS 16
-#define BLOCK_BITS 12
-#define BLOCK_MAX 32      /* instructions per cached block (lens bits) */
-
-typedef struct icache_ent {
-    uint64_t pc;
-    const rvt_insn *ins;
-} icache_ent;
-
-/* A straight-line run from pc: instructions without control flow, ended by
- * the first control transfer (or fence.i, a 6/8-byte instruction, the
- * BLOCK_MAX-th instruction, or missing code).  n = 0: no code at pc. */
-typedef struct nt_block {
-    uint64_t pc;
-    const rvt_insn *last;     /* the block's final instruction */
-    const rvt_insn *prev;     /* the one before it (NULL if n == 1) */
-    uint32_t lens;            /* bit k: instruction k is 4 bytes, else 2 */
-    uint32_t hw;              /* half-words of the whole block */
-    uint32_t n;
-} nt_block;
+#include "isa/insn_blocks.h"
 
 /* Decoder state of one message source (11.2). */
 typedef struct nt_src {
@@ -53,8 +34,6 @@ typedef struct nt_src {
 
 struct rvt_nt_decoder {
     rvt_nt_cfg cfg;
-    rvt_nt_insn_fn insn;
-    void *insn_ctx;
     int src_filter;
     nt_src *src[4096];
     uint64_t base;            /* stream offset of the next buffer */
@@ -66,8 +45,7 @@ struct rvt_nt_decoder {
     uint64_t xmask;
     uint64_t icnt_max;        /* largest I-CNT a message can carry (8.4.4) */
     unsigned events;          /* RVT_NT_EVENTS_* */
-    icache_ent cache[1u << CACHE_BITS];
-    nt_block blocks[1u << BLOCK_BITS];
+    rvt_iblocks bc;           /* instructions and straight-line blocks */
 };
 
 rvt_nt_decoder *rvt_nt_decoder_new(const rvt_nt_cfg *cfg, rvt_nt_insn_fn insn,
@@ -85,14 +63,12 @@ rvt_nt_decoder *rvt_nt_decoder_new(const rvt_nt_cfg *cfg, rvt_nt_insn_fn insn,
             *status = st;
         return NULL;
     }
-    d->insn = insn;
-    d->insn_ctx = insn_ctx;
     d->src_filter = src_filter;
     d->xmask = d->cfg.xlen == 32 ? 0xffffffffull : ~0ull;
     /* the encoder reports at the counter's MSB (2^(bits-1)) plus at most
      * one block; 2^bits leaves room for both */
     d->icnt_max = 1ull << d->cfg.icnt_bits;
-    rvt_nt_decoder_flush_cache(d);
+    rvt_iblk_init(&d->bc, insn, insn_ctx, d->xmask);
     if (status)
         *status = 0;
     return d;
@@ -109,10 +85,7 @@ void rvt_nt_decoder_free(rvt_nt_decoder *d)
 
 void rvt_nt_decoder_flush_cache(rvt_nt_decoder *d)
 {
-    for (size_t i = 0; i < (1u << CACHE_BITS); i++)
-        d->cache[i].pc = 1;   /* odd: never a PC */
-    for (size_t i = 0; i < (1u << BLOCK_BITS); i++)
-        d->blocks[i].pc = 1;
+    rvt_iblk_flush(&d->bc);
 }
 
 void rvt_nt_decoder_set_events(rvt_nt_decoder *d, unsigned mode)
@@ -135,46 +108,6 @@ static nt_src *src_state(rvt_nt_decoder *d, unsigned id)
         d->src[id] = s;
     }
     return d->src[id];
-}
-
-static inline const rvt_insn *lookup(rvt_nt_decoder *d, uint64_t pc)
-{
-    icache_ent *c = &d->cache[(pc >> 1) & ((1u << CACHE_BITS) - 1)];
-    if (c->pc != pc) {
-        c->ins = d->insn(d->insn_ctx, pc);
-        c->pc = c->ins ? pc : 1;
-    }
-    return c->ins;
-}
-
-static bool ends_block(const rvt_insn *i)
-{
-    /* 11.4: fence.i may change the image from the event callback */
-    return i->jclass != RVT_JC_NONE || i->op == RVT_OP_FENCE_I || i->len > 4;
-}
-
-static const nt_block *block(rvt_nt_decoder *d, uint64_t pc)
-{
-    nt_block *b = &d->blocks[(pc >> 1) & ((1u << BLOCK_BITS) - 1)];
-    if (b->pc == pc)
-        return b;
-    b->pc = pc;
-    b->n = b->hw = b->lens = 0;
-    b->last = b->prev = NULL;
-    for (uint64_t p = pc; b->n < BLOCK_MAX;) {
-        const rvt_insn *i = lookup(d, p);
-        if (!i)
-            break;       /* the slow path reports missing code */
-        b->prev = b->last;
-        b->last = i;
-        b->lens |= (uint32_t)(i->len == 4) << b->n;
-        b->n++;
-        b->hw += i->len >> 1;
-        if (ends_block(i))
-            return b;
-        p = (p + i->len) & d->xmask;
-    }
-    return b;
 }
 
 /* ---- events ---- */
@@ -309,7 +242,7 @@ static bool step(rvt_nt_decoder *d, nt_src *s, const rvt_insn *i, uint64_t pc, u
 static int walk_one(rvt_nt_decoder *d, nt_src *s, uint64_t *pc, uint64_t *rem, bool final,
                     const rvt_insn **last, uint64_t *last_pc)
 {
-    const rvt_insn *i = lookup(d, *pc);
+    const rvt_insn *i = rvt_iblk_insn(&d->bc, *pc);
     s->pc = *pc;          /* where an error is reported */
     if (!i)
         return lose(d, s, "no program image at the traced address");
@@ -341,7 +274,7 @@ static int walk_one(rvt_nt_decoder *d, nt_src *s, uint64_t *pc, uint64_t *rem, b
  * the span exactly (ends != NULL), its last instruction is left for the
  * message to resolve (returns 1); otherwise that control-transfer
  * instruction is stepped over. */
-static int walk_block(rvt_nt_decoder *d, nt_src *s, const nt_block *b, uint64_t *pc,
+static int walk_block(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pc,
                       const rvt_insn **ends, uint64_t *ends_pc)
 {
     uint64_t p = *pc;
@@ -361,7 +294,7 @@ static int walk_block(rvt_nt_decoder *d, nt_src *s, const nt_block *b, uint64_t 
             return d->stop;
     }
     s->consumed += b->hw;
-    uint64_t last_pc = (*pc + 2ull * b->hw - b->last->len) & d->xmask;
+    uint64_t last_pc = rvt_iblk_last_pc(&d->bc, b, *pc);
     if (b->prev) {
         s->prev = b->prev;
         s->prev_pc = (last_pc - b->prev->len) & d->xmask;
@@ -403,7 +336,7 @@ static int walk(rvt_nt_decoder *d, nt_src *s, uint64_t rem, bool final,
             s->pc = pc;
             return lose(d, s, "history walk longer than the largest I-CNT (8.4.4)");
         }
-        const nt_block *b = block(d, pc);
+        const rvt_iblock *b = rvt_iblk_block(&d->bc, pc);
         if (b->n && (!final || b->hw <= rem)) {
             bool ends = final && b->hw == rem;
             st = walk_block(d, s, b, &pc, ends ? last : NULL, last_pc);

@@ -56,6 +56,58 @@ static void attrs(rvt_te_attrs *a, const char *opts, const char *extra)
     rvt_te_attrs_fill(a);
 }
 
+/* Run a decoder over s with events into *out (reset first); its count of
+ * retired instructions. */
+static uint64_t decode_count(const rvt_te_attrs *a, rvt_image *img, const te_buf *s, bool insn_events,
+                             te_evs *out)
+{
+    out->n = 0;
+    int st = 0;
+    rvt_te_decoder *d = rvt_te_decoder_new(a, img, te_evs_put, out, &st);
+    CHECK(d != NULL);
+    if (!d)
+        return 0;
+    rvt_te_decoder_set_events(d, insn_events);
+    rvt_te_decoder_run(d, s->b, s->n);
+    uint64_t n = rvt_te_decoder_stats(d)->instructions;
+    rvt_te_decoder_free(d);
+    return n;
+}
+
+/* The decoder retires straight-line runs in one step.  A callback that
+ * stops it after any event (inside a run too) has seen the full decode's
+ * first events; stopped between two instructions of a walk, the count
+ * stops there too: the instructions whose events it took plus the one
+ * whose event it refused.  (A sync still counts its own instruction.)
+ * With instruction events off every instruction is still counted. */
+static void stop_and_count(const rvt_te_attrs *a, rvt_image *img, const te_buf *s, const te_evs *all,
+                           size_t np, const char *what)
+{
+    te_evs part = { 0 };
+    for (size_t lim = 1; lim < all->n; lim++) {
+        part.limit = lim;
+        uint64_t n = decode_count(a, img, s, true, &part);
+        uint64_t seen = all->ev[lim].kind == RVT_EV_INSN;
+        for (size_t i = 0; i < part.n; i++) {
+            seen += part.ev[i].kind == RVT_EV_INSN;
+            if (part.ev[i].kind != all->ev[i].kind || part.ev[i].pc != all->ev[i].pc)
+                TH_FAIL("%s: event %zu differs when stopped after %zu", what, i, lim);
+        }
+        bool in_walk = all->ev[lim - 1].kind == RVT_EV_INSN && all->ev[lim].kind == RVT_EV_INSN;
+        if (in_walk && n != seen)
+            TH_FAIL("%s: stopped after %zu events: %" PRIu64 " instructions counted, %" PRIu64
+                    " expected", what, lim, n, seen);
+    }
+    free(part.ev);
+    te_evs none = { 0 };
+    uint64_t n = decode_count(a, img, s, false, &none);
+    if (n != np)
+        TH_FAIL("%s: %" PRIu64 " instructions counted without events, %zu expected", what, n, np);
+    for (size_t i = 0; i < none.n; i++)
+        CHECK(none.ev[i].kind != RVT_EV_INSN);
+    free(none.ev);
+}
+
 /* Encode the blocks, decode the stream, compare the PCs; the stream is
  * left in *out (free it) for packet checks. */
 static void round_trip(const rvt_te_attrs *a, const blk *b, size_t nb, te_buf *out, const char *what)
@@ -88,6 +140,7 @@ static void round_trip(const rvt_te_attrs *a, const blk *b, size_t nb, te_buf *o
     }
     if (k != np)
         TH_FAIL("%s: %zu PCs decoded, %zu expected", what, k, np);
+    stop_and_count(a, img, out, &ev, np, what);
     free(ev.ev);
     rvt_image_free(img);
 }

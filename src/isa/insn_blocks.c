@@ -1,0 +1,69 @@
+/* Fill paths of the shared instruction/block cache (isa/insn_blocks.h). */
+#include <string.h>
+#include "isa/insn_blocks.h"
+
+/* The tag of an empty slot: an even pc that maps to the neighbouring
+ * slot, so no lookup hits it.  Flushing only retags: a walk holding a
+ * block (an event callback may flush, 11.4) still reads what it held. */
+static uint64_t empty_tag(size_t slot)
+{
+    return (uint64_t)(slot ^ 1) << 1;
+}
+
+void rvt_iblk_init(rvt_iblocks *c, rvt_iblk_insn_fn insn, void *ctx, uint64_t xmask)
+{
+    memset(c, 0, sizeof *c);
+    c->insn = insn;
+    c->ctx = ctx;
+    c->xmask = xmask;
+    rvt_iblk_flush(c);
+}
+
+void rvt_iblk_flush(rvt_iblocks *c)
+{
+    for (size_t i = 0; i < (1u << RVT_IBLK_CACHE_BITS); i++)
+        c->cache[i].pc = empty_tag(i);
+    for (size_t i = 0; i < (1u << RVT_IBLK_BLOCK_BITS); i++)
+        c->blocks[i].pc = empty_tag(i);
+}
+
+/* Misses (no code) are not cached; an odd pc is never code. */
+const rvt_insn *rvt_iblk_insn_miss(rvt_iblocks *c, uint64_t pc)
+{
+    size_t slot = (pc >> 1) & ((1u << RVT_IBLK_CACHE_BITS) - 1);
+    rvt_iblk_ent *e = &c->cache[slot];
+    e->ins = pc & 1 ? NULL : c->insn(c->ctx, pc);
+    e->pc = e->ins ? pc : empty_tag(slot);
+    return e->ins;
+}
+
+/* Anything a decoder must look at on its own: a control transfer, a trap
+ * (ecall, ebreak, illegal), fence.i (11.4: it may change the image from
+ * an event callback) or a length the lens bitmap cannot hold. */
+static bool ends_block(const rvt_insn *i)
+{
+    return i->jclass != RVT_JC_NONE || i->op == RVT_OP_ECALL || i->op == RVT_OP_EBREAK ||
+           i->op == RVT_OP_ILLEGAL || i->op == RVT_OP_FENCE_I || i->len > 4;
+}
+
+const rvt_iblock *rvt_iblk_block_miss(rvt_iblocks *c, uint64_t pc)
+{
+    rvt_iblock *b = &c->blocks[(pc >> 1) & ((1u << RVT_IBLK_BLOCK_BITS) - 1)];
+    b->pc = pc;
+    b->n = b->hw = b->lens = 0;
+    b->last = b->prev = NULL;
+    for (uint64_t p = pc; b->n < RVT_IBLK_MAX;) {
+        const rvt_insn *i = rvt_iblk_insn(c, p);
+        if (!i)
+            break;               /* the decoder reports missing code itself */
+        b->prev = b->last;
+        b->last = i;
+        b->lens |= (uint32_t)(i->len == 4) << b->n;
+        b->n++;
+        b->hw += i->len >> 1;
+        if (ends_block(i))
+            break;
+        p = (p + i->len) & c->xmask;
+    }
+    return b;
+}

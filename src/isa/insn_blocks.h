@@ -1,0 +1,78 @@
+/* The decoded-instruction and straight-line-block cache both flow decoders
+ * (E-Trace and N-Trace) walk programs through.  A trace decoder retires
+ * most instructions inside straight-line runs that no packet or message
+ * mentions; caching each run once as a block lets it retire them in one
+ * step (counts, lengths, the final control transfer) instead of asking
+ * about every instruction.  Include as "isa/insn_blocks.h". */
+#ifndef RVT_ISA_INSN_BLOCKS_H
+#define RVT_ISA_INSN_BLOCKS_H
+
+#include <stdint.h>
+#include "rvtrace/isa.h"
+
+#define RVT_IBLK_CACHE_BITS 16
+#define RVT_IBLK_BLOCK_BITS 12
+#define RVT_IBLK_MAX 32          /* instructions per block (bits of lens) */
+
+/* Instruction lookup: the decoded instruction at pc or NULL (the shape
+ * of rvt_te_insn_fn and rvt_nt_insn_fn). */
+typedef const rvt_insn *(*rvt_iblk_insn_fn)(void *ctx, uint64_t pc);
+
+/* A straight-line run from pc: instructions that transfer no control,
+ * ended by the first that may (a jclass, ecall, ebreak, an illegal
+ * encoding, fence.i, a 6/8-byte instruction), by the RVT_IBLK_MAX-th
+ * instruction, or by missing code after it.  n = 0: no code at pc.
+ * Every instruction but the last is 2 or 4 bytes and moves to pc + len. */
+typedef struct rvt_iblock {
+    uint64_t pc;
+    const rvt_insn *last;        /* the block's final instruction */
+    const rvt_insn *prev;        /* the one before it (NULL if n <= 1) */
+    uint32_t lens;               /* bit k: instruction k is 4 bytes, else 2 */
+    uint32_t hw;                 /* half-words of the whole block */
+    uint32_t n;
+} rvt_iblock;
+
+typedef struct rvt_iblk_ent {
+    uint64_t pc;
+    const rvt_insn *ins;
+} rvt_iblk_ent;
+
+/* Both direct-mapped on pc; embedded in a decoder, initialised by
+ * rvt_iblk_init.  Pointers handed out stay readable until the owner is
+ * freed (a flush only marks slots empty). */
+typedef struct rvt_iblocks {
+    rvt_iblk_insn_fn insn;
+    void *ctx;
+    uint64_t xmask;              /* pc wrap inside a block */
+    rvt_iblk_ent cache[1u << RVT_IBLK_CACHE_BITS];
+    rvt_iblock blocks[1u << RVT_IBLK_BLOCK_BITS];
+} rvt_iblocks;
+
+void rvt_iblk_init(rvt_iblocks *c, rvt_iblk_insn_fn insn, void *ctx, uint64_t xmask);
+/* Forget everything (the image changed: self-modifying code, 11.4). */
+void rvt_iblk_flush(rvt_iblocks *c);
+/* The miss paths of the two lookups below. */
+const rvt_insn *rvt_iblk_insn_miss(rvt_iblocks *c, uint64_t pc);
+const rvt_iblock *rvt_iblk_block_miss(rvt_iblocks *c, uint64_t pc);
+
+/* The instruction at pc (NULL: no code; misses are not cached). */
+static inline const rvt_insn *rvt_iblk_insn(rvt_iblocks *c, uint64_t pc)
+{
+    const rvt_iblk_ent *e = &c->cache[(pc >> 1) & ((1u << RVT_IBLK_CACHE_BITS) - 1)];
+    return e->pc == pc ? e->ins : rvt_iblk_insn_miss(c, pc);
+}
+
+/* The block starting at pc. */
+static inline const rvt_iblock *rvt_iblk_block(rvt_iblocks *c, uint64_t pc)
+{
+    const rvt_iblock *b = &c->blocks[(pc >> 1) & ((1u << RVT_IBLK_BLOCK_BITS) - 1)];
+    return b->pc == pc ? b : rvt_iblk_block_miss(c, pc);
+}
+
+/* Address of the block's last instruction (b->n >= 1, starting at pc). */
+static inline uint64_t rvt_iblk_last_pc(const rvt_iblocks *c, const rvt_iblock *b, uint64_t pc)
+{
+    return (pc + 2ull * b->hw - b->last->len) & c->xmask;
+}
+
+#endif

@@ -1,0 +1,121 @@
+/* The instruction/block cache both flow decoders share (src/isa/
+ * insn_blocks.h): block boundaries, counts and lens bitmaps derived by
+ * hand from the instruction lengths below, lookups cached once, odd and
+ * missing pcs, the 32-instruction cap, and a flush that keeps blocks
+ * already handed out readable. */
+#include "isa/insn_blocks.h"
+#include "tharness.h"
+
+#define BASE 0x1000u
+#define CAP_BASE 0x2000u
+
+/* Encodings (RISC-V unprivileged spec, RV32I/RV64I base and C):
+ * addi a0,a0,1 = imm 1 | rs1 10 | funct3 0 | rd 10 | 0x13 = 0x00150513;
+ * c.addi a0,1  = 000 0 01010 00001 01 = 0x0505;
+ * c.nop        = 0x0001;
+ * beq a0,a1,8  = imm[4:1]=0100 at bits 11:8 | rs2 11 | rs1 10 | 0x63 = 0x00b50463;
+ * ecall        = 0x00000073;  fence.i = funct3 1 | MISC-MEM 0x0f = 0x0000100f. */
+static const uint8_t code[] = {
+    0x13, 0x05, 0x15, 0x00,   /* 00 addi a0,a0,1   4 bytes */
+    0x05, 0x05,               /* 04 c.addi a0,1    2 */
+    0x01, 0x00,               /* 06 c.nop          2 */
+    0x63, 0x04, 0xb5, 0x00,   /* 08 beq a0,a1,8    4: ends the block at 00 and 04 */
+    0x73, 0x00, 0x00, 0x00,   /* 0c ecall          4: a block by itself */
+    0x13, 0x05, 0x15, 0x00,   /* 10 addi           4 */
+    0x0f, 0x10, 0x00, 0x00,   /* 14 fence.i        4: ends the block at 10 */
+    0x13, 0x05, 0x15, 0x00,   /* 18 addi           4: no code after it */
+};
+
+static rvt_insn slots[0x2000];
+static unsigned calls;
+static rvt_iblocks cache;
+
+/* Lookup over code[] at BASE and 40 c.nop at CAP_BASE. */
+static const rvt_insn *lookup(void *ctx, uint64_t pc)
+{
+    (void)ctx;
+    calls++;
+    uint32_t raw;
+    if (pc >= BASE && pc < BASE + sizeof code) {
+        size_t o = (size_t)(pc - BASE);
+        raw = code[o] | (uint32_t)code[o + 1] << 8;
+        if (o + 3 < sizeof code)
+            raw |= (uint32_t)code[o + 2] << 16 | (uint32_t)code[o + 3] << 24;
+    } else if (pc >= CAP_BASE && pc < CAP_BASE + 80) {
+        raw = 0x0001;
+    } else {
+        return NULL;
+    }
+    rvt_insn *s = &slots[(pc - BASE) >> 1];
+    if (rvt_isa_decode(raw, 64, s) < 0)
+        return NULL;
+    return s;
+}
+
+static void check_block(uint64_t pc, uint32_t n, uint32_t hw, uint32_t lens, uint64_t last_pc)
+{
+    const rvt_iblock *b = rvt_iblk_block(&cache, pc);
+    CHECK_EQ(b->n, n);
+    CHECK_EQ(b->hw, hw);
+    CHECK_EQ(b->lens, lens);
+    if (n) {
+        CHECK_EQ(rvt_iblk_last_pc(&cache, b, pc), last_pc);
+        CHECK(b->last == rvt_iblk_insn(&cache, last_pc));
+    }
+    if (n > 1)
+        CHECK(b->prev == rvt_iblk_insn(&cache, last_pc - b->prev->len));
+    else
+        CHECK(b->prev == NULL);
+}
+
+int main(void)
+{
+    rvt_iblk_init(&cache, lookup, NULL, UINT64_MAX);
+
+    /* Empty slots never hit: every even pc asks the callback. */
+    for (uint64_t pc = 0; pc < 64; pc += 2)
+        CHECK(rvt_iblk_insn(&cache, pc) == NULL);
+    CHECK_EQ(calls, 32);
+    /* Odd pcs are never code and never reach the callback. */
+    calls = 0;
+    CHECK(rvt_iblk_insn(&cache, 1) == NULL);
+    CHECK(rvt_iblk_insn(&cache, BASE + 1) == NULL);
+    CHECK_EQ(rvt_iblk_block(&cache, BASE + 1)->n, 0);
+    CHECK_EQ(rvt_iblk_block(&cache, 1)->n, 0);
+    CHECK_EQ(calls, 0);
+
+    /* 00: 4 + 2 + 2 + 4 bytes = 6 half-words, lens bits 0 and 3. */
+    calls = 0;
+    const rvt_iblock *b = rvt_iblk_block(&cache, BASE);
+    CHECK_EQ(calls, 4);
+    CHECK_EQ(b->last->jclass, RVT_JC_BRANCH);
+    CHECK(rvt_iblk_block(&cache, BASE) == b);
+    CHECK(rvt_iblk_insn(&cache, BASE + 4) != NULL);
+    CHECK_EQ(calls, 4);                       /* all cached now */
+    check_block(BASE, 4, 6, 0x9, BASE + 0x08);
+    check_block(BASE + 0x04, 3, 4, 0x4, BASE + 0x08);
+    check_block(BASE + 0x0c, 1, 2, 0x1, BASE + 0x0c);
+    CHECK_EQ(rvt_iblk_block(&cache, BASE + 0x0c)->last->op, RVT_OP_ECALL);
+    check_block(BASE + 0x10, 2, 4, 0x3, BASE + 0x14);
+    CHECK_EQ(rvt_iblk_block(&cache, BASE + 0x10)->last->op, RVT_OP_FENCE_I);
+    /* Missing code ends a block after a plain instruction; none at all: n = 0. */
+    check_block(BASE + 0x18, 1, 2, 0x1, BASE + 0x18);
+    CHECK_EQ(rvt_iblk_block(&cache, BASE + 0x18)->last->jclass, RVT_JC_NONE);
+    check_block(BASE + 0x1c, 0, 0, 0, 0);
+    /* 40 c.nop: the first block holds RVT_IBLK_MAX (32) of them. */
+    check_block(CAP_BASE, 32, 32, 0, CAP_BASE + 62);
+    check_block(CAP_BASE + 64, 8, 8, 0, CAP_BASE + 78);
+
+    /* A flush forgets (the callback is asked again) but what a walk
+     * holds stays as it was. */
+    b = rvt_iblk_block(&cache, BASE);
+    const rvt_insn *last = b->last;
+    rvt_iblk_flush(&cache);
+    CHECK_EQ(b->n, 4);
+    CHECK(b->last == last);
+    calls = 0;
+    CHECK(rvt_iblk_insn(&cache, BASE) != NULL);
+    CHECK_EQ(calls, 1);
+    check_block(BASE, 4, 6, 0x9, BASE + 0x08);
+    return TH_DONE();
+}
