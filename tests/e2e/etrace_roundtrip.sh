@@ -48,8 +48,8 @@ modes=(
 )
 # Known open mismatches (program:mode or program:mode@resync), still run
 # and reported as XFAIL so they stay visible; an XPASS means the entry can
-# go.  Tracked in docs/etrace.md.
-known=" recurse:resync-packets@64 "
+# go.  Tracked in docs/etrace.md.  None at present.
+known=" "
 known=$(echo $known)
 fails=0 runs=0 xfails=0
 for f in "${list[@]}"; do
