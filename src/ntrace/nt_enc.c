@@ -408,8 +408,12 @@ static int hist_full(rvt_nt_encoder *e)
     if (st < 0 || !e->repeat_hist)
         return st < 0 ? st : send_hist(e, (1ull << nb) | data, 1);
     unsigned len = periodic_suffix(data, nb, &p);
-    /* a short run is worth a message of its own only when it is long */
-    if (len < 3 * p || (len < nb && len < 20)) {
+    /* A run is taken when the whole window repeats, or when a tail of 20+
+     * bits repeats a pattern of at most 4 (loop counters, alternations):
+     * cutting before longer patterns sends an extra RCODE 1 that a run
+     * which soon breaks does not repay (long.elf: 0.197 b/i with any tail
+     * of 20 bits, 0.159 with whole windows only, 0.151 with this rule). */
+    if (len < 2 * p || (len < nb && (p > 4 || len < 20))) {
         len = nb;
         p = nb;
     }
