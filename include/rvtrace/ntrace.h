@@ -123,8 +123,9 @@ typedef struct rvt_nt_cfg {
     unsigned return_depth;       /* call-stack depth (0 = 32, the maximum) */
     unsigned return_bits;        /* mode 2: address bits kept (0 = 16) */
     bool repeat_history;         /* trTeInstEnRepeatedHistory (9.3) */
-    unsigned repeat_kinds;       /* with it: 1 RepeatBranch (7.11), 2 ResourceFull
-                                    RCODE 2, 3 both (0 = 3) */
+    unsigned repeat_kinds;       /* with it, bits: 1 RepeatBranch (7.11), 2 ResourceFull
+                                    RCODE 2 over whole HIST windows, 4 RCODE 2 over
+                                    the shortest repeating pattern (0 = 5) */
     bool all_jumps;              /* trTeInstEnAllJumps */
     bool extend_addr_msb;        /* trTeInstExtendAddrMSB (8.2) */
     bool timestamps;             /* trTsEnable (8.7) */

@@ -32,7 +32,7 @@ static const cfg_item items[] = {
     /* rvtrace extras (implementation parameters) */
     U("rvtReturnStackDepth", return_depth, 0, 32),
     U("rvtReturnAddrBits", return_bits, 0, 64),
-    U("rvtRepeatKinds", repeat_kinds, 0, 3),
+    U("rvtRepeatKinds", repeat_kinds, 0, 7),
     U("rvtIcntBits", icnt_bits, 0, 64),
     U("rvtHistBits", hist_bits, 0, 32),
     U("rvtItypeBits", itype_bits, 0, 4),
@@ -62,7 +62,7 @@ int rvt_nt_cfg_check(rvt_nt_cfg *c)
     if (!c->inst_mode) c->inst_mode = RVT_NT_MODE_HTM;
     if (!c->return_depth) c->return_depth = 32;    /* 9.2: the largest depth, fewest explicit returns */
     if (!c->return_bits) c->return_bits = 16;
-    if (!c->repeat_kinds) c->repeat_kinds = 3;
+    if (!c->repeat_kinds) c->repeat_kinds = 5;     /* RepeatBranch + pattern runs */
     if (!c->icnt_bits) c->icnt_bits = 22;
     if (!c->hist_bits) c->hist_bits = 32;
     if (!c->itype_bits) c->itype_bits = 4;

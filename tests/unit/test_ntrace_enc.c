@@ -179,8 +179,10 @@ static void test_hist_overflow(void)
      * bits 29, 27, ..., 1 = 0x2AAAAAAA, stop bit 31 -> 0xAAAAAAAA */
     CHECK_EQ(m[1].f[RVT_NT_F_RDATA], 0xAAAAAAAAull);
     CHECK_EQ(m[2].f[RVT_NT_F_HIST], 0x6);   /* bits 32, 33: N, T */
-    /* 9.3: with repeated history, period-2 chunks of 30 bits repeat. */
+    /* 9.3 whole windows (rvtRepeatKinds 2, refcode's way): period-2
+     * chunks of 30 bits repeat. */
     cfg.repeat_history = true;
+    cfg.repeat_kinds = 2;
     rvt_irec big[200];
     for (int i = 0; i < 200; i++)
         big[i] = rec(0x1000, 2, i & 1 ? 5 : 4, 1);
@@ -189,6 +191,23 @@ static void test_hist_overflow(void)
     CHECK_EQ(m[1].f[RVT_NT_F_RCODE], 2);
     CHECK_EQ(m[1].f[RVT_NT_F_RDATA], (1ull << 30) | 0x15555555ull);
     CHECK_EQ(m[1].f[RVT_NT_F_HREPEAT], 6);   /* 6 x 30 = 180 bits */
+    /* 9.3 shortest pattern (the default, rvtRepeatKinds 4): the 200
+     * branches are "N T" 100 times.  The full register (31 bits, oldest N)
+     * repeats with period 2, so the run's pattern is its oldest two bits,
+     * N then T = 0b01 under the stop bit: RDATA 0b101 = 0x5 (the spec's
+     * second 9.3 example).  The other 169 bits continue the pattern, so
+     * nothing is sent until the end: one RCODE 2 with HREPEAT 200/2 = 100,
+     * then ProgTraceCorrelation with an empty HIST (0x1). */
+    cfg.repeat_kinds = 0;
+    rvt_nt_cfg_check(&cfg);
+    k = encode(&cfg, big, 200, &c, m, 6);
+    CHECK_EQ(k, 3);
+    CHECK_EQ(m[1].tcode, RVT_NT_RESOURCE_FULL);
+    CHECK_EQ(m[1].f[RVT_NT_F_RCODE], 2);
+    CHECK_EQ(m[1].f[RVT_NT_F_RDATA], 0x5);
+    CHECK_EQ(m[1].f[RVT_NT_F_HREPEAT], 100);
+    CHECK_EQ(m[2].tcode, RVT_NT_PROG_TRACE_CORRELATION);
+    CHECK_EQ(m[2].f[RVT_NT_F_HIST], 0x1);
 }
 
 /* Table 7: trTeInstNoTrapAddr "must be hard-coded as 0". */
