@@ -17,6 +17,7 @@ struct rvt_te_data_decoder {
     void *diag_ctx;
     rvt_te_dstate st;
     int errors;
+    bool lost;          /* after an error: skip quietly until a reference */
 };
 
 rvt_te_data_decoder *rvt_te_data_decoder_new(const rvt_te_attrs *a, rvt_te_data_fn fn, void *ctx,
@@ -50,6 +51,7 @@ void rvt_te_data_decoder_free(rvt_te_data_decoder *d)
 static void report(rvt_te_data_decoder *d, uint64_t offset, const char *what, int st)
 {
     d->errors++;
+    d->lost = true;
     memset(&d->st, 0, sizeof d->st);
     if (d->diag) {
         char msg[128];
@@ -137,9 +139,11 @@ static int data_packet(rvt_te_data_decoder *d, const uint8_t *pl, size_t n, uint
     unsigned s = p.format == RVT_TE_DF_ATOMIC ? p.size + 2u : p.size;
     bool ref = csr ? d->st.csr_valid : d->st.valid[s & 3];
     if (!ref && (c.addr == DM_DIFF || c.data == DM_XOR || c.data == DM_DIFF)) {
-        report(d, offset, "compressed packet without a reference", RVT_ERR_NOSYNC);
-        return 0;
+        if (!d->lost)
+            report(d, offset, "compressed packet without a reference", RVT_ERR_NOSYNC);
+        return 0;       /* lost with the packet already reported */
     }
+    d->lost = false;
     rvt_drec r;
     memset(&r, 0, sizeof r);
     if (csr)
