@@ -181,6 +181,8 @@ int rvt_te_data_decoder_run(rvt_te_data_decoder *d, const uint8_t *buf, size_t l
     uint64_t off;
     int st;
     d->errors = 0;
+    d->lost = false;
+    memset(&d->st, 0, sizeof d->st);    /* a new stream starts unsynchronised */
     while ((st = rvt_te_reader_frame(&r, &type, &pl, &n, &off)) != 0) {
         if (st < 0) {
             report(d, off, st == RVT_ERR_TRUNC ? "stream ends inside a packet" : "bad header", st);
