@@ -65,6 +65,12 @@ typedef struct rvt_te_attrs {
     unsigned irdepth_ones;       /* reference deviation: ones-fill irdepth */
     unsigned trap_noupd;         /* reference deviation: no updiscon before an
                                   * ecall/ebreak's own trap */
+    /* Data trace (ch. 7, tables 2.2 and 4.9; docs/format-te.md). */
+    unsigned data_trace;         /* te_data packets are written (dEnable) */
+    unsigned data_width;         /* data_width_p: 32 or 64 */
+    unsigned no_data;            /* table 2.2 noData */
+    unsigned no_address;         /* table 2.2 noAddress */
+    unsigned data_compress;      /* table 2.2 DataCompress 0..3 */
 } rvt_te_attrs;
 
 void rvt_te_attrs_default(rvt_te_attrs *a);
@@ -147,6 +153,11 @@ void rvt_te_reader_init(rvt_te_reader *r, const rvt_te_attrs *a, const uint8_t *
  * reader has skipped past it so the caller may continue).  Non-te_inst
  * messages are skipped. */
 int rvt_te_reader_next(rvt_te_reader *r, rvt_te_pkt *p, uint64_t *offset);
+/* Next message of any type: 1 with *type (RVT_TE_MSG_*), the payload and
+ * its length, and *offset (of the header); 0 at the end; or a negative
+ * status with *offset at the bad byte (the reader has moved past it). */
+int rvt_te_reader_frame(rvt_te_reader *r, unsigned *type, const uint8_t **payload,
+                        size_t *len, uint64_t *offset);
 
 /* One line describing p, every field named (dump), or a JSON object. */
 int rvt_te_pkt_format(const rvt_te_attrs *a, const rvt_te_pkt *p, bool json, char *buf, size_t n);
@@ -196,6 +207,85 @@ int rvt_te_decoder_packet(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t offse
 int rvt_te_decoder_finish(rvt_te_decoder *d);
 const rvt_te_dec_stats *rvt_te_decoder_stats(const rvt_te_decoder *d);
 void rvt_te_decoder_free(rvt_te_decoder *d);
+
+/* ---- data trace (ch. 7) ---- */
+/* Transaction types of the 3-bit format field (tables 7.1-7.13). */
+enum rvt_te_dformat {
+    RVT_TE_DF_LOAD_ALIGNED = 0, RVT_TE_DF_LOAD_UNALIGNED = 1,
+    RVT_TE_DF_STORE_ALIGNED = 2, RVT_TE_DF_STORE_UNALIGNED = 3,
+    RVT_TE_DF_SPLIT_LOAD_DATA = 4, RVT_TE_DF_CSR = 5,
+    RVT_TE_DF_ATOMIC = 6, RVT_TE_DF_SPLIT_ATOMIC_DATA = 7,
+};
+
+/* One te_data packet, fields as on the wire.  Which fields are present
+ * follows the format and attrs->no_data / no_address (7: the run-time
+ * options are not in the packet).  datalen/oplen hold "bytes - 1".  For a
+ * CSR, address is the 12-bit CSR number (addr_msbs:addr_lsbs) or, in the
+ * address-only form, its difference. */
+typedef struct rvt_te_dpkt {
+    uint8_t format;      /* rvt_te_dformat */
+    uint8_t subtype;     /* atomic (table 7.6) or CSR (table 7.11) operation */
+    uint8_t size;        /* size field */
+    uint8_t diff;        /* diff field */
+    uint8_t datalen, oplen;
+    uint64_t data, operand, address;
+} rvt_te_dpkt;
+
+/* Check the data-trace attributes (widths, options). */
+int rvt_te_data_attrs_check(const rvt_te_attrs *a);
+/* Pack the payload sign-compressed (like te_inst); bytes or a status. */
+int rvt_te_dpack(const rvt_te_attrs *a, const rvt_te_dpkt *p, uint8_t *buf, size_t cap);
+/* Header (msg_type 3) + payload; total bytes or a status. */
+int rvt_te_dframe(const rvt_te_attrs *a, const rvt_te_dpkt *p, uint8_t *buf, size_t cap);
+int rvt_te_dunpack(const rvt_te_attrs *a, const uint8_t *buf, size_t len, rvt_te_dpkt *p);
+/* True if the frame (header + payload) is a te_inst synchronisation
+ * packet (format 3): the data compression state restarts after it (7.1.3). */
+bool rvt_te_frame_is_sync(const uint8_t *frame, size_t n);
+/* One line, every field named (dump), or a JSON object. */
+int rvt_te_dpkt_format(const rvt_te_attrs *a, const rvt_te_dpkt *p, bool json, char *buf, size_t n);
+
+/* A data access as one text line (no newline): "TYPE BYTES ADDR DATA
+ * [DATA2]" in lower-case hex; omitted parts (RVT_TE_DREC_NO_*) print as
+ * "-".  The common currency of the data round-trip tests. */
+#define RVT_TE_DREC_NO_ADDR 0x1u
+#define RVT_TE_DREC_NO_DATA 0x2u
+int rvt_te_drec_format(const rvt_drec *d, unsigned omit, char *buf, size_t n);
+
+/* Data-trace encoder: rvt_drec -> te_data frames. */
+typedef struct rvt_te_data_encoder rvt_te_data_encoder;
+typedef struct rvt_te_data_stats {
+    uint64_t accesses, packets, bytes, syncs;
+} rvt_te_data_stats;
+rvt_te_data_encoder *rvt_te_data_encoder_new(const rvt_te_attrs *a, rvt_te_byte_fn out, void *ctx,
+                                             int *status);
+int rvt_te_data_encoder_put(rvt_te_data_encoder *e, const rvt_drec *recs, size_t n);
+/* Forget the compression state: the next packets carry full values. */
+void rvt_te_data_encoder_sync(rvt_te_data_encoder *e);
+/* Look at a frame written to the same stream; a te_inst sync packet
+ * restarts the compression state. */
+void rvt_te_data_encoder_observe(rvt_te_data_encoder *e, const uint8_t *frame, size_t n);
+const rvt_te_data_stats *rvt_te_data_encoder_stats(const rvt_te_data_encoder *e);
+void rvt_te_data_encoder_free(rvt_te_data_encoder *e);
+/* A sink that sends blocks to `inst` (may be NULL) and data accesses to e;
+ * end() ends `inst`. */
+rvt_irec_sink rvt_te_data_sink(rvt_te_data_encoder *e, rvt_te_encoder *inst);
+
+/* Data-trace decoder: te_data frames -> accesses.  Fields the options
+ * leave out are 0; iaddr and dblock are not traced (0). */
+typedef int (*rvt_te_data_fn)(void *ctx, const rvt_drec *d, uint64_t offset);
+typedef struct rvt_te_data_decoder rvt_te_data_decoder;
+rvt_te_data_decoder *rvt_te_data_decoder_new(const rvt_te_attrs *a, rvt_te_data_fn fn, void *ctx,
+                                             int *status);
+void rvt_te_data_decoder_set_diag(rvt_te_data_decoder *d, rvt_diag_fn fn, void *ctx);
+/* Decode a raw stream (te_inst frames only restart the state).  Returns
+ * the number of errors (each reported to diag with its byte offset;
+ * decoding goes on at the next full packet), or the negative value the
+ * callback returned. */
+int rvt_te_data_decoder_run(rvt_te_data_decoder *d, const uint8_t *buf, size_t len);
+/* Feed one frame (header + payload) found at offset. */
+int rvt_te_data_decoder_frame(rvt_te_data_decoder *d, const uint8_t *frame, size_t n,
+                              uint64_t offset);
+void rvt_te_data_decoder_free(rvt_te_data_decoder *d);
 
 #ifdef __cplusplus
 }

@@ -23,6 +23,8 @@ void rvt_te_attrs_default(rvt_te_attrs *a)
     a->encoder_mode_width = 1;
     a->resync_mode = RVT_TE_RESYNC_HALFWORDS;
     a->resync_max = 12;     /* a sync every 2^16 half-words */
+    a->data_width = 64;
+    a->data_compress = 3;   /* table 2.2: XOR or differential, per packet */
 }
 
 /* Numeric attributes by name; the table drives set, write and read. */
@@ -34,6 +36,7 @@ static const struct { const char *name; size_t off; } num_attrs[] = {
     ATTR(bpred_size), ATTR(cache_size), ATTR(f0s_width), ATTR(sijump),
     ATTR(retires), ATTR(itype_width), ATTR(encoder_mode_width),
     ATTR(resync_max), ATTR(irdepth_ones), ATTR(trap_noupd),
+    ATTR(data_trace), ATTR(data_width), ATTR(no_data), ATTR(no_address), ATTR(data_compress),
 };
 #undef ATTR
 

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "rvtrace/etrace.h"
 #include "util/bitio.h"
+#include "etrace/signc.h"
 
 /* Largest packet: v1.1 format 3 subformat 1 with 64-bit context, cause and
  * addresses is 2+2+1+8+64+32+1+64+64 bits = 30 bytes, inside the 31-byte
@@ -160,7 +161,7 @@ static int walk(walker *k, const rvt_te_attrs *a, rvt_te_pkt *p)
 
 /* Sign-based compression: drop the repeated top bits of the packet, keep
  * one, and pad the last byte with it. */
-static size_t compress(uint8_t *buf, size_t nbits)
+size_t rvt_te_sign_compress(uint8_t *buf, size_t nbits)
 {
     unsigned sign = (buf[(nbits - 1) / 8] >> ((nbits - 1) % 8)) & 1;
     size_t keep = nbits;
@@ -192,7 +193,7 @@ int rvt_te_pack(const rvt_te_attrs *a, const rvt_te_pkt *p, uint8_t *buf, size_t
         return st;
     if (w.overflow || w.pos == 0)
         return RVT_ERR_RANGE;
-    size_t n = compress(tmp, w.pos);
+    size_t n = rvt_te_sign_compress(tmp, w.pos);
     if (n > TE_MAX_PAYLOAD)
         return RVT_ERR_RANGE;
     if (n > cap)

@@ -78,6 +78,13 @@ bool te_is_run_option(int argc, char **argv, int i, int *consumed);
 /* Open an encoder sink from the options collected by te_is_run_option(). */
 int te_sink_open(int argc, char **argv, unsigned xlen, rvt_irec_sink *out, void **handle);
 int te_sink_close(void *handle);
+/* Data accesses as text (data_text.c): a sink writing the hart's records,
+ * and the data-trace decoder writing what it rebuilds from a .te stream. */
+int data_text_open(const char *path, rvt_irec_sink *out, void **handle);
+int data_text_close(void *handle);
+struct rvt_te_attrs;
+int te_data_decode(const struct rvt_te_attrs *a, const uint8_t *buf, size_t len, const char *in,
+                   const char *out);
 
 /* ---- N-Trace pieces (nt_cli.c) ---- */
 int nt_cmd_dump(int argc, char **argv);

@@ -33,6 +33,8 @@ const char cmd_run_help[] =
     "                       PC lists: lowercase hex without 0x, one per line\n"
     "  --ingress F.rvi      write the ingress records (docs/formats.md)\n"
     "  --data               also produce data-access records (E-Trace 4.4)\n"
+    "  --data-out F         write the data-access records as text, one per line\n"
+    "                       (TYPE BYTES ADDR DATA [DATA2], hex; implies --data)\n"
     "  --null-trace         build ingress records and discard them (speed checks)\n"
     "  --tv F.tvt           write the tandem-verification trace (docs/tv.md)\n"
     "  --tv-eaddr           ... with effective addresses too (identifier 3)\n"
@@ -86,7 +88,7 @@ static void pc_put(pc_file *p, uint64_t pc)
 }
 
 typedef struct run_opts {
-    const char *elf, *isa, *pcs, *pcs_retired, *ingress, *tv;
+    const char *elf, *isa, *pcs, *pcs_retired, *ingress, *tv, *data_out;
     uint64_t max_instr, width, ram_size, ctr_control;
     bool data, quiet, stats, null_trace, tv_eaddr, tv_mem, ctr, stat, sbi;
     const char *events;
@@ -167,6 +169,8 @@ static int parse_args(int argc, char **argv, run_opts *o)
         const char *a = argv[i], *v;
         int used = 0;
         if (te_is_run_option(argc, argv, i, &used)) {
+            if (!strcmp(a, "--te-data"))
+                o->data = true;         /* te_data packets need the records */
             i += collect(argc, argv, i, used, o->te_args, &o->n_te);
         } else if (nt_is_run_option(argc, argv, i, &used)) {
             i += collect(argc, argv, i, used, o->nt_args, &o->n_nt);
@@ -175,6 +179,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
         else if ((v = cli_opt(argc, argv, &i, "--pcs"))) o->pcs = v;
         else if ((v = cli_opt(argc, argv, &i, "--ingress"))) o->ingress = v;
         else if ((v = cli_opt(argc, argv, &i, "--tv"))) o->tv = v;
+        else if ((v = cli_opt(argc, argv, &i, "--data-out"))) o->data_out = v, o->data = true;
         else if (!strcmp(a, "--tv-eaddr")) o->tv_eaddr = true;
         else if (!strcmp(a, "--tv-mem")) o->tv_mem = true;
         else if (num_opt(argc, argv, &i, "--max-instr", &o->max_instr, &err)) {}
@@ -257,7 +262,7 @@ typedef struct sinks {
     rvt_irec_tee tee;
     rvt_irec_sink tee_sink;
     rvt_rvi_writer *rvi;
-    void *te, *nt;
+    void *te, *nt, *dtext;
     bool any;
 } sinks;
 
@@ -289,6 +294,11 @@ static int open_sinks(const run_opts *o, unsigned xlen, sinks *s)
         if (s->nt)
             rvt_irec_tee_add(&s->tee, &k);
     }
+    if (o->data_out) {
+        if (data_text_open(o->data_out, &k, &s->dtext) != CLI_OK)
+            return CLI_FAIL;
+        rvt_irec_tee_add(&s->tee, &k);
+    }
     if (o->null_trace) {
         rvt_irec_sink null = { NULL, null_put, NULL, NULL };
         rvt_irec_tee_add(&s->tee, &null);
@@ -308,6 +318,8 @@ static int close_sinks(sinks *s)
     if (s->te && te_sink_close(s->te) < 0)
         rc = CLI_FAIL;
     if (s->nt && nt_sink_close(s->nt) < 0)
+        rc = CLI_FAIL;
+    if (data_text_close(s->dtext) != CLI_OK)
         rc = CLI_FAIL;
     return rc;
 }

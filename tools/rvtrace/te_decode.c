@@ -39,9 +39,20 @@ static int load_raw(rvt_image *img, const char *spec)
     return rvt_image_load_raw(img, path, base);
 }
 
+static int te_decode_data_only(const rvt_te_attrs *a, const char *in, const char *out)
+{
+    size_t len = 0;
+    uint8_t *buf = cli_slurp(in, &len);
+    if (!buf)
+        return CLI_FAIL;
+    int rc = te_data_decode(a, buf, len, in, out);
+    free(buf);
+    return rc;
+}
+
 int te_cmd_decode(int argc, char **argv)
 {
-    const char *elf = NULL, *in = NULL, *pcs = NULL, *raw = NULL, *v;
+    const char *elf = NULL, *in = NULL, *pcs = NULL, *raw = NULL, *data = NULL, *v;
     rvt_out_kind kind = RVT_OUT_LISTING;
     bool main_out = true;
     for (int i = 1; i < argc; i++) {
@@ -53,6 +64,8 @@ int te_cmd_decode(int argc, char **argv)
             continue;
         if ((v = cli_opt(argc, argv, &i, "--elf")))
             elf = v;
+        else if ((v = cli_opt(argc, argv, &i, "--data")))
+            data = v;           /* te_data accesses as text (data_text.c) */
         else if ((v = cli_opt(argc, argv, &i, "--raw")))
             raw = v;            /* FILE@ADDR: e.g. a boot ROM outside the ELF */
         else if ((v = cli_opt(argc, argv, &i, "--pcs"))) {
@@ -74,13 +87,18 @@ int te_cmd_decode(int argc, char **argv)
             return CLI_USAGE;
         }
     }
-    if (!elf || !in) {
-        cli_err("decode: need --elf PROG.elf and a trace file");
+    if ((!elf && !data) || !in) {
+        cli_err("decode: need --elf PROG.elf (or --data OUT) and a trace file");
         return CLI_USAGE;
     }
     rvt_te_attrs a;
     if (te_attrs_for_input(in, argc, argv, &a) < 0)
         return CLI_USAGE;
+    if (data) {
+        int drc = te_decode_data_only(&a, in, data);
+        if (drc != CLI_OK || !elf)
+            return drc;
+    }
     rvt_image *img = rvt_image_new();
     if (!img)
         return CLI_FAIL;

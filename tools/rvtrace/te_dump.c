@@ -1,4 +1,5 @@
-/* rvtrace dump F.te: one te_inst packet per line, every field named. */
+/* rvtrace dump F.te: one te_inst or te_data packet per line, every field
+ * named. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,22 @@ static const char *input_arg(int argc, char **argv)
             in = argv[i];
     }
     return in;
+}
+
+/* te_data packets (E-Trace ch. 7): 0 when printed, or a status. */
+static int te_dump_data(const rvt_te_attrs *a, const uint8_t *pl, size_t n, uint64_t off, bool json)
+{
+    rvt_te_dpkt d;
+    char line[512];
+    int st = rvt_te_dunpack(a, pl, n, &d);
+    if (st < 0)
+        return st;
+    rvt_te_dpkt_format(a, &d, json, line, sizeof line);
+    if (json)
+        printf("{\"offset\":%" PRIu64 ",%s\n", off, line + 1);
+    else
+        printf("%8" PRIu64 "  %s\n", off, line);
+    return 0;
 }
 
 int te_cmd_dump(int argc, char **argv)
@@ -44,7 +61,20 @@ int te_cmd_dump(int argc, char **argv)
     uint64_t off;
     char line[1024];
     int st, errors = 0;
-    while ((st = rvt_te_reader_next(&r, &p, &off)) != 0) {
+    unsigned type;
+    const uint8_t *pl;
+    size_t n;
+    while ((st = rvt_te_reader_frame(&r, &type, &pl, &n, &off)) != 0) {
+        if (st > 0 && type == RVT_TE_MSG_DATA) {
+            st = te_dump_data(&a, pl, n, off, json);
+        } else if (st > 0) {
+            st = rvt_te_unpack(&a, pl, n, &p);
+            st = st < 0 ? st : 1;
+        }
+        if (st == 0)
+            continue;                   /* printed by te_dump_data */
+        if (st < 0 && r.pos > off + 1 && r.pos < len)
+            r.pos = (size_t)off + 1;    /* resynchronise byte by byte */
         if (st < 0) {
             char msg[96];
             snprintf(msg, sizeof msg, "bad packet (%s)", rvt_status_str(st));

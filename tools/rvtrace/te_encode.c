@@ -7,6 +7,7 @@
 typedef struct te_sink {
     FILE *f;
     rvt_te_encoder *enc;
+    rvt_te_data_encoder *dt;     /* with --te-data */
     rvt_te_attrs a;
     char *path;
 } te_sink;
@@ -14,6 +15,8 @@ typedef struct te_sink {
 static int write_bytes(void *ctx, const uint8_t *b, size_t n)
 {
     te_sink *s = ctx;
+    if (s->dt)
+        rvt_te_data_encoder_observe(s->dt, b, n);   /* 7.1.3: sync with te_inst */
     return fwrite(b, 1, n, s->f) == n ? 0 : RVT_ERR_IO;
 }
 
@@ -28,7 +31,10 @@ static te_sink *sink_new(const char *path, const rvt_te_attrs *a)
     int st = 0;
     if (s->f)
         s->enc = rvt_te_encoder_new(a, write_bytes, s, &st);
-    if (!s->f || !s->enc || !s->path) {
+    if (s->enc && a->data_trace)
+        s->dt = rvt_te_data_encoder_new(a, write_bytes, s, &st);
+    if (!s->f || !s->enc || !s->path || (a->data_trace && !s->dt)) {
+        rvt_te_encoder_free(s->enc);
         cli_err("%s: cannot start the E-Trace encoder (%s)", path,
                 s->f ? rvt_status_str(st) : "cannot write");
         if (s->f)
@@ -50,6 +56,7 @@ static int sink_finish(te_sink *s, bool flush)
     if (st < 0)
         cli_err("%s: %s", s->path, rvt_status_str(st));
     rvt_te_encoder_free(s->enc);
+    rvt_te_data_encoder_free(s->dt);
     free(s->path);
     free(s);
     return st < 0 ? CLI_FAIL : CLI_OK;
@@ -84,7 +91,7 @@ int te_cmd_encode(int argc, char **argv)
     te_sink *s = sink_new(out, &a);
     if (!s)
         return CLI_FAIL;
-    rvt_irec_sink k = rvt_te_encoder_sink(s->enc);
+    rvt_irec_sink k = s->dt ? rvt_te_data_sink(s->dt, s->enc) : rvt_te_encoder_sink(s->enc);
     int st;
     if (cli_has_suffix(in, ".rvi")) {
         st = rvt_rvi_replay(in, &k, cli_diag, (void *)in);
@@ -103,11 +110,11 @@ int te_cmd_encode(int argc, char **argv)
 bool te_is_run_option(int argc, char **argv, int i, int *consumed)
 {
     const char *a = argv[i];
-    if (strcmp(a, "--etrace") && strncmp(a, "--etrace=", 9) &&
+    if (strcmp(a, "--etrace") && strncmp(a, "--etrace=", 9) && strcmp(a, "--te-data") &&
         strcmp(a, "--te-opt") && strncmp(a, "--te-opt=", 9) &&
         strcmp(a, "--te-attr") && strncmp(a, "--te-attr=", 10))
         return false;
-    *consumed = strchr(a, '=') || i + 1 >= argc ? 1 : 2;
+    *consumed = strchr(a, '=') || i + 1 >= argc || !strcmp(a, "--te-data") ? 1 : 2;
     return true;
 }
 
@@ -136,7 +143,7 @@ int te_sink_open(int argc, char **argv, unsigned xlen, rvt_irec_sink *out, void 
     te_sink *s = sink_new(path, &a);
     if (!s)
         return CLI_FAIL;
-    *out = rvt_te_encoder_sink(s->enc);
+    *out = s->dt ? rvt_te_data_sink(s->dt, s->enc) : rvt_te_encoder_sink(s->enc);
     *handle = s;
     return CLI_OK;
 }

@@ -8,6 +8,9 @@
 const char te_options_help[] =
     "E-Trace options:\n"
     "  --etrace OUT.te           write an E-Trace stream (attributes in OUT.te.attrs)\n"
+    "  --te-data                 also write data trace (te_data packets, ch. 7);\n"
+    "                            options: --te-attr no_data=1, no_address=1,\n"
+    "                            data_compress=0..3, data_width=32|64\n"
     "  --te-opt LIST             modes: full-address, implicit-except, sijump,\n"
     "                            implicit-return, branch-prediction,\n"
     "                            jump-target-cache, or all (default: delta address);\n"
@@ -20,13 +23,18 @@ const char te_options_help[] =
     "                            return_stack_size, bpred_size, cache_size, f0s_width,\n"
     "                            sijump, retires, resync_mode=off|packets|halfwords,\n"
     "                            resync_max, resync_interval, irdepth_ones,\n"
-    "                            trap_noupd\n"
+    "                            trap_noupd, data_trace, data_width, no_data,\n"
+    "                            no_address, data_compress\n"
     "                            (docs/format-te.md)\n";
 
 int te_opt_apply(int argc, char **argv, int *i, rvt_te_attrs *a)
 {
     const char *v;
     int j = *i;
+    if (!strcmp(argv[j], "--te-data")) {
+        a->data_trace = 1;              /* ch. 7: te_data packets too */
+        return 1;
+    }
     if ((v = cli_opt(argc, argv, &j, "--te-opt"))) {
         unsigned opts;
         if (rvt_te_opts_parse(v, &opts) < 0) {
@@ -59,7 +67,7 @@ int te_attrs_finish(int argc, char **argv, rvt_te_attrs *a, const char *what)
         !a->call_counter_size)
         a->return_stack_size = 5;
     rvt_te_attrs_fill(a);
-    if (rvt_te_attrs_check(a) < 0) {
+    if (rvt_te_attrs_check(a) < 0 || rvt_te_data_attrs_check(a) < 0) {
         cli_err("%s: inconsistent E-Trace attributes or options", what);
         return -1;
     }

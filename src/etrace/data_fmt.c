@@ -1,0 +1,108 @@
+/* te_data packets and data accesses as text: `rvtrace dump` lines (every
+ * field named, in wire order, tables 7.1-7.13) and the one-line access
+ * form the data round-trip tests compare. */
+#include <inttypes.h>
+#include <stdio.h>
+#include "rvtrace/etrace.h"
+
+typedef struct tout {
+    char *buf;
+    size_t n, len;
+    bool json, first;
+} tout;
+
+static void emit(tout *o, const char *name, const char *sval, uint64_t v, bool hex)
+{
+    if (o->len >= o->n)
+        return;
+    const char *sep = o->first ? "" : (o->json ? "," : " ");
+    char val[40];
+    if (sval)
+        snprintf(val, sizeof val, o->json ? "\"%s\"" : "%s", sval);
+    else if (hex)
+        snprintf(val, sizeof val, o->json ? "\"0x%" PRIx64 "\"" : "0x%" PRIx64, v);
+    else
+        snprintf(val, sizeof val, "%" PRIu64, v);
+    int w = snprintf(o->buf + o->len, o->n - o->len, o->json ? "%s\"%s\":%s" : "%s%s=%s",
+                     sep, name, val);
+    if (w > 0)
+        o->len += (size_t)w;
+    o->first = false;
+}
+
+static const char *const fmt_names[8] = {
+    "load_aligned", "load_unaligned", "store_aligned", "store_unaligned",
+    "split_load_data", "csr", "atomic", "split_atomic_data",
+};
+static const char *const amo_names[8] = { "swap", "add", "and", "or", "xor", "max", "min", "reserved" };
+static const char *const csr_names[4] = { "rw", "rs", "rc", "reserved" };
+
+int rvt_te_dpkt_format(const rvt_te_attrs *a, const rvt_te_dpkt *p, bool json, char *buf, size_t n)
+{
+    tout o = { buf, n, 0, json, true };
+    if (n == 0)
+        return RVT_ERR_LIMIT;
+    buf[0] = 0;
+    if (json && n > 1) {
+        buf[0] = '{';
+        buf[1] = 0;
+        o.len = 1;
+    }
+    emit(&o, "msg", "te_data", 0, false);
+    emit(&o, "format", fmt_names[p->format & 7], 0, false);
+    bool atomic = p->format == RVT_TE_DF_ATOMIC, csr = p->format == RVT_TE_DF_CSR;
+    if (atomic || csr)
+        emit(&o, "subtype", atomic ? amo_names[p->subtype & 7] : csr_names[p->subtype & 3], 0, false);
+    if (!csr)
+        emit(&o, "size", NULL, p->size, false);
+    emit(&o, "diff", NULL, p->diff, false);
+    bool ro = csr && !a->no_address && (p->address >> 10) == 3;
+    if (!a->no_data) {
+        if (atomic) {
+            emit(&o, "op_len", NULL, p->oplen, false);
+            emit(&o, "operand", NULL, p->operand, true);
+        }
+        if (csr || !a->no_address)
+            emit(&o, "data_len", NULL, p->datalen, false);
+        emit(&o, "data", NULL, p->data, true);
+        if (csr && !ro) {
+            emit(&o, "op_len", NULL, p->oplen, false);
+            emit(&o, "operand", NULL, p->operand, true);
+        }
+    }
+    if (csr && (a->no_data || !a->no_address)) {
+        emit(&o, "addr_msbs", NULL, (p->address >> 6) & 63, true);
+        emit(&o, "addr_lsbs", NULL, p->address & 63, true);
+    } else if (!csr && !a->no_address) {
+        emit(&o, "address", NULL, p->address, true);
+    }
+    if (json && o.len + 1 < n) {
+        buf[o.len++] = '}';
+        buf[o.len] = 0;
+    }
+    return o.len < n ? (int)o.len : RVT_ERR_LIMIT;
+}
+
+static const char *dtype_name(unsigned t)
+{
+    static const char *const names[16] = {
+        "load", "store", "dtype2", "dtype3", "csr_rw", "csr_rs", "csr_rc", "dtype7",
+        "amo_swap", "amo_add", "amo_and", "amo_or", "amo_xor", "amo_max", "amo_min", "dtype15",
+    };
+    return names[t & 15];
+}
+
+int rvt_te_drec_format(const rvt_drec *d, unsigned omit, char *buf, size_t n)
+{
+    char addr[24] = "-", data[24] = "-", data2[26] = "";
+    if (!(omit & RVT_TE_DREC_NO_ADDR))
+        snprintf(addr, sizeof addr, "%" PRIx64, d->addr);
+    if (!(omit & RVT_TE_DREC_NO_DATA))
+        snprintf(data, sizeof data, "%" PRIx64, d->data);
+    bool two = d->dtype >= RVT_DTYPE_CSR_RW;
+    if (two)
+        snprintf(data2, sizeof data2, (omit & RVT_TE_DREC_NO_DATA) ? " -" : " %" PRIx64, d->data2);
+    int w = snprintf(buf, n, "%s %u %s %s%s", dtype_name(d->dtype), 1u << (d->dsize & 7), addr,
+                     data, data2);
+    return w >= 0 && (size_t)w < n ? w : RVT_ERR_LIMIT;
+}

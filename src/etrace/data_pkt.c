@@ -1,0 +1,215 @@
+/* te_data payload codec (E-Trace ch. 7, tables 7.1-7.13, unified
+ * interface): one field walk shared by packing and unpacking, the same
+ * sign-based compression as te_inst.  Which fields a packet has depends on
+ * its format and on the run-time options noData/noAddress (table 2.2),
+ * which are not in the packet (ch. 7 introduction).  Choices where the
+ * tables are open: docs/conformance-etrace.md "Data trace". */
+#include <string.h>
+#include "rvtrace/etrace.h"
+#include "util/bitio.h"
+#include "etrace/signc.h"
+#include "etrace/data_int.h"
+
+typedef struct dwalk {
+    rvt_bitw *w;
+    rvt_bitr *r;
+    const rvt_te_attrs *a;
+} dwalk;
+
+static uint64_t fld(dwalk *k, uint64_t v, unsigned n)
+{
+    if (k->w) {
+        rvt_bitw_put(k->w, v, n);
+        return v & rvt_mask(n);
+    }
+    return rvt_bitr_get(k->r, n);
+}
+
+#define F(field, n) (p->field = (__typeof__(p->field))fld(k, p->field, (n)))
+
+int rvt_te_data_attrs_check(const rvt_te_attrs *a)
+{
+    if (a->data_width != 32 && a->data_width != 64)
+        return RVT_ERR_INVAL;
+    if (a->data_compress > 3 || a->no_data > 1 || a->no_address > 1)
+        return RVT_ERR_INVAL;
+    if (a->no_data && a->no_address)
+        return RVT_ERR_INVAL;       /* nothing left to trace */
+    if (a->iaddress_width < 12 || a->iaddress_width > 64)
+        return RVT_ERR_INVAL;
+    return 0;
+}
+
+unsigned rvt_te_ddiff_width(const rvt_te_attrs *a)
+{
+    /* 7.1.3: one bit when only one data compression is offered. */
+    return a->data_compress == 3 ? 2 : 1;
+}
+
+unsigned rvt_te_csr_len_width(const rvt_te_attrs *a)
+{
+    /* 7.3.2: 2 bits for 32-bit CSRs, 3 for 64-bit. */
+    return a->iaddress_width > 32 ? 3 : 2;
+}
+
+static unsigned size_width(const rvt_te_attrs *a)
+{
+    /* 7.1.2: 2 bits while data_width_p < 128 (sizes 0..3). */
+    (void)a;
+    return 2;
+}
+
+/* Tables 7.1-7.3. */
+static int walk_ls(dwalk *k, rvt_te_dpkt *p)
+{
+    const rvt_te_attrs *a = k->a;
+    F(size, size_width(a));
+    if ((8u << p->size) > a->data_width)
+        return RVT_ERR_FORMAT;
+    if (a->no_data) {
+        F(diff, 1);
+    } else if (a->no_address) {
+        F(diff, rvt_te_ddiff_width(a));
+        F(data, a->data_width);
+        return 0;
+    } else {
+        F(diff, 2);
+        F(datalen, p->size);         /* table 7.1: size bits */
+        F(data, 8u * (p->datalen + 1u));
+    }
+    F(address, a->iaddress_width);
+    return 0;
+}
+
+/* Tables 7.6-7.8. */
+static int walk_atomic(dwalk *k, rvt_te_dpkt *p)
+{
+    const rvt_te_attrs *a = k->a;
+    F(subtype, 3);
+    F(size, 1);
+    if (p->subtype == 7 || (32u << p->size) > a->data_width)
+        return RVT_ERR_FORMAT;
+    unsigned lw = 2u + p->size;
+    if (a->no_data) {
+        F(diff, 1);
+        F(address, a->iaddress_width);
+        return 0;
+    }
+    F(diff, a->no_address ? rvt_te_ddiff_width(a) : 2);
+    F(oplen, lw);
+    F(operand, 8u * (p->oplen + 1u));
+    if (a->no_address) {
+        F(data, a->data_width);
+        return 0;
+    }
+    F(datalen, lw);                  /* as table 7.10: 2 + size bits */
+    F(data, 8u * (p->datalen + 1u));
+    F(address, a->iaddress_width);
+    return 0;
+}
+
+/* Tables 7.11-7.13: the 6 address LSBs go last, where they compress. */
+static int walk_csr(dwalk *k, rvt_te_dpkt *p)
+{
+    const rvt_te_attrs *a = k->a;
+    F(subtype, 2);
+    if (p->subtype == 3)
+        return RVT_ERR_FORMAT;
+    uint64_t msbs = (p->address >> 6) & 63, lsbs = p->address & 63;
+    unsigned lw = rvt_te_csr_len_width(a);
+    if (a->no_data) {
+        F(diff, 1);
+        msbs = fld(k, msbs, 6);
+        lsbs = fld(k, lsbs, 6);
+        p->address = msbs << 6 | lsbs;
+        return 0;
+    }
+    F(diff, rvt_te_ddiff_width(a));
+    F(datalen, lw);
+    F(data, 8u * (p->datalen + 1u));
+    if (!a->no_address)
+        msbs = fld(k, msbs, 6);
+    /* Table 7.12: no operand for a read-only CSR (addr[11:10] = 11). */
+    if (a->no_address || (msbs >> 4) != 3) {
+        F(oplen, lw);
+        F(operand, 8u * (p->oplen + 1u));
+    }
+    if (!a->no_address) {
+        lsbs = fld(k, lsbs, 6);
+        p->address = msbs << 6 | lsbs;
+    }
+    return 0;
+}
+
+static int dwalk_all(dwalk *k, rvt_te_dpkt *p)
+{
+    F(format, 3);
+    switch (p->format) {
+    case RVT_TE_DF_LOAD_ALIGNED: case RVT_TE_DF_LOAD_UNALIGNED:
+    case RVT_TE_DF_STORE_ALIGNED: case RVT_TE_DF_STORE_UNALIGNED:
+        return walk_ls(k, p);
+    case RVT_TE_DF_ATOMIC:
+        return walk_atomic(k, p);
+    case RVT_TE_DF_CSR:
+        return walk_csr(k, p);
+    default:
+        /* Split-load/split-atomic data (tables 7.5, 7.10): rvtrace's
+         * encoder has the unified interface only (4.3). */
+        return RVT_ERR_FORMAT;
+    }
+}
+
+int rvt_te_dpack(const rvt_te_attrs *a, const rvt_te_dpkt *p, uint8_t *buf, size_t cap)
+{
+    uint8_t tmp[64];
+    rvt_bitw w;
+    rvt_bitw_init(&w, tmp, sizeof tmp);
+    memset(tmp, 0, sizeof tmp);
+    rvt_te_dpkt copy = *p;
+    dwalk k = { &w, NULL, a };
+    int st = dwalk_all(&k, &copy);
+    if (st < 0)
+        return st;
+    if (w.overflow)
+        return RVT_ERR_RANGE;
+    size_t n = rvt_te_sign_compress(tmp, w.pos);
+    if (n > RVT_TE_MAX_PAYLOAD)
+        return RVT_ERR_RANGE;
+    if (n > cap)
+        return RVT_ERR_LIMIT;
+    memcpy(buf, tmp, n);
+    return (int)n;
+}
+
+int rvt_te_dframe(const rvt_te_attrs *a, const rvt_te_dpkt *p, uint8_t *buf, size_t cap)
+{
+    if (cap < 2)
+        return RVT_ERR_LIMIT;
+    int n = rvt_te_dpack(a, p, buf + 1, cap - 1);
+    if (n < 0)
+        return n;
+    buf[0] = (uint8_t)(RVT_TE_MSG_DATA << 5 | n);
+    return n + 1;
+}
+
+int rvt_te_dunpack(const rvt_te_attrs *a, const uint8_t *buf, size_t len, rvt_te_dpkt *p)
+{
+    if (len == 0 || len > RVT_TE_MAX_PAYLOAD)
+        return RVT_ERR_FORMAT;
+    memset(p, 0, sizeof *p);
+    rvt_bitr r;
+    rvt_bitr_init(&r, buf, len, buf[len - 1] >> 7);
+    dwalk k = { NULL, &r, a };
+    int st = dwalk_all(&k, p);
+    if (st < 0)
+        return st;
+    if ((r.pos + 7) / 8 < len)
+        return RVT_ERR_FORMAT;      /* longer than its fields */
+    return 0;
+}
+
+bool rvt_te_frame_is_sync(const uint8_t *frame, size_t n)
+{
+    /* Header msg_type 2, then the 2-bit te_inst format in payload bits 1:0. */
+    return n >= 2 && ((frame[0] >> 5) & 3) == RVT_TE_MSG_INST && (frame[1] & 3) == 3;
+}
