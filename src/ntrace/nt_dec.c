@@ -13,8 +13,15 @@
 #define BLOCK_BITS 12
 #define BLOCK_MAX 32      /* instructions per cached block (lens bits) */
 
+/* Cache tags are pc ^ 1: an all-zero entry is the tag of pc 1, odd, never
+ * an instruction address, so zeroed memory is an empty cache.  A new
+ * decoder then needs no pass over the 1.2 MB of tables (calloc'ed pages
+ * stay untouched until used: the fuzz targets spent half their time
+ * faulting them in). */
+#define TAG(pc) ((pc) ^ 1u)
+
 typedef struct icache_ent {
-    uint64_t pc;
+    uint64_t tag;             /* TAG(pc) */
     const rvt_insn *ins;
 } icache_ent;
 
@@ -22,7 +29,7 @@ typedef struct icache_ent {
  * the first control transfer (or fence.i, a 6/8-byte instruction, the
  * BLOCK_MAX-th instruction, or missing code).  n = 0: no code at pc. */
 typedef struct nt_block {
-    uint64_t pc;
+    uint64_t tag;             /* TAG(pc) */
     const rvt_insn *last;     /* the block's final instruction */
     const rvt_insn *prev;     /* the one before it (NULL if n == 1) */
     uint32_t lens;            /* bit k: instruction k is 4 bytes, else 2 */
@@ -57,6 +64,8 @@ struct rvt_nt_decoder {
     void *insn_ctx;
     int src_filter;
     nt_src *src[4096];
+    uint16_t used[4096];      /* ids with a state, in order of first use */
+    unsigned nused;
     uint64_t base;            /* stream offset of the next buffer */
     rvt_nt_dec_stats st;
     rvt_flow_fn fn;
@@ -92,7 +101,6 @@ rvt_nt_decoder *rvt_nt_decoder_new(const rvt_nt_cfg *cfg, rvt_nt_insn_fn insn,
     /* the encoder reports at the counter's MSB (2^(bits-1)) plus at most
      * one block; 2^bits leaves room for both */
     d->icnt_max = 1ull << d->cfg.icnt_bits;
-    rvt_nt_decoder_flush_cache(d);
     if (status)
         *status = 0;
     return d;
@@ -102,17 +110,19 @@ void rvt_nt_decoder_free(rvt_nt_decoder *d)
 {
     if (!d)
         return;
-    for (size_t i = 0; i < 4096; i++)
-        free(d->src[i]);
+    for (unsigned i = 0; i < d->nused; i++)
+        free(d->src[d->used[i]]);
     free(d);
 }
 
 void rvt_nt_decoder_flush_cache(rvt_nt_decoder *d)
 {
+    /* Tags only: a walk in progress (fence.i's event callback flushes)
+     * still reads the block it holds. */
     for (size_t i = 0; i < (1u << CACHE_BITS); i++)
-        d->cache[i].pc = 1;   /* odd: never a PC */
+        d->cache[i].tag = TAG(1);
     for (size_t i = 0; i < (1u << BLOCK_BITS); i++)
-        d->blocks[i].pc = 1;
+        d->blocks[i].tag = TAG(1);
 }
 
 void rvt_nt_decoder_set_events(rvt_nt_decoder *d, unsigned mode)
@@ -133,6 +143,7 @@ static nt_src *src_state(rvt_nt_decoder *d, unsigned id)
         s->ev.src = (uint16_t)id;
         s->ev.priv = 3;
         d->src[id] = s;
+        d->used[d->nused++] = (uint16_t)id;
     }
     return d->src[id];
 }
@@ -140,9 +151,9 @@ static nt_src *src_state(rvt_nt_decoder *d, unsigned id)
 static inline const rvt_insn *lookup(rvt_nt_decoder *d, uint64_t pc)
 {
     icache_ent *c = &d->cache[(pc >> 1) & ((1u << CACHE_BITS) - 1)];
-    if (c->pc != pc) {
+    if (c->tag != TAG(pc)) {
         c->ins = d->insn(d->insn_ctx, pc);
-        c->pc = c->ins ? pc : 1;
+        c->tag = TAG(c->ins ? pc : 1);
     }
     return c->ins;
 }
@@ -156,9 +167,9 @@ static bool ends_block(const rvt_insn *i)
 static const nt_block *block(rvt_nt_decoder *d, uint64_t pc)
 {
     nt_block *b = &d->blocks[(pc >> 1) & ((1u << BLOCK_BITS) - 1)];
-    if (b->pc == pc)
+    if (b->tag == TAG(pc))
         return b;
-    b->pc = pc;
+    b->tag = TAG(pc);
     b->n = b->hw = b->lens = 0;
     b->last = b->prev = NULL;
     for (uint64_t p = pc; b->n < BLOCK_MAX;) {
@@ -759,10 +770,11 @@ static int message(rvt_nt_decoder *d, const rvt_nt_msg *m)
 static int transport_error(rvt_nt_decoder *d, const char *why)
 {
     bool told = false;
-    for (size_t i = 0; i < 4096; i++) {
-        if (d->src[i] && d->src[i]->synced) {
+    for (unsigned i = 0; i < d->nused; i++) {
+        nt_src *s = d->src[d->used[i]];
+        if (s->synced) {
             told = true;
-            if (lose(d, d->src[i], why))
+            if (lose(d, s, why))
                 return d->stop;
         }
     }
