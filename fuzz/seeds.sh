@@ -83,6 +83,25 @@ for elf in $progs; do
   want elf && cp "$elf" "$OUT/elf/$p.elf"
 done
 
+# Tandem-verification traces (fuzz/targets/tv.c): the verifier's programs
+# (amo RV64, crc_rv32 RV32) in every item mix, the verifier on (0x20) and
+# off, chunked reads; byte 0 = parameters, then the first 2 KB of the .tvt.
+if want tv && [ -x "$RVT" ]; then
+  for pe in amo:0 crc_rv32:1; do
+    p=${pe%%:*} x=${pe#*:}
+    for mode in "" "--tv-eaddr" "--tv-mem" "--tv-eaddr --tv-mem"; do
+      f="$W/$p-tv.tvt"; rm -f "$f"
+      # shellcheck disable=SC2086
+      timeout 60 $RVT run "programs/$p.elf" --max-instr 300 --tv "$f" $mode >/dev/null 2>&1
+      [ -s "$f" ] || continue
+      m=$(echo "$mode" | tr -d ' -'); m=${m:-plain}
+      for sel in $((x | 0x20)) $((x | 0x20 | 0x40)) $((x | 0xc0)); do
+        { printf "\\x$(printf %02x "$sel")"; head -c 2047 "$f"; } >"$OUT/tv/$p-$m-$sel"
+      done
+    done
+  done
+fi
+
 # Reference streams (../shared/interop): packet-level seeds only (their
 # programs are not the flow targets' images).
 if [ -d "$INTEROP" ]; then

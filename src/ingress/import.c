@@ -282,8 +282,12 @@ int rvt_import_file(rvt_import_fmt fmt, const char *path, const rvt_import_cfg *
     int rc = imp_open(m, path);
     if (rc == RVT_OK)
         rc = run[fmt](m);
+    /* Streaming semantics: the records parsed before a bad line reach the
+     * sink before the error is returned, as they would had the batch been
+     * full (a sink's own failure already emptied the batch). */
+    int frc = imp_flush(m);
     if (rc >= 0)
-        rc = imp_flush(m);
+        rc = frc;
     if (rc >= 0 && sink->end)
         rc = sink->end(sink->ctx);
     if (m->own_fd && m->fd >= 0)

@@ -2,29 +2,21 @@
 #include <string.h>
 #include "isa/insn_blocks.h"
 
-/* The tag of an empty slot: an even pc that maps to the neighbouring
- * slot, so no lookup hits it.  Flushing only retags: a walk holding a
- * block (an event callback may flush, 11.4) still reads what it held. */
-static uint64_t empty_tag(size_t slot)
-{
-    return (uint64_t)(slot ^ 1) << 1;
-}
-
 void rvt_iblk_init(rvt_iblocks *c, rvt_iblk_insn_fn insn, void *ctx, uint64_t xmask)
 {
-    memset(c, 0, sizeof *c);
     c->insn = insn;
     c->ctx = ctx;
     c->xmask = xmask;
-    rvt_iblk_flush(c);
 }
 
+/* Flushing only retags (to pc 1's tag, 0): a walk holding a block (an
+ * event callback may flush, 11.4) still reads what it held. */
 void rvt_iblk_flush(rvt_iblocks *c)
 {
     for (size_t i = 0; i < (1u << RVT_IBLK_CACHE_BITS); i++)
-        c->cache[i].pc = empty_tag(i);
+        c->cache[i].tag = RVT_IBLK_TAG(1);
     for (size_t i = 0; i < (1u << RVT_IBLK_BLOCK_BITS); i++)
-        c->blocks[i].pc = empty_tag(i);
+        c->blocks[i].tag = RVT_IBLK_TAG(1);
 }
 
 /* Misses (no code) are not cached; an odd pc is never code. */
@@ -33,7 +25,7 @@ const rvt_insn *rvt_iblk_insn_miss(rvt_iblocks *c, uint64_t pc)
     size_t slot = (pc >> 1) & ((1u << RVT_IBLK_CACHE_BITS) - 1);
     rvt_iblk_ent *e = &c->cache[slot];
     e->ins = pc & 1 ? NULL : c->insn(c->ctx, pc);
-    e->pc = e->ins ? pc : empty_tag(slot);
+    e->tag = RVT_IBLK_TAG(e->ins ? pc : 1);
     return e->ins;
 }
 
@@ -49,7 +41,7 @@ static bool ends_block(const rvt_insn *i)
 const rvt_iblock *rvt_iblk_block_miss(rvt_iblocks *c, uint64_t pc)
 {
     rvt_iblock *b = &c->blocks[(pc >> 1) & ((1u << RVT_IBLK_BLOCK_BITS) - 1)];
-    b->pc = pc;
+    b->tag = RVT_IBLK_TAG(pc);
     b->n = b->hw = b->lens = 0;
     b->last = b->prev = NULL;
     for (uint64_t p = pc; b->n < RVT_IBLK_MAX;) {

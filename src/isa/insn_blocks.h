@@ -23,8 +23,14 @@ typedef const rvt_insn *(*rvt_iblk_insn_fn)(void *ctx, uint64_t pc);
  * encoding, fence.i, a 6/8-byte instruction), by the RVT_IBLK_MAX-th
  * instruction, or by missing code after it.  n = 0: no code at pc.
  * Every instruction but the last is 2 or 4 bytes and moves to pc + len. */
+/* Slots are tagged with RVT_IBLK_TAG(pc) = pc ^ 1: all-zero memory is the
+ * tag of pc 1, odd, never an instruction address, so zeroed memory is an
+ * empty cache and a decoder allocated with calloc needs no pass over the
+ * 1.2 MB of tables (its pages stay untouched until used). */
+#define RVT_IBLK_TAG(pc) ((pc) ^ 1u)
+
 typedef struct rvt_iblock {
-    uint64_t pc;
+    uint64_t tag;                /* RVT_IBLK_TAG(start pc) */
     const rvt_insn *last;        /* the block's final instruction */
     const rvt_insn *prev;        /* the one before it (NULL if n <= 1) */
     uint32_t lens;               /* bit k: instruction k is 4 bytes, else 2 */
@@ -33,12 +39,12 @@ typedef struct rvt_iblock {
 } rvt_iblock;
 
 typedef struct rvt_iblk_ent {
-    uint64_t pc;
+    uint64_t tag;                /* RVT_IBLK_TAG(pc) */
     const rvt_insn *ins;
 } rvt_iblk_ent;
 
-/* Both direct-mapped on pc; embedded in a decoder, initialised by
- * rvt_iblk_init.  Pointers handed out stay readable until the owner is
+/* Both direct-mapped on pc; embedded in a decoder allocated zeroed,
+ * initialised by rvt_iblk_init.  Pointers handed out stay readable until the owner is
  * freed (a flush only marks slots empty). */
 typedef struct rvt_iblocks {
     rvt_iblk_insn_fn insn;
@@ -48,6 +54,7 @@ typedef struct rvt_iblocks {
     rvt_iblock blocks[1u << RVT_IBLK_BLOCK_BITS];
 } rvt_iblocks;
 
+/* c must be zeroed memory (calloc): that is the empty cache. */
 void rvt_iblk_init(rvt_iblocks *c, rvt_iblk_insn_fn insn, void *ctx, uint64_t xmask);
 /* Forget everything (the image changed: self-modifying code, 11.4). */
 void rvt_iblk_flush(rvt_iblocks *c);
@@ -59,14 +66,14 @@ const rvt_iblock *rvt_iblk_block_miss(rvt_iblocks *c, uint64_t pc);
 static inline const rvt_insn *rvt_iblk_insn(rvt_iblocks *c, uint64_t pc)
 {
     const rvt_iblk_ent *e = &c->cache[(pc >> 1) & ((1u << RVT_IBLK_CACHE_BITS) - 1)];
-    return e->pc == pc ? e->ins : rvt_iblk_insn_miss(c, pc);
+    return e->tag == RVT_IBLK_TAG(pc) ? e->ins : rvt_iblk_insn_miss(c, pc);
 }
 
 /* The block starting at pc. */
 static inline const rvt_iblock *rvt_iblk_block(rvt_iblocks *c, uint64_t pc)
 {
     const rvt_iblock *b = &c->blocks[(pc >> 1) & ((1u << RVT_IBLK_BLOCK_BITS) - 1)];
-    return b->pc == pc ? b : rvt_iblk_block_miss(c, pc);
+    return b->tag == RVT_IBLK_TAG(pc) ? b : rvt_iblk_block_miss(c, pc);
 }
 
 /* Address of the block's last instruction (b->n >= 1, starting at pc). */

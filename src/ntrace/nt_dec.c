@@ -36,6 +36,8 @@ struct rvt_nt_decoder {
     rvt_nt_cfg cfg;
     int src_filter;
     nt_src *src[4096];
+    uint16_t used[4096];      /* ids with a state, in order of first use */
+    unsigned nused;
     uint64_t base;            /* stream offset of the next buffer */
     rvt_nt_dec_stats st;
     rvt_flow_fn fn;
@@ -78,8 +80,8 @@ void rvt_nt_decoder_free(rvt_nt_decoder *d)
 {
     if (!d)
         return;
-    for (size_t i = 0; i < 4096; i++)
-        free(d->src[i]);
+    for (unsigned i = 0; i < d->nused; i++)
+        free(d->src[d->used[i]]);
     free(d);
 }
 
@@ -106,6 +108,7 @@ static nt_src *src_state(rvt_nt_decoder *d, unsigned id)
         s->ev.src = (uint16_t)id;
         s->ev.priv = 3;
         d->src[id] = s;
+        d->used[d->nused++] = (uint16_t)id;
     }
     return d->src[id];
 }
@@ -443,9 +446,15 @@ static int resync(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
 {
     uint64_t pc = (m->f[RVT_NT_F_FADDR] << 1) & d->xmask;
     if (s->lost_hw || s->lost_unknown) {
+        /* The lost instruction count is unknown: I-CNT counts half-words
+         * (8.4.2), and which 2- and 4-byte instructions they were depends on
+         * the path through the code, which the skipped messages no longer
+         * tell; a skipped HIST-only message has no I-CNT at all.  aux2 keeps
+         * the half-words the skipped messages reported. */
         d->st.lost++;
-        int st = event(d, s, RVT_EV_LOST, pc, s->lost_unknown ? UINT64_MAX : s->lost_hw, 0,
-                       "trace not decodable before this sync (aux: I-CNT half-words skipped)");
+        int st = event(d, s, RVT_EV_LOST, pc, UINT64_MAX, s->lost_hw,
+                       "trace not decodable before this sync; instructions lost: unknown "
+                       "(aux2: I-CNT half-words of the skipped messages)");
         if (st)
             return st;
     }
@@ -570,8 +579,27 @@ static int ownership(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     return st;
 }
 
+/* A message skipped while unsynchronised.  Every program trace message
+ * stands for retired instructions (at least its branch), so any of them
+ * means instructions were lost, even one without I-CNT (a damaged first
+ * sync followed by HIST-only ResourceFull messages used to report nothing);
+ * vendor-defined and reserved messages (6.1) do not, nor does a
+ * ProgTraceCorrelation without I-CNT (a second stop report). */
+static bool is_program_trace(unsigned tcode)
+{
+    switch (tcode) {
+    case RVT_NT_DIRECT_BRANCH: case RVT_NT_INDIRECT_BRANCH: case RVT_NT_INDIRECT_BRANCH_HIST:
+    case RVT_NT_RESOURCE_FULL: case RVT_NT_REPEAT_BRANCH:
+        return true;
+    default:
+        return false;
+    }
+}
+
 static void count_lost(nt_src *s, const rvt_nt_msg *m)
 {
+    if (is_program_trace(m->tcode))
+        s->lost_unknown = true;
     if (rvt_nt_has(m, RVT_NT_F_ICNT))
         s->lost_hw += m->f[RVT_NT_F_ICNT];
     else if (m->tcode == RVT_NT_RESOURCE_FULL && m->f[RVT_NT_F_RCODE] == 0)
@@ -658,6 +686,32 @@ static int message(rvt_nt_decoder *d, const rvt_nt_msg *m)
     return st;
 }
 
+/* A transport error (3.4: a truncated message, a bad MSEO sequence):
+ * every synchronised source loses synchronisation.  It is reported even
+ * when no source is synchronised (before the first sync, after a loss, or
+ * after the trace ended with ProgTraceCorrelation): trailing junk after the
+ * last message is damage, not idle (idle is 0xFF, 3.1), so the caller can
+ * name the byte offset. */
+static int transport_error(rvt_nt_decoder *d, const char *why)
+{
+    bool told = false;
+    for (unsigned i = 0; i < d->nused; i++) {
+        nt_src *s = d->src[d->used[i]];
+        if (s->synced) {
+            told = true;
+            if (lose(d, s, why))
+                return d->stop;
+        }
+    }
+    if (told)
+        return 0;
+    nt_src *s = src_state(d, d->src_filter >= 0 ? (unsigned)d->src_filter : 0);
+    if (!s)
+        return RVT_ERR_NOMEM;
+    d->st.errors++;
+    return event(d, s, RVT_EV_ERROR, 0, 0, 0, why);
+}
+
 int rvt_nt_decode(rvt_nt_decoder *d, const uint8_t *buf, size_t len, rvt_flow_fn fn, void *fn_ctx)
 {
     rvt_nt_reader r;
@@ -670,22 +724,10 @@ int rvt_nt_decode(rvt_nt_decoder *d, const uint8_t *buf, size_t len, rvt_flow_fn
     int st;
     while ((st = nt_reader_next_present(&r, &m)) != 0) {
         if (st < 0) {
-            /* transport error: every source loses synchronisation (3.4) */
             d->msg_off = r.err_offset;
-            for (size_t i = 0; i < 4096; i++) {
-                if (d->src[i] && d->src[i]->synced) {
-                    if (lose(d, d->src[i], r.err))
-                        return d->stop;
-                }
-            }
-            if (!d->src[0] || d->src_filter >= 0) {
-                nt_src *s = src_state(d, d->src_filter >= 0 ? (unsigned)d->src_filter : 0);
-                if (s && !s->synced) {
-                    d->st.errors++;
-                    if (event(d, s, RVT_EV_ERROR, 0, 0, 0, r.err))
-                        return d->stop;
-                }
-            }
+            st = transport_error(d, r.err);
+            if (st)
+                return st;
             continue;
         }
         st = message(d, &m);

@@ -221,7 +221,7 @@ static const fmt formats[] = {
       "decode --elf %s %s --json", te_bounds, 0x80, true, true, false },
     /* N-Trace: a sync message every 16 messages (sync=1:0, 4.x). */
     { "ntrace", ".nt", "--ntrace %s --nt-opt sync=1:0",
-      "decode --elf %s %s --json", nt_bounds, 0x02, false, true, false },
+      "decode --elf %s %s --json", nt_bounds, 0x02, false, true, true },
 };
 
 /* ---- one case ---- */
@@ -231,6 +231,7 @@ typedef enum expect {
     EX_DETECT,          /* must exit 1 naming an offset >= detect_from */
     EX_PREFIX,          /* output must be a prefix of the hart's PCs */
     EX_RESYNC,          /* damage inside: if reported, tail equals the hart's */
+    EX_RESYNC_SEEN,     /* EX_RESYNC, and output that differs must be reported */
 } expect;
 
 typedef struct ctx {
@@ -320,11 +321,15 @@ static void run_case(ctx *c, const char *label, const uint8_t *b, size_t n, expe
             TH_FAIL("%s %s: %zu PCs decoded are not a prefix of the hart's %zu",
                     c->f->name, label, o.all.n, c->hart.n);
         break;
-    case EX_RESYNC: {
+    case EX_RESYNC:
+    case EX_RESYNC_SEEN: {
         if (!o.losses) {
             bool exact = o.all.n == c->hart.n && is_prefix(&o.all, &c->hart, o.all.n);
             if (!exact)
                 c->undetected++;
+            if (!exact && ex == EX_RESYNC_SEEN)
+                CORRECTNESS_FAIL(c, "%s %s: %zu of the hart's %zu instructions decoded and no "
+                                 "loss reported", c->f->name, label, o.all.n, c->hart.n);
             break;
         }
         size_t tail = o.all.n - o.tail_from;
@@ -376,6 +381,15 @@ static void damage_all(ctx *c, const uint8_t *g, size_t n)
             snprintf(label, sizeof label, "truncated at %zu inside the packet at %zu", mid, at);
             run_case(c, label, g, mid, EX_DETECT);
         }
+    }
+    /* Every bit of byte 0 (the first packet/message header: the decoder
+     * has no earlier state to fall back on).  Instructions can go missing
+     * silently only if the flip leaves a valid stream with the same PCs. */
+    for (unsigned bit = 0; bit < 8; bit++) {
+        memcpy(b, g, n);
+        b[0] ^= (uint8_t)(1u << bit);
+        snprintf(label, sizeof label, "bit %u flipped at 0", bit);
+        run_case(c, label, b, n, EX_RESYNC_SEEN);
     }
     /* Single bit flips, then bursts of 8 flips, spread over the stream. */
     for (size_t i = 0; i < 2 * MAX_CASES_PER_KIND; i++) {

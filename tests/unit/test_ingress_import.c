@@ -306,6 +306,46 @@ static void test_writer(void)
                     "6,0,0,0,10,0,0,1,1\n0,0,0,0,10,0,0,1,1\n");
 }
 
+/* Streaming semantics: the records of the lines before a bad line are
+ * delivered before the error is returned (they used to sit in the batch).
+ * One case per importer; each bad line is line 3 (or 4), so two (three)
+ * good records precede it, and sink->end is not called on an error. */
+static void test_partial_delivery(void)
+{
+    rvt_import_cfg cfg = { 0 };
+    rvt_import_result res;
+    static const char hdr[] = "itype_0,cause,tval,priv,iaddr_0,context,ctype,iretire_0,ilastsize_0\n";
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s0,0,0,3,1000,0,0,1,1\n0,0,0,3,1004,0,0,1,1\nbad\n", hdr);
+    CHECK_EQ(run(RVT_IMPORT_REFCSV, buf, &cfg, &res), RVT_ERR_FORMAT);
+    CHECK_EQ(ngot, 2);
+    CHECK_EQ(ends, 0);
+    expect(1, 0x1004, 0, 2, 1, 1, 3, 0, 0);
+    /* Spike CSV: row k is finished when row k+1 arrives, so of three good
+     * rows before the bad one the first two are complete records. */
+    CHECK_EQ(run(RVT_IMPORT_SPIKECSV, "VALID,ADDRESS,INSN,PRIVILEGE,EXCEPTION,ECAUSE,TVAL,INTERRUPT\n"
+                 "1,1000,13,3,0,0,0,0\n1,1004,13,3,0,0,0,0\n1,1008,13,3,0,0,0,0\n1,zz,13\n",
+                 &cfg, &res), RVT_ERR_FORMAT);
+    CHECK_EQ(ngot, 2);
+    expect(1, 0x1004, 0, 2, 1, 1, 3, 0, 0);
+    /* Spike log: the same (a commit waits for its successor). */
+    CHECK_EQ(run(RVT_IMPORT_SPIKELOG, "core   0: 3 0x0000000000001000 (0x00000013)\n"
+                 "core   0: 3 0x0000000000001004 (0x00000013)\n"
+                 "core   0: 3 0x0000000000001008 (0x00000013)\n"
+                 "core   0: 3 0xzz (0x13)\n", &cfg, &res), RVT_ERR_FORMAT);
+    CHECK_EQ(ngot, 2);
+    expect(0, 0x1000, 0, 2, 1, 1, 3, 0, 0);
+    /* PC list over three nops. */
+    static const uint8_t nops[] = { 0x13, 0, 0, 0, 0x13, 0, 0, 0, 0x13, 0, 0, 0 };
+    rvt_image *img = rvt_image_new();
+    CHECK_EQ(rvt_image_add_bytes(img, 0x1000, nops, sizeof nops, "code"), 0);
+    rvt_import_cfg pc = { .image = img };
+    CHECK_EQ(run(RVT_IMPORT_PCS, "1000\n1004\n1008\nhello\n", &pc, &res), RVT_ERR_FORMAT);
+    CHECK_EQ(ngot, 2);
+    expect(1, 0x1004, 0, 2, 1, 1, 3, 0, 0);
+    rvt_image_free(img);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir))
@@ -318,6 +358,7 @@ int main(void)
     test_spikelog();
     test_pcs();
     test_writer();
+    test_partial_delivery();
     unlink(path);
     unlink(path2);
     rmdir(tmpdir);
