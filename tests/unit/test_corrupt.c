@@ -218,7 +218,7 @@ static size_t nt_bounds(const uint8_t *b, size_t n, size_t *out, size_t max)
 static const fmt formats[] = {
     /* E-Trace: sync every 16 packets (resync_max 0, table 2.1). */
     { "etrace", ".te", "--etrace %s --te-attr resync_mode=packets --te-attr resync_max=0",
-      "decode --elf %s %s --json", te_bounds, 0x80, true, true, false },
+      "decode --elf %s %s --json", te_bounds, 0x80, true, true, true },
     /* N-Trace: a sync message every 16 messages (sync=1:0, 4.x). */
     { "ntrace", ".nt", "--ntrace %s --nt-opt sync=1:0",
       "decode --elf %s %s --json", nt_bounds, 0x02, false, true, true },
