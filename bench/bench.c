@@ -192,10 +192,7 @@ static int run_hart(const char *elf, const rvt_irec_sink *sink, run_result *res)
         rvt_image_free(img);
         return -1;
     }
-    /* docs/pmu.md: a program defining rvtrace_sbi_firmware runs with the
-     * SBI PMU firmware model, as `rvtrace run` gives it. */
-    uint64_t fw;
-    rvt_hart_cfg cfg = { .sink = sink, .sbi_pmu = rvt_image_lookup(img, "rvtrace_sbi_firmware", &fw) };
+    rvt_hart_cfg cfg = { .sink = sink, .sbi_pmu = rvt_hart_wants_sbi(img) };
     rvt_hart *h = rvt_hart_new(&cfg, img, &st);
     if (!h) {
         fprintf(stderr, "bench: %s: %s\n", elf, rvt_status_str(st));

@@ -111,6 +111,10 @@ typedef struct rvt_hart_stats {
 /* The image must outlive the hart; its loadable segments are copied into
  * the hart's RAM.  Returns NULL with *status set on error. */
 rvt_hart *rvt_hart_new(const rvt_hart_cfg *cfg, rvt_image *img, int *status);
+/* docs/pmu.md: a program that defines the function symbol
+ * rvtrace_sbi_firmware asks for the SBI PMU firmware model (cfg.sbi_pmu);
+ * every tool that runs it (run, verify, bench) honours that. */
+bool rvt_hart_wants_sbi(const rvt_image *img);
 void rvt_hart_free(rvt_hart *h);
 
 /* Run at most `steps` instructions (0 = until exit/limit).  Returns an

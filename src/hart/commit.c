@@ -161,9 +161,23 @@ static void diff_counters(const rvt_hart *h, const struct hart_cm_snap *s, rvt_h
     }
 }
 
+/* GPRs other than the instruction's rd that changed: the SBI firmware
+ * model's ecall writes a0 and a1 (docs/pmu.md), and an erroneous write
+ * must show too (TV spec 3.1).  They use the TV register numbers
+ * (0x1000 + n, as rvt_hart_tv_reg_read). */
+static void diff_gprs(const rvt_hart *h, const struct hart_cm_snap *s, rvt_hart_commit *c)
+{
+    if (!memcmp(s->x, h->x, sizeof s->x))
+        return;
+    for (unsigned i = 1; i < 32; i++)
+        if (s->x[i] != h->x[i] && i != c->rd)
+            add_csr(c, 0x1000 + i, h->x[i]);
+}
+
 static void diff_state(rvt_hart *h, rvt_hart_commit *c)
 {
     const struct hart_cm_snap *s = h->cm_snap;
+    diff_gprs(h, s, c);
     for (size_t i = 0; i < hart_tv_ncsrs; i++)
         if (s->csr[i] != csr_field(h, i))
             add_csr(c, hart_tv_csrs[i].addr, csr_field(h, i));

@@ -191,10 +191,15 @@ int HART_EXEC(rvt_hart *h)
         case RVT_OP_ECALL: case RVT_OP_EBREAK: case RVT_OP_MRET: case RVT_OP_SRET:
         case RVT_OP_WFI: case RVT_OP_SFENCE_VMA: case RVT_OP_FENCE_I: {
 #if HART_OBS
-            /* fence.i frees o: keep what the hook needs */
+            /* fence.i frees o: keep what the hook needs.  A SYSTEM
+             * instruction that starts the counters (an SBI start call)
+             * does not count itself, as in the plain loop that switches
+             * to this one only after it. */
             unsigned op = o->op, prv = h->priv;
+            bool counting = h->pmu_on;
             if (hart_system(h, o, pc)) goto illegal;
-            hart_obs_sys(h, op, prv);
+            if (counting)
+                hart_obs_sys(h, op, prv);
 #else
             if (hart_system(h, o, pc)) goto illegal;
 #endif

@@ -32,6 +32,12 @@ void hart_ext_free(rvt_hart *h)
     rvt_sbi_pmu_free(h->sbi);
 }
 
+bool rvt_hart_wants_sbi(const rvt_image *img)
+{
+    uint64_t a;
+    return img && rvt_image_lookup(img, "rvtrace_sbi_firmware", &a);
+}
+
 const struct rvt_ctr *rvt_hart_ctr(const rvt_hart *h) { return h->ctr; }
 const struct rvt_pmu *rvt_hart_pmu(const rvt_hart *h) { return h->pmu; }
 

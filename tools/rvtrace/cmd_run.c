@@ -367,13 +367,6 @@ static int execute(const run_opts *o, rvt_hart *h, double *secs)
     return why;
 }
 
-/* docs/pmu.md: a program that defines the function symbol rvtrace_sbi_firmware
- * asks for the SBI PMU firmware model without --sbi. */
-static bool wants_sbi(const rvt_image *img)
-{
-    uint64_t a;
-    return rvt_image_lookup(img, "rvtrace_sbi_firmware", &a);
-}
 
 static int run_loaded(const run_opts *o, rvt_image *img)
 {
@@ -410,7 +403,7 @@ static int run_loaded(const run_opts *o, rvt_image *img)
             .sink = sk.any ? &sk.tee_sink : NULL, .data_records = o->data,
             .console = on_console, .on_pc = (all || ret) ? on_pc : NULL, .pc_ctx = &ctx,
             .diag = cli_diag, .diag_ctx = (void *)o->elf,
-            .sbi_pmu = o->sbi || wants_sbi(img), .pmu_tally = o->stat, .ctr_control = o->ctr_control,
+            .sbi_pmu = o->sbi || rvt_hart_wants_sbi(img), .pmu_tally = o->stat, .ctr_control = o->ctr_control,
         };
         tv_out_hook(tv, &cfg);
         int st;

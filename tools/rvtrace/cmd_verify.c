@@ -127,7 +127,8 @@ static int verify_loaded(const verify_opts *o, rvt_image *img)
         return CLI_USAGE;
     rvt_tv_verify_cfg cfg = {
         .tv = o->tv, .max_report = o->max_report, .diag = cli_diag, .diag_ctx = (void *)o->path,
-        .hart = { .xlen = xlen, .no_compressed = no_c, .ram_size = o->ram_size },
+        .hart = { .xlen = xlen, .no_compressed = no_c, .ram_size = o->ram_size,
+                  .sbi_pmu = rvt_hart_wants_sbi(img) },
     };
     if (!cfg.tv.xlen)
         cfg.tv.xlen = xlen;
