@@ -11,21 +11,11 @@
 #include "etrace/data_int.h"
 
 typedef struct dwalk {
-    rvt_bitw *w;
-    rvt_bitr *r;
+    rvt_bitrw io;
     const rvt_te_attrs *a;
 } dwalk;
 
-static uint64_t fld(dwalk *k, uint64_t v, unsigned n)
-{
-    if (k->w) {
-        rvt_bitw_put(k->w, v, n);
-        return v & rvt_mask(n);
-    }
-    return rvt_bitr_get(k->r, n);
-}
-
-#define F(field, n) (p->field = (__typeof__(p->field))fld(k, p->field, (n)))
+#define F(field, n) (p->field = (__typeof__(p->field))rvt_bitrw_field(&k->io, p->field, (n)))
 
 int rvt_te_data_attrs_check(const rvt_te_attrs *a)
 {
@@ -119,8 +109,8 @@ static int walk_csr(dwalk *k, rvt_te_dpkt *p)
     unsigned lw = rvt_te_csr_len_width(a);
     if (a->no_data) {
         F(diff, 1);
-        msbs = fld(k, msbs, 6);
-        lsbs = fld(k, lsbs, 6);
+        msbs = rvt_bitrw_field(&k->io, msbs, 6);
+        lsbs = rvt_bitrw_field(&k->io, lsbs, 6);
         p->address = msbs << 6 | lsbs;
         return 0;
     }
@@ -128,14 +118,14 @@ static int walk_csr(dwalk *k, rvt_te_dpkt *p)
     F(datalen, lw);
     F(data, 8u * (p->datalen + 1u));
     if (!a->no_address)
-        msbs = fld(k, msbs, 6);
+        msbs = rvt_bitrw_field(&k->io, msbs, 6);
     /* Table 7.12: no operand for a read-only CSR (addr[11:10] = 11). */
     if (a->no_address || (msbs >> 4) != 3) {
         F(oplen, lw);
         F(operand, 8u * (p->oplen + 1u));
     }
     if (!a->no_address) {
-        lsbs = fld(k, lsbs, 6);
+        lsbs = rvt_bitrw_field(&k->io, lsbs, 6);
         p->address = msbs << 6 | lsbs;
     }
     return 0;
@@ -166,7 +156,7 @@ int rvt_te_dpack(const rvt_te_attrs *a, const rvt_te_dpkt *p, uint8_t *buf, size
     rvt_bitw_init(&w, tmp, sizeof tmp);
     memset(tmp, 0, sizeof tmp);
     rvt_te_dpkt copy = *p;
-    dwalk k = { &w, NULL, a };
+    dwalk k = { { &w, NULL }, a };
     int st = dwalk_all(&k, &copy);
     if (st < 0)
         return st;
@@ -199,7 +189,7 @@ int rvt_te_dunpack(const rvt_te_attrs *a, const uint8_t *buf, size_t len, rvt_te
     memset(p, 0, sizeof *p);
     rvt_bitr r;
     rvt_bitr_init(&r, buf, len, buf[len - 1] >> 7);
-    dwalk k = { NULL, &r, a };
+    dwalk k = { { NULL, &r }, a };
     int st = dwalk_all(&k, p);
     if (st < 0)
         return st;

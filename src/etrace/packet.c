@@ -11,21 +11,9 @@
  * limit of the 5-bit header length. */
 #define TE_MAX_PAYLOAD 31
 
-typedef struct walker {
-    rvt_bitw *w;
-    rvt_bitr *r;
-} walker;
+typedef rvt_bitrw walker;
 
-static uint64_t fld(walker *k, uint64_t v, unsigned n)
-{
-    if (k->w) {
-        rvt_bitw_put(k->w, v, n);
-        return v & rvt_mask(n);
-    }
-    return rvt_bitr_get(k->r, n);
-}
-
-#define F(field, n) (p->field = (__typeof__(p->field))fld(k, p->field, (n)))
+#define F(field, n) (p->field = (__typeof__(p->field))rvt_bitrw_field(k, p->field, (n)))
 
 unsigned rvt_te_map_len(unsigned branches)
 {

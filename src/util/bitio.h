@@ -40,6 +40,23 @@ uint64_t rvt_bitr_get(rvt_bitr *r, unsigned nbits);
 static inline bool rvt_bitr_past_end(const rvt_bitr *r) { return r->pos > r->len * 8; }
 
 /* Sign-extend the low `bits` of v. */
+/* One description of a packet layout serves both directions: a walker
+ * holds a writer (pack) or a reader (unpack), and each field goes through
+ * rvt_bitrw_field, which writes v or returns what it read. */
+typedef struct rvt_bitrw {
+    rvt_bitw *w;
+    rvt_bitr *r;
+} rvt_bitrw;
+
+static inline uint64_t rvt_bitrw_field(rvt_bitrw *k, uint64_t v, unsigned n)
+{
+    if (k->w) {
+        rvt_bitw_put(k->w, v, n);
+        return v & (n >= 64 ? ~0ull : (1ull << n) - 1);
+    }
+    return rvt_bitr_get(k->r, n);
+}
+
 static inline int64_t rvt_sext(uint64_t v, unsigned bits)
 {
     if (bits == 0 || bits >= 64)
