@@ -24,7 +24,10 @@
  *   0, its target or 0); with RASEMU (5.4) a call pushes, a return pops
  *   (the popped entry invalid) and a co-routine swap rewrites entry 0;
  *   FROZEN is never cleared by a transfer;
- * - CC (5.3): decode(encode(n)) <= n and re-encodes to the same field.
+ * - CC (5.3): decode(encode(n)) <= n and re-encodes to the same field;
+ *   the first record after a write to ctrcontrol has CCV=0; without
+ *   RASEMU a record with CCV=1 counts no more cycles than elapsed since
+ *   the previous record (qualified cycles are a subset).
  * FUZZ_ARGS: -max_len=2048 */
 #include "../fuzz_ops.h"
 
@@ -47,6 +50,8 @@ typedef struct fz {
     rvt_ctr_cfg cfg;
     uint64_t xmask;
     uint64_t now;
+    uint64_t last_rec;      /* cycle of the last record */
+    bool ccv_clear;         /* ctrcontrol written since the last record */
 } fz;
 
 /* Every logical entry 0..255 as *ireg..3 show it. */
@@ -122,6 +127,25 @@ static void check_entries(const fz *f)
     }
 }
 
+static bool is_control(unsigned csr)
+{
+    return csr == RVT_CSR_MCTRCONTROL || csr == RVT_CSR_MCTRCONTROLH ||
+           csr == RVT_CSR_SCTRCONTROL || csr == RVT_CSR_SCTRCONTROLH;
+}
+
+/* 5.3: a new record (entry 0) and its cycle count. */
+static void check_record(fz *f, const rvt_ctr_entry *e0, bool ras)
+{
+    bool ccv = (e0->data & RVT_CTRDATA_CCV) != 0;
+    if (f->ccv_clear)
+        RVT_FUZZ_ASSERT(!ccv);
+    if (ccv && !ras)
+        RVT_FUZZ_ASSERT(rvt_ctr_cc_decode((unsigned)(e0->data >> RVT_CTRDATA_CC_SHIFT)) <=
+                        f->now - f->last_rec);
+    f->ccv_clear = false;
+    f->last_rec = f->now;
+}
+
 static void op_csr_read(fz *f, rvt_fuzz_in *in)
 {
     unsigned csr = pick_csr(in);
@@ -143,6 +167,7 @@ static void op_csr_read(fz *f, rvt_fuzz_in *in)
     snap a, b;
     take(f, &a);
     RVT_FUZZ_ASSERT(rvt_ctr_csr_write(f->c, csr, v, 3, f->now) == 0);
+    f->ccv_clear |= is_control(csr);
     take(f, &b);
     RVT_FUZZ_ASSERT(same(&a, &b));
 }
@@ -159,6 +184,7 @@ static void op_csr_write(fz *f, rvt_fuzz_in *in)
     int st = rvt_ctr_csr_write(f->c, csr, v, priv, f->now);
     rvt_fuzz_check_status(st);
     RVT_FUZZ_ASSERT(is ? st == 0 : st == RVT_ERR_INVAL);
+    f->ccv_clear |= is && is_control(csr);
     if (!is) {
         snap b;
         take(f, &b);
@@ -232,6 +258,7 @@ static void op_transfer(fz *f, rvt_fuzz_in *in)
     uint64_t src = (x.src & f->xmask & ~1ull) | 1u, tgt = x.tgt & f->xmask & ~1ull;
     RVT_FUZZ_ASSERT(e0->source == src || e0->source == 1);
     RVT_FUZZ_ASSERT(e0->target == tgt || e0->target == 0);
+    check_record(f, e0, ras);
     if (ras && x.type == RVT_CTR_CO_SWAP) {
         /* 5.4: a swap rewrites entry 0 in place */
         RVT_FUZZ_ASSERT(w1 == w0);

@@ -10,7 +10,9 @@
  * can carry, a size the data bus / XLEN allows, address and data masked to
  * their widths, fields the options leave out 0); every te_data packet that
  * unpacks re-packs, the re-packed bytes unpack to the same fields, and
- * packing is idempotent.
+ * packing is idempotent; the accesses decoded, given to the data encoder
+ * (rvt_te_data_encoder_put) with the same attributes, decode back to
+ * themselves (7.1.3: whatever compression the encoder picks).
  * FUZZ_ARGS: -max_len=512 */
 #include "../fuzz_etrace_data.h"
 #include "util/bitio.h"
@@ -27,6 +29,8 @@ typedef struct dctx {
     size_t len;
     uint64_t last_off;      /* accesses and errors come in stream order */
     unsigned accesses, errors;
+    rvt_drec *keep;         /* the accesses, when not NULL */
+    size_t cap;             /* room in keep */
 } dctx;
 
 static void diag(void *ctx, int level, uint64_t offset, const char *msg)
@@ -71,8 +75,11 @@ static int on_access(void *ctx, const rvt_drec *r, uint64_t offset)
     RVT_FUZZ_ASSERT(offset < d->len);
     RVT_FUZZ_ASSERT(offset >= d->last_off || d->last_off == UINT64_MAX);
     d->last_off = offset;
-    d->accesses++;
     check_access(d->a, r);
+    RVT_FUZZ_ASSERT(!d->keep || d->accesses < d->cap);
+    if (d->keep)
+        d->keep[d->accesses] = *r;
+    d->accesses++;
     char line[160];
     RVT_FUZZ_ASSERT(rvt_te_drec_format(r, 0, line, sizeof line) >= 0);
     RVT_FUZZ_ASSERT(strlen(line) < sizeof line);
@@ -124,6 +131,56 @@ static void packets(const rvt_te_attrs *a, const uint8_t *s, size_t n)
     }
 }
 
+static bool same_access(const rvt_drec *x, const rvt_drec *y)
+{
+    return x->iaddr == y->iaddr && x->addr == y->addr && x->data == y->data &&
+           x->data2 == y->data2 && x->dtype == y->dtype && x->dsize == y->dsize &&
+           x->dblock == y->dblock && x->flags == y->flags;
+}
+
+/* The encoder's frames, appended to one buffer. */
+typedef struct sink {
+    uint8_t *buf;
+    size_t n, cap;
+} sink;
+
+static int to_buf(void *ctx, const uint8_t *b, size_t n)
+{
+    sink *k = ctx;
+    if (n > k->cap - k->n)
+        return RVT_ERR_LIMIT;
+    memcpy(k->buf + k->n, b, n);
+    k->n += n;
+    return 0;
+}
+
+/* Encode what was decoded and decode it again: the same accesses. */
+static void reencode(const rvt_te_attrs *a, const rvt_drec *acc, unsigned n)
+{
+    if (!n)
+        return;
+    sink k = { malloc(64u * n), 0, 64u * n };
+    int st = 0;
+    rvt_te_data_encoder *e = rvt_te_data_encoder_new(a, to_buf, &k, &st);
+    RVT_FUZZ_ASSERT(e != NULL && k.buf != NULL);
+    st = rvt_te_data_encoder_put(e, acc, n);
+    rvt_fuzz_check_status(st);
+    RVT_FUZZ_ASSERT(st >= 0);                   /* what the decoder gives is encodable */
+    rvt_te_data_encoder_free(e);
+    rvt_drec *back = calloc(n, sizeof *back);
+    dctx d = { a, k.n, UINT64_MAX, 0, 0, back, n };
+    rvt_te_data_decoder *dec = rvt_te_data_decoder_new(a, on_access, &d, &st);
+    RVT_FUZZ_ASSERT(dec != NULL && back != NULL);
+    rvt_te_data_decoder_set_diag(dec, diag, &d);
+    RVT_FUZZ_ASSERT(rvt_te_data_decoder_run(dec, k.buf, k.n) == 0);
+    RVT_FUZZ_ASSERT(d.accesses == n);
+    for (unsigned i = 0; i < n; i++)
+        RVT_FUZZ_ASSERT(same_access(&back[i], &acc[i]));
+    rvt_te_data_decoder_free(dec);
+    free(back);
+    free(k.buf);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     rvt_fuzz_in in = { data, size };
@@ -131,7 +188,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rvt_fuzz_te_data_attrs(&in, &a);
     packets(&a, in.p, in.n);
 
-    dctx d = { &a, in.n, UINT64_MAX, 0, 0 };
+    rvt_drec *acc = calloc(in.n + 1, sizeof *acc);
+    RVT_FUZZ_ASSERT(acc != NULL);
+    dctx d = { &a, in.n, UINT64_MAX, 0, 0, acc, in.n + 1 };
     int st = 0;
     rvt_te_data_decoder *dec = rvt_te_data_decoder_new(&a, on_access, &d, &st);
     RVT_FUZZ_ASSERT(dec != NULL && st == 0);
@@ -142,10 +201,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     RVT_FUZZ_ASSERT(d.accesses + d.errors <= in.n);   /* a frame is at least 1 byte */
     /* A second run of the same decoder starts afresh (a new stream is
      * unsynchronised): the same accesses and errors. */
-    unsigned acc = d.accesses;
-    d = (dctx){ &a, in.n, UINT64_MAX, 0, 0 };
+    unsigned nacc = d.accesses;
+    d = (dctx){ &a, in.n, UINT64_MAX, 0, 0, NULL, 0 };
     RVT_FUZZ_ASSERT(rvt_te_data_decoder_run(dec, in.p, in.n) == errs);
-    RVT_FUZZ_ASSERT(d.accesses == acc);
+    RVT_FUZZ_ASSERT(d.accesses == nacc);
     rvt_te_data_decoder_free(dec);
+    reencode(&a, acc, nacc);
+    free(acc);
     return 0;
 }
