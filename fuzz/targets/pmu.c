@@ -15,7 +15,9 @@
  * - num_counters is stable; counter_get_info succeeds exactly below it,
  *   with type 1 for firmware counters and the CSR/width of a hardware one;
  * - config_matching returns a counter of the set that was not running
- *   (unless SKIP_MATCH); start succeeds only on configured stopped
+ *   (unless SKIP_MATCH), firmware events on firmware counters only, a
+ *   hardware counter's mhpmevent then selects a known event with the
+ *   inhibits of config_flags[7:5]; start succeeds only on configured stopped
  *   counters and ALREADY_STARTED needs a running one (stop likewise);
  * - firmware counters read back (fw_read, fw_read_hi, the stop snapshot)
  *   exactly the value the model computes from the configuration, the
@@ -212,6 +214,15 @@ static void after_config(fz *z, const uint64_t *a, rvt_sbiret r)
     uint64_t ev = a[3] & z->xmask;
     /* firmware events (type 15) only on firmware counters and back */
     RVT_FUZZ_ASSERT(((ev >> 16) == 15) == (idx >= RVT_SBI_PMU_NUM_HW));
+    if (idx >= 3 && idx < RVT_SBI_PMU_NUM_HW) {
+        /* config_flags[7:5] SET_UINH/SINH/MINH become mhpmevent's inhibits */
+        uint64_t e = 0;
+        RVT_FUZZ_ASSERT(rvt_pmu_event_read(z->f.pmu, idx, &e) == 0);
+        RVT_FUZZ_ASSERT(!!(e & RVT_MHPMEVENT_UINH) == !!(flags & 0x20));
+        RVT_FUZZ_ASSERT(!!(e & RVT_MHPMEVENT_SINH) == !!(flags & 0x40));
+        RVT_FUZZ_ASSERT(!!(e & RVT_MHPMEVENT_MINH) == !!(flags & 0x80));
+        RVT_FUZZ_ASSERT(rvt_pmu_event_by_selector(e & RVT_MHPMEVENT_SEL) >= 0);
+    }
     z->m.cfg[idx] = true;
     z->m.code[idx] = (unsigned)(ev & 0xffff);
     if (flags & 2)                                  /* CLEAR_VALUE */

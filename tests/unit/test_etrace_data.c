@@ -227,6 +227,49 @@ static void encoder_and_decoder(void)
     rvt_te_data_decoder_free(dd);
 }
 
+/* Accesses and errors of one stream decoded with DataCompress dc. */
+static int decode_with(unsigned dc, const uint8_t *s, size_t n, size_t *ngot)
+{
+    rvt_te_attrs a = attrs(0, 0);
+    a.data_compress = dc;
+    cap c = { .n = 0 };
+    int st;
+    rvt_te_data_decoder *dd = rvt_te_data_decoder_new(&a, cap_drec, &c, &st);
+    if (!dd)
+        return -100;
+    int errs = rvt_te_data_decoder_run(dd, s, n);
+    rvt_te_data_decoder_free(dd);
+    *ngot = c.ngot;
+    return errs;
+}
+
+static void data_compress_codes(void)
+{
+    /* Table 2.2 DataCompress: 0 full addresses and data only, 1 XOR,
+     * 2 differential, 3 either.  Frames by hand (table 7.1, LSB first):
+     * aligned store (format 010 = bits 2:0 0b010), size 00, diff (bits
+     * 6:5), data_len 0 bits, data 8 bits 0, address 64 bits 0; sign
+     * compression leaves byte 0 alone: diff 00 = 0x02, 01 (diff/XOR) =
+     * 0x22, 10 (diff/full) = 0x42, 11 (diff/diff) = 0x62; header 0x61.
+     * The second packet is diff code X after a full one (the reference).
+     * Found by the etrace_data fuzz target: the decoder took any code, so
+     * DataCompress 0 produced accesses no conforming encoder could send. */
+    uint8_t s[4] = { 0x61, 0x02, 0x61, 0x00 };
+    static const struct { uint8_t code; unsigned dc; bool ok; } cases[] = {
+        { 0x42, 0, false }, { 0x22, 0, false }, { 0x62, 0, false },
+        { 0x42, 1, true }, { 0x22, 1, true }, { 0x62, 1, false },
+        { 0x42, 2, true }, { 0x22, 2, false }, { 0x62, 2, true },
+        { 0x42, 3, true }, { 0x22, 3, true }, { 0x62, 3, true },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        s[3] = cases[i].code;
+        size_t ngot = 0;
+        int errs = decode_with(cases[i].dc, s, sizeof s, &ngot);
+        CHECK_EQ(errs, cases[i].ok ? 0 : 1);
+        CHECK_EQ(ngot, cases[i].ok ? 2u : 1u);
+    }
+}
+
 static void text_form(void)
 {
     char line[128];
@@ -248,6 +291,7 @@ int main(void)
     table_7_6_to_7_8();
     table_7_11_to_7_13();
     encoder_and_decoder();
+    data_compress_codes();
     text_form();
     return TH_DONE();
 }
