@@ -7,7 +7,8 @@
  * Checked: every reader call advances; error and access offsets lie inside
  * the stream and never go back; the decoder reports one diagnostic per
  * error it counts; each access is well formed (a type the packet formats
- * can carry, a size the data bus / XLEN allows, address and data masked to
+ * can carry, a size the data bus / XLEN allows, atomics aligned (table
+ * 7.6), address and data masked to
  * their widths, fields the options leave out 0); every te_data packet that
  * unpacks re-packs, the re-packed bytes unpack to the same fields, and
  * packing is idempotent; the accesses decoded, given to the data encoder
@@ -54,6 +55,7 @@ static void check_access(const rvt_te_attrs *a, const rvt_drec *r)
         RVT_FUZZ_ASSERT(bits <= a->data_width);
     } else if (r->dtype >= RVT_DTYPE_AMO_SWAP && r->dtype <= RVT_DTYPE_AMO_MIN) {
         RVT_FUZZ_ASSERT(bits >= 32 && bits <= a->data_width);
+        RVT_FUZZ_ASSERT(!(r->addr & rvt_mask(r->dsize)));      /* table 7.6: aligned */
     } else {
         RVT_FUZZ_ASSERT(r->dtype >= RVT_DTYPE_CSR_RW && r->dtype <= RVT_DTYPE_CSR_RC);
         RVT_FUZZ_ASSERT(bits == (a->iaddress_width > 32 ? 64u : 32u));

@@ -270,6 +270,38 @@ static void data_compress_codes(void)
     }
 }
 
+static void misaligned_atomic(void)
+{
+    /* noData (tables 7.2, 7.7), 64-bit addresses, LSB first.  An unaligned
+     * 8-byte store (format 011, size 11, diff 0) at address A: bits 2:0
+     * 011, 4:3 11, 5 0, address from bit 6.  A = 1: 0x5B (one byte, the
+     * rest is zero fill); A = 8: 0x1B 0x02.  Then an 8-byte amoswap
+     * (format 110, subtype 000, size 1, diff 1, address difference 0):
+     * 0xC6, and a zero byte so that the fill is 0.  Table 7.6: the atomic's
+     * address is aligned; after A = 1 the difference gives 1, which no
+     * encoder can send (found by the etrace_data fuzz target). */
+    static const uint8_t bad[] = { 0x61, 0x5B, 0x62, 0xC6, 0x00 };
+    static const uint8_t good[] = { 0x62, 0x1B, 0x02, 0x62, 0xC6, 0x00 };
+    rvt_te_attrs a = attrs(0, 1);
+    cap c = { .n = 0 };
+    int st;
+    rvt_te_data_decoder *dd = rvt_te_data_decoder_new(&a, cap_drec, &c, &st);
+    CHECK(dd != NULL);
+    if (!dd)
+        return;
+    CHECK_EQ(rvt_te_data_decoder_run(dd, bad, sizeof bad), 1);
+    CHECK_EQ(c.ngot, 1);
+    CHECK_EQ(c.got[0].addr, 1);
+    c.ngot = 0;
+    CHECK_EQ(rvt_te_data_decoder_run(dd, good, sizeof good), 0);
+    CHECK_EQ(c.ngot, 2);
+    CHECK_EQ(c.got[0].addr, 8);
+    CHECK_EQ(c.got[1].addr, 8);
+    CHECK_EQ(c.got[1].dtype, RVT_DTYPE_AMO_SWAP);
+    CHECK_EQ(c.got[1].dsize, 3);
+    rvt_te_data_decoder_free(dd);
+}
+
 static void text_form(void)
 {
     char line[128];
@@ -292,6 +324,7 @@ int main(void)
     table_7_11_to_7_13();
     encoder_and_decoder();
     data_compress_codes();
+    misaligned_atomic();
     text_form();
     return TH_DONE();
 }
