@@ -45,7 +45,9 @@ NT_MODES=(
 
 # Regenerate only when the CLI changed since the last generation.
 STAMP="$OUT/.stamp"
-if [ -f "$STAMP" ] && [ -x "$RVT" ] && [ "$STAMP" -nt "$RVT" ] && [ "$STAMP" -nt "$MKSEED" ]; then
+fresh=1
+for t in $TARGETS; do [ -n "$(ls "$OUT/$t")" ] || fresh=0; done   # a new target
+if [ $fresh = 1 ] && [ -f "$STAMP" ] && [ -x "$RVT" ] && [ "$STAMP" -nt "$RVT" ] && [ "$STAMP" -nt "$MKSEED" ]; then
   for t in $TARGETS; do echo "seeds: $t: $(ls "$OUT/$t" | wc -l) (cached)"; done
   exit 0
 fi
@@ -99,6 +101,60 @@ if want tv && [ -x "$RVT" ]; then
         { printf "\\x$(printf %02x "$sel")"; head -c 2047 "$f"; } >"$OUT/tv/$p-$m-$sel"
       done
     done
+  done
+fi
+
+# Data trace (fuzz/targets/etrace_data.c): te_inst + te_data streams of the
+# programs with loads/stores, atomics, CSR accesses and misaligned accesses,
+# in every data option (table 2.2); the first 4 KB of each (te_inst sync
+# packets included: they restart the compression state).
+DATA_PROGS="sort amo csr csr_rv32 crc_rv32 sort_rv32 misalign"
+DATA_MODES=(
+  "" "--te-attr data_compress=0" "--te-attr data_compress=1" "--te-attr data_compress=2"
+  "--te-attr no_address=1" "--te-attr no_address=1 --te-attr data_compress=1"
+  "--te-attr no_data=1" "--te-attr data_width=32"
+)
+if want etrace_data && [ -x "$RVT" ] && [ -x "$MKSEED" ]; then
+  for p in $DATA_PROGS; do
+    [ -f "programs/$p.elf" ] || continue
+    for ((i = 0; i < ${#DATA_MODES[@]}; i++)); do
+      f="$W/$p-ted$i.te"
+      # shellcheck disable=SC2086
+      timeout 60 $RVT run "programs/$p.elf" --max-instr 3000 --etrace "$f" --te-data \
+        ${DATA_MODES[$i]} >/dev/null 2>&1   # exit 1 at --max-instr
+      [ -s "$f" ] && [ -f "$f.attrs" ] || continue
+      $MKSEED ted - "$f" "$OUT/etrace_data/$p-$i" /dev/null "$f.attrs" 2>/dev/null
+    done
+  done
+fi
+
+# Model targets (fuzz/targets/ctr.c, pmu.c): operations from what the hart
+# did (build-fuzz/mkops).  ctr: ctr.elf programs CTR itself (CSR writes,
+# miselect/mireg reads); other workloads run with CTR recording from reset
+# in several configurations (M+S+U, depth 256, RASEMU, not-taken branches).
+# pmu: the SBI PMU calls of pmu.elf (from its tandem-verification trace:
+# a0..a7 at each ecall), as RV64, as RV32 and with the tally on.
+MKOPS="$FZ/mkops"
+if want ctr && [ -x "$RVT" ] && [ -x "$MKOPS" ]; then
+  CTR_RUNS=("ctr:0x0" "sort:0x7" "recurse:0xF0007" "recurse:0x407" "coswap:0x407"
+            "ecall:0x7" "fptr:0x1000000007" "sort_rv32:0x30007" "privs:0x1807")
+  for pc in "${CTR_RUNS[@]}"; do
+    p=${pc%%:*} c=${pc#*:}
+    [ -f "programs/$p.elf" ] || continue
+    f="$W/$p-ctr.rvi"; rm -f "$f"
+    timeout 60 $RVT run "programs/$p.elf" --max-instr 20000 --ctr-control "$c" \
+      --ingress "$f" --data-out /dev/null >/dev/null 2>&1
+    [ -s "$f" ] && $MKOPS ctr "$f" "$c" "$OUT/ctr/$p-$c" 2>/dev/null
+  done
+fi
+if want pmu && [ -x "$RVT" ] && [ -x "$MKOPS" ] && [ -f programs/pmu.elf ]; then
+  f="$W/pmu.tvt"
+  timeout 60 $RVT run programs/pmu.elf --tv "$f" >/dev/null 2>&1
+  [ -s "$f" ] && $MKOPS pmu "$f" 64 "$OUT/pmu/pmu" 2>/dev/null
+  for s in "$OUT"/pmu/pmu-*; do
+    [ -f "$s" ] || continue
+    { printf '\x01'; tail -c +2 "$s"; } >"$s.rv32"
+    { printf '\x02'; tail -c +2 "$s"; } >"$s.tally"
   done
 fi
 

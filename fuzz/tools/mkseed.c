@@ -5,11 +5,13 @@
  *
  *   mkseed te|nt PROG STREAM OUT_PKT OUT_FLOW ATTRS_FILE
  *   mkseed te|nt PROG STREAM OUT_PKT OUT_FLOW - name=value...
+ *   mkseed ted - STREAM OUT - ATTRS_FILE   (etrace_data: data attributes)
  *
  * PROG is a program name of fuzz_images.h ("-" or an unknown name: no flow
  * seed).  Settings come from a sidecar file or from name=value pairs (pairs
  * the parser rejects are ignored: reference settings are best effort). */
 #include "fuzz_etrace.h"
+#include "fuzz_etrace_data.h"
 #include "fuzz_images.h"
 #include "fuzz_ntrace.h"
 
@@ -35,7 +37,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: mkseed te|nt PROG STREAM OUT_PKT OUT_FLOW ATTRS|- [name=value...]\n");
         return 2;
     }
-    bool te = strcmp(argv[1], "te") == 0;
+    bool te = strncmp(argv[1], "te", 2) == 0, ted = strcmp(argv[1], "ted") == 0;
     FILE *sf = fopen(argv[3], "rb");
     if (!sf) {
         perror(argv[3]);
@@ -56,8 +58,13 @@ int main(int argc, char **argv)
             rvt_te_attrs_read(&a, af, &line);
         for (int i = 7; i < argc; i++)
             rvt_te_attrs_set(&a, argv[i]);
-        rvt_fuzz_te_attrs_bytes(&a, pre);
-        npre = RVT_FUZZ_TE_ATTR_BYTES;
+        if (ted) {
+            rvt_fuzz_te_data_attrs_bytes(&a, pre);
+            npre = RVT_FUZZ_TED_ATTR_BYTES;
+        } else {
+            rvt_fuzz_te_attrs_bytes(&a, pre);
+            npre = RVT_FUZZ_TE_ATTR_BYTES;
+        }
     } else {
         rvt_nt_cfg c;
         rvt_nt_cfg_default(&c);

@@ -16,7 +16,21 @@ unsigned rvt_te_diff_width(const rvt_te_attrs *a, unsigned format)
     return has_both(a, format) ? 2 : rvt_te_ddiff_width(a);  /* 7.1/7.6; 7.3/7.8/7.11 */
 }
 
-int rvt_te_dcoding_of(const rvt_te_attrs *a, unsigned format, unsigned diff, rvt_te_dcoding *c)
+/* Table 2.2 DataCompress: 0 sends full addresses and data only, 1 adds
+ * XOR data, 2 differential data, 3 both; a differential address needs
+ * some compression.  A code the options rule out cannot come from a
+ * conforming encoder: the packet is corrupt. */
+static int allowed(const rvt_te_attrs *a, const rvt_te_dcoding *c)
+{
+    if (a->data_compress == 0 && (c->addr == DM_DIFF || c->data == DM_XOR || c->data == DM_DIFF))
+        return RVT_ERR_FORMAT;
+    if ((c->data == DM_XOR && !(a->data_compress & 1)) ||
+        (c->data == DM_DIFF && !(a->data_compress & 2)))
+        return RVT_ERR_FORMAT;
+    return 0;
+}
+
+static int coding_of(const rvt_te_attrs *a, unsigned format, unsigned diff, rvt_te_dcoding *c)
 {
     if (a->no_data) {
         c->addr = diff ? DM_DIFF : DM_FULL;
@@ -46,6 +60,12 @@ int rvt_te_dcoding_of(const rvt_te_attrs *a, unsigned format, unsigned diff, rvt
         return RVT_ERR_FORMAT;
     c->data = a->data_compress == 1 ? DM_XOR : DM_DIFF;
     return 0;
+}
+
+int rvt_te_dcoding_of(const rvt_te_attrs *a, unsigned format, unsigned diff, rvt_te_dcoding *c)
+{
+    int st = coding_of(a, format, diff, c);
+    return st < 0 ? st : allowed(a, c);
 }
 
 int rvt_te_diff_of(const rvt_te_attrs *a, unsigned format, rvt_te_dcoding c)

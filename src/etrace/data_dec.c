@@ -87,8 +87,11 @@ static void rebuild_ls(rvt_te_data_decoder *d, const rvt_te_dpkt *p, rvt_te_dcod
     d->st.valid[s] = true;
 }
 
-static void rebuild_atomic(rvt_te_data_decoder *d, const rvt_te_dpkt *p, rvt_te_dcoding c,
-                           rvt_drec *r)
+/* Table 7.6: an atomic's address is aligned (and shifted by its size); a
+ * difference from an unaligned reference that leaves it unaligned cannot
+ * come from an encoder (a misaligned AMO does not retire). */
+static int rebuild_atomic(rvt_te_data_decoder *d, const rvt_te_dpkt *p, rvt_te_dcoding c,
+                          rvt_drec *r)
 {
     const rvt_te_attrs *a = &d->a;
     unsigned s = p->size + 2u, bits = 8u << s;
@@ -96,6 +99,8 @@ static void rebuild_atomic(rvt_te_data_decoder *d, const rvt_te_dpkt *p, rvt_te_
     r->dsize = (uint8_t)s;
     if (c.addr != DM_NONE)
         r->addr = rvt_te_daddr_decode(c.addr, p->address, d->st.addr[s], a->iaddress_width, s);
+    if (r->addr & rvt_mask(s))
+        return RVT_ERR_FORMAT;
     if (c.data != DM_NONE) {
         r->data = p->operand & rvt_mask(bits);
         r->data2 = rvt_te_dval_decode(c.data, p->data, data_bits(a, p), d->st.data[s], bits);
@@ -103,6 +108,7 @@ static void rebuild_atomic(rvt_te_data_decoder *d, const rvt_te_dpkt *p, rvt_te_
     d->st.addr[s] = r->addr;
     d->st.data[s] = r->data2;
     d->st.valid[s] = true;
+    return 0;
 }
 
 static void rebuild_csr(rvt_te_data_decoder *d, const rvt_te_dpkt *p, rvt_te_dcoding c,
@@ -149,9 +155,13 @@ static int data_packet(rvt_te_data_decoder *d, const uint8_t *pl, size_t n, uint
     if (csr)
         rebuild_csr(d, &p, c, &r);
     else if (p.format == RVT_TE_DF_ATOMIC)
-        rebuild_atomic(d, &p, c, &r);
+        st = rebuild_atomic(d, &p, c, &r);
     else
         rebuild_ls(d, &p, c, &r);
+    if (st < 0) {
+        report(d, offset, "misaligned atomic", st);
+        return 0;
+    }
     return d->fn ? d->fn(d->ctx, &r, offset) : 0;
 }
 

@@ -227,6 +227,81 @@ static void encoder_and_decoder(void)
     rvt_te_data_decoder_free(dd);
 }
 
+/* Accesses and errors of one stream decoded with DataCompress dc. */
+static int decode_with(unsigned dc, const uint8_t *s, size_t n, size_t *ngot)
+{
+    rvt_te_attrs a = attrs(0, 0);
+    a.data_compress = dc;
+    cap c = { .n = 0 };
+    int st;
+    rvt_te_data_decoder *dd = rvt_te_data_decoder_new(&a, cap_drec, &c, &st);
+    if (!dd)
+        return -100;
+    int errs = rvt_te_data_decoder_run(dd, s, n);
+    rvt_te_data_decoder_free(dd);
+    *ngot = c.ngot;
+    return errs;
+}
+
+static void data_compress_codes(void)
+{
+    /* Table 2.2 DataCompress: 0 full addresses and data only, 1 XOR,
+     * 2 differential, 3 either.  Frames by hand (table 7.1, LSB first):
+     * aligned store (format 010 = bits 2:0 0b010), size 00, diff (bits
+     * 6:5), data_len 0 bits, data 8 bits 0, address 64 bits 0; sign
+     * compression leaves byte 0 alone: diff 00 = 0x02, 01 (diff/XOR) =
+     * 0x22, 10 (diff/full) = 0x42, 11 (diff/diff) = 0x62; header 0x61.
+     * The second packet is diff code X after a full one (the reference).
+     * Found by the etrace_data fuzz target: the decoder took any code, so
+     * DataCompress 0 produced accesses no conforming encoder could send. */
+    uint8_t s[4] = { 0x61, 0x02, 0x61, 0x00 };
+    static const struct { uint8_t code; unsigned dc; bool ok; } cases[] = {
+        { 0x42, 0, false }, { 0x22, 0, false }, { 0x62, 0, false },
+        { 0x42, 1, true }, { 0x22, 1, true }, { 0x62, 1, false },
+        { 0x42, 2, true }, { 0x22, 2, false }, { 0x62, 2, true },
+        { 0x42, 3, true }, { 0x22, 3, true }, { 0x62, 3, true },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        s[3] = cases[i].code;
+        size_t ngot = 0;
+        int errs = decode_with(cases[i].dc, s, sizeof s, &ngot);
+        CHECK_EQ(errs, cases[i].ok ? 0 : 1);
+        CHECK_EQ(ngot, cases[i].ok ? 2u : 1u);
+    }
+}
+
+static void misaligned_atomic(void)
+{
+    /* noData (tables 7.2, 7.7), 64-bit addresses, LSB first.  An unaligned
+     * 8-byte store (format 011, size 11, diff 0) at address A: bits 2:0
+     * 011, 4:3 11, 5 0, address from bit 6.  A = 1: 0x5B (one byte, the
+     * rest is zero fill); A = 8: 0x1B 0x02.  Then an 8-byte amoswap
+     * (format 110, subtype 000, size 1, diff 1, address difference 0):
+     * 0xC6, and a zero byte so that the fill is 0.  Table 7.6: the atomic's
+     * address is aligned; after A = 1 the difference gives 1, which no
+     * encoder can send (found by the etrace_data fuzz target). */
+    static const uint8_t bad[] = { 0x61, 0x5B, 0x62, 0xC6, 0x00 };
+    static const uint8_t good[] = { 0x62, 0x1B, 0x02, 0x62, 0xC6, 0x00 };
+    rvt_te_attrs a = attrs(0, 1);
+    cap c = { .n = 0 };
+    int st;
+    rvt_te_data_decoder *dd = rvt_te_data_decoder_new(&a, cap_drec, &c, &st);
+    CHECK(dd != NULL);
+    if (!dd)
+        return;
+    CHECK_EQ(rvt_te_data_decoder_run(dd, bad, sizeof bad), 1);
+    CHECK_EQ(c.ngot, 1);
+    CHECK_EQ(c.got[0].addr, 1);
+    c.ngot = 0;
+    CHECK_EQ(rvt_te_data_decoder_run(dd, good, sizeof good), 0);
+    CHECK_EQ(c.ngot, 2);
+    CHECK_EQ(c.got[0].addr, 8);
+    CHECK_EQ(c.got[1].addr, 8);
+    CHECK_EQ(c.got[1].dtype, RVT_DTYPE_AMO_SWAP);
+    CHECK_EQ(c.got[1].dsize, 3);
+    rvt_te_data_decoder_free(dd);
+}
+
 static void text_form(void)
 {
     char line[128];
@@ -248,6 +323,8 @@ int main(void)
     table_7_6_to_7_8();
     table_7_11_to_7_13();
     encoder_and_decoder();
+    data_compress_codes();
+    misaligned_atomic();
     text_form();
     return TH_DONE();
 }
