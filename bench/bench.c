@@ -275,7 +275,6 @@ typedef struct {
 
 static double mips(uint64_t n, double s) { return s > 0 ? (double)n / s / 1e6 : 0; }
 
-static const rvt_insn *image_insn(void *img, uint64_t pc) { return rvt_image_insn(img, pc); }
 
 static int count_ev(void *ctx, const rvt_flow_event *ev)
 {
@@ -309,7 +308,7 @@ static double decode_mips(const mode *m, unsigned xlen, const char *elf, const b
     } else {
         rvt_nt_cfg c;
         nt_cfg_for(m, xlen, &c);
-        rvt_nt_decoder *d = rvt_nt_decoder_new(&c, image_insn, img, -1, &st);
+        rvt_nt_decoder *d = rvt_nt_decoder_new(&c, rvt_image_insn_cb, img, -1, &st);
         if (!d)
             goto fail;
         t0 = now();

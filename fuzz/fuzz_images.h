@@ -42,6 +42,16 @@ static inline rvt_image *rvt_fuzz_image(uint8_t sel)
     return NULL;
 }
 
+/* The image the input's next byte picks and its XLEN (64 when the ELF
+ * does not say), as the flow targets read their inputs. */
+static inline rvt_image *rvt_fuzz_pick_image(rvt_fuzz_in *in, unsigned *xlen)
+{
+    rvt_image *img = rvt_fuzz_image(rvt_fuzz_u8(in));
+    if (img)
+        *xlen = rvt_image_xlen(img) ? rvt_image_xlen(img) : 64;
+    return img;
+}
+
 /* Index of a program name in the list, or -1 (for mkseed). */
 static inline int rvt_fuzz_image_index(const char *name)
 {

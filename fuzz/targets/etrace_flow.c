@@ -18,12 +18,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     rvt_fuzz_in in = { data, size };
-    rvt_image *img = rvt_fuzz_image(rvt_fuzz_u8(&in));
+    unsigned xlen;
+    rvt_image *img = rvt_fuzz_pick_image(&in, &xlen);
     if (!img)
         return 0;
-    unsigned xlen = rvt_image_xlen(img);
     rvt_te_attrs a;
-    rvt_fuzz_te_attrs(&in, xlen ? xlen : 64, &a);
+    rvt_fuzz_te_attrs(&in, xlen, &a);
     rvt_fuzz_flow f = { .len = in.n };
     int st = 0;
     rvt_te_decoder *d = rvt_te_decoder_new(&a, img, rvt_fuzz_flow_event, &f, &st);

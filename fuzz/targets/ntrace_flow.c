@@ -16,25 +16,20 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-static const rvt_insn *insn_at(void *ctx, uint64_t pc)
-{
-    return rvt_image_insn(ctx, pc);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     rvt_fuzz_in in = { data, size };
-    rvt_image *img = rvt_fuzz_image(rvt_fuzz_u8(&in));
+    unsigned xlen;
+    rvt_image *img = rvt_fuzz_pick_image(&in, &xlen);
     if (!img)
         return 0;
-    unsigned xlen = rvt_image_xlen(img);
     rvt_nt_cfg c;
-    rvt_fuzz_nt_cfg(&in, xlen ? xlen : 64, &c);
+    rvt_fuzz_nt_cfg(&in, xlen, &c);
     size_t split = rvt_fuzz_u8(&in);
     split = in.n ? (split * in.n) / 255u : 0;
     rvt_fuzz_flow f = { .len = in.n };
     int st = 0;
-    rvt_nt_decoder *d = rvt_nt_decoder_new(&c, insn_at, img, -1, &st);
+    rvt_nt_decoder *d = rvt_nt_decoder_new(&c, rvt_image_insn_cb, img, -1, &st);
     rvt_fuzz_check_status(st);
     if (!d)
         return 0;

@@ -68,18 +68,26 @@ static int f_reg(fake *f, unsigned csr, uint64_t **reg, bool *hi, unsigned *n)
     return 0;
 }
 
+/* The whole 64-bit register f_reg found (kind k, as f_reg returns). */
+static uint64_t f_full(const fake *f, int k, const uint64_t *reg, unsigned n)
+{
+    uint64_t full = 0;
+    if (k == 0) full = *reg;
+    else if (k == 1) rvt_pmu_counter_read(f->pmu, n, &full);
+    else rvt_pmu_event_read(f->pmu, n, &full);
+    return full;
+}
+
 static int f_read(void *ctx, unsigned csr, uint64_t *v)
 {
     fake *f = ctx;
-    uint64_t *reg, full = 0;
+    uint64_t *reg;
     bool hi;
     unsigned n;
     int k = f_reg(f, csr, &reg, &hi, &n);
     if (k < 0)
         return k;
-    if (k == 0) full = *reg;
-    else if (k == 1) rvt_pmu_counter_read(f->pmu, n, &full);
-    else rvt_pmu_event_read(f->pmu, n, &full);
+    uint64_t full = f_full(f, k, reg, n);
     *v = f->xlen == 32 ? (hi ? full >> 32 : full & 0xffffffffull) : full;
     return 0;
 }
@@ -87,15 +95,13 @@ static int f_read(void *ctx, unsigned csr, uint64_t *v)
 static int f_write(void *ctx, unsigned csr, uint64_t v)
 {
     fake *f = ctx;
-    uint64_t *reg, full = 0;
+    uint64_t *reg;
     bool hi;
     unsigned n;
     int k = f_reg(f, csr, &reg, &hi, &n);
     if (k < 0)
         return k;
-    if (k == 0) full = *reg;
-    else if (k == 1) rvt_pmu_counter_read(f->pmu, n, &full);
-    else rvt_pmu_event_read(f->pmu, n, &full);
+    uint64_t full = f_full(f, k, reg, n);
     if (f->xlen == 32)
         full = hi ? (full & 0xffffffffull) | (v << 32) : (full & ~0xffffffffull) | (v & 0xffffffffull);
     else

@@ -59,6 +59,9 @@ size_t rvt_image_read(const rvt_image *img, uint64_t addr, void *buf, size_t len
 /* Decoded instruction at pc, cached (never decoded twice).  NULL when no
  * image covers pc.  xlen 0 = the image's own. */
 const rvt_insn *rvt_image_insn(rvt_image *img, uint64_t pc);
+/* rvt_image_insn in the shape of the flow decoders' instruction callbacks
+ * (rvt_te_insn_fn, rvt_nt_insn_fn): pass it with the image as context. */
+const rvt_insn *rvt_image_insn_cb(void *img, uint64_t pc);
 /* Drop cached decodes in [addr, addr+len) (self-modifying code). */
 void rvt_image_invalidate(rvt_image *img, uint64_t addr, uint64_t len);
 

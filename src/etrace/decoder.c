@@ -127,15 +127,10 @@ rvt_te_decoder *rvt_te_decoder_new_fn(const rvt_te_attrs *a, rvt_te_insn_fn insn
     return d;
 }
 
-static const rvt_insn *image_insn(void *img, uint64_t pc)
-{
-    return rvt_image_insn(img, pc);
-}
-
 rvt_te_decoder *rvt_te_decoder_new(const rvt_te_attrs *a, rvt_image *img,
                                    rvt_flow_fn fn, void *ctx, int *status)
 {
-    return rvt_te_decoder_new_fn(a, image_insn, img, fn, ctx, status);
+    return rvt_te_decoder_new_fn(a, rvt_image_insn_cb, img, fn, ctx, status);
 }
 
 void rvt_te_decoder_set_events(rvt_te_decoder *d, bool on) { d->insn_events = on; }

@@ -39,7 +39,6 @@ static int got_ev(void *ctx, const rvt_flow_event *ev)
         g->errors++;
     return 0;
 }
-static const rvt_insn *img_insn(void *ctx, uint64_t pc) { return rvt_image_insn(ctx, pc); }
 
 static const char *const configs[] = {
     "", "seq", "ir3", "ir2", "rpt", "alljumps", "noaddrdiff", "extend", "context",
@@ -75,7 +74,7 @@ static double run(const char *prog, rvt_image *img, const vec *recs, const vec *
     CHECK_EQ(rvt_nt_encoder_put(e, recs->p, recs->n), 0);
     CHECK_EQ(rvt_nt_encoder_end(e), 0);
     rvt_nt_encoder_free(e);
-    rvt_nt_decoder *d = rvt_nt_decoder_new(&cfg, img_insn, img, -1, &st);
+    rvt_nt_decoder *d = rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, -1, &st);
     got g = { .pcs = { .sz = 8 } };
     CHECK_EQ(rvt_nt_decode(d, bytes.p, bytes.n, got_ev, &g), 0);
     rvt_nt_decoder_free(d);

@@ -61,7 +61,7 @@ static int stop_at_1000(void *ctx, const rvt_flow_event *ev)
 static void check_stop(rvt_image *img, const rvt_nt_cfg *cfg, const buf *s)
 {
     int st;
-    rvt_nt_decoder *d = rvt_nt_decoder_new(cfg, img_insn, img, -1, &st);
+    rvt_nt_decoder *d = rvt_nt_decoder_new(cfg, rvt_image_insn_cb, img, -1, &st);
     uint64_t n = 0;
     CHECK_EQ(rvt_nt_decode(d, s->b, s->n, stop_at_1000, &n), 7);
     CHECK_EQ(n, 1000);
@@ -72,7 +72,7 @@ static void decode_mode(rvt_image *img, const rvt_nt_cfg *cfg, const buf *s, uns
                         pclist *out, uint64_t *insns)
 {
     int st;
-    rvt_nt_decoder *d = rvt_nt_decoder_new(cfg, img_insn, img, -1, &st);
+    rvt_nt_decoder *d = rvt_nt_decoder_new(cfg, rvt_image_insn_cb, img, -1, &st);
     CHECK(d != NULL);
     if (!d) return;
     rvt_nt_decoder_set_events(d, mode);

@@ -15,7 +15,6 @@ static int cap_put(void *ctx, const uint8_t *b, size_t n)
     return 0;
 }
 
-static const rvt_insn *img_insn(void *ctx, uint64_t pc) { return rvt_image_insn(ctx, pc); }
 
 typedef struct tally { uint64_t insns, errors, syncs, lost, by_src[4]; } tally;
 static int tally_ev(void *ctx, const rvt_flow_event *ev)
@@ -78,7 +77,7 @@ static void test_multi_hart(void)
     rvt_image *img = loop_image();
     for (int src = -1; src <= 2; src++) {
         if (src == 0) continue;
-        rvt_nt_decoder *d = rvt_nt_decoder_new(&a, img_insn, img, src, &st);
+        rvt_nt_decoder *d = rvt_nt_decoder_new(&a, rvt_image_insn_cb, img, src, &st);
         tally t = {0};
         CHECK_EQ(rvt_nt_decode(d, c.b, c.n, tally_ev, &t), 0);
         rvt_nt_decoder_free(d);
@@ -119,7 +118,7 @@ static void test_corruption(void)
             memset(buf + c.n / 3, 0, 100 < c.n / 3 ? 100 : c.n / 3);
         size_t len = round % 11 == 0 ? c.n / 2 + round : c.n;   /* truncation */
         if (len > c.n) len = c.n;
-        rvt_nt_decoder *d = rvt_nt_decoder_new(&cfg, img_insn, img, -1, &st);
+        rvt_nt_decoder *d = rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, -1, &st);
         tally t = {0};
         CHECK_EQ(rvt_nt_decode(d, buf, len, tally_ev, &t), 0);
         rvt_nt_decoder_free(d);
@@ -131,7 +130,7 @@ static void test_corruption(void)
         seed = seed * 1103515245u + 12345u;
         junk[i] = (uint8_t)(seed >> 16);
     }
-    rvt_nt_decoder *d = rvt_nt_decoder_new(&cfg, img_insn, img, -1, &st);
+    rvt_nt_decoder *d = rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, -1, &st);
     tally t = {0};
     CHECK_EQ(rvt_nt_decode(d, junk, sizeof junk, tally_ev, &t), 0);
     memset(junk, 0, sizeof junk);
@@ -143,7 +142,7 @@ static void test_corruption(void)
     memset(two, 0, 64);
     two[63] = 0xFF;   /* 3.4: an end/idle byte re-aligns message boundaries */
     memcpy(two + 64, c.b, c.n);
-    d = rvt_nt_decoder_new(&cfg, img_insn, img, -1, &st);
+    d = rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, -1, &st);
     memset(&t, 0, sizeof t);
     CHECK_EQ(rvt_nt_decode(d, two, 64 + c.n, tally_ev, &t), 0);
     CHECK_EQ(t.insns, 800);
@@ -151,7 +150,6 @@ static void test_corruption(void)
     rvt_image_free(img);
 }
 
-static const rvt_insn *loop_insn(void *ctx, uint64_t pc) { return rvt_image_insn(ctx, pc); }
 static int count_errors(void *ctx, const rvt_flow_event *ev)
 {
     if (ev->kind == RVT_EV_ERROR) ++*(uint64_t *)ctx;
@@ -193,7 +191,7 @@ static void test_unusable_history(void)
     }
     int st;
     uint64_t errors = 0;
-    rvt_nt_decoder *d = rvt_nt_decoder_new(&cfg, loop_insn, img, -1, &st);
+    rvt_nt_decoder *d = rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, -1, &st);
     rvt_nt_decoder_set_events(d, RVT_NT_EVENTS_COUNT);
     CHECK_EQ(rvt_nt_decode(d, buf, n, count_errors, &errors), 0);   /* returns at all */
     CHECK_EQ(errors, 1);                             /* the history walk */
@@ -205,7 +203,7 @@ static void test_unusable_history(void)
     errors = 0;
     size_t l0 = (size_t)rvt_nt_msg_encode(&m[0], &cfg, buf, sizeof buf);
     size_t l2 = (size_t)rvt_nt_msg_encode(&m[2], &cfg, buf + l0, sizeof buf - l0);
-    d = rvt_nt_decoder_new(&cfg, loop_insn, img, -1, &st);
+    d = rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, -1, &st);
     CHECK_EQ(rvt_nt_decode(d, buf, l0 + l2, count_errors, &errors), 0);
     CHECK_EQ(errors, 1);
     rvt_nt_decoder_stats(d, &ds);

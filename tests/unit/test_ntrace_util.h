@@ -66,7 +66,6 @@ static inline void put32(rvt_image *img, uint64_t a, uint32_t v)
     rvt_image_add_bytes(img, a, b, 4, "t");
 }
 
-static inline const rvt_insn *img_insn(void *ctx, uint64_t pc) { return rvt_image_insn(ctx, pc); }
 
 typedef struct pcs { uint64_t pc[64]; size_t n; uint64_t errors; } pcs;
 static inline int pcs_ev(void *ctx, const rvt_flow_event *ev)
@@ -82,7 +81,7 @@ static inline void decode_back(const rvt_nt_cfg *cfg, rvt_image *img, const cap 
                         const uint64_t *want, size_t n)
 {
     int st;
-    rvt_nt_decoder *d = rvt_nt_decoder_new(cfg, img_insn, img, -1, &st);
+    rvt_nt_decoder *d = rvt_nt_decoder_new(cfg, rvt_image_insn_cb, img, -1, &st);
     pcs p = {0};
     CHECK_EQ(rvt_nt_decode(d, c->b, c->n, pcs_ev, &p), 0);
     rvt_nt_decoder_free(d);

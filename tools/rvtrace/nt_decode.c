@@ -70,11 +70,6 @@ static void smc_fence(dec_ctx *c)
         rvt_nt_decoder_flush_cache(c->dec);
 }
 
-static const rvt_insn *image_insn(void *img, uint64_t pc)
-{
-    return rvt_image_insn(img, pc);
-}
-
 static int on_event(void *ctx, const rvt_flow_event *ev)
 {
     dec_ctx *c = ctx;
@@ -174,7 +169,7 @@ int nt_cmd_decode(int argc, char **argv)
     }
     if (buf && !count && (!pcs || kind != RVT_OUT_LISTING))
         c.outs[c.nout++] = rvt_out_new(kind, stdout, img);
-    rvt_nt_decoder *d = buf ? rvt_nt_decoder_new(&cfg, image_insn, img, src, &st) : NULL;
+    rvt_nt_decoder *d = buf ? rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, src, &st) : NULL;
     if (d && count && !pcs && !c.nsmc)
         rvt_nt_decoder_set_events(d, RVT_NT_EVENTS_COUNT);   /* --smc needs each fence.i */
     int rc = CLI_FAIL;
