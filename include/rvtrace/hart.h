@@ -136,6 +136,9 @@ uint64_t rvt_hart_reg(const rvt_hart *h, unsigned reg);
  * RVT_ERR_INVAL for a register the hart does not have. */
 int rvt_hart_tv_reg_read(const rvt_hart *h, unsigned addr, uint64_t *v);
 int rvt_hart_tv_reg_write(rvt_hart *h, unsigned addr, uint64_t v);
+/* The smallest CSR number >= from that rvt_hart_tv_reg_read accepts, or
+ * 0x1000 past the last: walks the hart's CSRs without probing all 4096. */
+unsigned rvt_hart_tv_csr_next(const rvt_hart *h, unsigned from);
 unsigned rvt_hart_priv(const rvt_hart *h);
 void rvt_hart_tv_set_pc(rvt_hart *h, uint64_t pc);
 void rvt_hart_tv_set_priv(rvt_hart *h, unsigned priv);

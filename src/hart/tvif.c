@@ -78,6 +78,29 @@ int rvt_hart_tv_reg_read(const rvt_hart *hc, unsigned addr, uint64_t *v)
     return RVT_OK;
 }
 
+/* Outside the table, what rvt_hart_tv_reg_read accepts lies in these
+ * ranges: the PMP CSRs and the mcycle/minstret halves. */
+static const struct { unsigned lo, hi; } tv_csr_ranges[] = {
+    { 0x3A0, 0x3EF }, { 0xB00, 0xB02 }, { 0xB80, 0xB82 },
+};
+
+unsigned rvt_hart_tv_csr_next(const rvt_hart *h, unsigned from)
+{
+    unsigned best = 0x1000;
+    uint64_t v;
+    for (size_t i = 0; i < hart_tv_ncsrs; i++)
+        if (hart_tv_csrs[i].addr >= from && hart_tv_csrs[i].addr < best)
+            best = hart_tv_csrs[i].addr;
+    for (size_t r = 0; r < sizeof tv_csr_ranges / sizeof tv_csr_ranges[0]; r++)
+        for (unsigned a = from > tv_csr_ranges[r].lo ? from : tv_csr_ranges[r].lo;
+             a <= tv_csr_ranges[r].hi && a < best; a++)
+            if (rvt_hart_tv_reg_read(h, a, &v) == RVT_OK) {
+                best = a;
+                break;
+            }
+    return best;
+}
+
 int rvt_hart_tv_reg_write(rvt_hart *h, unsigned addr, uint64_t v)
 {
     uint64_t *p, *off, base;

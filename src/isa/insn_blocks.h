@@ -10,8 +10,14 @@
 #include <stdint.h>
 #include "rvtrace/isa.h"
 
+/* Slots: 2^CACHE_BITS instructions, 2^BLOCK_BITS blocks (the fuzz build
+ * shrinks them, fuzz/CMakeLists.txt; behaviour is the same at any size). */
+#ifndef RVT_IBLK_CACHE_BITS
 #define RVT_IBLK_CACHE_BITS 16
+#endif
+#ifndef RVT_IBLK_BLOCK_BITS
 #define RVT_IBLK_BLOCK_BITS 12
+#endif
 #define RVT_IBLK_MAX 32          /* instructions per block (bits of lens) */
 
 /* Instruction lookup: the decoded instruction at pc or NULL (the shape

@@ -42,7 +42,8 @@ static void shadow_from_hart(rvt_tv_verifier *v)
     s->mtime = rvt_hart_tv_mtime(v->t);
     for (unsigned i = 0; i < 32; i++)
         s->x[i] = rvt_hart_reg(v->t, i);
-    for (unsigned a = 0; a < TV_NCSR; a++)
+    for (unsigned a = rvt_hart_tv_csr_next(v->t, 0); a < TV_NCSR;
+         a = rvt_hart_tv_csr_next(v->t, a + 1))
         if (rvt_hart_tv_reg_read(v->t, a, &s->csr[a]) == RVT_OK)
             s->csr_known[a] = 1;
 }

@@ -239,8 +239,37 @@ static void test_wfi(void)
     trun_free(&t);
 }
 
+/* rvt_hart_tv_csr_next visits exactly the CSRs rvt_hart_tv_reg_read
+ * accepts (the tandem verifier snapshots a hart through it), on RV64 and
+ * RV32 (where the mcycleh/minstreth halves and odd pmpcfg exist). */
+static void test_tv_csr_walk(void)
+{
+    for (unsigned xlen = 32; xlen <= 64; xlen += 32) {
+        rvt_hart_cfg cfg = { .xlen = xlen };
+        trun t;
+        trun_start(&t, csr, NINSN(csr), &cfg);
+        unsigned a = 0, visited = 0, accepted = 0;
+        for (unsigned r = 0; r < 0x1000; r++) {
+            uint64_t v;
+            if (rvt_hart_tv_reg_read(t.h, r, &v) != RVT_OK)
+                continue;
+            accepted++;
+            a = rvt_hart_tv_csr_next(t.h, a);
+            CHECK_EQ(a, r);
+            a++;
+        }
+        CHECK_EQ(rvt_hart_tv_csr_next(t.h, a), 0x1000);
+        for (a = rvt_hart_tv_csr_next(t.h, 0); a < 0x1000; a = rvt_hart_tv_csr_next(t.h, a + 1))
+            visited++;
+        CHECK_EQ(visited, accepted);
+        CHECK(accepted >= 22 + 64 + 2);      /* table, pmpaddr0-63, mcycle/minstret */
+        trun_free(&t);
+    }
+}
+
 int main(void)
 {
+    test_tv_csr_walk();
     test_csr();
     test_privs();
     test_timer();
