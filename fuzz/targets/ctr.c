@@ -103,14 +103,24 @@ static void check_state(const fz *f)
     RVT_FUZZ_ASSERT((sts & RVT_CTRSTS_WRPTR) < depth);
 }
 
+/* Entries at or above the depth are one uniform region of the model: its
+ * edges (depth, 255) stand for it, as 0, depth-1 do for *ireg4..6, which
+ * keeps the check at ~3 x depth register reads instead of 1 536. */
+static bool edge(unsigned i, unsigned depth)
+{
+    return i == 0 || i + 1 == depth || i == depth || i == 255;
+}
+
 static void check_entries(const fz *f)
 {
     unsigned depth = rvt_ctr_depth(f->c);
     for (unsigned i = 0; i < 256; i++) {
+        if (i > depth && i != 255)
+            continue;
         rvt_ctr_entry e;
         int v = rvt_ctr_get(f->c, i, &e);
-        uint64_t r[7];
-        for (unsigned k = 1; k <= 6; k++)
+        uint64_t r[7] = { 0 };
+        for (unsigned k = 1; k <= (edge(i, depth) ? 6u : 3u); k++)
             RVT_FUZZ_ASSERT(rvt_ctr_ireg_read(f->c, RVT_CTR_ISEL_FIRST + i, k, &r[k]) == 0);
         RVT_FUZZ_ASSERT(r[4] == 0 && r[5] == 0 && r[6] == 0);
         if (i >= depth) {
