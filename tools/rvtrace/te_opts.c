@@ -56,13 +56,24 @@ int te_opt_apply(int argc, char **argv, int *i, rvt_te_attrs *a)
     return 0;
 }
 
+/* Whether the command line gives attribute `name` ("--te-attr NAME=V" or
+ * "--te-attr=NAME=V"): an explicit 0 must not be taken for the default. */
+static bool attr_given(int argc, char **argv, const char *name)
+{
+    size_t n = strlen(name);
+    for (int i = 0; i < argc; i++) {
+        const char *v = !strncmp(argv[i], "--te-attr=", 10) ? argv[i] + 10
+                      : !strcmp(argv[i], "--te-attr") && i + 1 < argc ? argv[i + 1] : NULL;
+        if (v && !strncmp(v, name, n) && v[n] == '=')
+            return true;
+    }
+    return false;
+}
+
 int te_attrs_finish(int argc, char **argv, rvt_te_attrs *a, const char *what)
 {
-    bool sized = false;
-    for (int i = 0; i + 1 < argc; i++)
-        if (!strcmp(argv[i], "--te-attr") && (!strncmp(argv[i + 1], "return_stack_size=", 18) ||
-                                              !strncmp(argv[i + 1], "call_counter_size=", 18)))
-            sized = true;
+    bool sized = attr_given(argc, argv, "return_stack_size") ||
+                 attr_given(argc, argv, "call_counter_size");
     if ((a->options & RVT_TE_OPT_IMPLICIT_RETURN) && !sized && !a->return_stack_size &&
         !a->call_counter_size)
         a->return_stack_size = 5;
