@@ -64,23 +64,9 @@ static int floor_put(void *ctx, const rvt_irec *recs, size_t n)
     return 0;
 }
 
-static int floor_data(void *ctx, const rvt_drec *recs, size_t n)
-{
-    (void)ctx;
-    (void)recs;
-    (void)n;
-    return 0;
-}
-
-static int floor_end(void *ctx)
-{
-    (void)ctx;
-    return 0;
-}
-
 rvt_irec_sink te_floor_sink(te_floor *f)
 {
-    rvt_irec_sink s = { f, floor_put, floor_data, floor_end };
+    rvt_irec_sink s = { f, floor_put, NULL, NULL };   /* no data, nothing to end */
     return s;
 }
 
