@@ -39,9 +39,12 @@ static bool reported_discon(rvt_te_encoder *e, const te_ins *p, const te_ins *c,
         return false;
     if (sequentially_inferred(e, p))
         return false;
-    if (p->itype == 13 && (e->a.options & RVT_TE_OPT_IMPLICIT_RETURN)) {
+    /* With neither counter nor stack (the reference flow's mode, docs/
+     * conformance-etrace.md) every return and co-routine swap is implicit. */
+    if ((p->itype == 13 || (p->itype == 12 && !e->ir_max)) &&
+        (e->a.options & RVT_TE_OPT_IMPLICIT_RETURN)) {
         if (!e->ir_max)
-            return false;        /* the reference flow: every return implicit */
+            return false;
         if (e->ir_depth == 0)
             return true;
         if (!e->stack || e->stack[e->ir_depth - 1] == c->addr)

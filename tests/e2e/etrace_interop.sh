@@ -16,13 +16,8 @@ fail=0
 #    dropped unchecked, even the reset vector's jr t0 at depth 0).
 decode_skip=" itype4_call_stack "
 decode_skip_prog=" "
-#  Encoder byte-exactness: the reference's resync timer (packet count,
-#  resync-max 0/1) fires at points that differ from ours on branchy, coswap,
-#  deeprec, rv32mix and traps with the short intervals.
-# Byte-exact re-encode of every stream but one: implicit return with
-# neither counter nor stack makes the reference drop every return and
-# co-routine swap (docs/conformance-etrace.md), a stream nobody can decode.
-encode_skip=" itype4_call_stack/coswap "
+# Byte-exact re-encode: every stream (none skipped).
+encode_skip=" "
 
 attrs() {  # manifest row -> --te-attr arguments
     awk -F'\t' -v s="$1" -v p="$2" 'NR==1{for(i=1;i<=NF;i++)c[$i]=i; next}
