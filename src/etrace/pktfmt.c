@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include "rvtrace/etrace.h"
+#include "util/bitio.h"
 
 typedef struct out {
     char *buf;
@@ -28,9 +29,30 @@ static void put(out *o, const char *name, uint64_t v, bool hex)
     o->first = false;
 }
 
+/* The address field as on the wire, and in text the byte address it
+ * stands for (6.2: shifted left by iaddress_lsb): the address itself when
+ * full, else the signed difference to the previous one (3.2.2). */
+static void put_addr(out *o, const rvt_te_attrs *a, uint64_t v, bool full)
+{
+    put(o, "address", v, true);
+    if (o->json || o->len >= o->n)
+        return;
+    int w;
+    if (full) {
+        w = snprintf(o->buf + o->len, o->n - o->len, " (0x%" PRIx64 ")", v << a->iaddress_lsb);
+    } else {
+        uint64_t d = (uint64_t)rvt_sext(v, a->iaddress_width - a->iaddress_lsb) << a->iaddress_lsb;
+        bool neg = (int64_t)d < 0;
+        w = snprintf(o->buf + o->len, o->n - o->len, " (%s0x%" PRIx64 ")", neg ? "-" : "+",
+                     neg ? -d : d);
+    }
+    if (w > 0)
+        o->len += (size_t)w;
+}
+
 static void tail(out *o, const rvt_te_attrs *a, const rvt_te_pkt *p)
 {
-    put(o, "address", p->address, true);
+    put_addr(o, a, p->address, (a->options & RVT_TE_OPT_FULL_ADDRESS) != 0);
     put(o, "notify", p->notify, false);
     put(o, "updiscon", p->updiscon, false);
     put(o, "irreport", p->irreport, false);
@@ -67,7 +89,7 @@ static void f3(out *o, const rvt_te_attrs *a, const rvt_te_pkt *p)
             put(o, "thaddr", p->thaddr, false);
     }
     if (p->subformat <= 1 && !(p->subformat == 1 && (a->options & RVT_TE_OPT_IMPLICIT_EXCEPT)))
-        put(o, "address", p->address, true);
+        put_addr(o, a, p->address, true);
     if (p->subformat == 1 && (!v2 || !p->interrupt))
         put(o, v2 ? "tval" : "tvalepc", p->tval, true);
 }

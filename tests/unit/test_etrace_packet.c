@@ -380,8 +380,34 @@ static void attrs_text(void)
     CHECK_EQ(o, RVT_TE_OPT_ALL);
 }
 
+/* rvtrace dump's text: the wire value, then (6.2: shifted left by
+ * iaddress_lsb) the byte address of a full address or the signed byte
+ * difference of a differential one.  A 31-bit field 0x7fffff4f is -0xb1
+ * half-words, i.e. -0x162 bytes; 0x40000000 half-words is 0x80000000. */
+static void dump_text(void)
+{
+    rvt_te_attrs a = base();
+    char line[256];
+    rvt_te_pkt p = { .format = 3, .subformat = 0, .branch = 1, .privilege = 3, .address = 0x40000000 };
+    CHECK(rvt_te_pkt_format(&a, &p, false, line, sizeof line) > 0);
+    CHECK(strstr(line, "address=0x40000000 (0x80000000)") != NULL);
+    rvt_te_pkt q = { .format = 2, .address = 0x7fffff4f, .notify = 1, .updiscon = 1, .irreport = 1 };
+    CHECK(rvt_te_pkt_format(&a, &q, false, line, sizeof line) > 0);
+    CHECK(strstr(line, "address=0x7fffff4f (-0x162)") != NULL);
+    q.address = 0x1d;
+    CHECK(rvt_te_pkt_format(&a, &q, false, line, sizeof line) > 0);
+    CHECK(strstr(line, "address=0x1d (+0x3a)") != NULL);
+    a.options |= RVT_TE_OPT_FULL_ADDRESS;     /* format 2 then carries the address itself */
+    q.address = 0x7fffff4f;
+    CHECK(rvt_te_pkt_format(&a, &q, false, line, sizeof line) > 0);
+    CHECK(strstr(line, "address=0x7fffff4f (0xfffffe9e)") != NULL);
+    CHECK(rvt_te_pkt_format(&a, &q, true, line, sizeof line) > 0);   /* JSON: wire value only */
+    CHECK(strstr(line, "\"address\":\"0x7fffff4f\",") != NULL);
+}
+
 int main(void)
 {
+    dump_text();
     f3_sync();
     f3_exception();
     f3_context();

@@ -37,7 +37,9 @@ const char cmd_dump_help[] =
     "record (.rvi) or tandem-verification item (.tvt) per line, every field\n"
     "named.  The kind is taken from the file name unless --etrace/--ntrace/--tv\n"
     "is given.  Settings are read from FILE.attrs when present; a .tvt stream\n"
-    "takes --xlen/--flen/--mlen (default 64).\n";
+    "takes --xlen/--flen/--mlen (default 64).  Fields are printed as on the\n"
+    "wire; in text, an E-Trace address is followed by the byte address or\n"
+    "signed byte difference it stands for, e.g. address=0x1d (+0x3a).\n";
 
 const char cmd_decode_help[] =
     "usage: rvtrace decode --elf PROG.elf [OPTIONS] FILE.te|FILE.nt\n"
