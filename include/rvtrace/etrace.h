@@ -161,6 +161,8 @@ int rvt_te_reader_frame(rvt_te_reader *r, unsigned *type, const uint8_t **payloa
 
 /* One line describing p, every field named (dump), or a JSON object. */
 int rvt_te_pkt_format(const rvt_te_attrs *a, const rvt_te_pkt *p, bool json, char *buf, size_t n);
+/* The packet's kind as dump names it ("sync", "branch-map", ...; static). */
+const char *rvt_te_pkt_name(const rvt_te_pkt *p);
 
 /* ---- encoder (ch. 8) ---- */
 /* Receives each framed packet (header + payload). */
@@ -243,6 +245,8 @@ int rvt_te_dunpack(const rvt_te_attrs *a, const uint8_t *buf, size_t len, rvt_te
 bool rvt_te_frame_is_sync(const uint8_t *frame, size_t n);
 /* One line, every field named (dump), or a JSON object. */
 int rvt_te_dpkt_format(const rvt_te_attrs *a, const rvt_te_dpkt *p, bool json, char *buf, size_t n);
+/* The data packet's format name ("load_aligned", ...; static). */
+const char *rvt_te_dpkt_name(const rvt_te_dpkt *p);
 
 /* A data access as one text line (no newline): "TYPE BYTES ADDR DATA
  * [DATA2]" in lower-case hex; omitted parts (RVT_TE_DREC_NO_*) print as

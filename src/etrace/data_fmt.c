@@ -34,6 +34,11 @@ static const char *const fmt_names[8] = {
     "load_aligned", "load_unaligned", "store_aligned", "store_unaligned",
     "split_load_data", "csr", "atomic", "split_atomic_data",
 };
+const char *rvt_te_dpkt_name(const rvt_te_dpkt *p)
+{
+    return fmt_names[p->format & 7];
+}
+
 static const char *const amo_names[8] = { "swap", "add", "and", "or", "xor", "max", "min", "reserved" };
 static const char *const csr_names[4] = { "rw", "rs", "rc", "reserved" };
 

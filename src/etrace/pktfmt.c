@@ -112,14 +112,19 @@ static void f0(out *o, const rvt_te_attrs *a, const rvt_te_pkt *p)
         put(o, "irdepth", p->irdepth, false);
 }
 
-int rvt_te_pkt_format(const rvt_te_attrs *a, const rvt_te_pkt *p, bool json, char *buf, size_t n)
+const char *rvt_te_pkt_name(const rvt_te_pkt *p)
 {
-    static const char *names[4][4] = {
-        { "branch-count", "jump-cache", "", "" },
+    static const char *const names[4][4] = {
+        { "branch-count", "jump-cache", "format0-sf2", "format0-sf3" },
         { "branch-map", "branch-map", "branch-map", "branch-map" },
         { "address", "address", "address", "address" },
         { "sync", "exception", "context", "support" },
     };
+    return names[p->format & 3][p->subformat & 3];
+}
+
+int rvt_te_pkt_format(const rvt_te_attrs *a, const rvt_te_pkt *p, bool json, char *buf, size_t n)
+{
     out o = { buf, n, 0, json, true };
     if (n == 0)
         return 0;
@@ -130,7 +135,7 @@ int rvt_te_pkt_format(const rvt_te_attrs *a, const rvt_te_pkt *p, bool json, cha
     if (p->format == 3 || p->format == 0)
         put(&o, "subformat", p->subformat, false);
     if (!json && o.len < n) {
-        int w = snprintf(buf + o.len, n - o.len, " (%s)", names[p->format & 3][p->subformat & 3]);
+        int w = snprintf(buf + o.len, n - o.len, " (%s)", rvt_te_pkt_name(p));
         if (w > 0)
             o.len += (size_t)w;
     }

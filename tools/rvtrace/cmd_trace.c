@@ -31,7 +31,7 @@ static enum trace_kind kind_of(int argc, char **argv)
 }
 
 const char cmd_dump_help[] =
-    "usage: rvtrace dump [--etrace|--ntrace|--tv] [--json] FILE\n"
+    "usage: rvtrace dump [--etrace|--ntrace|--tv] [--json|--summary] FILE\n"
     "\n"
     "Print a trace file one packet (E-Trace .te), message (N-Trace .nt),\n"
     "record (.rvi) or tandem-verification item (.tvt) per line, every field\n"
@@ -39,7 +39,10 @@ const char cmd_dump_help[] =
     "is given.  Settings are read from FILE.attrs when present; a .tvt stream\n"
     "takes --xlen/--flen/--mlen (default 64).  Fields are printed as on the\n"
     "wire; in text, an E-Trace address is followed by the byte address or\n"
-    "signed byte difference it stands for, e.g. address=0x1d (+0x3a).\n";
+    "signed byte difference it stands for, e.g. address=0x1d (+0x3a).\n"
+    "--summary (E-Trace, N-Trace): instead of the list, a table of packets or\n"
+    "messages per kind with their bytes and share of the stream, biggest\n"
+    "first (E-Trace bytes include the 1-byte headers).\n";
 
 const char cmd_decode_help[] =
     "usage: rvtrace decode --elf PROG.elf [OPTIONS] FILE.te|FILE.nt\n"

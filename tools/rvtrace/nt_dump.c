@@ -4,15 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "dump_summary.h"
 #include "nt_cli.h"
 
 int nt_cmd_dump(int argc, char **argv)
 {
     const char *path = NULL;
-    bool json = false;
+    bool json = false, summary = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json"))
             json = true;
+        else if (!strcmp(argv[i], "--summary"))
+            summary = true;
         else if (!strcmp(argv[i], "--ntrace"))
             continue;
         else if (argv[i][0] != '-')
@@ -34,6 +37,12 @@ int nt_cmd_dump(int argc, char **argv)
     uint8_t *buf = cli_slurp(path, &len);
     if (!buf)
         return CLI_FAIL;
+    dump_summary *sum = summary ? calloc(1, sizeof *sum) : NULL;
+    if (summary && !sum) {
+        free(buf);
+        cli_err("dump: out of memory");
+        return CLI_FAIL;
+    }
     rvt_nt_reader r;
     rvt_nt_msg m;
     rvt_nt_reader_init(&r, buf, len, &cfg);
@@ -47,9 +56,17 @@ int nt_cmd_dump(int argc, char **argv)
                 printf("{\"offset\":%llu,\"error\":\"%s\"}\n", (unsigned long long)r.err_offset, r.err);
             continue;
         }
+        if (sum) {
+            const char *name = rvt_nt_tcode_name(m.tcode);
+            dump_summary_add(sum, name ? name : "vendor/reserved", m.len);
+            continue;
+        }
         rvt_nt_msg_format(&m, json, line, sizeof line);
         puts(line);
     }
+    if (sum)
+        dump_summary_print(sum, len, "messages");
+    free(sum);
     free(buf);
     return errors ? CLI_FAIL : CLI_OK;
 }

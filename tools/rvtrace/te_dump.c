@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "dump_summary.h"
 #include "te_opts.h"
 
 static const char *input_arg(int argc, char **argv)
@@ -21,14 +22,20 @@ static const char *input_arg(int argc, char **argv)
     return in;
 }
 
-/* te_data packets (E-Trace ch. 7): 0 when printed, or a status. */
-static int te_dump_data(const rvt_te_attrs *a, const uint8_t *pl, size_t n, uint64_t off, bool json)
+/* te_data packets (E-Trace ch. 7): 0 when printed (or counted in sum), or
+ * a status. */
+static int te_dump_data(const rvt_te_attrs *a, const uint8_t *pl, size_t n, uint64_t off, bool json,
+                        dump_summary *sum, uint64_t frame_bytes)
 {
     rvt_te_dpkt d;
     char line[512];
     int st = rvt_te_dunpack(a, pl, n, &d);
     if (st < 0)
         return st;
+    if (sum) {
+        dump_summary_add(sum, rvt_te_dpkt_name(&d), frame_bytes);
+        return 0;
+    }
     rvt_te_dpkt_format(a, &d, json, line, sizeof line);
     if (json)
         printf("{\"offset\":%" PRIu64 ",%s\n", off, line + 1);
@@ -40,9 +47,15 @@ static int te_dump_data(const rvt_te_attrs *a, const uint8_t *pl, size_t n, uint
 int te_cmd_dump(int argc, char **argv)
 {
     bool json = false;
-    for (int i = 1; i < argc; i++)
+    dump_summary *sum = NULL;
+    for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json"))
             json = true;
+        if (!strcmp(argv[i], "--summary") && !sum && !(sum = calloc(1, sizeof *sum))) {
+            cli_err("dump: out of memory");
+            return CLI_FAIL;
+        }
+    }
     const char *in = input_arg(argc, argv);
     if (!in) {
         cli_err("dump: no input file");
@@ -53,8 +66,10 @@ int te_cmd_dump(int argc, char **argv)
         return CLI_USAGE;
     size_t len;
     uint8_t *buf = cli_slurp(in, &len);
-    if (!buf)
+    if (!buf) {
+        free(sum);
         return CLI_FAIL;
+    }
     rvt_te_reader r;
     rvt_te_reader_init(&r, &a, buf, len);
     rvt_te_pkt p;
@@ -66,7 +81,7 @@ int te_cmd_dump(int argc, char **argv)
     size_t n;
     while ((st = rvt_te_reader_frame(&r, &type, &pl, &n, &off)) != 0) {
         if (st > 0 && type == RVT_TE_MSG_DATA) {
-            st = te_dump_data(&a, pl, n, off, json);
+            st = te_dump_data(&a, pl, n, off, json, sum, r.pos - off);
         } else if (st > 0) {
             st = rvt_te_unpack(&a, pl, n, &p);
             st = st < 0 ? st : 1;
@@ -86,12 +101,19 @@ int te_cmd_dump(int argc, char **argv)
         if (p.format == 3 && p.subformat == 3)
             a.options = (a.version == RVT_TE_V20 ? (a.options & RVT_TE_OPT_SIJUMP) : 0) |
                         (unsigned)p.options;
+        if (sum) {
+            dump_summary_add(sum, rvt_te_pkt_name(&p), r.pos - off);
+            continue;
+        }
         rvt_te_pkt_format(&a, &p, json, line, sizeof line);
         if (json)
             printf("{\"offset\":%" PRIu64 ",%s\n", off, line + 1);
         else
             printf("%8" PRIu64 "  %s\n", off, line);
     }
+    if (sum)
+        dump_summary_print(sum, len, "packets");
+    free(sum);
     free(buf);
     return errors ? CLI_FAIL : CLI_OK;
 }
