@@ -31,7 +31,7 @@ static enum trace_kind kind_of(int argc, char **argv)
 }
 
 const char cmd_dump_help[] =
-    "usage: rvtrace dump [--etrace|--ntrace|--tv] [--json|--summary] FILE\n"
+    "usage: rvtrace dump [--etrace|--ntrace|--tv] [--json|--summary] [--addresses] FILE\n"
     "\n"
     "Print a trace file one packet (E-Trace .te), message (N-Trace .nt),\n"
     "record (.rvi) or tandem-verification item (.tvt) per line, every field\n"
@@ -42,7 +42,10 @@ const char cmd_dump_help[] =
     "signed byte difference it stands for, e.g. address=0x1d (+0x3a).\n"
     "--summary (E-Trace, N-Trace): instead of the list, a table of packets or\n"
     "messages per kind with their bytes and share of the stream, biggest\n"
-    "first (E-Trace bytes include the 1-byte headers).\n";
+    "first (E-Trace bytes include the 1-byte headers).  --addresses (N-Trace):\n"
+    "each message with an F-ADDR or U-ADDR ends with the PC it stands for\n"
+    "(\"-> 0x...\"; JSON: \"pc\"), U-ADDR being XORed with the source's previous\n"
+    "address (N-Trace 8.1).\n";
 
 const char cmd_decode_help[] =
     "usage: rvtrace decode --elf PROG.elf [OPTIONS] FILE.te|FILE.nt\n"
