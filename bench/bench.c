@@ -283,7 +283,6 @@ typedef struct {
 
 static double mips(uint64_t n, double s) { return s > 0 ? (double)n / s / 1e6 : 0; }
 
-
 static int count_ev(void *ctx, const rvt_flow_event *ev)
 {
     if (ev->kind == RVT_EV_INSN)

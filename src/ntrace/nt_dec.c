@@ -444,7 +444,7 @@ static int span(rvt_nt_decoder *d, nt_src *s, uint64_t icnt, bool has_hist, uint
 
 static int resync(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
 {
-    uint64_t pc = (m->f[RVT_NT_F_FADDR] << 1) & d->xmask;
+    uint64_t pc = nt_faddr_pc(m->f[RVT_NT_F_FADDR], d->xmask);
     if (s->lost_hw || s->lost_unknown) {
         /* The lost instruction count is unknown: I-CNT counts half-words
          * (8.4.2), and which 2- and 4-byte instructions they were depends on
@@ -489,10 +489,9 @@ static int branch_msg(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     bool direct = m->tcode == RVT_NT_DIRECT_BRANCH || m->tcode == RVT_NT_DIRECT_BRANCH_SYNC;
     uint64_t target = 0;
     if (sync)
-        target = (m->f[RVT_NT_F_FADDR] << 1) & d->xmask;
+        target = nt_faddr_pc(m->f[RVT_NT_F_FADDR], d->xmask);
     else if (rvt_nt_has(m, RVT_NT_F_UADDR))
-        target = d->cfg.no_addr_diff ? (m->f[RVT_NT_F_UADDR] << 1) & d->xmask
-                                     : nt_uaddr_apply(s->ref, m->f[RVT_NT_F_UADDR]) & d->xmask;
+        target = nt_uaddr_pc(s->ref, m->f[RVT_NT_F_UADDR], d->cfg.no_addr_diff, d->xmask);
     unsigned btype = (unsigned)fget(m, RVT_NT_F_BTYPE);
     int st = span(d, s, m->f[RVT_NT_F_ICNT], rvt_nt_has(m, RVT_NT_F_HIST), fget(m, RVT_NT_F_HIST),
                   direct && !sync ? END_DIRECT : END_ADDR, direct ? 0 : btype, target);

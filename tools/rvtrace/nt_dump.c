@@ -22,10 +22,9 @@ static bool message_pc(nt_addrs *t, const rvt_nt_msg *m, uint64_t *pc)
 {
     uint64_t *ref = &t->ref[rvt_nt_has(m, RVT_NT_F_SRC) ? m->f[RVT_NT_F_SRC] & 0xfff : 0];
     if (rvt_nt_has(m, RVT_NT_F_FADDR))
-        *ref = (m->f[RVT_NT_F_FADDR] << 1) & t->xmask;
+        *ref = nt_faddr_pc(m->f[RVT_NT_F_FADDR], t->xmask);
     else if (rvt_nt_has(m, RVT_NT_F_UADDR))
-        *ref = (t->no_diff ? m->f[RVT_NT_F_UADDR] << 1 : nt_uaddr_apply(*ref, m->f[RVT_NT_F_UADDR])) &
-               t->xmask;
+        *ref = nt_uaddr_pc(*ref, m->f[RVT_NT_F_UADDR], t->no_diff, t->xmask);
     else
         return false;
     *pc = *ref;

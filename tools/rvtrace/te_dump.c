@@ -46,15 +46,12 @@ static int te_dump_data(const rvt_te_attrs *a, const uint8_t *pl, size_t n, uint
 
 int te_cmd_dump(int argc, char **argv)
 {
-    bool json = false;
-    dump_summary *sum = NULL;
+    bool json = false, summary = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json"))
             json = true;
-        if (!strcmp(argv[i], "--summary") && !sum && !(sum = calloc(1, sizeof *sum))) {
-            cli_err("dump: out of memory");
-            return CLI_FAIL;
-        }
+        if (!strcmp(argv[i], "--summary"))
+            summary = true;
     }
     const char *in = input_arg(argc, argv);
     if (!in) {
@@ -66,8 +63,12 @@ int te_cmd_dump(int argc, char **argv)
         return CLI_USAGE;
     size_t len;
     uint8_t *buf = cli_slurp(in, &len);
-    if (!buf) {
-        free(sum);
+    if (!buf)
+        return CLI_FAIL;
+    dump_summary *sum = summary ? calloc(1, sizeof *sum) : NULL;
+    if (summary && !sum) {
+        free(buf);
+        cli_err("dump: out of memory");
         return CLI_FAIL;
     }
     rvt_te_reader r;
