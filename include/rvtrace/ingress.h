@@ -20,6 +20,11 @@ extern "C" {
 #define RVT_IREC_F_TRIG_START 0x08u  /* trigger[0]: trace on (4.2.4) */
 #define RVT_IREC_F_TRIG_STOP  0x10u  /* trigger[1]: trace off */
 #define RVT_IREC_F_TRIG_NOTIFY 0x20u /* trigger[2]: trace notify */
+/* The block is not qualified (E-Trace 8 "unqualified", chapter 5 filters;
+ * N-Trace 8.6 trace disabled by filters): no encoder traces it, and the
+ * first qualified block after it restarts the trace.  Set by the filter
+ * stage (rvtrace/filter.h); trigger[0]/[1] keep their own on/off state. */
+#define RVT_IREC_F_UNQUAL     0x40u
 
 /* One instruction block (E-Trace 4.2, tables 4.1-4.3): a contiguous run of
  * instructions starting at iaddr, all retired in the same cycle, ending with

@@ -37,7 +37,7 @@ enum {
     RD_DSIZE = 33, RD_DBLOCK = 34, RD_FLAGS = 35,
 };
 
-#define RVI_IREC_FLAGS_KNOWN 0x3fu   /* RVT_IREC_F_* */
+#define RVI_IREC_FLAGS_KNOWN 0x7fu   /* RVT_IREC_F_* */
 
 static inline void rvi_put16(uint8_t *p, uint16_t v)
 {

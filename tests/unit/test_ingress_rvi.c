@@ -41,7 +41,7 @@ static rvt_irec rand_irec(const rvt_irec *prev)
         r.tval = rnd();
         r.cause = (uint16_t)rnd();
         r.ctype = rnd() % 4;
-        r.flags = rnd() & 0x3f;
+        r.flags = rnd() & 0x7f;
         r.iretire = (uint32_t)rnd();
         r.ninstr = r.iretire / 3;
     }
