@@ -53,6 +53,19 @@ extern const char cmd_run_help[], cmd_dump_help[], cmd_decode_help[],
 /* Option summaries of the two trace paths, shown inside run/encode/decode help. */
 extern const char te_options_help[], nt_options_help[];
 
+/* ---- trace filters of `run` (filter_cli.c) ---- */
+struct rvt_filter_cfg;
+struct rvt_image;
+extern const char filter_options_help[];
+/* True if argv[i] is a filter/trigger option; *consumed as te_is_run_option. */
+bool filter_is_option(int argc, char **argv, int i, int *consumed);
+/* The configuration from the collected options (symbols from img); prints
+ * the error and returns CLI_USAGE on a bad one. */
+int filter_cfg_from_args(int argc, char **argv, struct rvt_image *img, struct rvt_filter_cfg *cfg);
+/* --pcs-traced: a sink writing the PCs of traced blocks. */
+int traced_pcs_open(const char *path, struct rvt_image *img, rvt_irec_sink *out, void **handle);
+int traced_pcs_close(void *handle);
+
 /* ---- PMU / CTR reports (cmd_stat.c, ctr_print.c) ---- */
 struct rvt_pmu;
 struct rvt_hart;

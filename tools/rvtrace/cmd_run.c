@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
+#include "rvtrace/filter.h"
 #include "rvtrace/hart.h"
 #include "rvtrace/image.h"
 #include "rvtrace/ingress.h"
@@ -29,7 +30,8 @@ const char cmd_run_help[] =
     "  --ram-size N         RAM at 0x80000000 in bytes (default 128M)\n"
     "  --pcs F              write every executed PC, including instructions that\n"
     "                       trap without retiring (QEMU's -d exec view)\n"
-    "  --pcs-retired F      write every retired PC (what trace decoders rebuild)\n"
+    "  --pcs-retired F      write every retired PC (what an unfiltered trace's\n"
+    "                       decoders rebuild; see --pcs-traced for a filtered one)\n"
     "                       PC lists: lowercase hex without 0x, one per line\n"
     "  --ingress F.rvi      write the ingress records (docs/formats.md)\n"
     "  --data               also produce data-access records (E-Trace 4.4)\n"
@@ -95,7 +97,9 @@ typedef struct run_opts {
     stat_sel sel[RVT_PMU_EV_COUNT * 4];
     int nsel;
     char **te_args, **nt_args;   /* E-Trace / N-Trace options, in order */
-    int n_te, n_nt;
+    char **flt_args;             /* filter and trigger options */
+    const char *pcs_traced;
+    int n_te, n_nt, n_flt;
 } run_opts;
 
 typedef struct run_ctx {
@@ -163,7 +167,8 @@ static int parse_args(int argc, char **argv, run_opts *o)
     bool err = false;
     o->te_args = calloc((size_t)argc + 1, sizeof *o->te_args);
     o->nt_args = calloc((size_t)argc + 1, sizeof *o->nt_args);
-    if (!o->te_args || !o->nt_args)
+    o->flt_args = calloc((size_t)argc + 1, sizeof *o->flt_args);
+    if (!o->te_args || !o->nt_args || !o->flt_args)
         return CLI_FAIL;
     for (int i = 1; i < argc && !err; i++) {
         const char *a = argv[i], *v;
@@ -174,6 +179,10 @@ static int parse_args(int argc, char **argv, run_opts *o)
             i += collect(argc, argv, i, used, o->te_args, &o->n_te);
         } else if (nt_is_run_option(argc, argv, i, &used)) {
             i += collect(argc, argv, i, used, o->nt_args, &o->n_nt);
+        } else if (filter_is_option(argc, argv, i, &used)) {
+            i += collect(argc, argv, i, used, o->flt_args, &o->n_flt);
+        } else if ((v = cli_opt(argc, argv, &i, "--pcs-traced"))) {
+            o->pcs_traced = v;
         } else if ((v = cli_opt(argc, argv, &i, "--isa"))) o->isa = v;
         else if ((v = cli_opt(argc, argv, &i, "--pcs-retired"))) o->pcs_retired = v;
         else if ((v = cli_opt(argc, argv, &i, "--pcs"))) o->pcs = v;
@@ -262,11 +271,30 @@ typedef struct sinks {
     rvt_irec_tee tee;
     rvt_irec_sink tee_sink;
     rvt_rvi_writer *rvi;
-    void *te, *nt, *dtext;
+    void *te, *nt, *dtext, *traced;
+    rvt_filter *filter;          /* in front of the tee, with filter options */
+    rvt_irec_sink filter_sink;
     bool any;
 } sinks;
 
-static int open_sinks(const run_opts *o, unsigned xlen, sinks *s)
+/* The filter stage in front of the tee (docs/filter.md). */
+static int open_filter(const run_opts *o, rvt_image *img, sinks *s)
+{
+    rvt_filter_cfg cfg;
+    int rc = filter_cfg_from_args(o->n_flt, o->flt_args, img, &cfg);
+    if (rc != CLI_OK)
+        return rc;
+    int st;
+    s->filter = rvt_filter_new(&cfg, &s->tee_sink, &st);
+    if (!s->filter) {
+        cli_err("trace filter: %s", rvt_status_str(st));
+        return CLI_FAIL;
+    }
+    s->filter_sink = rvt_filter_sink(s->filter);
+    return 0;
+}
+
+static int open_sinks(const run_opts *o, unsigned xlen, rvt_image *img, sinks *s)
 {
     rvt_irec_tee_init(&s->tee);
     int st = 0;
@@ -299,13 +327,26 @@ static int open_sinks(const run_opts *o, unsigned xlen, sinks *s)
             return CLI_FAIL;
         rvt_irec_tee_add(&s->tee, &k);
     }
+    if (o->pcs_traced) {
+        if (traced_pcs_open(o->pcs_traced, img, &k, &s->traced) != CLI_OK)
+            return CLI_FAIL;
+        rvt_irec_tee_add(&s->tee, &k);
+    }
     if (o->null_trace) {
         rvt_irec_sink null = { NULL, null_put, NULL, NULL };
         rvt_irec_tee_add(&s->tee, &null);
     }
     s->any = s->tee.n > 0;
     s->tee_sink = rvt_irec_tee_sink(&s->tee);
-    return 0;
+    return o->n_flt ? open_filter(o, img, s) : 0;
+}
+
+/* What the hart feeds: the filter stage, else the tee, else nothing. */
+static rvt_irec_sink *hart_sink(sinks *s)
+{
+    if (s->filter)
+        return &s->filter_sink;
+    return s->any ? &s->tee_sink : NULL;
 }
 
 static int close_sinks(sinks *s)
@@ -321,7 +362,23 @@ static int close_sinks(sinks *s)
         rc = CLI_FAIL;
     if (data_text_close(s->dtext) != CLI_OK)
         rc = CLI_FAIL;
+    if (traced_pcs_close(s->traced) != CLI_OK)
+        rc = CLI_FAIL;
+    rvt_filter_free(s->filter);
     return rc;
+}
+
+static void print_filter_summary(const rvt_filter *f)
+{
+    const rvt_filter_stats *fs = rvt_filter_get_stats(f);
+    char a[32], b[32], c[32];
+    fprintf(stderr, "rvtrace: filter: %s of %s blocks traced", cli_thousands(fs->blocks - fs->unqualified, a, sizeof a),
+            cli_thousands(fs->blocks, b, sizeof b));
+    if (fs->data)
+        fprintf(stderr, ", %s of %s data accesses", cli_thousands(fs->data - fs->data_dropped, c, sizeof c),
+                cli_thousands(fs->data, a, sizeof a));
+    fprintf(stderr, "; triggers: %llu on, %llu off, %llu notify\n", (unsigned long long)fs->trace_on,
+            (unsigned long long)fs->trace_off, (unsigned long long)fs->notify);
 }
 
 static void print_summary(const run_opts *o, rvt_hart *h, int why, double secs)
@@ -393,14 +450,14 @@ static int run_loaded(const run_opts *o, rvt_image *img)
     if (!rc)
         rc = open_pc_file(&ret, o->pcs_retired);
     if (!rc)
-        rc = open_sinks(o, xlen, &sk);
+        rc = open_sinks(o, xlen, img, &sk);
     rvt_hart *h = NULL;
     if (!rc) {
         run_ctx ctx = { all, ret };
         rvt_hart_cfg cfg = {
             .xlen = xlen, .no_compressed = no_c, .ram_size = o->ram_size,
             .max_instr = o->max_instr, .retire_width = (unsigned)o->width,
-            .sink = sk.any ? &sk.tee_sink : NULL, .data_records = o->data,
+            .sink = hart_sink(&sk), .data_records = o->data,
             .console = on_console, .on_pc = (all || ret) ? on_pc : NULL, .pc_ctx = &ctx,
             .diag = cli_diag, .diag_ctx = (void *)o->elf,
             .sbi_pmu = o->sbi || rvt_hart_wants_sbi(img), .pmu_tally = o->stat, .ctr_control = o->ctr_control,
@@ -420,6 +477,8 @@ static int run_loaded(const run_opts *o, rvt_image *img)
             fflush(stdout);
             if (!o->quiet)
                 print_summary(o, h, why, secs);
+            if (!o->quiet && sk.filter)
+                print_filter_summary(sk.filter);
             if (o->ctr)
                 ctr_print(stderr, h, img);
             if (o->stat)
@@ -456,6 +515,7 @@ static void free_opts(run_opts *o)
 {
     free(o->te_args);
     free(o->nt_args);
+    free(o->flt_args);
 }
 
 int cmd_run(int argc, char **argv)

@@ -51,6 +51,8 @@ static void print_help(const char *cmd, const char *text)
     if (!strcmp(cmd, "run") || !strcmp(cmd, "encode")) {
         printf("\n%s\n%s", te_options_help, nt_options_help);
     }
+    if (!strcmp(cmd, "run"))
+        printf("\n%s", filter_options_help);
 }
 
 int cmd_help(int argc, char **argv)

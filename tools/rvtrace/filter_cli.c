@@ -1,0 +1,194 @@
+/* The trace-filter options of `rvtrace run` (--comparator, --filter,
+ * --trace-range, --trace-on/-off/-notify; docs/filter.md) and the
+ * --pcs-traced writer that lists what the filtered trace holds. */
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "rvtrace/filter.h"
+#include "rvtrace/image.h"
+
+const char filter_options_help[] =
+    "trace filters and triggers (E-Trace chapter 5, tables 2.3-2.6 and 4.7; they\n"
+    "qualify every trace of the run: --etrace, --ntrace, --ingress; docs/filter.md):\n"
+    "  --trace-range LO:HI  trace only instructions in [LO, HI) (a comparator and\n"
+    "                       a filter of their own)\n"
+    "  --comparator N:SPEC  comparator N (0-7): p=INPUT:FUNC:VALUE, s=INPUT:FUNC:VALUE,\n"
+    "                       mode=p|and|nand|latch, notify=p|s|ps; INPUT iaddr,\n"
+    "                       context, tval or daddr; FUNC eq, ne, lt, le, gt, ge,\n"
+    "                       always (s also mask)\n"
+    "  --filter N:SPEC      filter N (0-15): comp=K (up to 3), priv=u+s+m,\n"
+    "                       ecause=C+C, exception, interrupt, impdef=V/MASK,\n"
+    "                       dtype=load+store+..., dsize=4+8, inst, data\n"
+    "  --trace-on ADDR      trigger[0]: trace starts when ADDR retires (trace is\n"
+    "                       off until then); ADDR a number or SYMBOL[+OFF]\n"
+    "  --trace-off ADDR     trigger[1]: trace stops after ADDR retires\n"
+    "  --trace-notify ADDR  trigger[2]: report ADDR explicitly when it retires\n"
+    "  --pcs-traced F       write the PCs of the instructions the filtered trace\n"
+    "                       holds (what its decoders rebuild)\n";
+
+static const char *const names[] = {
+    "--comparator", "--filter", "--trace-range", "--trace-on", "--trace-off", "--trace-notify",
+};
+
+bool filter_is_option(int argc, char **argv, int i, int *consumed)
+{
+    const char *a = argv[i];
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        size_t n = strlen(names[k]);
+        if (strncmp(a, names[k], n))
+            continue;
+        if (a[n] == '=') {
+            *consumed = 1;
+            return true;
+        }
+        if (!a[n]) {
+            *consumed = i + 1 < argc ? 2 : 1;
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool sym_lookup(void *ctx, const char *name, uint64_t *addr)
+{
+    return ctx && rvt_image_lookup(ctx, name, addr);
+}
+
+/* The first comparator and filter that nothing configured. */
+static int free_units(const rvt_filter_cfg *cfg, unsigned *cmp, unsigned *filt)
+{
+    static const rvt_filter_cmp zero_cmp;
+    for (*cmp = 0; *cmp < RVT_FILTER_COMPARATORS; ++*cmp) {
+        if (!memcmp(&cfg->cmp[*cmp], &zero_cmp, sizeof zero_cmp))
+            break;
+    }
+    for (*filt = 0; *filt < RVT_FILTER_FILTERS; ++*filt) {
+        if (!cfg->filt[*filt].enable)
+            break;
+    }
+    return *cmp < RVT_FILTER_COMPARATORS && *filt < RVT_FILTER_FILTERS ? 0 : -1;
+}
+
+/* --trace-range LO:HI as comparator "p=iaddr:ge:LO,s=iaddr:lt:HI,mode=and"
+ * and a filter on it.  Ranges are added after the explicit units. */
+static int add_range(rvt_filter_cfg *cfg, const char *v, rvt_image *img, char *err, size_t n)
+{
+    const char *colon = strchr(v, ':');
+    unsigned c, f;
+    if (!colon) {
+        snprintf(err, n, "'%s': expected LO:HI", v);
+        return -1;
+    }
+    if (free_units(cfg, &c, &f) < 0) {
+        snprintf(err, n, "no comparator or filter left for '%s'", v);
+        return -1;
+    }
+    char spec[600], fspec[32];
+    snprintf(spec, sizeof spec, "%u:p=iaddr:ge:%.*s,s=iaddr:lt:%s,mode=and", c, (int)(colon - v), v,
+             colon + 1);
+    snprintf(fspec, sizeof fspec, "%u:comp=%u", f, c);
+    if (rvt_filter_parse_cmp(cfg, spec, sym_lookup, img, err, n) < 0)
+        return -1;
+    return rvt_filter_parse_filter(cfg, fspec, err, n) < 0 ? -1 : 0;
+}
+
+static int one_option(rvt_filter_cfg *cfg, const char *name, const char *v, rvt_image *img,
+                      char *err, size_t n)
+{
+    if (!strcmp(name, "--comparator"))
+        return rvt_filter_parse_cmp(cfg, v, sym_lookup, img, err, n);
+    if (!strcmp(name, "--filter"))
+        return rvt_filter_parse_filter(cfg, v, err, n);
+    if (!strcmp(name, "--trace-on"))
+        return rvt_filter_add_trigger(cfg, RVT_FILTER_TRACE_ON, v, sym_lookup, img, err, n);
+    if (!strcmp(name, "--trace-off"))
+        return rvt_filter_add_trigger(cfg, RVT_FILTER_TRACE_OFF, v, sym_lookup, img, err, n);
+    if (!strcmp(name, "--trace-notify"))
+        return rvt_filter_add_trigger(cfg, RVT_FILTER_TRACE_NOTIFY, v, sym_lookup, img, err, n);
+    return 0;    /* --trace-range: second pass */
+}
+
+/* Build the configuration from the collected options; prints the error. */
+int filter_cfg_from_args(int argc, char **argv, rvt_image *img, rvt_filter_cfg *cfg)
+{
+    rvt_filter_cfg_init(cfg);
+    char err[300];
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < argc; i++) {
+            char name[32];
+            const char *eq = strchr(argv[i], '=');
+            const char *v = eq ? eq + 1 : (i + 1 < argc ? argv[i + 1] : NULL);
+            snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - argv[i]) : (int)strlen(argv[i]), argv[i]);
+            if (!eq)
+                i++;
+            if (!v) {
+                cli_err("%s needs a value", name);
+                return CLI_USAGE;
+            }
+            bool range = !strcmp(name, "--trace-range");
+            int st = 0;
+            if (pass == 0 && !range)
+                st = one_option(cfg, name, v, img, err, sizeof err);
+            else if (pass == 1 && range)
+                st = add_range(cfg, v, img, err, sizeof err);
+            if (st < 0) {
+                cli_err("%s %s: %s", name, v, err);
+                return CLI_USAGE;
+            }
+        }
+    }
+    return CLI_OK;
+}
+
+/* ---- --pcs-traced: the PCs of traced blocks, walked through the image ---- */
+typedef struct traced_pcs {
+    FILE *f;
+    const char *path;
+    rvt_image *img;
+} traced_pcs;
+
+static int traced_put(void *ctx, const rvt_irec *r, size_t n)
+{
+    traced_pcs *t = ctx;
+    const unsigned skip = RVT_IREC_F_UNQUAL | RVT_IREC_F_HALTED | RVT_IREC_F_RESET;
+    for (size_t i = 0; i < n; i++) {
+        if (r[i].flags & skip)
+            continue;
+        uint64_t pc = r[i].iaddr, end = r[i].iaddr + 2ull * r[i].iretire;
+        while (pc < end) {
+            const rvt_insn *in = rvt_image_insn(t->img, pc);
+            if (fprintf(t->f, "%llx\n", (unsigned long long)pc) < 0)
+                return RVT_ERR_IO;
+            pc += in && in->len ? in->len : 2;
+        }
+    }
+    return 0;
+}
+
+int traced_pcs_open(const char *path, rvt_image *img, rvt_irec_sink *out, void **handle)
+{
+    traced_pcs *t = calloc(1, sizeof *t);
+    if (!t || !(t->f = fopen(path, "w"))) {
+        cli_err("%s: cannot write", path);
+        free(t);
+        return CLI_FAIL;
+    }
+    t->path = path;
+    t->img = img;
+    rvt_irec_sink s = { t, traced_put, NULL, NULL };
+    *out = s;
+    *handle = t;
+    return CLI_OK;
+}
+
+int traced_pcs_close(void *handle)
+{
+    traced_pcs *t = handle;
+    if (!t)
+        return CLI_OK;
+    int rc = fclose(t->f) ? CLI_FAIL : CLI_OK;
+    if (rc)
+        cli_err("%s: write error", t->path);
+    free(t);
+    return rc;
+}
