@@ -25,6 +25,9 @@ typedef enum rvt_ev_kind {
                              (UINT64_MAX = unknown), offset = byte offset */
     RVT_EV_ERROR,         /* decode error at byte offset; text in msg */
     RVT_EV_END,           /* end of trace */
+    RVT_EV_STOP,          /* trace stopped on purpose (N-Trace 7.12 ProgTraceCorrelation):
+                             pc = next PC, aux = EVCODE, reason in msg; the next
+                             RVT_EV_SYNC restarts it (its msg, if set, names why) */
 } rvt_ev_kind;
 
 typedef struct rvt_flow_event {
@@ -35,7 +38,8 @@ typedef struct rvt_flow_event {
     uint64_t aux;
     uint64_t aux2;
     uint64_t offset;      /* byte offset in the trace stream */
-    const char *msg;      /* RVT_EV_ERROR/LOST text, else NULL */
+    const char *msg;      /* RVT_EV_ERROR/LOST/STOP text, RVT_EV_SYNC reason (may be
+                             NULL), else NULL */
 } rvt_flow_event;
 
 /* Callback a flow decoder calls per event; nonzero return stops decoding

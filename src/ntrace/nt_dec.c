@@ -442,6 +442,30 @@ static int span(rvt_nt_decoder *d, nt_src *s, uint64_t icnt, bool has_hist, uint
 
 /* ---- messages ---- */
 
+/* Table 25 names, for the sync event's text. */
+static const char *nt_sync_reason(unsigned sync)
+{
+    static const char *const names[] = {
+        "external trace trigger (SYNC 0)", "exit from reset (SYNC 1)",
+        "periodic (SYNC 2)", "exit from debug mode (SYNC 3)",
+        "sequential instruction counter (SYNC 4)", "trace enable (SYNC 5)",
+        "trace event (SYNC 6)", "restart from FIFO overrun (SYNC 7)", "reserved (SYNC 8)",
+        "exit from power-down (SYNC 9)",
+    };
+    return sync < sizeof names / sizeof names[0] ? names[sync] : "reserved (SYNC 10-15)";
+}
+
+/* 7.12 EVCODE names, for the stop event's text. */
+static const char *nt_stop_reason(unsigned evcode)
+{
+    switch (evcode) {
+    case RVT_NT_EV_DEBUG: return "entry into debug mode (EVCODE 0)";
+    case RVT_NT_EV_LOWPOWER: return "entry into low-power mode (EVCODE 1)";
+    case RVT_NT_EV_DISABLED: return "program trace disabled (EVCODE 4)";
+    default: return "reserved or vendor EVCODE";
+    }
+}
+
 static int resync(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
 {
     uint64_t pc = nt_faddr_pc(m->f[RVT_NT_F_FADDR], d->xmask);
@@ -468,7 +492,8 @@ static int resync(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     s->lost_hw = 0;
     s->lost_unknown = false;
     nt_stack_clear(&s->stack);
-    return event(d, s, RVT_EV_SYNC, pc, m->f[RVT_NT_F_SYNC], 0, NULL);
+    return event(d, s, RVT_EV_SYNC, pc, m->f[RVT_NT_F_SYNC], 0,
+                 nt_sync_reason((unsigned)m->f[RVT_NT_F_SYNC]));
 }
 
 /* A field's value, 0 when the message has none (f[] of absent fields is
@@ -481,6 +506,30 @@ static inline uint64_t fget(const rvt_nt_msg *m, int field)
 static bool sync_resets(unsigned sync)
 {
     return sync != RVT_NT_SYNC_TRIGGER && sync != RVT_NT_SYNC_ICNT && sync != RVT_NT_SYNC_EVENT;
+}
+
+/* A ProgTraceSync whose SYNC does not reset the encoder (table 25: 0
+ * external trigger, 4, 6 trace event) is a marker in the running trace:
+ * 7.5 "I-CNT field may not be 0 and may be used to identify the exact PC
+ * location" of the event, whose PC is F-ADDR.  Its I-CNT was sent and
+ * reset (ch. 10 rule 7) but the span goes on (HIST is not in the message),
+ * so it is walked with the next I-CNT report, as RCODE 0 is (8.4.4).  It
+ * cannot start decoding: the instruction at F-ADDR already retired and
+ * where it went is not known. */
+static bool is_marker(const rvt_nt_msg *m)
+{
+    return m->tcode == RVT_NT_PROG_TRACE_SYNC && !sync_resets((unsigned)m->f[RVT_NT_F_SYNC]);
+}
+
+static int marker(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
+{
+    uint64_t icnt = fget(m, RVT_NT_F_ICNT);
+    if (icnt > d->icnt_max)
+        return lose(d, s, "I-CNT larger than NTRACE_MAX_ICNT allows (8.4.4)");
+    s->extra += icnt;
+    s->ref = d->cfg.no_addr_diff ? 0 : nt_faddr_pc(m->f[RVT_NT_F_FADDR], d->xmask);  /* 8.1 */
+    s->last_valid = false;
+    return 0;
 }
 
 static int branch_msg(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
@@ -640,7 +689,7 @@ static int message(rvt_nt_decoder *d, const rvt_nt_msg *m)
                      "Error message: trace messages were lost (7.4)");
     }
     if (!s->synced) {
-        if (!rvt_nt_is_sync(m->tcode)) {
+        if (!rvt_nt_is_sync(m->tcode) || is_marker(m)) {
             count_lost(s, m);
             return 0;
         }
@@ -649,6 +698,10 @@ static int message(rvt_nt_decoder *d, const rvt_nt_msg *m)
     }
     switch (m->tcode) {
     case RVT_NT_PROG_TRACE_SYNC:
+        if (is_marker(m)) {
+            st = marker(d, s, m);
+            break;
+        }
         if (s->consumed || s->hn || s->extra)
             s->lost_hw += s->extra;
         st = resync(d, s, m);
@@ -670,6 +723,9 @@ static int message(rvt_nt_decoder *d, const rvt_nt_msg *m)
                   END_NONE, 0, 0);
         if (!st && s->synced) {
             st = timestamp(d, s, m);
+            unsigned ev = (unsigned)fget(m, RVT_NT_F_EVCODE);
+            if (!st)
+                st = event(d, s, RVT_EV_STOP, s->pc, ev, 0, nt_stop_reason(ev));
             s->synced = false;     /* 7.12: trace stopped here */
             s->lost_hw = 0;
             s->lost_unknown = false;

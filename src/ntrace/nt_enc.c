@@ -17,7 +17,12 @@ struct rvt_nt_encoder {
     void *sink_ctx;
     rvt_nt_enc_stats st;
     unsigned src_bits;
-    bool enabled, started, ended;
+    bool enabled;             /* trigger[0]/[1] on/off state (4.2.4) */
+    bool active;              /* a sync went out and no ProgTraceCorrelation since */
+    bool in_halt;             /* the last record was halted or in reset */
+    bool ended;
+    bool notify;              /* table 25 SYNC=6 marker due (trigger[2]) */
+    uint64_t notify_pc, notify_time;
     bool repeat_br, repeat_hist;   /* 9.3 / 7.11 kinds in use */
     bool hist_runs;                /* 9.3 with the shortest patterns */
     unsigned need_sync;       /* SYNC code of the next ProgTraceSync, 0xff = none */
@@ -75,7 +80,11 @@ rvt_nt_encoder *rvt_nt_encoder_new(const rvt_nt_cfg *cfg, rvt_nt_byte_sink sink,
     e->sink_ctx = sink_ctx;
     e->src_bits = rvt_nt_cfg_src_bits(&e->cfg);
     e->enabled = !e->cfg.start_disabled;
-    e->need_sync = e->enabled ? RVT_NT_SYNC_DEBUG_EXIT : 0xff;
+    /* table 25: the trace starts as on exit from debug mode (SYNC=3, the
+     * 8.4.4 example); a first block that is not traced is 8.6's "trace
+     * starts disabled" */
+    e->need_sync = RVT_NT_SYNC_DEBUG_EXIT;
+    e->in_halt = true;
     e->icnt_limit = 1ull << (e->cfg.icnt_bits - 1);
     e->hist = 1;
     e->hist_data_bits = e->cfg.hist_bits - 1;
@@ -251,7 +260,7 @@ static int send_start_sync(rvt_nt_encoder *e, const rvt_irec *r)
     rvt_nt_set(&m, RVT_NT_F_ICNT, 0);     /* 7.5: I-CNT 0 at (re)start */
     set_sync_fields(e, &m, e->need_sync, r->iaddr);
     e->need_sync = 0xff;
-    e->started = true;
+    e->active = true;
     int st = send(e, &m, r->time);
     return st < 0 ? st : send_owner(e, r, true);
 }
@@ -528,19 +537,102 @@ static int classify(rvt_nt_encoder *e, const rvt_irec *r)
 
 static int correlation(rvt_nt_encoder *e, unsigned evcode);
 
+/* Trace stops: ProgTraceCorrelation (ch. 10 rule 6, 7.12), and `sync`
+ * is the reason the next traced block restarts it with (table 25). */
+static int stop(rvt_nt_encoder *e, unsigned evcode, unsigned sync)
+{
+    int st = correlation(e, evcode);
+    e->active = false;
+    e->need_sync = sync;
+    return st;
+}
+
+/* A record no message covers: the hart is halted or in reset, trigger[1]
+ * turned trace off, or the filters did not qualify the block. */
+static int untraced(rvt_nt_encoder *e, const rvt_irec *r)
+{
+    bool halt = r->flags & RVT_IREC_F_HALTED, reset = r->flags & RVT_IREC_F_RESET;
+    bool was_halted = e->in_halt;
+    e->in_halt = halt || reset;
+    if (e->in_halt) {
+        unsigned sync = reset ? RVT_NT_SYNC_RESET : RVT_NT_SYNC_DEBUG_EXIT;
+        /* 7.12: EVCODE 0 is entry into debug mode and is required for it
+         * ("do not send 4 instead").  Reset is not debug mode; table 25
+         * SYNC=1 describes it as the core "reset without stopping", so the
+         * hart is still running and the stop is EVCODE 4 (program trace
+         * disabled), whose I-CNT/HIST give the last PC before the reset as
+         * table 25 asks; the restart is SYNC=1 with I-CNT 0 (7.5). */
+        if (e->active)
+            return stop(e, reset ? RVT_NT_EV_DISABLED : RVT_NT_EV_DEBUG, sync);
+        e->need_sync = sync;
+        e->pend_time = r->time;
+        /* 8.6 table 26 "hart stops with trace disabled": EVCODE 0, I-CNT 0 */
+        return halt && !was_halted ? correlation(e, RVT_NT_EV_DEBUG) : 0;
+    }
+    if (e->active)          /* table 25 SYNC=5: a gap of disabled trace */
+        return stop(e, RVT_NT_EV_DISABLED, RVT_NT_SYNC_ENABLE);
+    if (!was_halted)
+        return 0;
+    /* 8.6 table 26 "trace starts disabled" (also after debug mode or reset,
+     * table 25 SYNC=3 "unless trace starts disabled"): EVCODE 4 now, SYNC=5
+     * when trace is enabled */
+    e->need_sync = RVT_NT_SYNC_ENABLE;
+    e->pend_time = r->time;
+    return correlation(e, RVT_NT_EV_DISABLED);
+}
+
+/* Table 25 SYNC=6 (Trace Event, a debug watchpoint with action=4): a
+ * marker that does not reset the encoder state.  7.5: it is a
+ * ProgTraceSync whose I-CNT "may not be 0 and may be used to identify the
+ * exact PC location when that particular trigger/event happened": I-CNT
+ * counts the half-words since the last I-CNT report up to and including
+ * the instruction at F-ADDR, the last one of the notified block.  Ch. 10
+ * rule 7 resets I-CNT; HIST is not in the message and keeps running, and
+ * so do the return stack and the periodic sync count.  Sent once the
+ * block's own flow change is reported, so no branch message is left with
+ * I-CNT 0. */
+static int flush_notify(rvt_nt_encoder *e)
+{
+    if (!e->notify)
+        return 0;
+    e->notify = false;
+    rvt_nt_msg m = msg(RVT_NT_PROG_TRACE_SYNC);
+    rvt_nt_set(&m, RVT_NT_F_ICNT, e->icnt);
+    e->icnt = 0;
+    set_sync_fields(e, &m, RVT_NT_SYNC_EVENT, e->notify_pc);   /* 8.1: new reference */
+    return send(e, &m, e->notify_time);
+}
+
+static void note_notify(rvt_nt_encoder *e, const rvt_irec *r)
+{
+    uint64_t last = 2ull << r->ilastsize;
+    e->notify = true;
+    /* the block's last instruction; a trap before any retirement names
+     * the instruction that did not retire */
+    e->notify_pc = r->iretire ? r->iaddr + 2ull * r->iretire - last : r->iaddr;
+    e->notify_time = r->time;
+}
+
+/* A block is traced iff trace is on (triggers), it is qualified and the
+ * hart is neither halted nor in reset (docs/ntrace.md). */
 static int put_one(rvt_nt_encoder *e, const rvt_irec *r)
 {
     int st = 0;
-    if (!e->enabled) {
-        if (!(r->flags & RVT_IREC_F_TRIG_START))
-            return 0;
+    if (r->flags & RVT_IREC_F_TRIG_START)
         e->enabled = true;
-        e->need_sync = e->started ? RVT_NT_SYNC_ENABLE : RVT_NT_SYNC_DEBUG_EXIT;
+    if (!e->enabled || (r->flags & (RVT_IREC_F_UNQUAL | RVT_IREC_F_HALTED | RVT_IREC_F_RESET))) {
+        st = untraced(e, r);
+        if (r->flags & RVT_IREC_F_TRIG_STOP)
+            e->enabled = false;
+        return st;
     }
+    e->in_halt = false;
     if (e->need_sync != 0xff) {
         st = send_start_sync(e, r);
     } else {
         st = resolve(e, r->iaddr, r->time);
+        if (st >= 0)
+            st = flush_notify(e);
         if (st >= 0 && e->hist_data_bits && (e->hist >> e->hist_data_bits))
             st = hist_full(e);
         if (st >= 0)
@@ -564,8 +656,10 @@ static int put_one(rvt_nt_encoder *e, const rvt_irec *r)
         else
             e->pend = P_ICNT_SYNC;
     }
+    if (r->flags & RVT_IREC_F_TRIG_NOTIFY)
+        note_notify(e, r);
     if (st >= 0 && (r->flags & RVT_IREC_F_TRIG_STOP)) {
-        st = correlation(e, RVT_NT_EV_DISABLED);   /* ch. 10 rule 6 */
+        st = stop(e, RVT_NT_EV_DISABLED, RVT_NT_SYNC_ENABLE);   /* ch. 10 rule 6 */
         e->enabled = false;
     }
     return st;
@@ -592,7 +686,8 @@ int rvt_nt_encoder_lost(rvt_nt_encoder *e)
     reset_counts(e);
     e->run_on = false;
     e->br_repeat = 0;
-    if (e->enabled)
+    e->notify = false;      /* its I-CNT went with the lost messages */
+    if (e->active)
         e->need_sync = RVT_NT_SYNC_OVERRUN;
     return send(e, &m, e->pend_time);
 }
@@ -603,6 +698,8 @@ static int correlation(rvt_nt_encoder *e, unsigned evcode)
     if (e->pend == P_DIRECT)
         st = send_direct(e, 0, 0xff);   /* DirectBranch needs no address */
     e->pend = P_NONE;                   /* an indirect jump ends the I-CNT */
+    if (st >= 0)
+        st = flush_notify(e);
     if (st < 0)
         return st;
     /* 7.12: EVCODE 0 at the end; CDF=1 with HIST in HTM */
@@ -621,7 +718,7 @@ int rvt_nt_encoder_end(rvt_nt_encoder *e)
     if (e->ended)
         return 0;
     e->ended = true;
-    if (!e->enabled || !e->started)
+    if (!e->active)
         return 0;
     return correlation(e, RVT_NT_EV_DEBUG);
 }

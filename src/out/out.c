@@ -117,7 +117,13 @@ static void listing_event(rvt_out *o, const rvt_flow_event *ev)
     FILE *f = o->f;
     switch (ev->kind) {
     case RVT_EV_INSN: listing_insn(o, ev); break;
-    case RVT_EV_SYNC: fprintf(f, "-- sync at %" PRIx64 " (%s-mode)\n", ev->pc, priv_name(ev->priv)); break;
+    case RVT_EV_SYNC:
+        fprintf(f, "-- sync at %" PRIx64 " (%s-mode)%s%s\n", ev->pc, priv_name(ev->priv),
+                ev->msg ? ": " : "", ev->msg ? ev->msg : "");
+        break;
+    case RVT_EV_STOP:
+        fprintf(f, "-- trace stopped at %" PRIx64 ": %s\n", ev->pc, ev->msg ? ev->msg : "");
+        break;
     case RVT_EV_TRAP:
         fprintf(f, "-- exception cause=%" PRIu64 " tval=0x%" PRIx64 "\n", ev->aux, ev->aux2);
         break;
@@ -146,6 +152,7 @@ static void json_event(rvt_out *o, const rvt_flow_event *ev)
     FILE *f = o->f;
     static const char *const kinds[] = {
         "insn", "sync", "trap", "interrupt", "priv", "context", "time", "lost", "error", "end",
+        "stop",
     };
     const char *kind = ev->kind < sizeof kinds / sizeof kinds[0] ? kinds[ev->kind] : "unknown";
     fprintf(f, "{\"event\":\"%s\"", kind);
@@ -168,7 +175,20 @@ static void json_event(rvt_out *o, const rvt_flow_event *ev)
         }
         break;
     }
-    case RVT_EV_SYNC: fprintf(f, ",\"pc\":\"0x%" PRIx64 "\",\"priv\":\"%s\"", ev->pc, priv_name(ev->priv)); break;
+    case RVT_EV_SYNC:
+        fprintf(f, ",\"pc\":\"0x%" PRIx64 "\",\"priv\":\"%s\"", ev->pc, priv_name(ev->priv));
+        if (ev->msg) {
+            fputs(",\"reason\":", f);
+            json_string(f, ev->msg);
+        }
+        break;
+    case RVT_EV_STOP:
+        fprintf(f, ",\"pc\":\"0x%" PRIx64 "\",\"evcode\":%" PRIu64, ev->pc, ev->aux);
+        if (ev->msg) {
+            fputs(",\"reason\":", f);
+            json_string(f, ev->msg);
+        }
+        break;
     case RVT_EV_TRAP: fprintf(f, ",\"cause\":%" PRIu64 ",\"tval\":\"0x%" PRIx64 "\"", ev->aux, ev->aux2); break;
     case RVT_EV_INTERRUPT: fprintf(f, ",\"cause\":%" PRIu64, ev->aux); break;
     case RVT_EV_PRIV: fprintf(f, ",\"priv\":\"%s\"", priv_name((unsigned)ev->aux)); break;
