@@ -25,6 +25,8 @@ typedef enum rvt_ev_kind {
                              (UINT64_MAX = unknown), offset = byte offset */
     RVT_EV_ERROR,         /* decode error at byte offset; text in msg */
     RVT_EV_END,           /* end of trace */
+    RVT_EV_STOP,          /* the encoder ended the trace after the instruction at pc
+                             (E-Trace 6.5 qual_status in aux); a SYNC restarts it */
 } rvt_ev_kind;
 
 typedef struct rvt_flow_event {

@@ -544,6 +544,11 @@ static int process_support(rvt_te_decoder *d, const rvt_te_pkt *p)
         st = resolve_inferred(d);
     if (p->qual_status == RVT_TE_QUAL_TRACE_LOST)
         event(d, RVT_EV_LOST, d->pc, UINT64_MAX, 0, "encoder reports trace lost");
+    else if (!d->start && st >= 0)
+        /* 3.1.6: the last traced instruction is where the walk stands;
+         * the next format 3 restarts the trace (RVT_EV_SYNC). */
+        event(d, RVT_EV_STOP, d->pc, p->qual_status, 0, NULL);
+    d->inferred = false;
     d->start = true;
     return 0;
 }

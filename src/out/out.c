@@ -112,6 +112,13 @@ static void listing_insn(rvt_out *o, const rvt_flow_event *ev)
         fprintf(o->f, "    %8" PRIx64 ":\t%08x \t%s\n", ev->pc, insn ? insn->raw : 0u, text);
 }
 
+/* E-Trace 6.5 table 6.4 qual_status names. */
+static const char *qual_name(uint64_t q)
+{
+    static const char *const names[] = { "no_change", "ended_rep", "trace_lost", "ended_upd" };
+    return q < 4 ? names[q] : "?";
+}
+
 static void listing_event(rvt_out *o, const rvt_flow_event *ev)
 {
     FILE *f = o->f;
@@ -137,6 +144,9 @@ static void listing_event(rvt_out *o, const rvt_flow_event *ev)
         fprintf(f, "-- error at offset %" PRIu64 ": %s\n", ev->offset, ev->msg ? ev->msg : "");
         break;
     case RVT_EV_END: fprintf(f, "-- end of trace\n"); break;
+    case RVT_EV_STOP:
+        fprintf(f, "-- trace stopped after %" PRIx64 " (qual_status %s)\n", ev->pc, qual_name(ev->aux));
+        break;
     default: break;
     }
 }
@@ -145,7 +155,7 @@ static void json_event(rvt_out *o, const rvt_flow_event *ev)
 {
     FILE *f = o->f;
     static const char *const kinds[] = {
-        "insn", "sync", "trap", "interrupt", "priv", "context", "time", "lost", "error", "end",
+        "insn", "sync", "trap", "interrupt", "priv", "context", "time", "lost", "error", "end", "stop",
     };
     const char *kind = ev->kind < sizeof kinds / sizeof kinds[0] ? kinds[ev->kind] : "unknown";
     fprintf(f, "{\"event\":\"%s\"", kind);
@@ -174,6 +184,9 @@ static void json_event(rvt_out *o, const rvt_flow_event *ev)
     case RVT_EV_PRIV: fprintf(f, ",\"priv\":\"%s\"", priv_name((unsigned)ev->aux)); break;
     case RVT_EV_CONTEXT: fprintf(f, ",\"context\":\"0x%" PRIx64 "\"", ev->aux); break;
     case RVT_EV_TIME: fprintf(f, ",\"time\":%" PRIu64, ev->aux); break;
+    case RVT_EV_STOP:
+        fprintf(f, ",\"pc\":\"0x%" PRIx64 "\",\"qual_status\":\"%s\"", ev->pc, qual_name(ev->aux));
+        break;
     case RVT_EV_LOST:
     case RVT_EV_ERROR:
         fprintf(f, ",\"offset\":%" PRIu64, ev->offset);
