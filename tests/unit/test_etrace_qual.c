@@ -479,6 +479,42 @@ static void notify(void)
     free(s.b);
 }
 
+/* Every flow above with all compressing modes (implicit return with a
+ * 4-entry stack, implicit exception, sequentially inferable jumps, branch
+ * prediction, jump target cache): other packets, the same PCs and the
+ * same stops and restarts. */
+typedef struct flow {
+    const uint32_t *prog;
+    size_t nprog;
+    const qb *b;
+    size_t nb;
+    const xe *e;
+    size_t ne;
+    const char *what;
+} flow;
+#define FLOW(prog, b, e) { prog, NB(prog), b, NB(b), e, NB(e), #b }
+
+static void all_modes(void)
+{
+    static const flow fl[] = {
+        FLOW(te_prog, gap, gap_e), FLOW(te_prog, trig, gap_e), FLOW(te_prog, trig2, trig2_e),
+        FLOW(te_prog, late, late_e), FLOW(te_prog, early, early_e), FLOW(lp_prog, lp_rep, lp_rep_e),
+        FLOW(lp_prog, lp_upd, lp_upd_e), FLOW(lp_prog, lp_trap, lp_rep_e), FLOW(te_prog, halted, halted_e),
+        FLOW(te_prog, reset, reset_e), FLOW(te_prog, ntf, ntf_e), FLOW(lp_prog, lp_ntf, lp_upd_e),
+    };
+    rvt_te_attrs a;
+    rvt_te_attrs_default(&a);
+    CHECK_EQ(rvt_te_opts_parse("all", &a.options), 0);
+    CHECK_EQ(rvt_te_attrs_set(&a, "return_stack_size=2"), 0);
+    rvt_te_attrs_fill(&a);
+    for (size_t i = 0; i < NB(fl); i++) {
+        te_buf s;
+        CHECK_EQ(encode(&a, fl[i].b, fl[i].nb, &s), 0);
+        check_decode(&a, fl[i].prog, fl[i].nprog, fl[i].b, fl[i].nb, &s, fl[i].e, fl[i].ne, fl[i].what);
+        free(s.b);
+    }
+}
+
 int main(void)
 {
     unqualified_gap();
@@ -487,5 +523,6 @@ int main(void)
     ended_rep_upd();
     halted_reset();
     notify();
+    all_modes();
     return TH_DONE();
 }
