@@ -25,9 +25,10 @@ typedef enum rvt_ev_kind {
                              (UINT64_MAX = unknown), offset = byte offset */
     RVT_EV_ERROR,         /* decode error at byte offset; text in msg */
     RVT_EV_END,           /* end of trace */
-    RVT_EV_STOP,          /* trace stopped on purpose (N-Trace 7.12 ProgTraceCorrelation):
-                             pc = next PC, aux = EVCODE, reason in msg; the next
-                             RVT_EV_SYNC restarts it (its msg, if set, names why) */
+    RVT_EV_STOP,          /* the encoder ended the trace on purpose after the
+                             instruction at pc (E-Trace 6.5 support packet, aux =
+                             qual_status; N-Trace 7.12 ProgTraceCorrelation, aux =
+                             EVCODE); reason in msg; a RVT_EV_SYNC restarts it */
 } rvt_ev_kind;
 
 typedef struct rvt_flow_event {

@@ -533,6 +533,13 @@ static int set_options(rvt_te_decoder *d, unsigned options)
     return 0;
 }
 
+/* 6.5 table 6.4: why the trace ended, for RVT_EV_STOP. */
+static const char *qual_reason(unsigned q)
+{
+    return q == RVT_TE_QUAL_ENDED_UPD ? "qualification ended (qual_status ended_upd)"
+                                      : "qualification ended (qual_status ended_rep)";
+}
+
 static int process_support(rvt_te_decoder *d, const rvt_te_pkt *p)
 {
     int st = set_options(d, p->options);
@@ -544,6 +551,11 @@ static int process_support(rvt_te_decoder *d, const rvt_te_pkt *p)
         st = resolve_inferred(d);
     if (p->qual_status == RVT_TE_QUAL_TRACE_LOST)
         event(d, RVT_EV_LOST, d->pc, UINT64_MAX, 0, "encoder reports trace lost");
+    else if (!d->start && st >= 0)
+        /* 3.1.6: the last traced instruction is where the walk stands;
+         * the next format 3 restarts the trace (RVT_EV_SYNC). */
+        event(d, RVT_EV_STOP, d->pc, p->qual_status, 0, qual_reason(p->qual_status));
+    d->inferred = false;
     d->start = true;
     return 0;
 }

@@ -30,7 +30,11 @@ struct rvt_te_encoder {
     te_ins win[3];
     te_ins *prev, *cur, *nxt;
     bool has_prev, has_cur;
-    bool stopped, stopped_support, end_upd;
+    /* Trace on/off by trigger[0]/[1] (table 4.5, 4.2.4): its own state,
+     * apart from qualification and halted/reset, which only leave single
+     * blocks untraced (docs/etrace.md "Qualification"). */
+    bool trig_off;
+    bool end_upd;           /* the end of trace would be ended_upd (6.5.1) */
     bool start;
     unsigned branches;
     uint32_t map;

@@ -415,8 +415,12 @@ int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
             j.hit = te_jtc_see(&e->t, c->addr, &j.index);
         bool next_f3 = c->trap || (n && ppch(c, n)) || !n;
         bool unrep = te_enc_unreported(e) > 0;
-        if (!n)
-            e->end_upd = pud;
+        /* 6.6.2 case 4: a notification (trigger[2]) at the target of an
+         * uninferable discontinuity is that discontinuity's packet, with
+         * notify == address[MSB]; only an address the packet would not
+         * report otherwise inverts it. */
+        if (pud)
+            c->notify = 0;
         if (pud || c->trap || !n || (n && ppch(c, n) && unrep) || resync_report(e, c, n, unrep) ||
             c->notify || bp == BP_FULL) {
             bool upd = pud && (trap_follows(e, c) || (n && ppch(c, n)) || resync_due_after(e, c, true));
@@ -426,6 +430,12 @@ int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
                 irr = true;
                 depth = e->ir_depth;
             }
+            /* 6.5.1: the end of trace is ended_upd when this packet would
+             * have been sent anyway for an uninferable discontinuity, but
+             * ended_rep when updiscon already told the decoder so (the
+             * paragraph after table 6.4). */
+            if (!n)
+                e->end_upd = pud && !upd;
             st = emit_addr(e, c, upd, irr, depth, j, bp == BP_FAIL);
         } else if (bp == BP_FAIL) {
             st = emit_count(e);

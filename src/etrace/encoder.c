@@ -198,18 +198,22 @@ int te_enc_trap(rvt_te_encoder *e, const te_ins *c, const te_ins *prev, bool epc
 
 /* ---- ingress blocks (4.2) to instruction views (8.3) ---- */
 
+/* End of trace (3.1.6, chapter 8's support packet list): the last traced
+ * instruction is reported (te_enc_step with no next instruction), then a
+ * support packet whose qual_status says whether that packet would have
+ * been sent anyway (6.5.1: ended_upd) or only because tracing ended
+ * (ended_rep).  The next traced instruction starts a new trace. */
 static int flush_end(rvt_te_encoder *e)
 {
     if (!e->has_cur)
         return 0;
+    e->end_upd = false;
     int st = te_enc_step(e, e->has_prev ? e->prev : NULL, e->cur, NULL);
     e->has_cur = e->has_prev = false;
     if (st < 0)
         return st;
-    /* 6.5.1: ended_upd when the last packet was due to an updiscon anyway. */
     st = te_enc_support(e, false, e->end_upd ? RVT_TE_QUAL_ENDED_UPD : RVT_TE_QUAL_ENDED_REP);
     e->start = true;
-    e->stopped_support = true;
     return st;
 }
 
@@ -252,18 +256,21 @@ static void view_init(te_ins *v, const rvt_irec *r)
     v->next_seq = 0;
 }
 
-static int put_one(rvt_te_encoder *e, const rvt_irec *r)
+/* Is block r traced?  Trace is on (trigger[0] turns it on, and its own
+ * block is traced; trigger[1] turns it off after its block, 4.2.4), the
+ * block is qualified (chapter 8 "Qualified?") and the hart is neither
+ * halted nor in reset (table 4.5; chapter 8: those behave as an
+ * unqualified instruction, and tracing restarts with a synchronisation
+ * packet once they are deasserted). */
+static bool traced(rvt_te_encoder *e, const rvt_irec *r)
 {
-    if (r->flags & (RVT_IREC_F_HALTED | RVT_IREC_F_RESET)) {
-        /* 8: halted or reset behaves as an unqualified instruction. */
-        int st = flush_end(e);
-        e->stopped = true;
-        return st;
-    }
     if (r->flags & RVT_IREC_F_TRIG_START)
-        e->stopped = false;
-    if (e->stopped)
-        return 0;
+        e->trig_off = false;
+    return !e->trig_off && !(r->flags & (RVT_IREC_F_UNQUAL | RVT_IREC_F_HALTED | RVT_IREC_F_RESET));
+}
+
+static int put_block(rvt_te_encoder *e, const rvt_irec *r)
+{
     if (r->iretire == 0) {
         if ((r->itype == 1 || r->itype == 2) && e->has_cur) {
             e->cur->trap = r->itype;       /* exc_only: after the last retired */
@@ -292,6 +299,7 @@ static int put_one(rvt_te_encoder *e, const rvt_irec *r)
     v->halfwords = last_hw;
     v->next_seq = v->addr + 2ull * last_hw;
     v->sijump = r->sijump;
+    /* 4.2.4 trace-notify: the last instruction of the block. */
     v->notify = (r->flags & RVT_IREC_F_TRIG_NOTIFY) != 0;
     if (r->itype == 1 || r->itype == 2) {
         v->trap = r->itype;
@@ -305,9 +313,16 @@ static int put_one(rvt_te_encoder *e, const rvt_irec *r)
     }
     st = push_view(e);
     e->stats.halfwords += r->iretire;
+    return st;
+}
+
+static int put_one(rvt_te_encoder *e, const rvt_irec *r)
+{
+    /* The first untraced block after traced ones ends the trace. */
+    int st = traced(e, r) ? put_block(e, r) : flush_end(e);
     if (st >= 0 && (r->flags & RVT_IREC_F_TRIG_STOP)) {
         st = flush_end(e);
-        e->stopped = true;
+        e->trig_off = true;
     }
     return st;
 }

@@ -725,7 +725,7 @@ static int message(rvt_nt_decoder *d, const rvt_nt_msg *m)
             st = timestamp(d, s, m);
             unsigned ev = (unsigned)fget(m, RVT_NT_F_EVCODE);
             if (!st)
-                st = event(d, s, RVT_EV_STOP, s->pc, ev, 0, nt_stop_reason(ev));
+                st = event(d, s, RVT_EV_STOP, s->prev_pc, ev, 0, nt_stop_reason(ev));
             s->synced = false;     /* 7.12: trace stopped here */
             s->lost_hw = 0;
             s->lost_unknown = false;

@@ -237,6 +237,7 @@ void rvt_folded_event(rvt_folded *fo, const rvt_flow_event *ev)
         break;
     case RVT_EV_LOST:
     case RVT_EV_ERROR:
+    case RVT_EV_STOP:       /* what runs until the restart is not traced */
         fo->depth = 0;
         fo->have_prev = false;
         fo->pending = RVT_JC_NONE;

@@ -122,7 +122,8 @@ static void listing_event(rvt_out *o, const rvt_flow_event *ev)
                 ev->msg ? ": " : "", ev->msg ? ev->msg : "");
         break;
     case RVT_EV_STOP:
-        fprintf(f, "-- trace stopped at %" PRIx64 ": %s\n", ev->pc, ev->msg ? ev->msg : "");
+        fprintf(f, "-- trace stopped after %" PRIx64 "%s%s\n", ev->pc, ev->msg ? ": " : "",
+                ev->msg ? ev->msg : "");
         break;
     case RVT_EV_TRAP:
         fprintf(f, "-- exception cause=%" PRIu64 " tval=0x%" PRIx64 "\n", ev->aux, ev->aux2);
@@ -151,8 +152,7 @@ static void json_event(rvt_out *o, const rvt_flow_event *ev)
 {
     FILE *f = o->f;
     static const char *const kinds[] = {
-        "insn", "sync", "trap", "interrupt", "priv", "context", "time", "lost", "error", "end",
-        "stop",
+        "insn", "sync", "trap", "interrupt", "priv", "context", "time", "lost", "error", "end", "stop",
     };
     const char *kind = ev->kind < sizeof kinds / sizeof kinds[0] ? kinds[ev->kind] : "unknown";
     fprintf(f, "{\"event\":\"%s\"", kind);
@@ -183,7 +183,7 @@ static void json_event(rvt_out *o, const rvt_flow_event *ev)
         }
         break;
     case RVT_EV_STOP:
-        fprintf(f, ",\"pc\":\"0x%" PRIx64 "\",\"evcode\":%" PRIu64, ev->pc, ev->aux);
+        fprintf(f, ",\"pc\":\"0x%" PRIx64 "\",\"code\":%" PRIu64, ev->pc, ev->aux);
         if (ev->msg) {
             fputs(",\"reason\":", f);
             json_string(f, ev->msg);

@@ -21,6 +21,8 @@ int main(void)
     rvt_out_event(o, &lost);
     rvt_flow_event err = { .kind = RVT_EV_ERROR, .offset = 41, .msg = "bad" };
     rvt_out_event(o, &err);
+    rvt_flow_event stop0 = { .kind = RVT_EV_STOP, .pc = 0x80000000, .aux = 1 };
+    rvt_out_event(o, &stop0);       /* --pcs stays a pure PC list */
     CHECK_EQ(rvt_out_insns(o), 3);
     CHECK_EQ(rvt_out_lost(o), 1);
     CHECK_EQ(rvt_out_errors(o), 1);
@@ -49,22 +51,30 @@ int main(void)
     rvt_out_event(o, &ev);
     rvt_flow_event trap = { .kind = RVT_EV_TRAP, .aux = 2, .aux2 = 0x1234 };
     rvt_out_event(o, &trap);
+    /* A stop as the E-Trace decoder sends it for 6.5 qual_status 3. */
+    rvt_flow_event stop = { .kind = RVT_EV_STOP, .pc = 0x80000004, .aux = 3,
+                            .msg = "qualification ended (qual_status ended_upd)" };
+    rvt_out_event(o, &stop);
     rvt_out_free(o);
     fclose(f);
     CHECK_STR(text, "-- sync at 80000000 (M-mode)\n"
                     "    80000000:\t00000297 \tauipc\tt0,0x0\n"
                     "    80000004:\t8082     \tret\n"
-                    "-- exception cause=2 tval=0x1234\n");
+                    "-- exception cause=2 tval=0x1234\n"
+                    "-- trace stopped after 80000004: qualification ended (qual_status ended_upd)\n");
     free(text);
 
     f = open_memstream(&text, &len);
     o = rvt_out_new(RVT_OUT_JSON, f, img);
     rvt_out_event(o, &ev);
     rvt_out_event(o, &err);
+    rvt_out_event(o, &stop);
     rvt_out_free(o);
     fclose(f);
     CHECK_STR(text, "{\"event\":\"insn\",\"pc\":\"0x80000004\",\"insn\":\"0x8082\",\"asm\":\"ret\"}\n"
-                    "{\"event\":\"error\",\"offset\":41,\"msg\":\"bad\"}\n");
+                    "{\"event\":\"error\",\"offset\":41,\"msg\":\"bad\"}\n"
+                    "{\"event\":\"stop\",\"pc\":\"0x80000004\",\"code\":3,"
+                    "\"reason\":\"qualification ended (qual_status ended_upd)\"}\n");
     free(text);
     rvt_image_free(img);
     return TH_DONE();
