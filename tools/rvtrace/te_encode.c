@@ -86,6 +86,12 @@ int te_cmd_encode(int argc, char **argv)
         cli_err("encode: need IN and -o OUT");
         return CLI_USAGE;
     }
+    if (cli_has_suffix(in, ".rvi")) {
+        /* the .rvi header's XLEN sizes addresses, as for `run --etrace` */
+        rvt_rvi_reader *r = rvt_rvi_reader_open(in, NULL);
+        te_attrs_input_xlen(argc, argv, &a, r ? rvt_rvi_reader_xlen(r) : 0);
+        rvt_rvi_reader_close(r);
+    }
     if (te_attrs_finish(argc, argv, &a, "encode") < 0)
         return CLI_USAGE;
     te_sink *s = sink_new(out, &a);

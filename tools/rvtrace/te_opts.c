@@ -85,6 +85,12 @@ int te_attrs_finish(int argc, char **argv, rvt_te_attrs *a, const char *what)
     return 0;
 }
 
+void te_attrs_input_xlen(int argc, char **argv, rvt_te_attrs *a, unsigned xlen)
+{
+    if (xlen && !attr_given(argc, argv, "iaddress_width"))
+        a->iaddress_width = xlen;
+}
+
 int te_attrs_for_input(const char *trace, int argc, char **argv, rvt_te_attrs *a)
 {
     rvt_te_attrs_default(a);
