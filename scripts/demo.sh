@@ -54,6 +54,31 @@ for elf in programs/*.elf; do
         "${irq:-?}" "${secs:-?}" "${mips:-?}" "$(bits "$tmp/t.te" "$count") $te_ok" \
         "$(bits "$tmp/t.nt" "$count") $nt_ok" "$data_ok" "$tv_ok"
 done
+# Filters and triggers (docs/filter.md): the same trace paths, qualified by
+# E-Trace chapter 5 filters or debug-module triggers; each decoder must
+# rebuild exactly the instructions the filter let through.
+echo
+echo "Filtered traces (E-Trace and N-Trace from one filtered run; decoded == --pcs-traced):"
+filtered() {  # program, description, filter options...
+    local name=$1 elf=programs/$1.elf what=$2
+    shift 2
+    [ -f "$elf" ] || return 0
+    "$RVT" run "$elf" --quiet --pcs-traced "$tmp/want.pcs" --etrace "$tmp/f.te" "${te_opts[@]}" \
+        --ntrace "$tmp/f.nt" "${nt_opts[@]}" "$@" >/dev/null 2>&1
+    local want all te=MISMATCH nt=MISMATCH
+    want=$(wc -l <"$tmp/want.pcs")
+    "$RVT" decode --elf "$elf" "$tmp/f.te" --pcs "$tmp/te.pcs" 2>/dev/null &&
+        cmp -s "$tmp/want.pcs" "$tmp/te.pcs" && te=ok
+    "$RVT" decode --elf "$elf" "$tmp/f.nt" --pcs "$tmp/nt.pcs" 2>/dev/null &&
+        cmp -s "$tmp/want.pcs" "$tmp/nt.pcs" && nt=ok
+    [ "$te" = ok ] && [ "$nt" = ok ] || bad=$((bad + 1))
+    printf '  %-6s %-42s %8s instructions traced   E-Trace %s   N-Trace %s\n' "$name" "$what" "$want" "$te" "$nt"
+}
+filtered ecall "user mode and the handlers of its ecalls" --filter 0:priv=u --filter 1:ecause=8
+filtered sort "trace-on at main, trace-off at rt_report" --trace-on main --trace-off rt_report
+filtered sort "only check_sorted (--trace-range)" --trace-range check_sorted:main
+filtered timer "interrupt handlers only" --filter 0:interrupt
+
 for elf in programs/long*.elf; do
     [ -f "$elf" ] || continue
     echo
