@@ -197,6 +197,20 @@ if want attrs; then
   printf '\x00# te\nversion=2.0\niaddress_width=64\niaddress_lsb=1\n' >"$OUT/attrs/te-hand"
   printf '\x01# nt\ntrTeInstMode=3\n' >"$OUT/attrs/nt-hand"
 fi
+if want filter; then
+  # Each filter/trigger form of docs/filter.md, followed by random records.
+  i=0
+  for spec in 'c0:p=iaddr:ge:main,s=iaddr:lt:main+0x400,mode=and\nf0:comp=0' \
+              'c1:p=iaddr:eq:f,s=iaddr:gt:f,mode=latch,notify=ps\nf2:comp=1,priv=m+u' \
+              'c2:p=daddr:ge:0x80000800,s=iaddr:mask:0xff00\nf1:comp=2,dtype=load+store,dsize=4+8,data' \
+              'f3:ecause=2+3+8,exception\nf4:interrupt\nf5:impdef=1/1' \
+              'c3:p=tval:ne:0,mode=nand,s=context:le:7\nf0:comp=3,inst,data' \
+              '2main\n3f+0x40\n4main+8\n2f'; do
+    { printf "$spec\n\0"; head -c 720 /dev/urandom; } >"$OUT/filter/spec-$i"
+    i=$((i + 1))
+  done
+  cp tests/regress/filter/* "$OUT/filter/" 2>/dev/null
+fi
 
 for t in $TARGETS; do n=$(ls "$OUT/$t" | wc -l); echo "seeds: $t: $n"; done
 rm -rf "$W"

@@ -71,6 +71,12 @@ typedef struct rvt_te_attrs {
     unsigned no_data;            /* table 2.2 noData */
     unsigned no_address;         /* table 2.2 noAddress */
     unsigned data_compress;      /* table 2.2 DataCompress 0..3 */
+    /* Filtering capabilities (table 9.3, *_p values): what the filter stage
+     * in front of the encoder offers (docs/filter.md).  Discovery only: no
+     * packet depends on them. */
+    unsigned comparators, filters;
+    unsigned ecause_choice;      /* matchChoiceEcause covers 2^N causes */
+    unsigned filter_context, filter_excint, filter_privilege, filter_tval;
 } rvt_te_attrs;
 
 void rvt_te_attrs_default(rvt_te_attrs *a);

@@ -25,6 +25,13 @@ void rvt_te_attrs_default(rvt_te_attrs *a)
     a->resync_max = 12;     /* a sync every 2^16 half-words */
     a->data_width = 64;
     a->data_compress = 3;   /* table 2.2: XOR or differential, per packet */
+    /* Table 9.3 for rvtrace's filter stage (filter.h: 8 comparators, 16
+     * filters, a 32-bit matchChoiceEcause, context/trap/privilege/tval
+     * inputs). */
+    a->comparators = 8;
+    a->filters = 16;
+    a->ecause_choice = 5;
+    a->filter_context = a->filter_excint = a->filter_privilege = a->filter_tval = 1;
 }
 
 /* Numeric attributes by name; the table drives set, write and read. */
@@ -37,6 +44,8 @@ static const struct { const char *name; size_t off; } num_attrs[] = {
     ATTR(retires), ATTR(itype_width), ATTR(encoder_mode_width),
     ATTR(resync_max), ATTR(irdepth_ones), ATTR(trap_noupd),
     ATTR(data_trace), ATTR(data_width), ATTR(no_data), ATTR(no_address), ATTR(data_compress),
+    ATTR(comparators), ATTR(filters), ATTR(ecause_choice), ATTR(filter_context),
+    ATTR(filter_excint), ATTR(filter_privilege), ATTR(filter_tval),
 };
 #undef ATTR
 
