@@ -6,7 +6,8 @@
  * 12-byte records (byte 0 bit 0: data access, else a block).
  * Invariants: a refused specification has a message; the stage forwards
  * every block with its own flags kept and only UNQUAL/TRIG_* added; without
- * iFilters and trace-on/-off triggers nothing is unqualified; halted/reset
+ * iFilters, trace-on/-off triggers or trace-off pulses in the records
+ * nothing is unqualified; halted/reset
  * blocks pass untouched; no data access appears that was not put in.
  * FUZZ_ARGS: -max_len=2048 */
 #include "../fuzz.h"
@@ -150,6 +151,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             continue;
         }
         rvt_irec r = block_of(p);
+        /* a trace-off pulse of the source itself ends the free run */
+        if ((r.flags & RVT_IREC_F_TRIG_STOP) && !(r.flags & (RVT_IREC_F_HALTED | RVT_IREC_F_RESET)))
+            free_run = false;
         RVT_FUZZ_ASSERT(s.put(s.ctx, &r, 1) == 0);
         unsigned got = o.last.flags;
         RVT_FUZZ_ASSERT((got & r.flags) == r.flags);

@@ -108,12 +108,15 @@ unsigned rvt_filter_block(rvt_filter *f, const rvt_irec *r)
     if (r->itype == 1 || r->itype == 2)
         f->tval = r->tval;       /* valid with the trap; held after it */
     unsigned flags = eval_comparators(f, r) | triggers(f, r);
-    if (flags & RVT_IREC_F_TRIG_START)
+    /* Trigger pulses the source already raised (the hart's own trigger
+     * unit) switch trace on and off just like the configured ones. */
+    unsigned pulses = flags | r->flags;
+    if (pulses & RVT_IREC_F_TRIG_START)
         f->on = true;
     f->block_on = f->on;
     if (!f->on || !qualified(f))
         flags |= RVT_IREC_F_UNQUAL;
-    if (flags & RVT_IREC_F_TRIG_STOP)
+    if (pulses & RVT_IREC_F_TRIG_STOP)
         f->on = false;           /* this block is the last one traced */
     flt_regions_update(f, r);
     f->st.blocks++;

@@ -246,6 +246,25 @@ static void test_triggers(void)
     rvt_filter_free(f);
 }
 
+/* Pulses the source raised itself (the hart's trigger unit) turn trace off
+ * and on as configured triggers do; with none configured trace starts on. */
+static void test_source_pulses(void)
+{
+    rvt_filter_cfg cfg;
+    rvt_filter_cfg_init(&cfg);
+    rvt_filter *f = mk(&cfg);
+    static const struct { uint64_t a; unsigned in, want; } t[] = {
+        { 0x100, 0, 0 }, { 0x104, RVT_IREC_F_TRIG_STOP, 0 }, { 0x108, 0, U },
+        { 0x10c, RVT_IREC_F_TRIG_NOTIFY, U }, { 0x110, RVT_IREC_F_TRIG_START, 0 }, { 0x114, 0, 0 },
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        rvt_irec r = blk(t[i].a);
+        r.flags = (uint8_t)t[i].in;
+        CHECK_EQ(rvt_filter_block(f, &r), t[i].want);
+    }
+    rvt_filter_free(f);
+}
+
 /* Table 2.6 pNotify: a watchpoint on the block with the primary match. */
 static void test_watchpoint(void)
 {
@@ -423,6 +442,7 @@ int main(void)
     test_tval();
     test_triggers();
     test_watchpoint();
+    test_source_pulses();
     test_data();
     test_parse_errors();
     test_stage();

@@ -338,7 +338,9 @@ static int open_sinks(const run_opts *o, unsigned xlen, rvt_image *img, sinks *s
     }
     s->any = s->tee.n > 0;
     s->tee_sink = rvt_irec_tee_sink(&s->tee);
-    return o->n_flt ? open_filter(o, img, s) : 0;
+    /* --pcs-traced needs the stage's verdict even without filter options
+     * (trigger pulses of the hart itself turn trace off and on). */
+    return o->n_flt || o->pcs_traced ? open_filter(o, img, s) : 0;
 }
 
 /* What the hart feeds: the filter stage, else the tee, else nothing. */
