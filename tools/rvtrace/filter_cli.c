@@ -54,12 +54,18 @@ static bool sym_lookup(void *ctx, const char *name, uint64_t *addr)
     return ctx && rvt_image_lookup(ctx, name, addr);
 }
 
+/* No option configured comparator c (every field is at its reset value). */
+static bool cmp_unset(const rvt_filter_cmp *c)
+{
+    return !c->p_input && !c->s_input && !c->p_function && !c->s_function && !c->match_mode &&
+           !c->p_notify && !c->s_notify && !c->p_match && !c->s_match;
+}
+
 /* The first comparator and filter that nothing configured. */
 static int free_units(const rvt_filter_cfg *cfg, unsigned *cmp, unsigned *filt)
 {
-    static const rvt_filter_cmp zero_cmp;
     for (*cmp = 0; *cmp < RVT_FILTER_COMPARATORS; ++*cmp) {
-        if (!memcmp(&cfg->cmp[*cmp], &zero_cmp, sizeof zero_cmp))
+        if (cmp_unset(&cfg->cmp[*cmp]))
             break;
     }
     for (*filt = 0; *filt < RVT_FILTER_FILTERS; ++*filt) {
@@ -89,6 +95,11 @@ static int add_range(rvt_filter_cfg *cfg, const char *v, rvt_image *img, char *e
     snprintf(fspec, sizeof fspec, "%u:comp=%u", f, c);
     if (rvt_filter_parse_cmp(cfg, spec, sym_lookup, img, err, n) < 0)
         return -1;
+    if (cfg->cmp[c].p_match >= cfg->cmp[c].s_match) {
+        snprintf(err, n, "empty range: 0x%llx is not below 0x%llx",
+                 (unsigned long long)cfg->cmp[c].p_match, (unsigned long long)cfg->cmp[c].s_match);
+        return -1;
+    }
     return rvt_filter_parse_filter(cfg, fspec, err, n) < 0 ? -1 : 0;
 }
 
@@ -106,6 +117,22 @@ static int one_option(rvt_filter_cfg *cfg, const char *name, const char *v, rvt_
     if (!strcmp(name, "--trace-notify"))
         return rvt_filter_add_trigger(cfg, RVT_FILTER_TRACE_NOTIFY, v, sym_lookup, img, err, n);
     return 0;    /* --trace-range: second pass */
+}
+
+/* A filter that names a comparator no option configured never matches:
+ * surely a typo, so it is refused. */
+static int check_comparators_set(const rvt_filter_cfg *cfg)
+{
+    for (unsigned n = 0; n < RVT_FILTER_FILTERS; n++) {
+        const rvt_filter_ctl *c = &cfg->filt[n];
+        for (unsigned k = 0; k < 3 && c->enable; k++) {
+            if (c->match_comp[k] && cmp_unset(&cfg->cmp[c->comp[k]])) {
+                cli_err("--filter %u uses comparator %u, which no --comparator sets", n, c->comp[k]);
+                return CLI_USAGE;
+            }
+        }
+    }
+    return CLI_OK;
 }
 
 /* Build the configuration from the collected options; prints the error. */
@@ -137,7 +164,7 @@ int filter_cfg_from_args(int argc, char **argv, rvt_image *img, rvt_filter_cfg *
             }
         }
     }
-    return CLI_OK;
+    return check_comparators_set(cfg);
 }
 
 /* ---- --pcs-traced: the PCs of traced blocks, walked through the image ---- */
