@@ -71,3 +71,5 @@ prog csr_rv32     "$RV32C"  -O2                    src/csr.c
 prog long         "$RV64C"  -O2                    src/long.c
 prog ctr          "$RV64C"  -O2                    src/ctr.c
 prog pmu          "$RV64C"  -O2                    src/pmu.c
+prog trigger      "$RV64C"  -O2                    src/trigger.c
+prog trigger_rv32 "$RV32C"  -O2                    src/trigger.c

@@ -3,7 +3,8 @@
 # trace path -- E-Trace instruction trace (every compressing mode) with its
 # data trace (chapter 7), N-Trace HTM (sequential jumps, implicit return,
 # repeated history), the tandem-verification trace -- decode each back and
-# check it against what the hart retired (PCs, data accesses) or verify it
+# check it against what the hart retired (PCs, data accesses; --pcs-traced:
+# trigger*.elf switch their own trace off and on, docs/hart.md) or verify it
 # against a second reference hart.  Usage: scripts/demo.sh PATH/TO/rvtrace
 set -uo pipefail
 RVT=${1:-build/rvtrace}
@@ -28,7 +29,7 @@ for elf in programs/*.elf; do
     case "$name" in
         long*) continue ;;   # shown at the end, hart only
     esac
-    "$RVT" run "$elf" --pcs-retired "$tmp/hart.pcs" --etrace "$tmp/t.te" "${te_opts[@]}" \
+    "$RVT" run "$elf" --pcs-traced "$tmp/hart.pcs" --etrace "$tmp/t.te" "${te_opts[@]}" \
         --ntrace "$tmp/t.nt" "${nt_opts[@]}" --tv "$tmp/t.tvt" >"$tmp/out" 2>"$tmp/err"
     # the data trace (ch. 7) in a stream of its own, so the bits column is
     # the instruction trace alone

@@ -52,6 +52,17 @@ int hart_amo(rvt_hart *h, const hart_op *o, uint64_t pc, uint64_t *tval)
     bool lr = op == RVT_OP_LR_W || op == RVT_OP_LR_D;
     uint64_t addr = h->x[o->rs1], src = h->x[o->rs2];
     *tval = addr;
+    /* Debug spec 1.0, 5.5.1: LR is a load, SC a store, an AMO both; the
+     * address match comes before the alignment check (5.3) */
+    unsigned kinds = lr ? HART_TRIG_LOAD : o->op == RVT_OP_SC_W || o->op == RVT_OP_SC_D
+                                               ? HART_TRIG_STORE
+                                               : HART_TRIG_LOAD | HART_TRIG_STORE;
+    if (((kinds & HART_TRIG_LOAD) && h->trig_ld) || ((kinds & HART_TRIG_STORE) && h->trig_st)) {
+        if (hart_trig_mem(h, kinds, addr, size)) {
+            *tval = h->trig_tval;
+            return CAUSE_BREAKPOINT + 1;
+        }
+    }
     if (addr & (size - 1))
         return (lr ? CAUSE_MISALIGNED_LOAD : CAUSE_MISALIGNED_STORE) + 1;
     uint8_t *p = ram_at(h, addr, size);

@@ -103,7 +103,8 @@ static bool csr_read(const rvt_hart *h, unsigned csr, uint64_t *v)
     case 0x342: *v = h->mcause; return true;
     case 0x343: *v = h->mtval; return true;
     case 0x344: *v = hart_mip(h); return true;
-    default: return hart_ext_csr_read(h, csr, v);   /* CTR, Sscsrind, PMU */
+    default:   /* Sdtrig (trigger.c), CTR, Sscsrind, PMU */
+        return hart_trig_csr_read(h, csr, v) || hart_ext_csr_read(h, csr, v);
     }
 }
 
@@ -195,7 +196,8 @@ static bool csr_write(rvt_hart *h, unsigned csr, uint64_t v)
     case 0x342: h->mcause = v; return true;
     case 0x343: h->mtval = v; return true;
     case 0x344: h->mip = (h->mip & ~S_IRQS) | (v & S_IRQS); return true;
-    default: return hart_ext_csr_write(h, csr, v);   /* CTR, Sscsrind, PMU */
+    default:   /* Sdtrig (trigger.c), CTR, Sscsrind, PMU */
+        return hart_trig_csr_write(h, csr, v) || hart_ext_csr_write(h, csr, v);
     }
 }
 

@@ -32,6 +32,15 @@ __extension__ typedef __int128 swide;
 #define CM_END() do { } while (0)
 #endif
 
+/* Sdtrig (trigger.c) in the observing loops only: a load/store address
+ * trigger is checked before the access (Debug spec 1.0, 5.3). */
+#if HART_OBS
+#define TRIG_MEM(kind, armed, size) \
+            if (h->armed && hart_trig_mem(h, kind, a, size)) goto trigbp;
+#else
+#define TRIG_MEM(kind, armed, size)
+#endif
+
 static inline int32_t w32(uint64_t v) { return (int32_t)(uint32_t)v; }
 
 /* unpriv 13.2: division by zero and overflow do not trap */
@@ -61,6 +70,15 @@ int HART_EXEC(rvt_hart *h)
         }
         const uint64_t pc = h->pc;
         const hart_op *o = hart_fetch(h, pc);
+#if HART_OBS
+        /* an execute trigger with action 0 traps before the instruction
+         * executes, xtval = its address (Debug spec 1.0, 5.2, 5.3) */
+        if (h->trig_x && hart_trig_exec(h, pc, o ? o->len : 0)) {
+            hart_exception(h, pc, CAUSE_BREAKPOINT, h->trig_tval);
+            CM_END();
+            continue;
+        }
+#endif
         if (!o) {
             hart_exception(h, pc, CAUSE_FETCH_ACCESS, pc);
             CM_END();
@@ -106,6 +124,7 @@ int HART_EXEC(rvt_hart *h)
 #undef BRANCH
 #define LOAD(size, conv) \
             a = (ureg)(R(o->rs1) + o->imm); \
+            TRIG_MEM(HART_TRIG_LOAD, trig_ld, size) \
             r = hart_load(h, a, size, &v); \
             if (r) goto memfault; \
             if (data_on) hart_drec(h, pc, RVT_DTYPE_LOAD, a, size, v, 0, 0); \
@@ -122,6 +141,7 @@ int HART_EXEC(rvt_hart *h)
 #define STORE(size) \
             a = (ureg)(R(o->rs1) + o->imm); \
             v = R(o->rs2); \
+            TRIG_MEM(HART_TRIG_STORE, trig_st, size) \
             r = hart_store(h, a, size, v); \
             if (r) goto memfault; \
             if (data_on) hart_drec(h, pc, RVT_DTYPE_STORE, a, size, \
@@ -200,6 +220,8 @@ int HART_EXEC(rvt_hart *h)
             if (hart_system(h, o, pc)) goto illegal;
             if (counting)
                 hart_obs_sys(h, op, prv);
+            if (h->trig_pend)
+                hart_trig_retired(h);
 #else
             if (hart_system(h, o, pc)) goto illegal;
 #endif
@@ -215,8 +237,18 @@ int HART_EXEC(rvt_hart *h)
         hart_obs_retire(h, o->op, itype, pc, npc);
 #endif
         hart_retire(h, pc, len, o->si_writer ? o->rd : 0, itype, sij);
+#if HART_OBS
+        if (h->trig_pend)   /* trace-on/off/notify pulses (trigger.c) */
+            hart_trig_retired(h);
+#endif
         CM_END();
         continue;
+#if HART_OBS
+    trigbp:
+        cause = CAUSE_BREAKPOINT;
+        tval = h->trig_tval;
+        goto trap;
+#endif
     misfetch:
         /* the jump/branch does not retire; xtval is the target (priv 3.1.16) */
         cause = CAUSE_MISALIGNED_FETCH;
@@ -244,3 +276,4 @@ int HART_EXEC(rvt_hart *h)
 #undef CM_BEGIN
 #undef CM_INSN
 #undef CM_END
+#undef TRIG_MEM

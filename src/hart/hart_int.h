@@ -23,6 +23,7 @@
 #define HART_DBATCH 256         /* data records buffered */
 #define HART_NO_RESV UINT64_MAX
 #define HART_TRAP_LOOP_MAX 16   /* identical back-to-back traps before FATAL */
+#define HART_NTRIG 8            /* Sdtrig triggers (trigger.c) */
 
 /* Priv 1.12 table 3.6: exception codes. */
 enum {
@@ -144,6 +145,18 @@ struct rvt_hart {
     uint64_t pmu_cycles;              /* h->cycles at the last PMU count */
     bool obs;                         /* the observing exec loop is selected */
     bool ctr_on, pmu_on, loop_switch;
+
+    /* Sdtrig trigger module (trigger.c, Debug spec 1.0 ch. 5): mcontrol6
+     * fields 26:0 per trigger (type and dmode are implied), tdata2, and
+     * which triggers watch executes / loads / stores (0: nothing armed,
+     * the plain loop runs). */
+    uint64_t tselect;
+    uint32_t tctl[HART_NTRIG];
+    uint64_t tdata2[HART_NTRIG];
+    uint8_t trig_x, trig_ld, trig_st;
+    uint8_t trig_pend;           /* RVT_IREC_F_TRIG_* of the executing instruction */
+    uint8_t blk_flags;           /* RVT_IREC_F_TRIG_* of the open block (retire.c) */
+    uint64_t trig_tval;          /* xtval of a breakpoint (action 0) */
 };
 
 /* ---- predecode.c ---- */
@@ -312,6 +325,19 @@ void hart_obs_retire(rvt_hart *h, unsigned op, unsigned itype, uint64_t pc, uint
 void hart_obs_sys(rvt_hart *h, unsigned op, unsigned priv);
 void hart_obs_trap(rvt_hart *h, bool irq, unsigned cause, uint64_t epc, unsigned from);
 void hart_obs_xret(rvt_hart *h, uint64_t pc, unsigned from);
+
+/* ---- trigger.c: the Sdtrig trigger module (Debug spec 1.0 ch. 5) ---- */
+bool hart_trig_csr_read(const rvt_hart *h, unsigned csr, uint64_t *v);
+bool hart_trig_csr_write(rvt_hart *h, unsigned csr, uint64_t v);
+/* Kinds of access a trigger watches (mcontrol6 load/store/execute bits). */
+enum { HART_TRIG_LOAD = 1, HART_TRIG_STORE = 2, HART_TRIG_EXEC = 4 };
+/* An instruction about to execute / an access about to happen: true when a
+ * trigger with action 0 fires (breakpoint, xtval in h->trig_tval); trace
+ * actions accumulate in h->trig_pend until the instruction retires. */
+bool hart_trig_exec(rvt_hart *h, uint64_t pc, unsigned len);
+bool hart_trig_mem(rvt_hart *h, unsigned kinds, uint64_t addr, unsigned size);
+/* The instruction retired: its block carries the pending pulses (E-Trace 4.2.4). */
+void hart_trig_retired(rvt_hart *h);
 
 /* ---- sbi_ecall.c: true if the SBI PMU firmware served this ecall ---- */
 bool hart_sbi_ecall(rvt_hart *h, const hart_op *o, uint64_t pc);

@@ -41,7 +41,7 @@ bool rvt_hart_wants_sbi(const rvt_image *img)
 const struct rvt_ctr *rvt_hart_ctr(const rvt_hart *h) { return h->ctr; }
 const struct rvt_pmu *rvt_hart_pmu(const rvt_hart *h) { return h->pmu; }
 
-/* After any CTR/PMU configuration change: pick the loop. */
+/* After any CTR/PMU/trigger configuration change: pick the loop. */
 void hart_obs_update(rvt_hart *h)
 {
     bool pmu_was = h->pmu_on;
@@ -49,7 +49,8 @@ void hart_obs_update(rvt_hart *h)
     h->pmu_on = rvt_pmu_active(h->pmu);
     if (h->pmu_on && !pmu_was)
         h->pmu_cycles = h->cycles;
-    bool obs = h->ctr_on || h->pmu_on;
+    /* an armed trigger (trigger.c) needs the loop with the trigger checks */
+    bool obs = h->ctr_on || h->pmu_on || (h->trig_x | h->trig_ld | h->trig_st);
     if (obs != h->obs) {
         h->obs = obs;
         h->loop_switch = true;

@@ -77,6 +77,8 @@ void hart_block_end(rvt_hart *h, unsigned itype, unsigned cause, uint64_t tval, 
     r->cause = (uint16_t)cause;
     r->tval = tval;
     r->sijump = sij;
+    r->flags |= h->blk_flags;    /* trigger pulses (trigger.c) */
+    h->blk_flags = 0;
     h->blk_n = 0;
     h->blk_hw = 0;
     h->last_mergeable = itype == 0;

@@ -91,6 +91,7 @@ void hart_exception(rvt_hart *h, uint64_t pc, unsigned cause, uint64_t tval)
             h->cfg.on_pc(h->cfg.pc_ctx, pc, false);
     }
     h->st.exceptions++;
+    h->trig_pend = 0;   /* no retirement, no trigger pulse (E-Trace 4.2.4) */
     if (same_trap_again(h, pc)) {
         hart_fatal(h, "trap loop: exception cause %u at pc 0x%llx repeats with no "
                    "instruction retired (mtvec 0x%llx, stvec 0x%llx)", cause,

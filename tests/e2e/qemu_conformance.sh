@@ -45,6 +45,9 @@ for p in "${progs[@]}"; do
     # in the smaller programs.
     case "$n" in long*) echo "skip $n: too long for QEMU's single-step log"; continue ;; esac
     case "$n" in ctr*|pmu*) echo "skip $n: Smctr/Sscofpmf/SBI PMU are rvtrace-only (not in QEMU 7.2)"; continue ;; esac
+    # QEMU 7.2's trigger module predates Debug spec 1.0 (tinfo without a
+    # version, no trace actions): trigger*.elf checks the 1.0 behaviour
+    case "$n" in trigger*) echo "skip $n: Sdtrig 1.0 trace actions are rvtrace-only (not in QEMU 7.2)"; continue ;; esac
     case "$(od -An -tx1 -j4 -N1 "$p" | tr -d ' ')" in
         01) qemu=qemu-system-riscv32 ;;
         *) qemu=qemu-system-riscv64 ;;
