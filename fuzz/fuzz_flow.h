@@ -50,7 +50,7 @@ typedef struct rvt_fuzz_flow {
 static inline int rvt_fuzz_flow_event(void *ctx, const rvt_flow_event *ev)
 {
     rvt_fuzz_flow *f = ctx;
-    RVT_FUZZ_ASSERT(ev != NULL && ev->kind <= RVT_EV_STOP);
+    RVT_FUZZ_ASSERT(ev != NULL && ev->kind <= RVT_EV_NOTIFY);
     f->events++;
     switch (ev->kind) {
     case RVT_EV_INSN:

@@ -35,12 +35,14 @@ TE_MODES=(
   "--te-attr return_stack_size=3 --te-opt implicit-return"
   "--te-attr call_counter_size=4 --te-opt implicit-return"
   "--te-attr nocontext=0 --te-attr context_width=8"
+  "--comparator 0:p=iaddr:ge:main,notify=p"
 )
 NT_MODES=(
   "" "--nt-opt btm" "--nt-opt seq-jump" "--nt-opt implicit-return=1" "--nt-opt implicit-return=2"
   "--nt-opt repeat-history" "--nt-opt all-jumps" "--nt-opt no-addr-diff" "--nt-opt no-trap-addr"
   "--nt-opt timestamps" "--nt-opt context" "--nt-opt sync=1:0" "--nt-opt extend-msb"
   "--nt-src 4:3" "--nt-opt btm,implicit-return=3" "--nt-opt port=4" "--nt-opt icnt-bits=10"
+  "--comparator 0:p=iaddr:ge:main,notify=p" "--nt-opt btm --comparator 0:p=iaddr:ge:main,notify=p"
 )
 
 # Regenerate only when the CLI changed since the last generation.

@@ -29,6 +29,10 @@ typedef enum rvt_ev_kind {
                              instruction at pc (E-Trace 6.5 support packet, aux =
                              qual_status; N-Trace 7.12 ProgTraceCorrelation, aux =
                              EVCODE); reason in msg; a RVT_EV_SYNC restarts it */
+    RVT_EV_NOTIFY,        /* the encoder reported the instruction at pc because a
+                             trace-notify trigger or watchpoint fired there (E-Trace
+                             4.2.4 / 6.6.1 notify bit; N-Trace table 25 SYNC=6);
+                             sent right after that instruction's RVT_EV_INSN */
 } rvt_ev_kind;
 
 typedef struct rvt_flow_event {

@@ -698,7 +698,16 @@ static int process_branches(rvt_te_decoder *d, const rvt_te_pkt *p)
     } else if (p->format == 1 || (p->format == 0 && p->branches)) {
         add_map(d, p);
     }
-    return follow(d, d->address, p);
+    int st = follow(d, d->address, p);
+    /* 6.6.1, 6.6.2 case 4 (1st execution): notify != address[MSB] says the
+     * encoder reported this instruction because trigger[2] asked for it
+     * (4.2.4); the walk stands on it and its RVT_EV_INSN is out.  A
+     * notification the packet of an uninferable discontinuity or a format 3
+     * carries (case 4, subsequent executions: notify == address[MSB]) looks
+     * like any other report and is not shown (docs/conformance-etrace.md). */
+    if (st >= 0 && d->flags.notify && !d->start && !d->stop)
+        event(d, RVT_EV_NOTIFY, d->pc, 0, 0, NULL);
+    return st;
 }
 
 int rvt_te_decoder_packet(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t offset)

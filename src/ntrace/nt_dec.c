@@ -11,6 +11,14 @@
 #include "util/bitio.h"
 #include "isa/insn_blocks.h"
 
+/* Trace Event markers (table 25 SYNC=6) held until the walk is there. */
+#define NT_MARK_MAX (1u << 16)
+
+typedef struct nt_mark {
+    uint64_t pos;             /* half-words from the I-CNT base (as consumed) */
+    uint64_t pc;              /* F-ADDR: the notified instruction */
+} nt_mark;
+
 /* Decoder state of one message source (11.2). */
 typedef struct nt_src {
     bool synced;
@@ -25,6 +33,12 @@ typedef struct nt_src {
     bool lost_unknown;
     const rvt_insn *prev;     /* previous instruction of this I-CNT span (9.1) */
     uint64_t prev_pc;
+    uint64_t retired_pc;      /* the last instruction walked (UINT64_MAX: none yet) */
+    nt_mark *marks;           /* pending markers, oldest at marks[mhead] */
+    unsigned mhead, nmark, mcap;
+    const rvt_insn *held;     /* BTM: a marker's instruction, walked, whose
+                                 successor the next message names */
+    uint64_t held_pc;
     /* 7.11: the last branch message, for RepeatBranch */
     uint8_t last_tcode;
     bool last_valid;
@@ -80,8 +94,10 @@ void rvt_nt_decoder_free(rvt_nt_decoder *d)
 {
     if (!d)
         return;
-    for (unsigned i = 0; i < d->nused; i++)
+    for (unsigned i = 0; i < d->nused; i++) {
+        free(d->src[d->used[i]]->marks);
         free(d->src[d->used[i]]);
+    }
     free(d);
 }
 
@@ -256,6 +272,7 @@ static int walk_one(rvt_nt_decoder *d, nt_src *s, uint64_t *pc, uint64_t *rem, b
     if (d->events != RVT_NT_EVENTS_COUNT && insn_event(d, s, *pc, 1, sz))
         return d->stop;
     s->consumed += sz;
+    s->retired_pc = *pc;
     if (final && (*rem -= sz) == 0) {
         *last = i;
         *last_pc = *pc;
@@ -298,6 +315,7 @@ static int walk_block(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_
     }
     s->consumed += b->hw;
     uint64_t last_pc = rvt_iblk_last_pc(&d->bc, b, *pc);
+    s->retired_pc = last_pc;
     if (b->prev) {
         s->prev = b->prev;
         s->prev_pc = (last_pc - b->prev->len) & d->xmask;
@@ -320,6 +338,37 @@ static int walk_block(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_
     return 0;
 }
 
+/* A pending marker falls inside the next `hw` half-words (not at their
+ * end): walk them one instruction at a time to stop there. */
+static bool mark_inside(const nt_src *s, uint64_t hw)
+{
+    if (!s->nmark)
+        return false;
+    uint64_t pos = s->marks[s->mhead].pos;
+    return pos > s->consumed && pos < s->consumed + hw;
+}
+
+/* Report the markers whose instruction the walk has just retired: I-CNT
+ * (7.5) ends on the instruction at F-ADDR, or the trace contradicts it. */
+static int marks_reached(rvt_nt_decoder *d, nt_src *s)
+{
+    while (s->nmark && s->marks[s->mhead].pos <= s->consumed) {
+        nt_mark m = s->marks[s->mhead];
+        s->mhead++;
+        s->nmark--;
+        if (m.pos != s->consumed || m.pc != s->retired_pc) {
+            s->pc = m.pc;
+            return lose(d, s, "trace event (SYNC 6): I-CNT does not end on the instruction at F-ADDR");
+        }
+        int st = event(d, s, RVT_EV_NOTIFY, m.pc, 0, 0, NULL);
+        if (st)
+            return st;
+    }
+    if (!s->nmark)
+        s->mhead = 0;
+    return 0;
+}
+
 /* Walk instructions.  final: exactly `rem` half-words; the last one is
  * left in last/last_pc for the message to resolve.  Otherwise (history
  * from ResourceFull) walk until the last pending HIST bit is used (only a
@@ -331,6 +380,8 @@ static int walk(rvt_nt_decoder *d, nt_src *s, uint64_t rem, bool final,
     int st = 0;
     if (last)
         *last = NULL;
+    if (s->held && (final ? rem != 0 : s->hn != 0))
+        return lose(d, s, "uninferable jump inside an I-CNT span");
     while (final ? rem != 0 : s->hn != 0) {
         if (!final && s->consumed > s->extra + d->icnt_max) {
             /* 8.4.4: the encoder reports I-CNT before it exceeds
@@ -340,13 +391,17 @@ static int walk(rvt_nt_decoder *d, nt_src *s, uint64_t rem, bool final,
             return lose(d, s, "history walk longer than the largest I-CNT (8.4.4)");
         }
         const rvt_iblock *b = rvt_iblk_block(&d->bc, pc);
-        if (b->n && (!final || b->hw <= rem)) {
+        if (b->n && (!final || b->hw <= rem) && !mark_inside(s, b->hw)) {
             bool ends = final && b->hw == rem;
             st = walk_block(d, s, b, &pc, ends ? last : NULL, last_pc);
             if (final && st >= 0)
                 rem -= b->hw;
         } else {
             st = walk_one(d, s, &pc, &rem, final, last, last_pc);
+        }
+        if (st >= 0 && s->nmark && s->synced && !d->stop) {
+            int m = marks_reached(d, s);
+            st = m ? m : st;
         }
         if (st || !s->synced)
             break;
@@ -388,11 +443,14 @@ static int span(rvt_nt_decoder *d, nt_src *s, uint64_t icnt, bool has_hist, uint
     uint64_t total = s->extra + icnt;
     if (total < s->consumed)
         return lose(d, s, "I-CNT smaller than the instructions its history implies");
-    const rvt_insn *last;
-    uint64_t last_pc;
-    int st = walk(d, s, total - s->consumed, true, &last, &last_pc);
+    const rvt_insn *last = s->held;
+    uint64_t last_pc = s->held_pc;
+    int st = 0;
+    if (!s->held || total != s->consumed)
+        st = walk(d, s, total - s->consumed, true, &last, &last_pc);
     if (st || !s->synced)
         return st;
+    s->held = NULL;
     s->consumed = s->extra = 0;
     s->prev = NULL;
     uint64_t next = s->pc;
@@ -491,6 +549,9 @@ static int resync(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     s->last_valid = false;
     s->lost_hw = 0;
     s->lost_unknown = false;
+    s->retired_pc = UINT64_MAX;
+    s->held = NULL;
+    s->mhead = s->nmark = 0;      /* their I-CNT went with the old base */
     nt_stack_clear(&s->stack);
     return event(d, s, RVT_EV_SYNC, pc, m->f[RVT_NT_F_SYNC], 0,
                  nt_sync_reason((unsigned)m->f[RVT_NT_F_SYNC]));
@@ -521,14 +582,79 @@ static bool is_marker(const rvt_nt_msg *m)
     return m->tcode == RVT_NT_PROG_TRACE_SYNC && !sync_resets((unsigned)m->f[RVT_NT_F_SYNC]);
 }
 
+static int push_mark(rvt_nt_decoder *d, nt_src *s, uint64_t pos, uint64_t pc)
+{
+    if (s->mhead + s->nmark == s->mcap) {
+        if (s->mhead) {
+            memmove(s->marks, s->marks + s->mhead, s->nmark * sizeof *s->marks);
+            s->mhead = 0;
+        } else {
+            /* bounded: an HTM encoder sends the history (and so its I-CNT)
+             * long before this many markers pile up */
+            if (s->mcap == NT_MARK_MAX)
+                return lose(d, s, "too many trace event (SYNC 6) markers before an I-CNT report");
+            unsigned cap = s->mcap ? 2 * s->mcap : 8;
+            nt_mark *n = realloc(s->marks, cap * sizeof *n);
+            if (!n)
+                return RVT_ERR_NOMEM;
+            s->marks = n;
+            s->mcap = cap;
+        }
+    }
+    s->marks[s->mhead + s->nmark++] = (nt_mark){ pos, pc };
+    return 0;
+}
+
+/* BTM: a taken branch ends its message (7.2), so every branch up to the
+ * marker fell through and its span is walked now; a loop whose branches
+ * all fall through sends nothing else, and its markers would pile up.
+ * The marker's instruction is stepped over as inside a span. */
+static int walk_to_mark(rvt_nt_decoder *d, nt_src *s)
+{
+    const rvt_insn *last;
+    uint64_t last_pc, next;
+    int st = walk(d, s, s->extra - s->consumed, true, &last, &last_pc);
+    if (st || !s->synced || !last)
+        return st;
+    if (!step(d, s, last, last_pc, &next)) {
+        /* an uninferable jump: its message follows with I-CNT 0, or trace
+         * stopped after it (7.12) */
+        s->held = last;
+        s->held_pc = last_pc;
+        return 0;
+    }
+    s->prev = last;
+    s->prev_pc = last_pc;
+    s->pc = next;
+    return 0;
+}
+
+/* Table 25 SYNC=6 (a watchpoint, trigger action 4): RVT_EV_NOTIFY right
+ * after the instruction at F-ADDR, where I-CNT ends (7.5).  HTM: the
+ * history of the branches before it comes later, so it waits for the walk. */
+static int trace_event(rvt_nt_decoder *d, nt_src *s, uint64_t pc)
+{
+    if (s->extra < s->consumed)
+        return lose(d, s, "trace event (SYNC 6) before instructions already walked");
+    int st = push_mark(d, s, s->extra, pc);
+    if (st || !s->synced)
+        return st;
+    if (d->cfg.inst_mode != RVT_NT_MODE_HTM && s->extra > s->consumed)
+        return walk_to_mark(d, s);
+    return marks_reached(d, s);
+}
+
 static int marker(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
 {
     uint64_t icnt = fget(m, RVT_NT_F_ICNT);
     if (icnt > d->icnt_max)
         return lose(d, s, "I-CNT larger than NTRACE_MAX_ICNT allows (8.4.4)");
     s->extra += icnt;
-    s->ref = d->cfg.no_addr_diff ? 0 : nt_faddr_pc(m->f[RVT_NT_F_FADDR], d->xmask);  /* 8.1 */
+    uint64_t pc = nt_faddr_pc(m->f[RVT_NT_F_FADDR], d->xmask);
+    s->ref = d->cfg.no_addr_diff ? 0 : pc;  /* 8.1 */
     s->last_valid = false;
+    if (m->f[RVT_NT_F_SYNC] == RVT_NT_SYNC_EVENT)
+        return trace_event(d, s, pc);
     return 0;
 }
 
@@ -724,8 +850,10 @@ static int message(rvt_nt_decoder *d, const rvt_nt_msg *m)
         if (!st && s->synced) {
             st = timestamp(d, s, m);
             unsigned ev = (unsigned)fget(m, RVT_NT_F_EVCODE);
+            /* 7.12: I-CNT ends on the last instruction traced */
+            uint64_t at = s->retired_pc != UINT64_MAX ? s->retired_pc : s->pc;
             if (!st)
-                st = event(d, s, RVT_EV_STOP, s->prev_pc, ev, 0, nt_stop_reason(ev));
+                st = event(d, s, RVT_EV_STOP, at, ev, 0, nt_stop_reason(ev));
             s->synced = false;     /* 7.12: trace stopped here */
             s->lost_hw = 0;
             s->lost_unknown = false;

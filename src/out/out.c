@@ -112,6 +112,19 @@ static void listing_insn(rvt_out *o, const rvt_flow_event *ev)
         fprintf(o->f, "    %8" PRIx64 ":\t%08x \t%s\n", ev->pc, insn ? insn->raw : 0u, text);
 }
 
+/* A trace-notify (watchpoint) hit: its PC, and the symbol if known. */
+static void listing_notify(rvt_out *o, const rvt_flow_event *ev)
+{
+    uint64_t off = 0;
+    const char *sym = rvt_image_symbol(o->img, ev->pc, &off);
+    fprintf(o->f, "-- notify at %" PRIx64, ev->pc);
+    if (sym && off)
+        fprintf(o->f, " <%s+0x%" PRIx64 ">", sym, off);
+    else if (sym)
+        fprintf(o->f, " <%s>", sym);
+    fputc('\n', o->f);
+}
+
 static void listing_event(rvt_out *o, const rvt_flow_event *ev)
 {
     FILE *f = o->f;
@@ -144,6 +157,7 @@ static void listing_event(rvt_out *o, const rvt_flow_event *ev)
         fprintf(f, "-- error at offset %" PRIu64 ": %s\n", ev->offset, ev->msg ? ev->msg : "");
         break;
     case RVT_EV_END: fprintf(f, "-- end of trace\n"); break;
+    case RVT_EV_NOTIFY: listing_notify(o, ev); break;
     default: break;
     }
 }
@@ -153,6 +167,7 @@ static void json_event(rvt_out *o, const rvt_flow_event *ev)
     FILE *f = o->f;
     static const char *const kinds[] = {
         "insn", "sync", "trap", "interrupt", "priv", "context", "time", "lost", "error", "end", "stop",
+        "notify",
     };
     const char *kind = ev->kind < sizeof kinds / sizeof kinds[0] ? kinds[ev->kind] : "unknown";
     fprintf(f, "{\"event\":\"%s\"", kind);
@@ -189,6 +204,7 @@ static void json_event(rvt_out *o, const rvt_flow_event *ev)
             json_string(f, ev->msg);
         }
         break;
+    case RVT_EV_NOTIFY: fprintf(f, ",\"pc\":\"0x%" PRIx64 "\"", ev->pc); break;
     case RVT_EV_TRAP: fprintf(f, ",\"cause\":%" PRIu64 ",\"tval\":\"0x%" PRIx64 "\"", ev->aux, ev->aux2); break;
     case RVT_EV_INTERRUPT: fprintf(f, ",\"cause\":%" PRIu64, ev->aux); break;
     case RVT_EV_PRIV: fprintf(f, ",\"priv\":\"%s\"", priv_name((unsigned)ev->aux)); break;

@@ -181,12 +181,13 @@ static void check_packets(const rvt_te_attrs *a, const te_buf *s, const xp *x, s
 
 /* Decoder events that mark the trace's shape. */
 typedef struct xe {
-    uint8_t kind;       /* RVT_EV_SYNC or RVT_EV_STOP */
+    uint8_t kind;       /* RVT_EV_SYNC, RVT_EV_STOP or RVT_EV_NOTIFY */
     uint32_t at;
     uint8_t qual;
 } xe;
 #define ESYNC(at) { RVT_EV_SYNC, at, 0 }
 #define ESTOP(at, q) { RVT_EV_STOP, at, q }
+#define ENOTIFY(at) { RVT_EV_NOTIFY, at, 0 }
 
 static void check_decode(const rvt_te_attrs *a, const uint32_t *prog, size_t nprog, const qb *b, size_t nb,
                          const te_buf *s, const xe *x, size_t nx, const char *what)
@@ -206,18 +207,22 @@ static void check_decode(const rvt_te_attrs *a, const uint32_t *prog, size_t npr
             if (k >= np || e->pc != pcs[k])
                 TH_FAIL("%s: PC %zu is %" PRIx64 ", expected %" PRIx64, what, k, e->pc, k < np ? pcs[k] : 0);
             k++;
-        } else if (e->kind == RVT_EV_SYNC || e->kind == RVT_EV_STOP) {
+        } else if (e->kind == RVT_EV_SYNC || e->kind == RVT_EV_STOP || e->kind == RVT_EV_NOTIFY) {
             if (j >= nx || e->kind != x[j].kind || e->pc != TE_BASE + x[j].at ||
                 (e->kind == RVT_EV_STOP && e->aux != x[j].qual))
                 TH_FAIL("%s: event %zu (kind %u at %" PRIx64 ") is not the one expected", what, j,
                         (unsigned)e->kind, e->pc);
+            /* a notification comes right after its instruction */
+            if (e->kind == RVT_EV_NOTIFY && (i == 0 || ev.ev[i - 1].kind != RVT_EV_INSN ||
+                                             ev.ev[i - 1].pc != e->pc))
+                TH_FAIL("%s: notify at %" PRIx64 " does not follow that instruction", what, e->pc);
             j++;
         }
     }
     if (k != np)
         TH_FAIL("%s: %zu PCs decoded, %zu expected", what, k, np);
     if (j != nx)
-        TH_FAIL("%s: %zu sync/stop events, %zu expected", what, j, nx);
+        TH_FAIL("%s: %zu sync/stop/notify events, %zu expected", what, j, nx);
     free(ev.ev);
     rvt_image_free(img);
 }
@@ -441,7 +446,10 @@ static void halted_reset(void)
  * 4, "subsequent executions").  lp_prog, 6.6.2 case 4 itself: notify on
  * looplabel's 1st execution (notify inverted; the decoder stops there at
  * once) and on its 2nd (after the jalr: not inverted, delta 0); the 3rd
- * is the last traced: ended_upd. */
+ * is the last traced: ended_upd.
+ * The decoder shows a notification (RVT_EV_NOTIFY, right after the
+ * instruction) only where the bit is inverted: 08 and looplabel's 1st
+ * execution.  The others look like any report of a jump target. */
 static const qb ntf[] = {
     { 0x00, 3, 0, NTF, 0, 1 }, { 0x0c, 3, 5, 0, 0, 1 }, { 0x1c, 1, 8, 0, 0, 1 }, { 0x50, 1, 0, NTF, 0, 1 },
     { 0x54, 1, 13, 0, 0, 1 }, { 0x20, 2, 4, 0, 0, 1 }, { 0x28, 5, 15, 0, 0, 1 },
@@ -450,7 +458,7 @@ static const xp ntf_x[] = {
     SUP(1, NC), SYNC(0x00), F2(D(0x00, 0x08), F_NOTIFY), F1(1, 0, D(0x08, 0x50), 0), F2(D(0x50, 0x20), 0),
     F1(1, 1, D(0x20, 0x38), 0), SUP(0, REP),
 };
-static const xe ntf_e[] = { ESYNC(0x00), ESTOP(0x38, REP) };
+static const xe ntf_e[] = { ESYNC(0x00), ENOTIFY(0x08), ESTOP(0x38, REP) };
 static const qb lp_ntf[] = {
     { 0x00, 4, 0, NTF, 0, 1 }, { 0x10, 1, 14, 0, 0, 1 }, { 0x0c, 1, 0, NTF, 0, 1 }, { 0x10, 1, 14, 0, 0, 1 },
     { 0x0c, 1, 0, 0, 0, 1 }, { 0x10, 1, 14, UQ, 0, 0 },
@@ -458,6 +466,7 @@ static const qb lp_ntf[] = {
 static const xp lp_ntf_x[] = {
     SUP(1, NC), SYNC(0x00), F2(D(0x00, 0x0c), F_NOTIFY), F2(0, 0), F2(0, 0), SUP(0, UPD),
 };
+static const xe lp_ntf_e[] = { ESYNC(0x00), ENOTIFY(0x0c), ESTOP(0x0c, UPD) };
 
 static void notify(void)
 {
@@ -475,7 +484,7 @@ static void notify(void)
         if (i == 2)
             CHECK_EQ(p.notify, 1);
     free(s.b);
-    RUN("delta", lp_prog, lp_ntf, lp_ntf_x, lp_upd_e, &s, "notify, 6.6.2 case 4");
+    RUN("delta", lp_prog, lp_ntf, lp_ntf_x, lp_ntf_e, &s, "notify, 6.6.2 case 4");
     free(s.b);
 }
 
@@ -500,7 +509,7 @@ static void all_modes(void)
         FLOW(te_prog, gap, gap_e), FLOW(te_prog, trig, gap_e), FLOW(te_prog, trig2, trig2_e),
         FLOW(te_prog, late, late_e), FLOW(te_prog, early, early_e), FLOW(lp_prog, lp_rep, lp_rep_e),
         FLOW(lp_prog, lp_upd, lp_upd_e), FLOW(lp_prog, lp_trap, lp_rep_e), FLOW(te_prog, halted, halted_e),
-        FLOW(te_prog, reset, reset_e), FLOW(te_prog, ntf, ntf_e), FLOW(lp_prog, lp_ntf, lp_upd_e),
+        FLOW(te_prog, reset, reset_e), FLOW(te_prog, ntf, ntf_e), FLOW(lp_prog, lp_ntf, lp_ntf_e),
     };
     rvt_te_attrs a;
     rvt_te_attrs_default(&a);

@@ -65,17 +65,22 @@ typedef struct want { unsigned tcode; int code; uint64_t icnt; int64_t hist; uin
 #define IB(i) { RVT_NT_INDIRECT_BRANCH, -1, i, -1, 0 }
 #define IBH(i, h) { RVT_NT_INDIRECT_BRANCH_HIST, -1, i, h, 0 }
 
+/* pc[] holds the instructions and, tagged with NOTE, the notifications in
+ * the order the decoder sent them. */
+#define NOTE (1ull << 63)
 typedef struct evs {
     uint64_t pc[64];
     size_t n, stops, syncs, errors, lost;
-    uint64_t evcode[8], sync[8];
+    uint64_t evcode[8], sync[8], stop_pc[8];
 } evs;
 
 static int on_ev(void *ctx, const rvt_flow_event *ev)
 {
     evs *e = ctx;
-    if (ev->kind == RVT_EV_INSN && e->n < 64)
-        e->pc[e->n++] = ev->pc;
+    if ((ev->kind == RVT_EV_INSN || ev->kind == RVT_EV_NOTIFY) && e->n < 64)
+        e->pc[e->n++] = ev->pc | (ev->kind == RVT_EV_NOTIFY ? NOTE : 0);
+    if (ev->kind == RVT_EV_STOP && e->stops < 8)
+        e->stop_pc[e->stops] = ev->pc;
     if (ev->kind == RVT_EV_STOP && e->stops < 8)
         e->evcode[e->stops++] = ev->aux;
     if (ev->kind == RVT_EV_SYNC && e->syncs < 8)
@@ -86,7 +91,10 @@ static int on_ev(void *ctx, const rvt_flow_event *ev)
 }
 
 /* Encode the run with flags[i] on block i, check the messages, decode,
- * and check the PCs are those of the blocks in `traced` (a bit per block). */
+ * and check the PCs are those of the blocks in `traced` (a bit per block),
+ * each traced block with RVT_IREC_F_TRIG_NOTIFY followed by a notification
+ * at its (only) instruction (table 25 SYNC=6, 7.5), and that a trace
+ * stopped by a ProgTraceCorrelation stops after the last traced block. */
 static void check(const char *name, unsigned mode, bool start_disabled, const uint8_t *flags,
                   const want *w, size_t nw, unsigned traced)
 {
@@ -131,18 +139,29 @@ static void check(const char *name, unsigned mode, bool start_disabled, const ui
     rvt_image_free(img);
     CHECK_EQ(e.errors, 0);
     CHECK_EQ(e.lost, 0);
-    size_t j = 0;
+    size_t j = 0, ns = 0;
+    uint64_t want_pc[2 * NB], want_stop[NB];
     for (unsigned i = 0; i < NB; i++) {
         if (!(traced >> i & 1))
             continue;
-        CHECK(j < e.n);
-        if (j < e.n && e.pc[j] != r[i].iaddr)
-            fprintf(stderr, "%s (%s): pc %zu is %llx, want %llx\n", name, htm ? "HTM" : "BTM", j,
-                    (unsigned long long)e.pc[j], (unsigned long long)r[i].iaddr);
-        CHECK(j >= e.n || e.pc[j] == r[i].iaddr);
-        j++;
+        want_pc[j++] = r[i].iaddr;
+        if (flags[i] & RVT_IREC_F_TRIG_NOTIFY)
+            want_pc[j++] = r[i].iaddr | NOTE;
+        if (i + 1 == NB || !(traced >> (i + 1) & 1))
+            want_stop[ns++] = r[i].iaddr;
+    }
+    for (size_t k = 0; k < j; k++) {
+        CHECK(k < e.n);
+        if (k < e.n && e.pc[k] != want_pc[k])
+            fprintf(stderr, "%s (%s): event %zu is %llx, want %llx\n", name, htm ? "HTM" : "BTM", k,
+                    (unsigned long long)e.pc[k], (unsigned long long)want_pc[k]);
+        CHECK(k >= e.n || e.pc[k] == want_pc[k]);
     }
     CHECK_EQ(e.n, j);
+    /* 7.12: each stop (a gap, the end) is after the last traced instruction */
+    CHECK_EQ(e.stops, ns);
+    for (size_t k = 0; k < ns && k < e.stops; k++)
+        CHECK_EQ(e.stop_pc[k], want_stop[k]);
     /* every ProgTraceCorrelation seen while synchronised is a stop event */
     size_t ncorr = 0;
     for (size_t k = 0; k < nw; k++)

@@ -23,6 +23,8 @@ int main(void)
     rvt_out_event(o, &err);
     rvt_flow_event stop0 = { .kind = RVT_EV_STOP, .pc = 0x80000000, .aux = 1 };
     rvt_out_event(o, &stop0);       /* --pcs stays a pure PC list */
+    rvt_flow_event ntf0 = { .kind = RVT_EV_NOTIFY, .pc = 0x80000000 };
+    rvt_out_event(o, &ntf0);
     CHECK_EQ(rvt_out_insns(o), 3);
     CHECK_EQ(rvt_out_lost(o), 1);
     CHECK_EQ(rvt_out_errors(o), 1);
@@ -41,6 +43,8 @@ int main(void)
     rvt_image *img = rvt_image_new();
     static const unsigned char code[] = { 0x97, 0x02, 0x00, 0x00, 0x82, 0x80 };
     CHECK_EQ(rvt_image_add_bytes(img, 0x80000000, code, sizeof code, "code"), 0);
+    /* A trace-notify hit (RVT_EV_NOTIFY) follows its instruction. */
+    rvt_flow_event ntf = { .kind = RVT_EV_NOTIFY, .pc = 0x80000004 };
     f = open_memstream(&text, &len);
     o = rvt_out_new(RVT_OUT_LISTING, f, img);
     rvt_flow_event sync = { .kind = RVT_EV_SYNC, .pc = 0x80000000, .priv = 3 };
@@ -49,6 +53,7 @@ int main(void)
     rvt_out_event(o, &ev);
     ev.pc = 0x80000004;
     rvt_out_event(o, &ev);
+    rvt_out_event(o, &ntf);
     rvt_flow_event trap = { .kind = RVT_EV_TRAP, .aux = 2, .aux2 = 0x1234 };
     rvt_out_event(o, &trap);
     /* A stop as the E-Trace decoder sends it for 6.5 qual_status 3. */
@@ -60,6 +65,7 @@ int main(void)
     CHECK_STR(text, "-- sync at 80000000 (M-mode)\n"
                     "    80000000:\t00000297 \tauipc\tt0,0x0\n"
                     "    80000004:\t8082     \tret\n"
+                    "-- notify at 80000004\n"
                     "-- exception cause=2 tval=0x1234\n"
                     "-- trace stopped after 80000004: qualification ended (qual_status ended_upd)\n");
     free(text);
@@ -67,11 +73,13 @@ int main(void)
     f = open_memstream(&text, &len);
     o = rvt_out_new(RVT_OUT_JSON, f, img);
     rvt_out_event(o, &ev);
+    rvt_out_event(o, &ntf);
     rvt_out_event(o, &err);
     rvt_out_event(o, &stop);
     rvt_out_free(o);
     fclose(f);
     CHECK_STR(text, "{\"event\":\"insn\",\"pc\":\"0x80000004\",\"insn\":\"0x8082\",\"asm\":\"ret\"}\n"
+                    "{\"event\":\"notify\",\"pc\":\"0x80000004\"}\n"
                     "{\"event\":\"error\",\"offset\":41,\"msg\":\"bad\"}\n"
                     "{\"event\":\"stop\",\"pc\":\"0x80000004\",\"code\":3,"
                     "\"reason\":\"qualification ended (qual_status ended_upd)\"}\n");
