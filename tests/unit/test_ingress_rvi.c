@@ -51,7 +51,7 @@ static rvt_irec rand_irec(const rvt_irec *prev)
 static rvt_drec rand_drec(void)
 {
     static const uint8_t types[] = { 0, 1, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14 };
-    rvt_drec d = { rnd(), rnd(), rnd(), rnd(), types[rnd() % 12], rnd() % 5, rnd() % 4, rnd() % 2 };
+    rvt_drec d = { rnd(), rnd(), rnd(), rnd(), types[rnd() % 12], rnd() % 5, rnd() % 4, rnd() % 2, 0, 0 };
     return d;
 }
 
@@ -156,7 +156,7 @@ static void write_small(void)
     b[1] = b[0];
     b[1].iaddr = 0x80000004; b[1].itype = 5; b[1].time = 1;
     s.put(s.ctx, b, 2);
-    rvt_drec d = { 0x80000004, 0x1000, 42, 0, RVT_DTYPE_STORE, 2, 0, 0 };
+    rvt_drec d = { 0x80000004, 0x1000, 42, 0, RVT_DTYPE_STORE, 2, 0, 0, 0, 0 };
     s.data(s.ctx, &d, 1);
     CHECK_EQ(rvt_rvi_writer_close(w), 0);
     FILE *f = fopen(path, "rb");
