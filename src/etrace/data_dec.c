@@ -330,13 +330,14 @@ int rvt_te_data_decoder_run(rvt_te_data_decoder *d, const uint8_t *buf, size_t l
     unsigned type;
     const uint8_t *pl;
     size_t n;
-    uint64_t off;
+    uint64_t off, last = 0;
     int st;
     d->errors = 0;
     d->lost = false;
     memset(&d->st, 0, sizeof d->st);    /* a new stream starts unsynchronised */
     rvt_te_split_init(&d->split);
     while ((st = rvt_te_reader_frame(&r, &type, &pl, &n, &off)) != 0) {
+        last = off;
         if (st < 0) {
             report(d, off, st == RVT_ERR_TRUNC ? "stream ends inside a packet" : "bad header", st);
             continue;
@@ -349,6 +350,6 @@ int rvt_te_data_decoder_run(rvt_te_data_decoder *d, const uint8_t *buf, size_t l
     for (unsigned i = 0; i < RVT_TE_SPLIT_IDS; i++)
         open += d->split.busy[i];
     if (open)   /* 4.3: every request has a response; the stream was cut */
-        report(d, len, "split transfers without a response at the end", RVT_ERR_TRUNC);
+        report(d, last, "split transfers without a response at the end", RVT_ERR_TRUNC);
     return d->errors;
 }

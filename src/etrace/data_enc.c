@@ -360,8 +360,9 @@ static int put_request(rvt_te_data_encoder *e, const rvt_drec *r)
     return e->a.split_loads ? emit(e, r, K_REQ) : 0;
 }
 
-/* A unified load or atomic on the split interface: a request and an okay
- * response back to back, on the lowest free index. */
+/* A unified load or atomic on the split interface: a request and its
+ * response back to back, on the lowest free index (okay unless the record
+ * is a decoded failed load, lresp 3). */
 static int put_as_split(rvt_te_data_encoder *e, const rvt_drec *r)
 {
     unsigned id = 0, ids = rvt_te_split_ids(&e->a);
@@ -377,7 +378,7 @@ static int put_as_split(rvt_te_data_encoder *e, const rvt_drec *r)
     if (st < 0)
         return st;
     q.flags = RVT_DREC_F_RESPONSE;
-    q.lresp = RVT_LRESP_OKAY;
+    q.lresp = r->lresp == RVT_LRESP_ERROR ? RVT_LRESP_ERROR : RVT_LRESP_OKAY;
     return put_response(e, &q);
 }
 
