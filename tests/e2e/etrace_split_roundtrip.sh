@@ -63,6 +63,58 @@ cmp -s "$T/s.te" "$T/s2.te" || { echo "FAIL .rvi re-encode differs"; fail=1; }
 "$RVT_BIN" decode "$T/s3.te" --data "$T/s3.txt" && cmp -s "$T/sh.txt" "$T/s3.txt" ||
     { echo "FAIL unified encoding of split records"; fail=1; }
 
+# The hart's split records (.rvi 0x04, `rvtrace dump`): IDs below N, at
+# most N outstanding, an ID requested again only after its response, every
+# request answered, a response repeating its request, loads and atomics
+# only, and some response out of request order (table 4.9, docs/hart.md).
+for w in 1 4 16; do
+    "$RVT_BIN" run "$RVT_SRC/programs/amo.elf" --ingress "$T/h$w.rvi" --data-split "$w" --quiet > /dev/null
+    "$RVT_BIN" dump "$T/h$w.rvi" > "$T/h$w.dump" || { echo "FAIL dump h$w.rvi"; fail=1; }
+    python3 - "$T/h$w.dump" "$w" <<'PY' || { echo "FAIL hart split model, N=$w"; fail=1; }
+import sys
+n = int(sys.argv[2])
+out, order, bad, reqs, late = {}, [], [], 0, 0
+for line in open(sys.argv[1]):
+    if not line.startswith('data '):
+        continue
+    f = dict(kv.split('=') for kv in line.split()[1:])
+    flags, dtype = int(f['flags'], 16), int(f['dtype'])
+    if not flags & 6:
+        if dtype == 0 or dtype >= 8:
+            bad.append('unified load/atomic: ' + line)
+        continue
+    lrid = int(f['lrid'])
+    key = (f['iaddr'], f['addr'], f['dtype'], f['dsize'])
+    if lrid >= n:
+        bad.append('lrid %d >= %d' % (lrid, n))
+    if flags & 2:
+        reqs += 1
+        if lrid in out:
+            bad.append('lrid %d reused while outstanding' % lrid)
+        out[lrid] = (key, reqs)
+        order.append(reqs)
+    else:
+        if lrid not in out or out[lrid][0] != key or f['lresp'] != '2':
+            bad.append('response does not match: ' + line)
+            continue
+        if out[lrid][1] != min(v[1] for v in out.values()):
+            late += 1      # an older request is still waiting
+        del out[lrid]
+    if len(out) > n:
+        bad.append('%d outstanding' % len(out))
+if out:
+    bad.append('%d requests never answered' % len(out))
+if n > 1 and late == 0:
+    bad.append('responses all in request order')
+if n == 1 and late:
+    bad.append('out of order with one ID')
+if bad:
+    print('\n'.join(bad[:5]))
+print('hart split N=%d: %d requests, %d answered before an older one' % (n, reqs, late))
+sys.exit(1 if bad else 0)
+PY
+done
+
 # Corrupt streams (amo: loads and atomics): an error with an offset, no crash.
 "$RVT_BIN" run "$RVT_SRC/programs/amo.elf" --etrace "$T/c.te" --te-data --data-split 4 --quiet > /dev/null
 for k in noreq cut; do cp "$T/c.te.attrs" "$T/$k.te.attrs"; done
