@@ -168,7 +168,10 @@ static int split_coding(const rvt_te_attrs *a, const rvt_te_dpkt *p, int ph, rvt
     return 0;
 }
 
-/* Tables 7.4, 7.9: the request, kept until its response. */
+/* Tables 7.4, 7.9: the request, kept until its response.  A request the
+ * decoder cannot rebuild (no reference after an error, or a misaligned
+ * atomic) is kept as LOST_REQ with its size, so that its response still
+ * moves the data reference as in the encoder and is then dropped. */
 static int split_request(rvt_te_data_decoder *d, const rvt_te_dpkt *p, rvt_te_dcoding c,
                          bool lost)
 {
@@ -178,38 +181,39 @@ static int split_request(rvt_te_data_decoder *d, const rvt_te_dpkt *p, rvt_te_dc
     rvt_drec *r = &d->split.req[p->index];
     memset(r, 0, sizeof *r);
     d->split.busy[p->index] = true;
-    if (lost) {
-        r->dtype = LOST_REQ;
-        return 0;
-    }
-    r->dtype = (uint8_t)(atomic ? RVT_DTYPE_AMO_SWAP + p->subtype : RVT_DTYPE_LOAD);
     r->dsize = (uint8_t)s;
-    r->lrid = p->index;
+    r->dtype = LOST_REQ;
+    if (lost)
+        return 0;
     bool shifted = atomic || p->format == RVT_TE_DF_LOAD_ALIGNED;
-    r->addr = rvt_te_daddr_decode(c.addr, p->address, d->st.addr[s], a->iaddress_width,
-                                  shifted ? s : 0);
+    uint64_t addr = rvt_te_daddr_decode(c.addr, p->address, d->st.addr[s], a->iaddress_width,
+                                        shifted ? s : 0);
+    if (atomic && (addr & rvt_mask(s)))
+        return RVT_ERR_FORMAT;      /* table 7.9: aligned */
+    r->dtype = (uint8_t)(atomic ? RVT_DTYPE_AMO_SWAP + p->subtype : RVT_DTYPE_LOAD);
+    r->lrid = p->index;
+    r->addr = addr;
     if (atomic)
         r->data = p->operand & rvt_mask(8u << s);
     d->st.addr[s] = r->addr;
     d->st.valid[s] = true;
-    return atomic && (r->addr & rvt_mask(s)) ? RVT_ERR_FORMAT : 0;
+    return 0;
 }
 
-/* Tables 7.5, 7.10: the response completes the request with its index. */
+/* Tables 7.5, 7.10: the response completes the request with its index;
+ * 1 for the response of a lost request (not reported). */
 static int split_response(rvt_te_data_decoder *d, const rvt_te_dpkt *p, rvt_te_dcoding c,
                           rvt_drec *r)
 {
     const rvt_te_attrs *a = &d->a;
     *r = d->split.req[p->index];
     d->split.busy[p->index] = false;
-    bool atomic = p->format == RVT_TE_DF_SPLIT_ATOMIC_DATA;
-    if (r->dtype == LOST_REQ)
-        return 1;
-    if (atomic != (r->dtype != RVT_DTYPE_LOAD) || (!atomic && p->size != r->dsize))
+    bool atomic = p->format == RVT_TE_DF_SPLIT_ATOMIC_DATA, lost = r->dtype == LOST_REQ;
+    if (!lost && (atomic != (r->dtype != RVT_DTYPE_LOAD) || (!atomic && p->size != r->dsize)))
         return RVT_ERR_FORMAT;      /* not the request this index names */
     r->lresp = c.data == DM_NONE ? RVT_LRESP_ERROR : RVT_LRESP_OKAY;
     if (c.data == DM_NONE)
-        return 0;
+        return lost;
     unsigned s = r->dsize, bits = 8u << s;
     unsigned fbits = atomic ? 8u * (p->datalen + 1u) : a->data_width;
     uint64_t v = rvt_te_dval_decode(c.data, p->data, fbits, d->st.data[s], bits);
@@ -219,7 +223,7 @@ static int split_response(rvt_te_data_decoder *d, const rvt_te_dpkt *p, rvt_te_d
         r->data = v;
     d->st.data[s] = v;
     d->st.dvalid[s] = true;
-    return 0;
+    return lost;
 }
 
 /* Split checks before any state changes: table 4.9 allows one transfer

@@ -355,6 +355,15 @@ static void corrupt_streams(void)
     CHECK_EQ(c.err_off[0], sizeof REQ_LOAD);
     CHECK(strstr(c.msg[1], "without a response") != NULL);
     CHECK_EQ(c.err_off[1], sizeof REQ_LOAD);
+    /* A differential request with no reference (table_7_4's second
+     * packet, index 2) is lost; its full response (7.5, index 2: byte0 =
+     * 0x04|0x10|0x40 = 0x54, then as table_7_5) is dropped quietly, not
+     * taken for an unknown index. */
+    static const uint8_t lost[] = { 0x62, 0xd0, 0x02, 0x63, 0x54, 0x69, 0x24 };
+    CHECK_EQ(decode(lost, sizeof lost, &c), 1);
+    CHECK_EQ(c.err_off[0], 0);
+    CHECK(strstr(c.msg[0], "without a reference") != NULL);
+    CHECK_EQ(c.ngot, 0);
     /* A resp code DataCompress rules out: XOR (01) under DataCompress 2.
      * 7.5 index 1, resp 01 (bit 7): byte0 = 0x34|0x80 = 0xb4, data 1 at
      * bit 9 -> byte1 0x02. */
