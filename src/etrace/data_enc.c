@@ -336,9 +336,11 @@ static rvt_drec completed(const rvt_drec *req, const rvt_drec *resp)
  * unified packet of the completed access (which cannot say "failed"). */
 static int put_response(rvt_te_data_encoder *e, const rvt_drec *r)
 {
-    if (r->lrid >= rvt_te_split_ids(&e->a) || !e->split.busy[r->lrid] ||
+    if (r->lrid >= rvt_te_split_ids(&e->a) ||
         (r->lresp != RVT_LRESP_OKAY && r->lresp != RVT_LRESP_ERROR))
-        return RVT_ERR_INVAL;           /* table 4.9: lid names a load in progress */
+        return RVT_ERR_INVAL;           /* table 4.9 lid and lresp */
+    if (!e->split.busy[r->lrid])
+        return 0;   /* its request was not traced (a filter in front, ch. 5) */
     e->split.busy[r->lrid] = false;
     rvt_drec d = completed(&e->split.req[r->lrid], r);
     e->stats.accesses++;
