@@ -2,7 +2,7 @@
  * rvt_te_dunpack / rvt_te_dpack / rvt_te_dpkt_format (the `dump` path of
  * te_data packets) and the decoder rvt_te_data_decoder_run.  Input: 2
  * attribute bytes (fuzz_etrace_data.h: data_width, no_address, no_data,
- * data_compress, iaddress_width = XLEN), then a raw-container stream that
+ * data_compress, iaddress_width = XLEN, the split interface), then a raw-container stream that
  * may mix te_inst (msg_type 2) and te_data (msg_type 3) frames.
  * Checked: every reader call advances; error and access offsets lie inside
  * the stream and never go back; the decoder reports one diagnostic per
@@ -88,14 +88,14 @@ static int on_access(void *ctx, const rvt_drec *r, uint64_t offset)
     return 0;
 }
 
-static void repack(const rvt_te_attrs *a, const rvt_te_dpkt *p)
+static void repack(const rvt_te_attrs *a, const rvt_te_dpkt *p, const uint8_t *sizes)
 {
     uint8_t b1[64], b2[64];
     int n1 = rvt_te_dframe(a, p, b1, sizeof b1);
     RVT_FUZZ_ASSERT(n1 >= 2);           /* what unpack read, pack writes */
     RVT_FUZZ_ASSERT((b1[0] & 31) + 1 == n1 && (b1[0] >> 5) == 3);
     rvt_te_dpkt q;
-    RVT_FUZZ_ASSERT(rvt_te_dunpack(a, b1 + 1, (size_t)n1 - 1, &q) == 0);
+    RVT_FUZZ_ASSERT(rvt_te_dunpack_split(a, b1 + 1, (size_t)n1 - 1, sizes, &q) == 0);
     RVT_FUZZ_ASSERT(memcmp(p, &q, sizeof q) == 0);
     int n2 = rvt_te_dframe(a, &q, b2, sizeof b2);
     RVT_FUZZ_ASSERT(n2 == n1 && memcmp(b1, b2, (size_t)n1) == 0);
@@ -106,6 +106,8 @@ static void packets(const rvt_te_attrs *a, const uint8_t *s, size_t n)
     rvt_te_reader r;
     rvt_te_reader_init(&r, a, s, n);
     size_t calls = 0;
+    uint8_t sizes[1u << RVT_TE_MAX_INDEX_WIDTH];   /* split atomics (7.10) */
+    memset(sizes, RVT_TE_NO_ATOMIC, sizeof sizes);
     for (;;) {
         unsigned type = 99;
         const uint8_t *pl = NULL;
@@ -122,14 +124,15 @@ static void packets(const rvt_te_attrs *a, const uint8_t *s, size_t n)
             continue;
         RVT_FUZZ_ASSERT(pl > s && pl + len <= s + n);
         rvt_te_dpkt p;
-        if (rvt_te_dunpack(a, pl, len, &p) < 0)
+        if (rvt_te_dunpack_split(a, pl, len, sizes, &p) < 0)
             continue;
         char line[512], tiny[8];
         RVT_FUZZ_ASSERT(rvt_te_dpkt_format(a, &p, calls & 1, line, sizeof line) >= 0);
         RVT_FUZZ_ASSERT(strlen(line) < sizeof line);
         rvt_te_dpkt_format(a, &p, !(calls & 1), tiny, sizeof tiny);
         RVT_FUZZ_ASSERT(strlen(tiny) < sizeof tiny);
-        repack(a, &p);
+        repack(a, &p, sizes);
+        rvt_te_dsplit_track(a, &p, sizes);
     }
 }
 

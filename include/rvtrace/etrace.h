@@ -77,6 +77,12 @@ typedef struct rvt_te_attrs {
     unsigned comparators, filters;
     unsigned ecause_choice;      /* matchChoiceEcause covers 2^N causes */
     unsigned filter_context, filter_excint, filter_privilege, filter_tval;
+    /* Split data interface (4.3; 7.1.1 "a discoverable parameter"):
+     * loads and atomics as a request (tables 7.4, 7.9) and a response
+     * (7.5, 7.10) linked by an index of index_width bits (lrid_width_p,
+     * 0..8).  docs/format-te.md. */
+    unsigned split_loads;
+    unsigned index_width;
 } rvt_te_attrs;
 
 void rvt_te_attrs_default(rvt_te_attrs *a);
@@ -237,7 +243,26 @@ typedef struct rvt_te_dpkt {
     uint8_t diff;        /* diff field */
     uint8_t datalen, oplen;
     uint64_t data, operand, address;
+    /* Split forms (tables 7.4, 7.5, 7.9, 7.10; attrs->split_loads). */
+    uint16_t index;      /* index field: the transfer's lrid */
+    uint8_t resp;        /* responses: RVT_TE_RESP_* */
 } rvt_te_dpkt;
+
+/* resp field of the split data packets (tables 7.5, 7.10). */
+enum rvt_te_resp { RVT_TE_RESP_ERROR = 0, RVT_TE_RESP_XOR = 1, RVT_TE_RESP_FULL = 2,
+                   RVT_TE_RESP_DIFF = 3 };
+/* Outstanding split atomics, for the 7.10 walk: a split atomic data
+ * packet has no size field, its data_len is 2 + size bits of the request
+ * (table 7.9) with the same index.  sizes[index] is that size field or
+ * RVT_TE_NO_ATOMIC; the table has 1 << index_width entries. */
+#define RVT_TE_NO_ATOMIC 0xffu
+#define RVT_TE_MAX_INDEX_WIDTH 8
+/* Track the table across packets: a split atomic request sets its entry,
+ * any response clears it.  Fill with RVT_TE_NO_ATOMIC to start. */
+void rvt_te_dsplit_track(const rvt_te_attrs *a, const rvt_te_dpkt *p, uint8_t *sizes);
+/* rvt_te_dunpack() with the table (NULL: no atomic outstanding). */
+int rvt_te_dunpack_split(const rvt_te_attrs *a, const uint8_t *buf, size_t len,
+                         const uint8_t *sizes, rvt_te_dpkt *p);
 
 /* Check the data-trace attributes (widths, options). */
 int rvt_te_data_attrs_check(const rvt_te_attrs *a);

@@ -88,7 +88,15 @@ typedef struct rvt_hart_cfg {
     /* mctrcontrol at reset (0 = CTR off until the program writes it), for
      * recording programs that do not configure CTR themselves. */
     uint64_t ctr_control;
+    /* Split data interface (E-Trace 4.3, table 4.9; with data_records):
+     * 0 = unified records; N = 1..RVT_HART_SPLIT_MAX IDs.  Each load and
+     * atomic is a request record at retirement and a response record
+     * later: when all N IDs are outstanding, half of them (rounded up)
+     * respond in a fixed pseudo-random order before the next request;
+     * rvt_hart_finish() delivers the rest.  docs/hart.md. */
+    unsigned split_loads;
 } rvt_hart_cfg;
+#define RVT_HART_SPLIT_MAX 32
 
 /* Why rvt_hart_run() returned. */
 typedef enum rvt_hart_stop {

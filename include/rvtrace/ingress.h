@@ -65,9 +65,28 @@ enum rvt_dtype {
     RVT_DTYPE_AMO_MIN = 14,
 };
 
-/* One data access (E-Trace 4.4, unified form).  For CSRs and atomics the
- * store data is `data` and the load data/operand is `data2` (4.4: store
- * data in the LSBs, load data in the MSBs of the hardware signal). */
+/* rvt_drec.flags */
+#define RVT_DREC_F_SC_FAIL   0x01u  /* store-conditional failed */
+/* Split interface (E-Trace 4.3, table 4.9; docs/format-rvi.md): a load or
+ * atomic in two records linked by lrid.  The request comes at retirement
+ * (dtype, dsize, addr, and for an atomic its operand in `data`); the
+ * response when the data returns (lrid = lid, lresp, the load data in
+ * `data` for a load and in `data2` for an atomic, as in the unified form).
+ * A response repeats its request's iaddr/addr/dtype/dsize for readers; an
+ * encoder uses only lrid, lresp and the load data, as the hardware
+ * response phase carries nothing else.  At most one request per lrid is
+ * outstanding (table 4.9). */
+#define RVT_DREC_F_SPLIT_REQ 0x02u
+#define RVT_DREC_F_RESPONSE  0x04u
+#define RVT_DREC_F_KNOWN     0x07u
+
+/* Table 4.9 lresp. */
+enum rvt_lresp { RVT_LRESP_NONE = 0, RVT_LRESP_OKAY = 2, RVT_LRESP_ERROR = 3 };
+
+/* One data access (E-Trace 4.4, unified form, or one phase of the split
+ * form).  For CSRs and atomics the store data is `data` and the load
+ * data/operand is `data2` (4.4: store data in the LSBs, load data in the
+ * MSBs of the hardware signal). */
 typedef struct rvt_drec {
     uint64_t iaddr;     /* address of the accessing instruction */
     uint64_t addr;      /* data address, or CSR number */
@@ -76,7 +95,9 @@ typedef struct rvt_drec {
     uint8_t dtype;      /* rvt_dtype */
     uint8_t dsize;      /* 2^dsize bytes */
     uint8_t dblock;     /* block within the cycle (4.4) */
-    uint8_t flags;      /* bit 0: store-conditional failed */
+    uint8_t flags;      /* RVT_DREC_F_* */
+    uint16_t lrid;      /* split: request ID (lrid) / response ID (lid) */
+    uint8_t lresp;      /* split response: rvt_lresp; 0 otherwise */
 } rvt_drec;
 
 /* A streaming consumer of ingress records.  put() receives blocks in

@@ -46,6 +46,7 @@ static const struct { const char *name; size_t off; } num_attrs[] = {
     ATTR(data_trace), ATTR(data_width), ATTR(no_data), ATTR(no_address), ATTR(data_compress),
     ATTR(comparators), ATTR(filters), ATTR(ecause_choice), ATTR(filter_context),
     ATTR(filter_excint), ATTR(filter_privilege), ATTR(filter_tval),
+    ATTR(split_loads), ATTR(index_width),
 };
 #undef ATTR
 

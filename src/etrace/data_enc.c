@@ -1,10 +1,18 @@
-/* Data-trace encoder (E-Trace ch. 7, unified interface of 4.4): each
- * access becomes one te_data packet.  After a sync (a te_inst format 3
- * packet on the same stream, or every RVT_TE_DATA_RESYNC packets) the
- * first packet of each access size carries the full address and data
- * (7.1.3); afterwards the encoder tries every coding the options allow
+/* Data-trace encoder (E-Trace ch. 7): on the unified interface of 4.4
+ * each access becomes one te_data packet; with attrs->split_loads a load
+ * or atomic becomes a request packet at retirement (tables 7.4, 7.9) and
+ * a response packet when its data returns (7.5, 7.10), linked by the
+ * index.  After a sync (a te_inst format 3 packet on the same stream, or
+ * every RVT_TE_DATA_RESYNC packets) the first packet of each access size
+ * carries the full address and the first one the full data (7.1.3);
+ * afterwards the encoder tries every coding the options allow
  * (differential address, XOR or differential data) and sends the shortest
- * packet, preferring full values on a tie. */
+ * packet, preferring full values on a tie.
+ *
+ * Either interface's records are accepted: split phases into a unified
+ * encoder make one unified packet at the response; a unified load or
+ * atomic into a split encoder makes a request and an okay response at
+ * once, on the lowest free index. */
 #include <stdlib.h>
 #include <string.h>
 #include "etrace/data_int.h"
@@ -19,9 +27,12 @@ struct rvt_te_data_encoder {
     rvt_te_dstate st;
     uint64_t since_sync;
     rvt_te_data_stats stats;
+    rvt_te_split split;
 };
 
-enum dkind { K_LS, K_ATOMIC, K_CSR };
+/* What a packet carries: the unified forms, or a split phase (the
+ * response's load data is in d->data for both K_RESP kinds). */
+enum dkind { K_LS, K_ATOMIC, K_CSR, K_REQ, K_RESP };
 
 static int kind_of(const rvt_drec *d)
 {
@@ -48,6 +59,7 @@ rvt_te_data_encoder *rvt_te_data_encoder_new(const rvt_te_attrs *a, rvt_te_byte_
     e->a = *a;
     e->out = out;
     e->ctx = ctx;
+    rvt_te_split_init(&e->split);
     return e;
 }
 
@@ -157,10 +169,55 @@ static int build_csr(const rvt_te_data_encoder *e, const rvt_drec *d, rvt_te_dco
     return 0;
 }
 
+/* Tables 7.4 and 7.9: the unified builders without data, then the index
+ * and the 1-bit diff of the address. */
+static int build_req(const rvt_te_data_encoder *e, const rvt_drec *d, rvt_te_dcoding c,
+                     rvt_te_dpkt *p)
+{
+    rvt_te_dcoding full = { c.addr, DM_FULL };
+    bool atomic = d->dtype != RVT_DTYPE_LOAD;
+    int st = atomic ? build_atomic(e, d, full, p) : build_ls(e, d, full, p);
+    p->data = 0;
+    p->datalen = 0;
+    p->index = d->lrid;
+    p->diff = c.addr == DM_DIFF;
+    return st;
+}
+
+/* Tables 7.5 and 7.10: resp names the data coding, 00 an error. */
+static int build_resp(const rvt_te_data_encoder *e, const rvt_drec *d, rvt_te_dcoding c,
+                      rvt_te_dpkt *p)
+{
+    static const uint8_t resp[4] = { RVT_TE_RESP_FULL, RVT_TE_RESP_XOR, RVT_TE_RESP_DIFF,
+                                     RVT_TE_RESP_ERROR };
+    const rvt_te_attrs *a = &e->a;
+    unsigned s = d->dsize, bits = 8u << s;
+    bool atomic = d->dtype != RVT_DTYPE_LOAD;
+    if (bits > a->data_width)
+        return RVT_ERR_RANGE;
+    p->format = atomic ? RVT_TE_DF_SPLIT_ATOMIC_DATA : RVT_TE_DF_SPLIT_LOAD_DATA;
+    p->size = (uint8_t)(atomic ? s - 2 : s);
+    p->index = d->lrid;
+    p->resp = resp[c.data];
+    if (c.data == DM_NONE)
+        return 0;
+    unsigned nb;
+    uint64_t x = rvt_te_dval_encode(c.data, d->data, e->st.data[s], bits, &nb);
+    /* 7.5: a data_width_p-bit field (the packet compression drops its
+     * sign bits); 7.10: data_len + the significant bytes, as 7.6. */
+    p->data = x & rvt_mask(atomic ? 8 * nb : a->data_width);
+    p->datalen = (uint8_t)(nb - 1);
+    return 0;
+}
+
 static int build(const rvt_te_data_encoder *e, const rvt_drec *d, int kind, rvt_te_dcoding c,
                  rvt_te_dpkt *p)
 {
     memset(p, 0, sizeof *p);
+    if (kind == K_REQ)
+        return build_req(e, d, c, p);
+    if (kind == K_RESP)
+        return build_resp(e, d, c, p);
     int st = kind == K_LS ? build_ls(e, d, c, p)
            : kind == K_ATOMIC ? build_atomic(e, d, c, p) : build_csr(e, d, c, p);
     if (st != 0)
@@ -172,12 +229,6 @@ static int build(const rvt_te_data_encoder *e, const rvt_drec *d, int kind, rvt_
     return 0;
 }
 
-/* Is there a reference value for the compressed codings? */
-static bool have_ref(const rvt_te_data_encoder *e, const rvt_drec *d, int kind)
-{
-    return kind == K_CSR ? e->st.csr_valid : e->st.valid[d->dsize & 3];
-}
-
 static void remember(rvt_te_data_encoder *e, const rvt_drec *d, int kind)
 {
     if (kind == K_CSR) {
@@ -187,31 +238,51 @@ static void remember(rvt_te_data_encoder *e, const rvt_drec *d, int kind)
         return;
     }
     unsigned s = d->dsize & 3;
-    e->st.addr[s] = d->addr;
-    e->st.data[s] = (kind == K_ATOMIC ? d->data2 : d->data) & rvt_mask(8u << s);
-    e->st.valid[s] = true;
+    if (kind != K_RESP) {
+        e->st.addr[s] = d->addr;
+        e->st.valid[s] = true;
+    }
+    if (kind != K_REQ && d->lresp != RVT_LRESP_ERROR) {
+        e->st.data[s] = (kind == K_ATOMIC ? d->data2 : d->data) & rvt_mask(8u << s);
+        e->st.dvalid[s] = true;
+    }
+}
+
+/* May coding c be used: the packet's shape (which of address and data it
+ * carries), the options, and a reference for what it compresses. */
+static bool usable(const rvt_te_data_encoder *e, const rvt_drec *d, int kind, rvt_te_dcoding c)
+{
+    const rvt_te_attrs *a = &e->a;
+    bool want_addr = kind == K_REQ || (kind != K_RESP && !a->no_address);
+    bool want_data = kind == K_RESP ? d->lresp != RVT_LRESP_ERROR
+                   : kind != K_REQ && !a->no_data;
+    if ((c.addr != DM_NONE) != want_addr || (c.data != DM_NONE) != want_data)
+        return false;
+    bool aref = kind == K_CSR ? e->st.csr_valid : e->st.valid[d->dsize & 3];
+    bool dref = kind == K_CSR ? e->st.csr_valid : e->st.dvalid[d->dsize & 3];
+    if (a->data_compress == 0)
+        aref = dref = false;
+    if (c.addr == DM_DIFF && !aref)
+        return false;
+    if ((c.data == DM_XOR || c.data == DM_DIFF) && !dref)
+        return false;
+    return !((c.data == DM_XOR && !(a->data_compress & 1)) ||
+             (c.data == DM_DIFF && !(a->data_compress & 2)));
 }
 
 /* The shortest frame over the codings the options and state allow. */
-static int encode_one(rvt_te_data_encoder *e, const rvt_drec *d, uint8_t *best)
+static int encode_one(rvt_te_data_encoder *e, const rvt_drec *d, int kind, uint8_t *best)
 {
     const rvt_te_attrs *a = &e->a;
-    int kind = kind_of(d);
-    if (kind < 0 || d->dsize > 3)
+    if (d->dsize > 3)
         return RVT_ERR_INVAL;
-    bool ref = have_ref(e, d, kind) && a->data_compress != 0;
     static const uint8_t amodes[] = { DM_FULL, DM_DIFF, DM_NONE };
     static const uint8_t dmodes[] = { DM_FULL, DM_XOR, DM_DIFF, DM_NONE };
     int best_n = 0;
     for (unsigned i = 0; i < 3; i++) {
         for (unsigned j = 0; j < 4; j++) {
             rvt_te_dcoding c = { amodes[i], dmodes[j] };
-            if ((c.addr == DM_NONE) != (bool)a->no_address || (c.data == DM_NONE) != (bool)a->no_data)
-                continue;
-            if (!ref && (c.addr == DM_DIFF || c.data == DM_XOR || c.data == DM_DIFF))
-                continue;
-            if ((c.data == DM_XOR && !(a->data_compress & 1)) ||
-                (c.data == DM_DIFF && !(a->data_compress & 2)))
+            if (!usable(e, d, kind, c))
                 continue;
             rvt_te_dpkt p;
             int st = build(e, d, kind, c, &p);
@@ -232,21 +303,106 @@ static int encode_one(rvt_te_data_encoder *e, const rvt_drec *d, uint8_t *best)
     return best_n ? best_n : RVT_ERR_RANGE;
 }
 
+/* One packet of the given kind. */
+static int emit(rvt_te_data_encoder *e, const rvt_drec *d, int kind)
+{
+    if (e->since_sync >= RVT_TE_DATA_RESYNC)
+        rvt_te_data_encoder_sync(e);
+    uint8_t frame[RVT_TE_MAX_PAYLOAD + 1];
+    int len = encode_one(e, d, kind, frame);
+    if (len < 0)
+        return len;
+    remember(e, d, kind);
+    e->since_sync++;
+    e->stats.packets++;
+    e->stats.bytes += (uint64_t)len;
+    return e->out(e->ctx, frame, (size_t)len);
+}
+
+/* The completed access of a response: its request with the load data. */
+static rvt_drec completed(const rvt_drec *req, const rvt_drec *resp)
+{
+    rvt_drec d = *req;
+    d.flags = 0;
+    d.lresp = resp->lresp;
+    if (req->dtype == RVT_DTYPE_LOAD)
+        d.data = resp->lresp == RVT_LRESP_ERROR ? 0 : resp->data;
+    else
+        d.data2 = resp->lresp == RVT_LRESP_ERROR ? 0 : resp->data2;
+    return d;
+}
+
+/* A response record: the response packet, or on the unified interface the
+ * unified packet of the completed access (which cannot say "failed"). */
+static int put_response(rvt_te_data_encoder *e, const rvt_drec *r)
+{
+    if (r->lrid >= rvt_te_split_ids(&e->a) ||
+        (r->lresp != RVT_LRESP_OKAY && r->lresp != RVT_LRESP_ERROR))
+        return RVT_ERR_INVAL;           /* table 4.9 lid and lresp */
+    if (!e->split.busy[r->lrid])
+        return 0;   /* its request was not traced (a filter in front, ch. 5) */
+    e->split.busy[r->lrid] = false;
+    rvt_drec d = completed(&e->split.req[r->lrid], r);
+    e->stats.accesses++;
+    if (!e->a.split_loads)
+        return d.lresp == RVT_LRESP_ERROR ? RVT_ERR_RANGE : emit(e, &d, kind_of(&d));
+    if (d.dtype != RVT_DTYPE_LOAD)
+        d.data = d.data2;               /* K_RESP: the load data in data */
+    d.lrid = r->lrid;
+    return emit(e, &d, K_RESP);
+}
+
+static int put_request(rvt_te_data_encoder *e, const rvt_drec *r)
+{
+    if (!rvt_te_drec_splits(r) || r->lrid >= rvt_te_split_ids(&e->a) || e->split.busy[r->lrid] ||
+        r->lresp != 0)
+        return RVT_ERR_INVAL;           /* table 4.9: one load in progress per ID */
+    e->split.busy[r->lrid] = true;
+    e->split.req[r->lrid] = *r;
+    return e->a.split_loads ? emit(e, r, K_REQ) : 0;
+}
+
+/* A unified load or atomic on the split interface: a request and its
+ * response back to back, on the lowest free index (okay unless the record
+ * is a decoded failed load, lresp 3). */
+static int put_as_split(rvt_te_data_encoder *e, const rvt_drec *r)
+{
+    unsigned id = 0, ids = rvt_te_split_ids(&e->a);
+    while (id < ids && e->split.busy[id])
+        id++;
+    if (id == ids)
+        return RVT_ERR_RANGE;
+    rvt_drec q = *r;
+    q.flags = RVT_DREC_F_SPLIT_REQ;
+    q.lrid = (uint16_t)id;
+    q.lresp = 0;
+    int st = put_request(e, &q);
+    if (st < 0)
+        return st;
+    q.flags = RVT_DREC_F_RESPONSE;
+    q.lresp = r->lresp == RVT_LRESP_ERROR ? RVT_LRESP_ERROR : RVT_LRESP_OKAY;
+    return put_response(e, &q);
+}
+
+static int put_one(rvt_te_data_encoder *e, const rvt_drec *r)
+{
+    if (r->flags & RVT_DREC_F_RESPONSE)
+        return put_response(e, r);
+    if (r->flags & RVT_DREC_F_SPLIT_REQ)
+        return put_request(e, r);
+    if (e->a.split_loads && rvt_te_drec_splits(r))
+        return put_as_split(e, r);
+    int kind = kind_of(r);
+    if (kind < 0)
+        return RVT_ERR_INVAL;
+    e->stats.accesses++;
+    return emit(e, r, kind);
+}
+
 int rvt_te_data_encoder_put(rvt_te_data_encoder *e, const rvt_drec *recs, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        if (e->since_sync >= RVT_TE_DATA_RESYNC)
-            rvt_te_data_encoder_sync(e);
-        uint8_t frame[RVT_TE_MAX_PAYLOAD + 1];
-        int len = encode_one(e, &recs[i], frame);
-        if (len < 0)
-            return len;
-        remember(e, &recs[i], kind_of(&recs[i]));
-        e->since_sync++;
-        e->stats.accesses++;
-        e->stats.packets++;
-        e->stats.bytes += (uint64_t)len;
-        int st = e->out(e->ctx, frame, (size_t)len);
+        int st = put_one(e, &recs[i]);
         if (st < 0)
             return st;
     }

@@ -42,6 +42,80 @@ const char *rvt_te_dpkt_name(const rvt_te_dpkt *p)
 static const char *const amo_names[8] = { "swap", "add", "and", "or", "xor", "max", "min", "reserved" };
 static const char *const csr_names[4] = { "rw", "rs", "rc", "reserved" };
 
+static const char *const resp_names[4] = { "error", "xor", "full", "diff" };
+
+static bool is_split(const rvt_te_attrs *a, const rvt_te_dpkt *p)
+{
+    return a->split_loads && p->format != RVT_TE_DF_CSR && (p->format & 6) != 2;
+}
+
+/* A split request shares its code with the unified form (7.1.1). */
+static const char *fmt_name(const rvt_te_attrs *a, const rvt_te_dpkt *p)
+{
+    static const char *const req[] = { "split_load_aligned", "split_load_unaligned" };
+    if (is_split(a, p) && p->format <= RVT_TE_DF_LOAD_UNALIGNED)
+        return req[p->format];
+    if (is_split(a, p) && p->format == RVT_TE_DF_ATOMIC)
+        return "split_atomic";
+    return fmt_names[p->format & 7];
+}
+
+/* Tables 7.4, 7.5, 7.9, 7.10 in wire order. */
+static void split_fields(tout *o, const rvt_te_dpkt *p)
+{
+    bool resp = p->format == RVT_TE_DF_SPLIT_LOAD_DATA || p->format == RVT_TE_DF_SPLIT_ATOMIC_DATA;
+    if (p->format == RVT_TE_DF_ATOMIC)
+        emit(o, "subtype", amo_names[p->subtype & 7], 0, false);
+    if (p->format != RVT_TE_DF_SPLIT_ATOMIC_DATA)
+        emit(o, "size", NULL, p->size, false);
+    emit(o, "index", NULL, p->index, false);
+    if (resp) {
+        emit(o, "resp", resp_names[p->resp & 3], 0, false);
+        if (p->resp == RVT_TE_RESP_ERROR)
+            return;
+        if (p->format == RVT_TE_DF_SPLIT_ATOMIC_DATA)
+            emit(o, "data_len", NULL, p->datalen, false);
+        emit(o, "data", NULL, p->data, true);
+        return;
+    }
+    emit(o, "diff", NULL, p->diff, false);
+    if (p->format == RVT_TE_DF_ATOMIC) {
+        emit(o, "op_len", NULL, p->oplen, false);
+        emit(o, "operand", NULL, p->operand, true);
+    }
+    emit(o, "address", NULL, p->address, true);
+}
+
+static void unified_fields(tout *o, const rvt_te_attrs *a, const rvt_te_dpkt *p)
+{
+    bool atomic = p->format == RVT_TE_DF_ATOMIC, csr = p->format == RVT_TE_DF_CSR;
+    if (atomic || csr)
+        emit(o, "subtype", atomic ? amo_names[p->subtype & 7] : csr_names[p->subtype & 3], 0, false);
+    if (!csr)
+        emit(o, "size", NULL, p->size, false);
+    emit(o, "diff", NULL, p->diff, false);
+    bool ro = csr && !a->no_address && (p->address >> 10) == 3;
+    if (!a->no_data) {
+        if (atomic) {
+            emit(o, "op_len", NULL, p->oplen, false);
+            emit(o, "operand", NULL, p->operand, true);
+        }
+        if (csr || !a->no_address)
+            emit(o, "data_len", NULL, p->datalen, false);
+        emit(o, "data", NULL, p->data, true);
+        if (csr && !ro) {
+            emit(o, "op_len", NULL, p->oplen, false);
+            emit(o, "operand", NULL, p->operand, true);
+        }
+    }
+    if (csr && (a->no_data || !a->no_address)) {
+        emit(o, "addr_msbs", NULL, (p->address >> 6) & 63, true);
+        emit(o, "addr_lsbs", NULL, p->address & 63, true);
+    } else if (!csr && !a->no_address) {
+        emit(o, "address", NULL, p->address, true);
+    }
+}
+
 int rvt_te_dpkt_format(const rvt_te_attrs *a, const rvt_te_dpkt *p, bool json, char *buf, size_t n)
 {
     tout o = { buf, n, 0, json, true };
@@ -54,33 +128,11 @@ int rvt_te_dpkt_format(const rvt_te_attrs *a, const rvt_te_dpkt *p, bool json, c
         o.len = 1;
     }
     emit(&o, "msg", "te_data", 0, false);
-    emit(&o, "format", fmt_names[p->format & 7], 0, false);
-    bool atomic = p->format == RVT_TE_DF_ATOMIC, csr = p->format == RVT_TE_DF_CSR;
-    if (atomic || csr)
-        emit(&o, "subtype", atomic ? amo_names[p->subtype & 7] : csr_names[p->subtype & 3], 0, false);
-    if (!csr)
-        emit(&o, "size", NULL, p->size, false);
-    emit(&o, "diff", NULL, p->diff, false);
-    bool ro = csr && !a->no_address && (p->address >> 10) == 3;
-    if (!a->no_data) {
-        if (atomic) {
-            emit(&o, "op_len", NULL, p->oplen, false);
-            emit(&o, "operand", NULL, p->operand, true);
-        }
-        if (csr || !a->no_address)
-            emit(&o, "data_len", NULL, p->datalen, false);
-        emit(&o, "data", NULL, p->data, true);
-        if (csr && !ro) {
-            emit(&o, "op_len", NULL, p->oplen, false);
-            emit(&o, "operand", NULL, p->operand, true);
-        }
-    }
-    if (csr && (a->no_data || !a->no_address)) {
-        emit(&o, "addr_msbs", NULL, (p->address >> 6) & 63, true);
-        emit(&o, "addr_lsbs", NULL, p->address & 63, true);
-    } else if (!csr && !a->no_address) {
-        emit(&o, "address", NULL, p->address, true);
-    }
+    emit(&o, "format", fmt_name(a, p), 0, false);
+    if (is_split(a, p))
+        split_fields(&o, p);
+    else
+        unified_fields(&o, a, p);
     if (json && o.len + 1 < n) {
         buf[o.len++] = '}';
         buf[o.len] = 0;
@@ -107,6 +159,13 @@ int rvt_te_drec_format(const rvt_drec *d, unsigned omit, char *buf, size_t n)
     bool two = d->dtype >= RVT_DTYPE_CSR_RW;
     if (two)
         snprintf(data2, sizeof data2, (omit & RVT_TE_DREC_NO_DATA) ? " -" : " %" PRIx64, d->data2);
+    /* A split load that failed (table 4.9 lresp 3) has no load data. */
+    if (d->lresp == RVT_LRESP_ERROR && !(omit & RVT_TE_DREC_NO_DATA)) {
+        if (two)
+            snprintf(data2, sizeof data2, " error");
+        else
+            snprintf(data, sizeof data, "error");
+    }
     int w = snprintf(buf, n, "%s %u %s %s%s", dtype_name(d->dtype), 1u << (d->dsize & 7), addr,
                      data, data2);
     return w >= 0 && (size_t)w < n ? w : RVT_ERR_LIMIT;

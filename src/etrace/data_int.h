@@ -25,13 +25,30 @@ int rvt_te_dcoding_of(const rvt_te_attrs *a, unsigned format, unsigned diff, rvt
 int rvt_te_diff_of(const rvt_te_attrs *a, unsigned format, rvt_te_dcoding c);
 
 /* Compression state (7.1.3): per access size, the last address and data;
- * for CSRs the last CSR number and read value. */
+ * for CSRs the last CSR number and read value.  valid/dvalid: an address /
+ * data reference exists (always both on the unified interface; a split
+ * request sets the address, its response the data). */
 typedef struct rvt_te_dstate {
     uint64_t addr[4], data[4];
-    bool valid[4];
+    bool valid[4], dvalid[4];
     uint64_t csr_addr, csr_data;
     bool csr_valid;
 } rvt_te_dstate;
+
+/* Outstanding split transfers (4.3) by index: the request each response
+ * completes, and the 7.10 size table of the packet walker. */
+#define RVT_TE_SPLIT_IDS (1u << RVT_TE_MAX_INDEX_WIDTH)
+typedef struct rvt_te_split {
+    rvt_drec req[RVT_TE_SPLIT_IDS];
+    bool busy[RVT_TE_SPLIT_IDS];
+    uint8_t sizes[RVT_TE_SPLIT_IDS];
+} rvt_te_split;
+/* Empty table. */
+void rvt_te_split_init(rvt_te_split *t);
+/* IDs an attribute set allows: 2^index_width when split, else all. */
+unsigned rvt_te_split_ids(const rvt_te_attrs *a);
+/* Is the record a load or atomic (the accesses that may split, 4.3)? */
+bool rvt_te_drec_splits(const rvt_drec *d);
 
 /* Packets between the data encoder's own full packets. */
 #define RVT_TE_DATA_RESYNC 256

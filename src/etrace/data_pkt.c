@@ -1,5 +1,5 @@
-/* te_data payload codec (E-Trace ch. 7, tables 7.1-7.13, unified
- * interface): one field walk shared by packing and unpacking, the same
+/* te_data payload codec (E-Trace ch. 7, tables 7.1-7.13, unified or
+ * split interface): one field walk shared by packing and unpacking, the same
  * sign-based compression as te_inst.  Which fields a packet has depends on
  * its format and on the run-time options noData/noAddress (table 2.2),
  * which are not in the packet (ch. 7 introduction).  Choices where the
@@ -13,6 +13,7 @@
 typedef struct dwalk {
     rvt_bitrw io;
     const rvt_te_attrs *a;
+    const uint8_t *sizes;   /* outstanding split atomics (7.10), or NULL */
 } dwalk;
 
 #define F(field, n) (p->field = (__typeof__(p->field))rvt_bitrw_field(&k->io, p->field, (n)))
@@ -25,6 +26,12 @@ int rvt_te_data_attrs_check(const rvt_te_attrs *a)
         return RVT_ERR_INVAL;
     if (a->no_data && a->no_address)
         return RVT_ERR_INVAL;       /* nothing left to trace */
+    /* The split forms carry an address in the request and data in the
+     * response (tables 7.4/7.5, 7.9/7.10): rvtrace pairs them with both
+     * options off only (docs/conformance-etrace.md). */
+    if (a->split_loads > 1 || a->index_width > RVT_TE_MAX_INDEX_WIDTH ||
+        (a->split_loads && (a->no_data || a->no_address)))
+        return RVT_ERR_INVAL;
     if (a->iaddress_width < 12 || a->iaddress_width > 64)
         return RVT_ERR_INVAL;
     return 0;
@@ -49,14 +56,18 @@ static unsigned size_width(const rvt_te_attrs *a)
     return 2;
 }
 
-/* Tables 7.1-7.3. */
+/* Tables 7.1-7.3; a load on the split interface is table 7.4 (the
+ * request: index, then a 1-bit diff and the address). */
 static int walk_ls(dwalk *k, rvt_te_dpkt *p)
 {
     const rvt_te_attrs *a = k->a;
     F(size, size_width(a));
     if ((8u << p->size) > a->data_width)
         return RVT_ERR_FORMAT;
-    if (a->no_data) {
+    if (a->split_loads && p->format <= RVT_TE_DF_LOAD_UNALIGNED) {
+        F(index, a->index_width);
+        F(diff, 1);
+    } else if (a->no_data) {
         F(diff, 1);
     } else if (a->no_address) {
         F(diff, rvt_te_ddiff_width(a));
@@ -80,6 +91,16 @@ static int walk_atomic(dwalk *k, rvt_te_dpkt *p)
     if (p->subtype == 7 || (32u << p->size) > a->data_width)
         return RVT_ERR_FORMAT;
     unsigned lw = 2u + p->size;
+    if (a->split_loads) {
+        /* Table 7.9: the request has no data, so its diff codes the
+         * address alone, 1 bit as in 7.4 (docs/conformance-etrace.md). */
+        F(index, a->index_width);
+        F(diff, 1);
+        F(oplen, lw);
+        F(operand, 8u * (p->oplen + 1u));
+        F(address, a->iaddress_width);
+        return 0;
+    }
     if (a->no_data) {
         F(diff, 1);
         F(address, a->iaddress_width);
@@ -131,9 +152,48 @@ static int walk_csr(dwalk *k, rvt_te_dpkt *p)
     return 0;
 }
 
+/* Table 7.5: no data after an error response (resp 00). */
+static int walk_split_load(dwalk *k, rvt_te_dpkt *p)
+{
+    const rvt_te_attrs *a = k->a;
+    F(size, size_width(a));
+    if ((8u << p->size) > a->data_width)
+        return RVT_ERR_FORMAT;
+    F(index, a->index_width);
+    F(resp, 2);
+    if (p->resp != RVT_TE_RESP_ERROR)
+        F(data, a->data_width);
+    return 0;
+}
+
+/* Table 7.10: no size field; data_len is 2 + the request's size bits. */
+static int walk_split_atomic(dwalk *k, rvt_te_dpkt *p)
+{
+    F(index, k->a->index_width);
+    if (k->io.r) {
+        bool table = k->sizes && k->a->index_width <= RVT_TE_MAX_INDEX_WIDTH;
+        unsigned s = table ? k->sizes[p->index] : RVT_TE_NO_ATOMIC;
+        if (s > 1)
+            return RVT_ERR_FORMAT;      /* no atomic request with this index */
+        p->size = (uint8_t)s;
+    }
+    F(resp, 2);
+    if (p->resp != RVT_TE_RESP_ERROR) {
+        F(datalen, 2u + p->size);
+        F(data, 8u * (p->datalen + 1u));
+    }
+    return 0;
+}
+
 static int dwalk_all(dwalk *k, rvt_te_dpkt *p)
 {
     F(format, 3);
+    if (k->a->split_loads) {
+        if (p->format == RVT_TE_DF_SPLIT_LOAD_DATA)
+            return walk_split_load(k, p);
+        if (p->format == RVT_TE_DF_SPLIT_ATOMIC_DATA)
+            return walk_split_atomic(k, p);
+    }
     switch (p->format) {
     case RVT_TE_DF_LOAD_ALIGNED: case RVT_TE_DF_LOAD_UNALIGNED:
     case RVT_TE_DF_STORE_ALIGNED: case RVT_TE_DF_STORE_UNALIGNED:
@@ -143,8 +203,8 @@ static int dwalk_all(dwalk *k, rvt_te_dpkt *p)
     case RVT_TE_DF_CSR:
         return walk_csr(k, p);
     default:
-        /* Split-load/split-atomic data (tables 7.5, 7.10): rvtrace's
-         * encoder has the unified interface only (4.3). */
+        /* Split-load/split-atomic data (tables 7.5, 7.10) on an encoder
+         * of the unified interface (7.1.1: it supports one or the other). */
         return RVT_ERR_FORMAT;
     }
 }
@@ -156,7 +216,9 @@ int rvt_te_dpack(const rvt_te_attrs *a, const rvt_te_dpkt *p, uint8_t *buf, size
     rvt_bitw_init(&w, tmp, sizeof tmp);
     memset(tmp, 0, sizeof tmp);
     rvt_te_dpkt copy = *p;
-    dwalk k = { { &w, NULL }, a };
+    if (p->index >> a->index_width)
+        return RVT_ERR_RANGE;
+    dwalk k = { { &w, NULL }, a, NULL };
     int st = dwalk_all(&k, &copy);
     if (st < 0)
         return st;
@@ -184,18 +246,35 @@ int rvt_te_dframe(const rvt_te_attrs *a, const rvt_te_dpkt *p, uint8_t *buf, siz
 
 int rvt_te_dunpack(const rvt_te_attrs *a, const uint8_t *buf, size_t len, rvt_te_dpkt *p)
 {
+    return rvt_te_dunpack_split(a, buf, len, NULL, p);
+}
+
+int rvt_te_dunpack_split(const rvt_te_attrs *a, const uint8_t *buf, size_t len,
+                         const uint8_t *sizes, rvt_te_dpkt *p)
+{
     if (len == 0 || len > RVT_TE_MAX_PAYLOAD)
         return RVT_ERR_FORMAT;
     memset(p, 0, sizeof *p);
     rvt_bitr r;
     rvt_bitr_init(&r, buf, len, buf[len - 1] >> 7);
-    dwalk k = { { NULL, &r }, a };
+    dwalk k = { { NULL, &r }, a, sizes };
     int st = dwalk_all(&k, p);
     if (st < 0)
         return st;
     if ((r.pos + 7) / 8 < len)
         return RVT_ERR_FORMAT;      /* longer than its fields */
     return 0;
+}
+
+void rvt_te_dsplit_track(const rvt_te_attrs *a, const rvt_te_dpkt *p, uint8_t *sizes)
+{
+    if (!a->split_loads || a->index_width > RVT_TE_MAX_INDEX_WIDTH || (p->index >> a->index_width))
+        return;
+    if (p->format == RVT_TE_DF_ATOMIC)
+        sizes[p->index] = p->size;
+    else if (p->format == RVT_TE_DF_SPLIT_LOAD_DATA || p->format == RVT_TE_DF_SPLIT_ATOMIC_DATA ||
+             p->format <= RVT_TE_DF_LOAD_UNALIGNED)
+        sizes[p->index] = RVT_TE_NO_ATOMIC;
 }
 
 bool rvt_te_frame_is_sync(const uint8_t *frame, size_t n)

@@ -33,6 +33,10 @@ static int check_cfg(const rvt_hart_cfg *c, unsigned xlen, uint64_t base, uint64
         diag(c, "retire width must be 1..8, not %u", c->retire_width);
         return RVT_ERR_INVAL;
     }
+    if (c->split_loads > RVT_HART_SPLIT_MAX) {
+        diag(c, "split-load window must be 0..%u, not %u", RVT_HART_SPLIT_MAX, c->split_loads);
+        return RVT_ERR_INVAL;
+    }
     bool bad = size < HART_PAGE_SIZE || size > MAX_RAM_SIZE || (size & (HART_PAGE_SIZE - 1)) ||
                (base & (HART_PAGE_SIZE - 1)) || base < 0x80000000ull || base + size < base ||
                (xlen == 32 && base + size > (1ull << 32));
@@ -162,6 +166,10 @@ int rvt_hart_finish(rvt_hart *h)
 {
     hart_cycle_end(h);
     int rc = hart_flush(h);
+    if (rc >= 0 && h->split_busy) {
+        hart_split_finish(h);   /* 4.3: every request gets its response */
+        rc = hart_flush(h);
+    }
     if (rc >= 0 && h->sink && h->sink->end)
         rc = h->sink->end(h->sink->ctx);
     return rc < 0 ? rc : RVT_OK;

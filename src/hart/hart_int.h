@@ -121,6 +121,10 @@ struct rvt_hart {
     rvt_drec dbuf[HART_DBATCH];
     size_t ndbuf, dpushed;      /* dbuf[0..dpushed) belong to buf[nbuf-1] */
     int sink_err;
+    /* split data interface (split.c, E-Trace 4.3): pending responses */
+    rvt_drec split_pend[RVT_HART_SPLIT_MAX];
+    uint32_t split_busy;        /* bit i: ID i outstanding */
+    uint32_t split_rng;         /* response order, reproducible */
 
     /* trap-loop detection */
     uint64_t last_trap_pc, last_trap_instret;
@@ -184,6 +188,13 @@ int hart_store_slow(rvt_hart *h, uint64_t addr, unsigned size, uint64_t v);
 uint64_t hart_mtime(const rvt_hart *h);
 void hart_drec(rvt_hart *h, uint64_t pc, unsigned dtype, uint64_t addr,
                unsigned size, uint64_t data, uint64_t data2, unsigned flags);
+/* A free data record slot in the current block (NULL when full). */
+rvt_drec *hart_dslot(rvt_hart *h);
+/* Split interface (split.c): make an ID free before a request; turn the
+ * record just filled into a request; deliver every pending response. */
+void hart_split_make_room(rvt_hart *h);
+void hart_split_issue(rvt_hart *h, rvt_drec *d);
+void hart_split_finish(rvt_hart *h);
 
 static inline void hart_store_hook(rvt_hart *h, uint64_t addr, uint64_t off, unsigned size)
 {

@@ -134,13 +134,14 @@ void hart_drec(rvt_hart *h, uint64_t pc, unsigned dtype, uint64_t addr,
         if (!h->drec_sink)
             return;
     }
-    /* the open block holds at most retire_width (<= 8) accesses, so after
-     * make_room() there is always space */
-    if (h->ndbuf == HART_DBATCH)
-        make_room(h);
-    if (h->ndbuf == HART_DBATCH)
+    bool split = h->cfg.split_loads &&
+                 (dtype == RVT_DTYPE_LOAD || dtype >= RVT_DTYPE_AMO_SWAP);
+    if (split)
+        hart_split_make_room(h);
+    rvt_drec *d = hart_dslot(h);
+    if (!d)
         return;
-    rvt_drec *d = &h->dbuf[h->ndbuf++];
+    memset(d, 0, sizeof *d);
     d->iaddr = pc;
     d->addr = addr;
     d->data = data;
@@ -150,4 +151,18 @@ void hart_drec(rvt_hart *h, uint64_t pc, unsigned dtype, uint64_t addr,
     d->dblock = (uint8_t)h->cyc_blocks;
     d->flags = (uint8_t)flags;
     h->st.data_records++;
+    if (split)
+        hart_split_issue(h, d);
+}
+
+rvt_drec *hart_dslot(rvt_hart *h)
+{
+    /* the open block holds at most retire_width (<= 8) accesses, each
+     * with at most RVT_HART_SPLIT_MAX / 2 responses before it, so after
+     * make_room() there is always space */
+    if (h->ndbuf == HART_DBATCH)
+        make_room(h);
+    if (h->ndbuf == HART_DBATCH)
+        return NULL;
+    return &h->dbuf[h->ndbuf++];
 }

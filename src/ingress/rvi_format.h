@@ -14,7 +14,8 @@ enum rvi_kind {
     RVI_END = 0x00,         /* u64 record count; nothing may follow */
     RVI_BLOCK = 0x01,       /* every rvt_irec field */
     RVI_BLOCK_SHORT = 0x02, /* deltas from the previous block */
-    RVI_DATA = 0x03,        /* every rvt_drec field */
+    RVI_DATA = 0x03,        /* every rvt_drec field of a unified access */
+    RVI_SPLIT = 0x04,       /* 0x03 + lrid + lresp: one split phase */
 };
 
 /* Payload sizes (after the kind byte). */
@@ -22,6 +23,7 @@ enum rvi_kind {
 #define RVI_BLOCK_LEN 48u
 #define RVI_SHORT_LEN 11u
 #define RVI_DATA_LEN 36u
+#define RVI_SPLIT_LEN 39u
 
 /* Offsets inside a RVI_BLOCK payload. */
 enum {
@@ -34,7 +36,7 @@ enum { RS_BITS = 0, RS_IRETIRE = 1, RS_NINSTR = 2, RS_DADDR = 3, RS_DTIME = 7 };
 /* Offsets inside a RVI_DATA payload. */
 enum {
     RD_IADDR = 0, RD_ADDR = 8, RD_DATA = 16, RD_DATA2 = 24, RD_DTYPE = 32,
-    RD_DSIZE = 33, RD_DBLOCK = 34, RD_FLAGS = 35,
+    RD_DSIZE = 33, RD_DBLOCK = 34, RD_FLAGS = 35, RD_LRID = 36, RD_LRESP = 38,
 };
 
 #define RVI_IREC_FLAGS_KNOWN 0x7fu   /* RVT_IREC_F_* */

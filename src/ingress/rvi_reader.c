@@ -223,7 +223,30 @@ static int rd_short(rvt_rvi_reader *r, const uint8_t *q, uint64_t p, rvt_irec *b
     return RVT_OK;
 }
 
-static int rd_data(rvt_rvi_reader *r, const uint8_t *q, uint64_t p, rvt_drec *d)
+static bool is_load_or_amo(unsigned dtype)
+{
+    return dtype == RVT_DTYPE_LOAD || dtype >= RVT_DTYPE_AMO_SWAP;
+}
+
+/* 0x04: exactly one split phase; a request has no lresp, a response an
+ * okay or error lresp (table 4.9); only loads and atomics split (4.3). */
+static int rd_split(rvt_rvi_reader *r, const uint8_t *q, uint64_t p, rvt_drec *d)
+{
+    d->lrid = rvi_get16(q + RD_LRID);
+    d->lresp = q[RD_LRESP];
+    unsigned ph = d->flags & (RVT_DREC_F_SPLIT_REQ | RVT_DREC_F_RESPONSE);
+    if (d->flags & ~RVT_DREC_F_KNOWN || ph == 0 || ph == (RVT_DREC_F_SPLIT_REQ | RVT_DREC_F_RESPONSE))
+        return rd_fail(r, RVT_ERR_FORMAT, p + RD_FLAGS, "split record flags 0x%02x", d->flags);
+    if (!is_load_or_amo(d->dtype))
+        return rd_fail(r, RVT_ERR_FORMAT, p + RD_DTYPE, "split record of dtype %u", d->dtype);
+    bool resp = ph == RVT_DREC_F_RESPONSE;
+    if (resp ? d->lresp != RVT_LRESP_OKAY && d->lresp != RVT_LRESP_ERROR : d->lresp != 0)
+        return rd_fail(r, RVT_ERR_FORMAT, p + RD_LRESP, "lresp %u in a split %s", d->lresp,
+                       resp ? "response" : "request");
+    return RVT_OK;
+}
+
+static int rd_data(rvt_rvi_reader *r, const uint8_t *q, uint64_t p, rvt_drec *d, bool split)
 {
     d->iaddr = rvi_get64(q + RD_IADDR);
     d->addr = rvi_get64(q + RD_ADDR);
@@ -233,12 +256,16 @@ static int rd_data(rvt_rvi_reader *r, const uint8_t *q, uint64_t p, rvt_drec *d)
     d->dsize = q[RD_DSIZE];
     d->dblock = q[RD_DBLOCK];
     d->flags = q[RD_FLAGS];
+    d->lrid = 0;
+    d->lresp = 0;
     /* E-Trace table 4.9: 2, 3, 7 and 15 are reserved */
     if (d->dtype > 14 || d->dtype == 2 || d->dtype == 3 || d->dtype == 7)
         return rd_fail(r, RVT_ERR_FORMAT, p + RD_DTYPE, "reserved dtype %u", d->dtype);
     if (d->dsize > 4)
         return rd_fail(r, RVT_ERR_FORMAT, p + RD_DSIZE, "dsize %u > 4", d->dsize);
-    if (d->flags > 1)
+    if (split)
+        return rd_split(r, q, p, d);
+    if (d->flags > RVT_DREC_F_SC_FAIL)
         return rd_fail(r, RVT_ERR_FORMAT, p + RD_FLAGS, "unknown flags 0x%02x", d->flags);
     return RVT_OK;
 }
@@ -263,6 +290,7 @@ static size_t payload_len(unsigned kind)
     case RVI_BLOCK: return RVI_BLOCK_LEN;
     case RVI_BLOCK_SHORT: return RVI_SHORT_LEN;
     case RVI_DATA: return RVI_DATA_LEN;
+    case RVI_SPLIT: return RVI_SPLIT_LEN;
     default: return SIZE_MAX;
     }
 }
@@ -289,16 +317,17 @@ int rvt_rvi_reader_next(rvt_rvi_reader *r, rvt_irec *irec, rvt_drec *drec, bool 
                        kind, have, 1 + need);
     const uint8_t *q = r->buf + r->pos + 1;
     int rc;
-    *is_data = kind == RVI_DATA;
+    bool data = kind == RVI_DATA || kind == RVI_SPLIT;
+    *is_data = data;
     if (kind == RVI_END)
         return rd_end(r, q, off + 1);
-    if (kind == RVI_DATA)
-        rc = rd_data(r, q, off + 1, drec);
+    if (data)
+        rc = rd_data(r, q, off + 1, drec, kind == RVI_SPLIT);
     else
         rc = kind == RVI_BLOCK ? rd_block(r, q, off + 1, irec) : rd_short(r, q, off + 1, irec);
     if (rc < 0)
         return rc;
-    if (kind != RVI_DATA) {
+    if (!data) {
         r->prev = *irec;
         r->have_prev = true;
     }

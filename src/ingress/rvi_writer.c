@@ -167,7 +167,9 @@ static int wr_data(void *ctx, const rvt_drec *recs, size_t n)
             return w->err;
         const rvt_drec *d = &recs[i];
         uint8_t *q = b + 1;
-        b[0] = RVI_DATA;
+        bool split = (d->flags & (RVT_DREC_F_SPLIT_REQ | RVT_DREC_F_RESPONSE)) || d->lrid ||
+                     d->lresp;
+        b[0] = split ? RVI_SPLIT : RVI_DATA;
         rvi_put64(q + RD_IADDR, d->iaddr);
         rvi_put64(q + RD_ADDR, d->addr);
         rvi_put64(q + RD_DATA, d->data);
@@ -176,7 +178,11 @@ static int wr_data(void *ctx, const rvt_drec *recs, size_t n)
         q[RD_DSIZE] = d->dsize;
         q[RD_DBLOCK] = d->dblock;
         q[RD_FLAGS] = d->flags;
-        w->n += 1 + RVI_DATA_LEN;
+        if (split) {
+            rvi_put16(q + RD_LRID, d->lrid);
+            q[RD_LRESP] = d->lresp;
+        }
+        w->n += 1 + (split ? RVI_SPLIT_LEN : RVI_DATA_LEN);
     }
     w->count += n;
     return RVT_OK;

@@ -51,7 +51,7 @@ static rvt_irec rand_irec(const rvt_irec *prev)
 static rvt_drec rand_drec(void)
 {
     static const uint8_t types[] = { 0, 1, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14 };
-    rvt_drec d = { rnd(), rnd(), rnd(), rnd(), types[rnd() % 12], rnd() % 5, rnd() % 4, rnd() % 2 };
+    rvt_drec d = { rnd(), rnd(), rnd(), rnd(), types[rnd() % 12], rnd() % 5, rnd() % 4, rnd() % 2, 0, 0 };
     return d;
 }
 
@@ -156,7 +156,7 @@ static void write_small(void)
     b[1] = b[0];
     b[1].iaddr = 0x80000004; b[1].itype = 5; b[1].time = 1;
     s.put(s.ctx, b, 2);
-    rvt_drec d = { 0x80000004, 0x1000, 42, 0, RVT_DTYPE_STORE, 2, 0, 0 };
+    rvt_drec d = { 0x80000004, 0x1000, 42, 0, RVT_DTYPE_STORE, 2, 0, 0, 0, 0 };
     s.data(s.ctx, &d, 1);
     CHECK_EQ(rvt_rvi_writer_close(w), 0);
     FILE *f = fopen(path, "rb");
@@ -276,6 +276,74 @@ static void test_corrupt(void)
         }
 }
 
+/* Record 0x04 (docs/format-rvi.md "split data"): 1 kind byte + the 36
+ * bytes of 0x03 + lrid (u16 LE) at payload 36 + lresp at 38 = 40 bytes.
+ * File: header 16, request at 16, response at 56, end at 96. */
+static void test_split(void)
+{
+    int st;
+    rvt_rvi_writer *w = rvt_rvi_writer_open(path, 64, &st);
+    rvt_irec_sink s = rvt_rvi_writer_sink(w);
+    rvt_drec d[2] = {
+        { .iaddr = 0x80000010, .addr = 0x2000, .dtype = RVT_DTYPE_LOAD, .dsize = 3,
+          .flags = RVT_DREC_F_SPLIT_REQ, .lrid = 0x0102 },
+        { .iaddr = 0x80000010, .addr = 0x2000, .data = 0x55, .dtype = RVT_DTYPE_LOAD, .dsize = 3,
+          .flags = RVT_DREC_F_RESPONSE, .lrid = 0x0102, .lresp = RVT_LRESP_OKAY },
+    };
+    s.data(s.ctx, d, 2);
+    CHECK_EQ(rvt_rvi_writer_close(w), 0);
+    uint8_t b[128];
+    FILE *f = fopen(path, "rb");
+    size_t len = fread(b, 1, sizeof b, f);
+    fclose(f);
+    CHECK_EQ(len, 16 + 40 + 40 + 9);
+    CHECK_EQ(b[16], 0x04);
+    CHECK_EQ(b[16 + 1 + 35], RVT_DREC_F_SPLIT_REQ);
+    CHECK_EQ(b[16 + 1 + 36], 0x02);
+    CHECK_EQ(b[16 + 1 + 37], 0x01);
+    CHECK_EQ(b[16 + 1 + 38], 0);
+    CHECK_EQ(b[56], 0x04);
+    CHECK_EQ(b[56 + 1 + 38], RVT_LRESP_OKAY);
+    rvt_rvi_reader *r = rvt_rvi_reader_open(path, &st);
+    CHECK(r != NULL);
+    if (r) {
+        rvt_irec a; rvt_drec g; bool isd;
+        CHECK_EQ(rvt_rvi_reader_next(r, &a, &g, &isd), 1);
+        CHECK(isd);
+        CHECK_EQ(g.lrid, 0x0102);
+        CHECK_EQ(g.flags, RVT_DREC_F_SPLIT_REQ);
+        CHECK_EQ(rvt_rvi_reader_next(r, &a, &g, &isd), 1);
+        CHECK_EQ(g.lresp, RVT_LRESP_OKAY);
+        CHECK_EQ(g.data, 0x55);
+        CHECK_EQ(rvt_rvi_reader_next(r, &a, &g, &isd), 0);
+        rvt_rvi_reader_close(r);
+    }
+    /* Bad values, each at its field's byte. */
+    static const struct { size_t at; uint8_t v; uint64_t off; } bad[] = {
+        { 16 + 1 + 38, 2, 16 + 1 + 38 },                  /* lresp in a request */
+        { 56 + 1 + 38, 1, 56 + 1 + 38 },                  /* reserved lresp */
+        { 56 + 1 + 35, RVT_DREC_F_SPLIT_REQ | RVT_DREC_F_RESPONSE, 56 + 1 + 35 },
+        { 16 + 1 + 35, 0, 16 + 1 + 35 },                  /* no phase */
+        { 16 + 1 + 32, RVT_DTYPE_STORE, 16 + 1 + 32 },    /* stores do not split */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        uint8_t c[128];
+        memcpy(c, b, len);
+        c[bad[i].at] = bad[i].v;
+        uint64_t off; int n;
+        CHECK_EQ(read_all(c, len, &off, &n), RVT_ERR_FORMAT);
+        CHECK_EQ(off, bad[i].off);
+    }
+    /* A 0x03 record may not carry the split flags. */
+    write_small();
+    uint8_t c[256];
+    memcpy(c, small, small_len);
+    c[77 + 1 + 35] = RVT_DREC_F_RESPONSE;
+    uint64_t off; int n;
+    CHECK_EQ(read_all(c, small_len, &off, &n), RVT_ERR_FORMAT);
+    CHECK_EQ(off, 77 + 1 + 35);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir))
@@ -286,6 +354,7 @@ int main(void)
     test_replay();
     test_truncated();
     test_corrupt();
+    test_split();
     unlink(path);
     unlink(path2);
     rmdir(tmpdir);

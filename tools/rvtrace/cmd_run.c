@@ -37,6 +37,11 @@ const char cmd_run_help[] =
     "  --data               also produce data-access records (E-Trace 4.4)\n"
     "  --data-out F         write the data-access records as text, one per line\n"
     "                       (TYPE BYTES ADDR DATA [DATA2], hex; implies --data)\n"
+    "  --data-split N       split data interface (E-Trace 4.3): loads and atomics\n"
+    "                       as a request and a later, out-of-order response with\n"
+    "                       N IDs (1..32); implies --data; --te-data then writes\n"
+    "                       the split packets (split_loads=1, index_width=log2 N);\n"
+    "                       --data-out lists each access at its response\n"
     "  --null-trace         build ingress records and discard them (speed checks)\n"
     "  --tv F.tvt           write the tandem-verification trace (docs/tv.md)\n"
     "  --tv-eaddr           ... with effective addresses too (identifier 3)\n"
@@ -100,6 +105,8 @@ typedef struct run_opts {
     char **flt_args;             /* filter and trigger options */
     const char *pcs_traced;
     int n_te, n_nt, n_flt;
+    uint64_t data_split;         /* --data-split N: IDs, 0 = unified */
+    char split_attr[2][32];      /* the te attributes it implies */
 } run_opts;
 
 typedef struct run_ctx {
@@ -161,11 +168,30 @@ static int collect(int argc, char **argv, int i, int used, char **list, int *n)
     return used - 1;
 }
 
+/* --data-split N: the E-Trace encoder takes the split interface with an
+ * index wide enough for N IDs (7.1.1 discoverable parameter); put first,
+ * so an explicit --te-attr still wins. */
+static void split_te_attrs(run_opts *o)
+{
+    unsigned w = 0;
+    while ((1ull << w) < o->data_split)
+        w++;
+    snprintf(o->split_attr[0], sizeof o->split_attr[0], "split_loads=1");
+    snprintf(o->split_attr[1], sizeof o->split_attr[1], "index_width=%u", w);
+    if (o->n_te == 0)
+        return;     /* no E-Trace output */
+    memmove(o->te_args + 4, o->te_args, (size_t)o->n_te * sizeof *o->te_args);
+    o->te_args[0] = o->te_args[2] = "--te-attr";
+    o->te_args[1] = o->split_attr[0];
+    o->te_args[3] = o->split_attr[1];
+    o->n_te += 4;
+}
+
 /* Returns 0 or CLI_USAGE. */
 static int parse_args(int argc, char **argv, run_opts *o)
 {
     bool err = false;
-    o->te_args = calloc((size_t)argc + 1, sizeof *o->te_args);
+    o->te_args = calloc((size_t)argc + 5, sizeof *o->te_args);
     o->nt_args = calloc((size_t)argc + 1, sizeof *o->nt_args);
     o->flt_args = calloc((size_t)argc + 1, sizeof *o->flt_args);
     if (!o->te_args || !o->nt_args || !o->flt_args)
@@ -193,6 +219,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
         else if (!strcmp(a, "--tv-mem")) o->tv_mem = true;
         else if (num_opt(argc, argv, &i, "--max-instr", &o->max_instr, &err)) {}
         else if (num_opt(argc, argv, &i, "--retire-width", &o->width, &err)) {}
+        else if (num_opt(argc, argv, &i, "--data-split", &o->data_split, &err)) o->data = true;
         else if (num_opt(argc, argv, &i, "--ram-size", &o->ram_size, &err)) {}
         else if (!strcmp(a, "--data")) o->data = true;
         else if (!strcmp(a, "--quiet")) o->quiet = true;
@@ -226,6 +253,12 @@ static int parse_args(int argc, char **argv, run_opts *o)
         cli_err("run: --retire-width must be 1..8");
         err = true;
     }
+    if (!err && o->data_split > RVT_HART_SPLIT_MAX) {
+        cli_err("run: --data-split must be 1..%u", RVT_HART_SPLIT_MAX);
+        err = true;
+    }
+    if (!err && o->data_split)
+        split_te_attrs(o);
     return err ? CLI_USAGE : 0;
 }
 
@@ -460,6 +493,7 @@ static int run_loaded(const run_opts *o, rvt_image *img)
             .xlen = xlen, .no_compressed = no_c, .ram_size = o->ram_size,
             .max_instr = o->max_instr, .retire_width = (unsigned)o->width,
             .sink = hart_sink(&sk), .data_records = o->data,
+            .split_loads = (unsigned)o->data_split,
             .console = on_console, .on_pc = (all || ret) ? on_pc : NULL, .pc_ctx = &ctx,
             .diag = cli_diag, .diag_ctx = (void *)o->elf,
             .sbi_pmu = o->sbi || rvt_hart_wants_sbi(img), .pmu_tally = o->stat, .ctr_control = o->ctr_control,

@@ -23,9 +23,14 @@ static int put_line(data_text *t, const rvt_drec *d)
     return fwrite(line, 1, (size_t)n + 1, t->f) == (size_t)n + 1 ? 0 : RVT_ERR_IO;
 }
 
+/* A split load or atomic is listed once, complete, at its response (which
+ * repeats the request's fields): the order the data-trace decoder
+ * reports accesses in (docs/etrace.md "Split loads"). */
 static int hart_data(void *ctx, const rvt_drec *recs, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
+        if (recs[i].flags & RVT_DREC_F_SPLIT_REQ)
+            continue;
         int st = put_line(ctx, &recs[i]);
         if (st < 0)
             return st;

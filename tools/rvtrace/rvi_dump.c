@@ -23,15 +23,20 @@ static void print_blk(const rvt_irec *r, bool json)
 
 static void print_data(const rvt_drec *d, bool json)
 {
+    /* a split phase (record 0x04) also shows its ID and response */
+    bool split = (d->flags & (RVT_DREC_F_SPLIT_REQ | RVT_DREC_F_RESPONSE)) != 0;
     if (json)
         printf("{\"kind\":\"data\",\"iaddr\":\"0x%" PRIx64 "\",\"addr\":\"0x%" PRIx64 "\","
                "\"data\":\"0x%" PRIx64 "\",\"data2\":\"0x%" PRIx64 "\",\"dtype\":%u,\"dsize\":%u,"
-               "\"dblock\":%u,\"flags\":%u}\n", d->iaddr, d->addr, d->data, d->data2, d->dtype,
+               "\"dblock\":%u,\"flags\":%u", d->iaddr, d->addr, d->data, d->data2, d->dtype,
                d->dsize, d->dblock, d->flags);
     else
         printf("data iaddr=0x%" PRIx64 " addr=0x%" PRIx64 " data=0x%" PRIx64 " data2=0x%" PRIx64
-               " dtype=%u dsize=%u dblock=%u flags=0x%x\n", d->iaddr, d->addr, d->data, d->data2,
+               " dtype=%u dsize=%u dblock=%u flags=0x%x", d->iaddr, d->addr, d->data, d->data2,
                d->dtype, d->dsize, d->dblock, d->flags);
+    if (split)
+        printf(json ? ",\"lrid\":%u,\"lresp\":%u" : " lrid=%u lresp=%u", d->lrid, d->lresp);
+    printf(json ? "}\n" : "\n");
 }
 
 int rvi_cmd_dump(int argc, char **argv)

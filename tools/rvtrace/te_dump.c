@@ -25,13 +25,16 @@ static const char *input_arg(int argc, char **argv)
 /* te_data packets (E-Trace ch. 7): 0 when printed (or counted in sum), or
  * a status. */
 static int te_dump_data(const rvt_te_attrs *a, const uint8_t *pl, size_t n, uint64_t off, bool json,
-                        dump_summary *sum, uint64_t frame_bytes)
+                        dump_summary *sum, uint64_t frame_bytes, uint8_t *sizes)
 {
     rvt_te_dpkt d;
     char line[512];
-    int st = rvt_te_dunpack(a, pl, n, &d);
+    /* sizes: the outstanding split atomics, which give a split atomic
+     * data packet (table 7.10) its data_len width */
+    int st = rvt_te_dunpack_split(a, pl, n, sizes, &d);
     if (st < 0)
         return st;
+    rvt_te_dsplit_track(a, &d, sizes);
     if (sum) {
         dump_summary_add(sum, rvt_te_dpkt_name(&d), frame_bytes);
         return 0;
@@ -80,9 +83,11 @@ int te_cmd_dump(int argc, char **argv)
     unsigned type;
     const uint8_t *pl;
     size_t n;
+    uint8_t sizes[1u << RVT_TE_MAX_INDEX_WIDTH];
+    memset(sizes, RVT_TE_NO_ATOMIC, sizeof sizes);
     while ((st = rvt_te_reader_frame(&r, &type, &pl, &n, &off)) != 0) {
         if (st > 0 && type == RVT_TE_MSG_DATA) {
-            st = te_dump_data(&a, pl, n, off, json, sum, r.pos - off);
+            st = te_dump_data(&a, pl, n, off, json, sum, r.pos - off, sizes);
         } else if (st > 0) {
             st = rvt_te_unpack(&a, pl, n, &p);
             st = st < 0 ? st : 1;

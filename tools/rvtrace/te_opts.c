@@ -10,7 +10,9 @@ const char te_options_help[] =
     "  --etrace OUT.te           write an E-Trace stream (attributes in OUT.te.attrs)\n"
     "  --te-data                 also write data trace (te_data packets, ch. 7);\n"
     "                            options: --te-attr no_data=1, no_address=1,\n"
-    "                            data_compress=0..3, data_width=32|64\n"
+    "                            data_compress=0..3, data_width=32|64,\n"
+    "                            split_loads=1 index_width=0..8 (split loads,\n"
+    "                            tables 7.4/7.5/7.9/7.10)\n"
     "  --te-opt LIST             modes: full-address, implicit-except, sijump,\n"
     "                            implicit-return, branch-prediction,\n"
     "                            jump-target-cache, or all (default: delta address);\n"
@@ -24,7 +26,8 @@ const char te_options_help[] =
     "                            sijump, retires, resync_mode=off|packets|halfwords,\n"
     "                            resync_max, resync_interval, irdepth_ones,\n"
     "                            trap_noupd, data_trace, data_width, no_data,\n"
-    "                            no_address, data_compress\n"
+    "                            no_address, data_compress, split_loads,\n"
+    "                            index_width\n"
     "                            (docs/format-te.md)\n";
 
 int te_opt_apply(int argc, char **argv, int *i, rvt_te_attrs *a)
