@@ -132,7 +132,8 @@ void rvt_filter_free(rvt_filter *f);
  * stage would and returns the RVT_IREC_F_* flags it would add. */
 unsigned rvt_filter_block(rvt_filter *f, const rvt_irec *r);
 /* The decision for one data access made in the block last passed to
- * rvt_filter_block: true if it is traced. */
+ * rvt_filter_block: true if it is traced.  A split-load response
+ * (RVT_DREC_F_RESPONSE) is traced iff its request was. */
 bool rvt_filter_data(rvt_filter *f, const rvt_drec *d);
 
 #ifdef __cplusplus

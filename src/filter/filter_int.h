@@ -25,6 +25,9 @@ struct rvt_filter {
     uint64_t tval;           /* the last trap's tval, held (docs/filter.md) */
     uint64_t context;
     uint8_t priv;
+    /* Split loads (E-Trace 4.3): a response is traced iff its request was,
+     * whatever the filters say when it arrives; one bit per lrid. */
+    uint64_t req_passed[65536 / 64];
     rvt_filter_stats st;
     rvt_irec buf[256];
     rvt_drec dbuf[256];

@@ -127,7 +127,8 @@ unsigned rvt_filter_block(rvt_filter *f, const rvt_irec *r)
     return flags;
 }
 
-bool rvt_filter_data(rvt_filter *f, const rvt_drec *d)
+/* The decision for an access as such (a unified access, a split request). */
+static bool data_traced(rvt_filter *f, const rvt_drec *d)
 {
     if (!f->block_on)
         return false;
@@ -142,6 +143,22 @@ bool rvt_filter_data(rvt_filter *f, const rvt_drec *d)
             return true;
     }
     return false;
+}
+
+bool rvt_filter_data(rvt_filter *f, const rvt_drec *d)
+{
+    uint64_t *word = &f->req_passed[d->lrid / 64], bit = 1ull << (d->lrid % 64);
+    if (d->flags & RVT_DREC_F_RESPONSE) {
+        bool passed = (*word & bit) != 0;
+        *word &= ~bit;
+        return passed;
+    }
+    bool traced = data_traced(f, d);
+    if ((d->flags & RVT_DREC_F_SPLIT_REQ) && traced)
+        *word |= bit;
+    else if (d->flags & RVT_DREC_F_SPLIT_REQ)
+        *word &= ~bit;
+    return traced;
 }
 
 static int stage_put(void *ctx, const rvt_irec *recs, size_t n)

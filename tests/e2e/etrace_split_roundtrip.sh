@@ -5,7 +5,8 @@
 # `rvtrace decode --data` must list the same accesses in the same order
 # (both at the response, docs/etrace.md "Split loads"); the same accesses
 # as the unified run, in some order; the instruction trace must still
-# decode to the retired PCs.  Then the split .rvi records re-encode to the
+# decode to the traced PCs (--pcs-traced: the trigger workloads switch
+# their own trace off; both runs go through the filter stage).  Then the split .rvi records re-encode to the
 # same stream, and a stream missing a request or cut inside a response
 # fails with byte offsets.  Runs stop at 300000 instructions (long.elf is
 # a throughput workload).
@@ -18,12 +19,12 @@ fail=0
 runs=0
 for elf in "$RVT_SRC"/programs/*.elf; do
     p=$(basename "$elf" .elf)
-    "$RVT_BIN" run "$elf" "${MAX[@]}" --data-out "$T/u.txt" --quiet > /dev/null 2>&1
+    "$RVT_BIN" run "$elf" "${MAX[@]}" --data-out "$T/u.txt" --pcs-traced "$T/u.pcs" --quiet > /dev/null 2>&1
     [ $? -le 1 ] || { echo "FAIL $p: unified run"; fail=1; continue; }
     sort "$T/u.txt" > "$T/u.sorted"
     for w in 1 4 16 32; do
         args=("${MAX[@]}" --etrace "$T/t.te" --te-data --data-split "$w" --data-out "$T/h.txt"
-              --pcs-retired "$T/pcs.txt" --quiet)
+              --pcs-traced "$T/pcs.txt" --quiet)
         [ "$p" = sort ] && args+=(--retire-width 4)
         "$RVT_BIN" run "$elf" "${args[@]}" > /dev/null 2>&1
         rc=$?

@@ -319,6 +319,34 @@ static void test_data(void)
     rvt_filter_free(f);
 }
 
+/* Split loads (4.3): the response follows its request's fate, though
+ * the block it arrives in is outside trace-on/off or dFilters. */
+static void test_split(void)
+{
+    rvt_filter_cfg cfg;
+    rvt_filter_cfg_init(&cfg);
+    char err[200];
+    CHECK_EQ(rvt_filter_add_trigger(&cfg, RVT_FILTER_TRACE_OFF, "0x104", NULL, NULL, err, sizeof err), 0);
+    parse_ok(&cfg, NULL, "0:dtype=load,data");
+    rvt_filter *f = mk(&cfg);
+    rvt_irec r = blk(0x100);
+    CHECK_EQ(rvt_filter_block(f, &r), 0);
+    rvt_drec req = { .iaddr = 0x100, .dtype = RVT_DTYPE_LOAD, .flags = RVT_DREC_F_SPLIT_REQ, .lrid = 7 };
+    rvt_drec req2 = { .iaddr = 0x100, .dtype = RVT_DTYPE_AMO_ADD, .flags = RVT_DREC_F_SPLIT_REQ, .lrid = 300 };
+    CHECK(rvt_filter_data(f, &req));          /* a load: dFilter 0 passes it */
+    CHECK(!rvt_filter_data(f, &req2));        /* an atomic: not chosen */
+    r = blk(0x104);
+    CHECK_EQ(rvt_filter_block(f, &r), RVT_IREC_F_TRIG_STOP);
+    r = blk(0x108);
+    CHECK_EQ(rvt_filter_block(f, &r), U);     /* trace is off now */
+    rvt_drec resp = { .flags = RVT_DREC_F_RESPONSE, .lrid = 7, .lresp = RVT_LRESP_OKAY };
+    rvt_drec resp2 = { .flags = RVT_DREC_F_RESPONSE, .lrid = 300, .lresp = RVT_LRESP_OKAY };
+    CHECK(rvt_filter_data(f, &resp));
+    CHECK(!rvt_filter_data(f, &resp2));
+    CHECK(!rvt_filter_data(f, &resp));        /* the ID is free again */
+    rvt_filter_free(f);
+}
+
 static bool lookup(void *ctx, const char *name, uint64_t *addr)
 {
     (void)ctx;
@@ -446,5 +474,6 @@ int main(void)
     test_data();
     test_parse_errors();
     test_stage();
+    test_split();
     return TH_DONE();
 }
