@@ -115,6 +115,8 @@ static rvt_drec data_of(const uint8_t *p)
     d.addr = 0x80000000 + u16at(p + 3) * 8;
     d.dtype = p[5] % 16;
     d.dsize = p[6] % 5;
+    d.flags = p[7] & (RVT_DREC_F_SPLIT_REQ | RVT_DREC_F_RESPONSE);   /* split phases (4.3) */
+    d.lrid = p[8] % 8;
     return d;
 }
 

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "image/image_internal.h"
+#include "util/grow.h"
 #include "rvtrace/io.h"
 
 rvt_image *rvt_image_new(void)
@@ -80,12 +81,10 @@ int img_add_segment(rvt_image *img, uint64_t vaddr, uint64_t memsz, uint8_t *dat
                     uint64_t filesz, uint32_t flags, const char *name)
 {
     if (img->nsegs == img->capsegs) {
-        size_t cap = img->capsegs ? img->capsegs * 2 : 8;
-        img_seg *n = realloc(img->segs, cap * sizeof *n);
+        img_seg *n = rvt_grow(img->segs, &img->capsegs, img->nsegs + 1, sizeof *n, 8);
         if (!n)
             return RVT_ERR_NOMEM;
         img->segs = n;
-        img->capsegs = cap;
         img->hint = NULL;        /* the array moved */
     }
     char *nm = strdup(name ? name : "");

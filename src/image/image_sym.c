@@ -4,20 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "image/image_internal.h"
+#include "util/grow.h"
 
 static int pool_add(rvt_image *img, const char *name, size_t *at)
 {
     size_t len = strlen(name) + 1;
-    if (img->npool + len > img->cappool) {
-        size_t cap = img->cappool ? img->cappool : 1024;
-        while (cap < img->npool + len)
-            cap *= 2;
-        char *n = realloc(img->pool, cap);
-        if (!n)
-            return RVT_ERR_NOMEM;
-        img->pool = n;
-        img->cappool = cap;
-    }
+    char *n = rvt_grow(img->pool, &img->cappool, img->npool + len, 1, 1024);
+    if (!n)
+        return RVT_ERR_NOMEM;
+    img->pool = n;
     memcpy(img->pool + img->npool, name, len);
     *at = img->npool;
     img->npool += len;
@@ -26,14 +21,10 @@ static int pool_add(rvt_image *img, const char *name, size_t *at)
 
 int img_code_add(rvt_image *img, const char *name, uint64_t start, uint64_t end)
 {
-    if (img->ncode == img->capcode) {
-        size_t cap = img->capcode ? img->capcode * 2 : 8;
-        img_code *n = realloc(img->code, cap * sizeof *n);
-        if (!n)
-            return RVT_ERR_NOMEM;
-        img->code = n;
-        img->capcode = cap;
-    }
+    img_code *n = rvt_grow(img->code, &img->capcode, img->ncode + 1, sizeof *n, 8);
+    if (!n)
+        return RVT_ERR_NOMEM;
+    img->code = n;
     img_code *c = &img->code[img->ncode];
     c->start = start;
     c->end = end;
@@ -63,14 +54,10 @@ bool rvt_image_code_range(const rvt_image *img, size_t i, uint64_t *start, uint6
 int img_sym_add(rvt_image *img, const char *name, uint64_t addr, uint64_t size,
                 uint64_t lim, unsigned rank)
 {
-    if (img->nsyms == img->capsyms) {
-        size_t cap = img->capsyms ? img->capsyms * 2 : 64;
-        img_sym *n = realloc(img->syms, cap * sizeof *n);
-        if (!n)
-            return RVT_ERR_NOMEM;
-        img->syms = n;
-        img->capsyms = cap;
-    }
+    img_sym *n = rvt_grow(img->syms, &img->capsyms, img->nsyms + 1, sizeof *n, 64);
+    if (!n)
+        return RVT_ERR_NOMEM;
+    img->syms = n;
     img_sym *s = &img->syms[img->nsyms];
     int rc = pool_add(img, name, &s->name);
     if (rc < 0)

@@ -9,6 +9,7 @@
 #include "ntrace/nt_stack.h"
 #include "ntrace/nt_read.h"
 #include "util/bitio.h"
+#include "util/grow.h"
 #include "isa/insn_blocks.h"
 
 /* Trace Event markers (table 25 SYNC=6) held until the walk is there. */
@@ -35,7 +36,8 @@ typedef struct nt_src {
     uint64_t prev_pc;
     uint64_t retired_pc;      /* the last instruction walked (UINT64_MAX: none yet) */
     nt_mark *marks;           /* pending markers, oldest at marks[mhead] */
-    unsigned mhead, nmark, mcap;
+    unsigned mhead, nmark;
+    size_t mcap;
     const rvt_insn *held;     /* BTM: a marker's instruction, walked, whose
                                  successor the next message names */
     uint64_t held_pc;
@@ -593,12 +595,10 @@ static int push_mark(rvt_nt_decoder *d, nt_src *s, uint64_t pos, uint64_t pc)
              * long before this many markers pile up */
             if (s->mcap == NT_MARK_MAX)
                 return lose(d, s, "too many trace event (SYNC 6) markers before an I-CNT report");
-            unsigned cap = s->mcap ? 2 * s->mcap : 8;
-            nt_mark *n = realloc(s->marks, cap * sizeof *n);
+            nt_mark *n = rvt_grow(s->marks, &s->mcap, s->mcap + 1, sizeof *n, 8);
             if (!n)
                 return RVT_ERR_NOMEM;
             s->marks = n;
-            s->mcap = cap;
         }
     }
     s->marks[s->mhead + s->nmark++] = (nt_mark){ pos, pc };

@@ -6,6 +6,7 @@
  * loss or decode error forgets the stack: continuity is unknown there. */
 #include <stdlib.h>
 #include <string.h>
+#include "util/grow.h"
 #include "out/folded.h"
 #include "rvtrace/isa.h"
 
@@ -122,24 +123,14 @@ static size_t add_entry(rvt_folded *fo, uint64_t h, const char *leaf)
     unsigned n = named_depth(fo);
     if (fo->nents >= UINT32_MAX - 1)
         return SIZE_MAX;
-    if (fo->nents == fo->cap) {
-        size_t cap = fo->cap ? 2 * fo->cap : 64;
-        fo_entry *e = realloc(fo->ents, cap * sizeof *e);
-        if (!e)
-            return SIZE_MAX;
-        fo->ents = e;
-        fo->cap = cap;
-    }
-    if (fo->npool + n + 1 > fo->pool_cap) {
-        size_t cap = fo->pool_cap ? 2 * fo->pool_cap : 1024;
-        while (cap < fo->npool + n + 1)
-            cap *= 2;
-        const char **p = realloc(fo->pool, cap * sizeof *p);
-        if (!p)
-            return SIZE_MAX;
-        fo->pool = p;
-        fo->pool_cap = cap;
-    }
+    fo_entry *e = rvt_grow(fo->ents, &fo->cap, fo->nents + 1, sizeof *e, 64);
+    if (!e)
+        return SIZE_MAX;
+    fo->ents = e;
+    const char **p = rvt_grow(fo->pool, &fo->pool_cap, fo->npool + n + 1, sizeof *p, 1024);
+    if (!p)
+        return SIZE_MAX;
+    fo->pool = p;
     memcpy(&fo->pool[fo->npool], fo->stk, n * sizeof fo->stk[0]);
     fo->pool[fo->npool + n] = leaf;
     fo->ents[fo->nents] = (fo_entry){ h, fo->npool, n + 1, 0 };
