@@ -39,5 +39,19 @@ n=$(wc -l <"$T/t.pcs")
 grep -q "rvtrace: filter: $(echo "$n" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta') of 251,466 blocks traced; triggers: 0 on, 0 off, 1 notify" "$T/err" ||
     { echo "FAIL: summary: $(grep filter: "$T/err") ($n PCs listed)"; fail=1; }
 [ "$n" -gt 0 ] || { echo "FAIL: nothing traced in check_sorted"; fail=1; }
+# encode: the same options on a recorded .rvi (symbols through --elf) give
+# the streams a filtered run gives.
+"$RVT_BIN" run "$P" --quiet --ingress "$T/all.rvi" >/dev/null 2>&1
+for k in etrace:te ntrace:nt; do
+    "$RVT_BIN" encode --${k%%:*} "$T/all.rvi" -o "$T/e.${k##*:}" --elf "$P" --trace-range check_sorted:main \
+        2>"$T/err" || { echo "FAIL: encode --${k%%:*} with a filter: $(head -1 "$T/err")"; fail=1; }
+    "$RVT_BIN" decode --elf "$P" "$T/e.${k##*:}" --pcs "$T/e.pcs" 2>/dev/null
+    cmp -s "$T/t.pcs" "$T/e.pcs" || { echo "FAIL: encode --${k%%:*} --trace-range: not the run's traced PCs"; fail=1; }
+done
+"$RVT_BIN" encode --etrace "$T/all.rvi" -o "$T/x.te" --trace-range check_sorted:main 2>"$T/err"
+[ $? -eq 2 ] && grep -q -- "--elf PROG.elf" "$T/err" || { echo "FAIL: symbol without --elf: $(head -1 "$T/err")"; fail=1; }
+"$RVT_BIN" encode --ntrace "$T/all.rvi" "$T/all.rvi" -o "$T/x.nt" --trace-on 0x80000000 2>"$T/err"
+[ $? -eq 2 ] && grep -q "take one input" "$T/err" || { echo "FAIL: filters with two inputs: $(head -1 "$T/err")"; fail=1; }
+
 [ $fail -eq 0 ] && echo "filter CLI: all cases behave"
 exit $fail

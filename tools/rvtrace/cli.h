@@ -62,6 +62,16 @@ bool filter_is_option(int argc, char **argv, int i, int *consumed);
 /* The configuration from the collected options (symbols from img); prints
  * the error and returns CLI_USAGE on a bad one. */
 int filter_cfg_from_args(int argc, char **argv, struct rvt_image *img, struct rvt_filter_cfg *cfg);
+/* encode: the filter stage in front of the encoder's sink (one input). */
+struct rvt_filter;
+typedef struct encode_filter {
+    struct rvt_filter *filter;
+    struct rvt_image *img;
+    char **args;
+} encode_filter;
+bool encode_filter_option(int argc, char **argv, int i, int *consumed);
+int encode_filter_open(int argc, char **argv, rvt_irec_sink *sink, encode_filter *ef);
+void encode_filter_close(encode_filter *ef);
 /* --pcs-traced: a sink writing the PCs of traced blocks. */
 int traced_pcs_open(const char *path, struct rvt_image *img, rvt_irec_sink *out, void **handle);
 int traced_pcs_close(void *handle);

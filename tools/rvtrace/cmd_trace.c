@@ -62,7 +62,11 @@ const char cmd_encode_help[] =
     "\n"
     "Encode ingress records (an .rvi file or the E-Trace reference flow's\n"
     "encoder-input CSV) as an E-Trace or N-Trace stream.  The settings are\n"
-    "written beside the stream as OUT.attrs.\n";
+    "written beside the stream as OUT.attrs.\n"
+    "\n"
+    "The filter and trigger options of `rvtrace run` (--trace-range, --comparator,\n"
+    "--filter, --trace-on/-off/-notify; docs/filter.md) apply here too, to one\n"
+    "input; --elf PROG.elf lets their addresses be symbols.\n";
 
 
 

@@ -51,7 +51,7 @@ bool filter_is_option(int argc, char **argv, int i, int *consumed)
 
 static bool sym_lookup(void *ctx, const char *name, uint64_t *addr)
 {
-    return ctx && rvt_image_lookup(ctx, name, addr);
+    return rvt_image_lookup(ctx, name, addr);
 }
 
 /* No option configured comparator c (every field is at its reset value). */
@@ -93,7 +93,7 @@ static int add_range(rvt_filter_cfg *cfg, const char *v, rvt_image *img, char *e
     snprintf(spec, sizeof spec, "%u:p=iaddr:ge:%.*s,s=iaddr:lt:%s,mode=and", c, (int)(colon - v), v,
              colon + 1);
     snprintf(fspec, sizeof fspec, "%u:comp=%u", f, c);
-    if (rvt_filter_parse_cmp(cfg, spec, sym_lookup, img, err, n) < 0)
+    if (rvt_filter_parse_cmp(cfg, spec, img ? sym_lookup : NULL, img, err, n) < 0)
         return -1;
     if (cfg->cmp[c].p_match >= cfg->cmp[c].s_match) {
         snprintf(err, n, "empty range: 0x%llx is not below 0x%llx",
@@ -106,16 +106,17 @@ static int add_range(rvt_filter_cfg *cfg, const char *v, rvt_image *img, char *e
 static int one_option(rvt_filter_cfg *cfg, const char *name, const char *v, rvt_image *img,
                       char *err, size_t n)
 {
+    rvt_filter_sym_fn lookup = img ? sym_lookup : NULL;   /* encode without --elf */
     if (!strcmp(name, "--comparator"))
-        return rvt_filter_parse_cmp(cfg, v, sym_lookup, img, err, n);
+        return rvt_filter_parse_cmp(cfg, v, lookup, img, err, n);
     if (!strcmp(name, "--filter"))
         return rvt_filter_parse_filter(cfg, v, err, n);
     if (!strcmp(name, "--trace-on"))
-        return rvt_filter_add_trigger(cfg, RVT_FILTER_TRACE_ON, v, sym_lookup, img, err, n);
+        return rvt_filter_add_trigger(cfg, RVT_FILTER_TRACE_ON, v, lookup, img, err, n);
     if (!strcmp(name, "--trace-off"))
-        return rvt_filter_add_trigger(cfg, RVT_FILTER_TRACE_OFF, v, sym_lookup, img, err, n);
+        return rvt_filter_add_trigger(cfg, RVT_FILTER_TRACE_OFF, v, lookup, img, err, n);
     if (!strcmp(name, "--trace-notify"))
-        return rvt_filter_add_trigger(cfg, RVT_FILTER_TRACE_NOTIFY, v, sym_lookup, img, err, n);
+        return rvt_filter_add_trigger(cfg, RVT_FILTER_TRACE_NOTIFY, v, lookup, img, err, n);
     return 0;    /* --trace-range: second pass */
 }
 
@@ -159,12 +160,75 @@ int filter_cfg_from_args(int argc, char **argv, rvt_image *img, rvt_filter_cfg *
             else if (pass == 1 && range)
                 st = add_range(cfg, v, img, err, sizeof err);
             if (st < 0) {
-                cli_err("%s %s: %s", name, v, err);
+                cli_err("%s %s: %s%s", name, v, err,
+                        img ? "" : " (symbols need the program: --elf PROG.elf)");
                 return CLI_USAGE;
             }
         }
     }
     return check_comparators_set(cfg);
+}
+
+/* ---- encode: the same stage in front of an encoder ---- */
+
+/* True if argv[i] is an option encode_filter_open() takes (the filter
+ * options and --elf for their symbols); *consumed as filter_is_option. */
+bool encode_filter_option(int argc, char **argv, int i, int *consumed)
+{
+    if (filter_is_option(argc, argv, i, consumed))
+        return true;
+    if (strcmp(argv[i], "--elf") && strncmp(argv[i], "--elf=", 6))
+        return false;
+    *consumed = strchr(argv[i], '=') || i + 1 >= argc ? 1 : 2;
+    return true;
+}
+
+void encode_filter_close(encode_filter *ef)
+{
+    rvt_filter_free(ef->filter);
+    rvt_image_free(ef->img);
+    free(ef->args);
+}
+
+/* Put the filter stage in front of *sink when argv holds filter options
+ * (symbols from --elf PROG).  CLI_OK, or an error already printed. */
+int encode_filter_open(int argc, char **argv, rvt_irec_sink *sink, encode_filter *ef)
+{
+    memset(ef, 0, sizeof *ef);
+    if (!(ef->args = calloc((size_t)argc + 1, sizeof *ef->args)))
+        return CLI_FAIL;
+    int n = 0, used;
+    const char *elf = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!encode_filter_option(argc, argv, i, &used))
+            continue;
+        if (!strncmp(argv[i], "--elf", 5))
+            elf = argv[i][5] == '=' ? argv[i] + 6 : (used == 2 ? argv[i + 1] : NULL);
+        else
+            for (int k = 0; k < used; k++)
+                ef->args[n++] = argv[i + k];
+        i += used - 1;
+    }
+    if (!n)
+        return CLI_OK;
+    if (elf) {
+        int st;
+        if (!(ef->img = rvt_image_new()) || (st = rvt_image_load_elf(ef->img, elf)) < 0) {
+            cli_err("%s: cannot load for its symbols", elf);
+            return CLI_FAIL;
+        }
+    }
+    rvt_filter_cfg cfg;
+    int rc = filter_cfg_from_args(n, ef->args, ef->img, &cfg);
+    if (rc != CLI_OK)
+        return rc;
+    int st;
+    if (!(ef->filter = rvt_filter_new(&cfg, sink, &st))) {
+        cli_err("trace filter: %s", rvt_status_str(st));
+        return CLI_FAIL;
+    }
+    *sink = rvt_filter_sink(ef->filter);
+    return CLI_OK;
 }
 
 /* ---- --pcs-traced: the PCs of traced blocks, walked through the image ---- */

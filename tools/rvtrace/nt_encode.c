@@ -197,11 +197,17 @@ int nt_cmd_encode(int argc, char **argv)
     hart_in in[NT_MAX_HARTS];
     unsigned nin = 0;
     memset(in, 0, sizeof in);
+    bool filtered = false;
     for (int i = 1; i < argc; i++) {
+        int used;
         if ((v = cli_opt(argc, argv, &i, "-o")))
             out = v;
         else if (!strcmp(argv[i], "--ntrace"))
             continue;
+        else if (encode_filter_option(argc, argv, i, &used)) {
+            filtered |= strncmp(argv[i], "--elf", 5) != 0;
+            i += used - 1;         /* taken by encode_filter_open() */
+        }
         else if (argv[i][0] != '-' && nin < NT_MAX_HARTS)
             in[nin++].path = argv[i];
         else if (argv[i][0] != '-') {
@@ -217,6 +223,10 @@ int nt_cmd_encode(int argc, char **argv)
         fputs(nt_options_help, stderr);
         return CLI_USAGE;
     }
+    if (filtered && nin > 1) {
+        cli_err("encode: filters and triggers take one input (filter each hart's .rvi with its own run)");
+        return CLI_USAGE;
+    }
     int st;
     rvt_rvi_reader *r = rvt_rvi_reader_open(in[0].path, &st);
     unsigned xlen = r ? rvt_rvi_reader_xlen(r) : 0;
@@ -228,8 +238,12 @@ int nt_cmd_encode(int argc, char **argv)
         return rc;
     if (nin == 1) {
         rvt_irec_sink sink = rvt_nt_encoder_sink(s->enc);
-        st = rvt_rvi_replay(in[0].path, &sink, cli_diag, (void *)in[0].path);
-        return sink_free(s, st < 0 ? CLI_FAIL : CLI_OK);
+        encode_filter ef;
+        rc = encode_filter_open(argc, argv, &sink, &ef);
+        if (rc == CLI_OK)
+            st = rvt_rvi_replay(in[0].path, &sink, cli_diag, (void *)in[0].path);
+        encode_filter_close(&ef);
+        return sink_free(s, rc != CLI_OK ? rc : st < 0 ? CLI_FAIL : CLI_OK);
     }
     st = 0;
     for (unsigned k = 0; k < nin && st >= 0; k++)

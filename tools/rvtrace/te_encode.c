@@ -68,12 +68,14 @@ int te_cmd_encode(int argc, char **argv)
     rvt_te_attrs_default(&a);
     const char *in = NULL, *out = NULL, *v;
     for (int i = 1; i < argc; i++) {
-        int r = te_opt_apply(argc, argv, &i, &a);
+        int r = te_opt_apply(argc, argv, &i, &a), used;
         if (r < 0)
             return CLI_USAGE;
         if (r > 0 || !strcmp(argv[i], "--etrace"))
             continue;
-        if ((v = cli_opt(argc, argv, &i, "-o")))
+        if (encode_filter_option(argc, argv, i, &used))
+            i += used - 1;         /* taken by encode_filter_open() */
+        else if ((v = cli_opt(argc, argv, &i, "-o")))
             out = v;
         else if (argv[i][0] != '-')
             in = argv[i];
@@ -98,7 +100,13 @@ int te_cmd_encode(int argc, char **argv)
     if (!s)
         return CLI_FAIL;
     rvt_irec_sink k = s->dt ? rvt_te_data_sink(s->dt, s->enc) : rvt_te_encoder_sink(s->enc);
-    int st;
+    encode_filter ef;
+    int st = encode_filter_open(argc, argv, &k, &ef);
+    if (st != CLI_OK) {
+        encode_filter_close(&ef);
+        sink_finish(s, false);
+        return st;
+    }
     if (cli_has_suffix(in, ".rvi")) {
         st = rvt_rvi_replay(in, &k, cli_diag, (void *)in);
     } else {
@@ -106,6 +114,7 @@ int te_cmd_encode(int argc, char **argv)
         rvt_import_cfg cfg = { .itype3 = a.itype_width == 3, .diag = cli_diag, .diag_ctx = (void *)in };
         st = rvt_import_file(RVT_IMPORT_REFCSV, in, &cfg, &k, NULL);
     }
+    encode_filter_close(&ef);
     if (st < 0) {
         sink_finish(s, false);
         return CLI_FAIL;
