@@ -276,8 +276,17 @@ int rvt_te_dunpack(const rvt_te_attrs *a, const uint8_t *buf, size_t len, rvt_te
 bool rvt_te_frame_is_sync(const uint8_t *frame, size_t n);
 /* One line, every field named (dump), or a JSON object. */
 int rvt_te_dpkt_format(const rvt_te_attrs *a, const rvt_te_dpkt *p, bool json, char *buf, size_t n);
-/* The data packet's format name ("load_aligned", ...; static). */
+/* The data packet's format name ("load_aligned", ...; static).  A split
+ * request (tables 7.4, 7.9) shares its format code with a unified packet
+ * and gets the unified name here; rvt_te_dpkt_kind() tells them apart. */
 const char *rvt_te_dpkt_name(const rvt_te_dpkt *p);
+/* The name of every te_data packet kind of ch. 7, as `rvtrace dump`
+ * prints it in format=: the unified load_aligned, load_unaligned,
+ * store_aligned, store_unaligned, csr, atomic (tables 7.1-7.3, 7.6-7.8,
+ * 7.11-7.13) and, with attrs->split_loads, split_load_aligned,
+ * split_load_unaligned (7.4), split_load_data (7.5), split_atomic (7.9),
+ * split_atomic_data (7.10).  Static. */
+const char *rvt_te_dpkt_kind(const rvt_te_attrs *a, const rvt_te_dpkt *p);
 
 /* A data access as one text line (no newline): "TYPE BYTES ADDR DATA
  * [DATA2]" in lower-case hex; omitted parts (RVT_TE_DREC_NO_*) print as

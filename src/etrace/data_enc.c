@@ -20,18 +20,16 @@
 #include "util/bitio.h"
 
 struct rvt_te_data_encoder {
-    rvt_te_attrs a;
+    rvt_te_dmodel m;
     rvt_te_byte_fn out;
     void *ctx;
     rvt_te_encoder *inst;
-    rvt_te_dstate st;
     uint64_t since_sync;
     rvt_te_data_stats stats;
-    rvt_te_split split;
 };
 
-/* What a packet carries: the unified forms, or a split phase (the
- * response's load data is in d->data for both K_RESP kinds). */
+/* What a packet carries: the unified forms, or a split phase (a K_RESP
+ * record is the completed access). */
 enum dkind { K_LS, K_ATOMIC, K_CSR, K_REQ, K_RESP };
 
 static int kind_of(const rvt_drec *d)
@@ -56,16 +54,16 @@ rvt_te_data_encoder *rvt_te_data_encoder_new(const rvt_te_attrs *a, rvt_te_byte_
         *status = st;
     if (!e)
         return NULL;
-    e->a = *a;
+    e->m.a = *a;
     e->out = out;
     e->ctx = ctx;
-    rvt_te_split_init(&e->split);
+    rvt_te_split_init(&e->m.split);
     return e;
 }
 
 void rvt_te_data_encoder_sync(rvt_te_data_encoder *e)
 {
-    memset(&e->st, 0, sizeof e->st);
+    memset(&e->m.st, 0, sizeof e->m.st);
     e->since_sync = 0;
     e->stats.syncs++;
 }
@@ -100,27 +98,26 @@ static uint8_t op_len(uint64_t v, unsigned bits)
 
 /* Fill p for one coding; 1 if the coding cannot express d, <0 on a
  * record the packets cannot carry. */
-static int build_ls(const rvt_te_data_encoder *e, const rvt_drec *d, rvt_te_dcoding c,
-                    rvt_te_dpkt *p)
+int rvt_te_dbuild_ls(const rvt_te_dmodel *m, const rvt_drec *d, rvt_te_dcoding c, rvt_te_dpkt *p)
 {
-    const rvt_te_attrs *a = &e->a;
+    const rvt_te_attrs *a = &m->a;
     unsigned s = d->dsize, bits = 8u << s;
     if (bits > a->data_width)
         return RVT_ERR_RANGE;
     bool al = (d->addr & rvt_mask(s)) == 0;
     p->size = (uint8_t)s;
     if (c.addr != DM_NONE)
-        p->address = rvt_te_daddr_encode(c.addr, d->addr, e->st.addr[s], a->iaddress_width, s, &al);
+        p->address = rvt_te_daddr_encode(c.addr, d->addr, m->st.addr[s], a->iaddress_width, s, &al);
     p->format = (uint8_t)((d->dtype == RVT_DTYPE_STORE ? 2 : 0) | (al ? 0 : 1));
     if (c.data != DM_NONE)
-        put_data(a, c.data, d->data, e->st.data[s], bits, &p->data, &p->datalen);
+        put_data(a, c.data, d->data, m->st.data[s], bits, &p->data, &p->datalen);
     return 0;
 }
 
-static int build_atomic(const rvt_te_data_encoder *e, const rvt_drec *d, rvt_te_dcoding c,
-                        rvt_te_dpkt *p)
+int rvt_te_dbuild_atomic(const rvt_te_dmodel *m, const rvt_drec *d, rvt_te_dcoding c,
+                         rvt_te_dpkt *p)
 {
-    const rvt_te_attrs *a = &e->a;
+    const rvt_te_attrs *a = &m->a;
     unsigned s = d->dsize, bits = 8u << s;
     if (s < 2 || s > 3 || bits > a->data_width)
         return RVT_ERR_RANGE;           /* 7.2.1: 32 or 64 bits */
@@ -129,22 +126,21 @@ static int build_atomic(const rvt_te_data_encoder *e, const rvt_drec *d, rvt_te_
     p->size = (uint8_t)(s - 2);
     if (c.addr != DM_NONE) {
         bool al;
-        p->address = rvt_te_daddr_encode(c.addr, d->addr, e->st.addr[s], a->iaddress_width, s, &al);
+        p->address = rvt_te_daddr_encode(c.addr, d->addr, m->st.addr[s], a->iaddress_width, s, &al);
         if (!al)    /* table 7.6: the address is aligned and shifted by size */
             return c.addr == DM_FULL ? RVT_ERR_RANGE : 1;
     }
     if (c.data != DM_NONE) {
         p->operand = d->data & rvt_mask(bits);
         p->oplen = op_len(p->operand, bits);
-        put_data(a, c.data, d->data2, e->st.data[s], bits, &p->data, &p->datalen);
+        put_data(a, c.data, d->data2, m->st.data[s], bits, &p->data, &p->datalen);
     }
     return 0;
 }
 
-static int build_csr(const rvt_te_data_encoder *e, const rvt_drec *d, rvt_te_dcoding c,
-                     rvt_te_dpkt *p)
+static int build_csr(const rvt_te_dmodel *m, const rvt_drec *d, rvt_te_dcoding c, rvt_te_dpkt *p)
 {
-    const rvt_te_attrs *a = &e->a;
+    const rvt_te_attrs *a = &m->a;
     unsigned bits = rvt_te_csr_len_width(a) == 3 ? 64 : 32;
     uint64_t csr = d->addr & 0xfff;
     p->format = RVT_TE_DF_CSR;
@@ -152,7 +148,7 @@ static int build_csr(const rvt_te_data_encoder *e, const rvt_drec *d, rvt_te_dco
     if (d->addr > 0xfff)
         return RVT_ERR_RANGE;
     if (a->no_data) {
-        p->address = c.addr == DM_DIFF ? (csr - e->st.csr_addr) & 0xfff : csr;
+        p->address = c.addr == DM_DIFF ? (csr - m->st.csr_addr) & 0xfff : csr;
         return 0;
     }
     p->address = csr;
@@ -161,52 +157,11 @@ static int build_csr(const rvt_te_data_encoder *e, const rvt_drec *d, rvt_te_dco
     if (!a->no_address && (csr >> 10) == 3 && d->data != d->data2)
         return RVT_ERR_RANGE;
     unsigned nb;
-    uint64_t x = rvt_te_dval_encode(c.data, d->data2, e->st.csr_data, bits, &nb);
+    uint64_t x = rvt_te_dval_encode(c.data, d->data2, m->st.csr_data, bits, &nb);
     p->data = x & rvt_mask(8 * nb);
     p->datalen = (uint8_t)(nb - 1);
     p->operand = d->data & rvt_mask(bits);
     p->oplen = op_len(p->operand, bits);
-    return 0;
-}
-
-/* Tables 7.4 and 7.9: the unified builders without data, then the index
- * and the 1-bit diff of the address. */
-static int build_req(const rvt_te_data_encoder *e, const rvt_drec *d, rvt_te_dcoding c,
-                     rvt_te_dpkt *p)
-{
-    rvt_te_dcoding full = { c.addr, DM_FULL };
-    bool atomic = d->dtype != RVT_DTYPE_LOAD;
-    int st = atomic ? build_atomic(e, d, full, p) : build_ls(e, d, full, p);
-    p->data = 0;
-    p->datalen = 0;
-    p->index = d->lrid;
-    p->diff = c.addr == DM_DIFF;
-    return st;
-}
-
-/* Tables 7.5 and 7.10: resp names the data coding, 00 an error. */
-static int build_resp(const rvt_te_data_encoder *e, const rvt_drec *d, rvt_te_dcoding c,
-                      rvt_te_dpkt *p)
-{
-    static const uint8_t resp[4] = { RVT_TE_RESP_FULL, RVT_TE_RESP_XOR, RVT_TE_RESP_DIFF,
-                                     RVT_TE_RESP_ERROR };
-    const rvt_te_attrs *a = &e->a;
-    unsigned s = d->dsize, bits = 8u << s;
-    bool atomic = d->dtype != RVT_DTYPE_LOAD;
-    if (bits > a->data_width)
-        return RVT_ERR_RANGE;
-    p->format = atomic ? RVT_TE_DF_SPLIT_ATOMIC_DATA : RVT_TE_DF_SPLIT_LOAD_DATA;
-    p->size = (uint8_t)(atomic ? s - 2 : s);
-    p->index = d->lrid;
-    p->resp = resp[c.data];
-    if (c.data == DM_NONE)
-        return 0;
-    unsigned nb;
-    uint64_t x = rvt_te_dval_encode(c.data, d->data, e->st.data[s], bits, &nb);
-    /* 7.5: a data_width_p-bit field (the packet compression drops its
-     * sign bits); 7.10: data_len + the significant bytes, as 7.6. */
-    p->data = x & rvt_mask(atomic ? 8 * nb : a->data_width);
-    p->datalen = (uint8_t)(nb - 1);
     return 0;
 }
 
@@ -215,14 +170,14 @@ static int build(const rvt_te_data_encoder *e, const rvt_drec *d, int kind, rvt_
 {
     memset(p, 0, sizeof *p);
     if (kind == K_REQ)
-        return build_req(e, d, c, p);
+        return rvt_te_dbuild_req(&e->m, d, c, p);
     if (kind == K_RESP)
-        return build_resp(e, d, c, p);
-    int st = kind == K_LS ? build_ls(e, d, c, p)
-           : kind == K_ATOMIC ? build_atomic(e, d, c, p) : build_csr(e, d, c, p);
+        return rvt_te_dbuild_resp(&e->m, d, c, p);
+    int st = kind == K_LS ? rvt_te_dbuild_ls(&e->m, d, c, p)
+           : kind == K_ATOMIC ? rvt_te_dbuild_atomic(&e->m, d, c, p) : build_csr(&e->m, d, c, p);
     if (st != 0)
         return st;
-    int diff = rvt_te_diff_of(&e->a, p->format, c);
+    int diff = rvt_te_diff_of(&e->m.a, p->format, c);
     if (diff < 0)
         return 1;
     p->diff = (uint8_t)diff;
@@ -232,19 +187,19 @@ static int build(const rvt_te_data_encoder *e, const rvt_drec *d, int kind, rvt_
 static void remember(rvt_te_data_encoder *e, const rvt_drec *d, int kind)
 {
     if (kind == K_CSR) {
-        e->st.csr_addr = d->addr & 0xfff;
-        e->st.csr_data = d->data2;
-        e->st.csr_valid = true;
+        e->m.st.csr_addr = d->addr & 0xfff;
+        e->m.st.csr_data = d->data2;
+        e->m.st.csr_valid = true;
         return;
     }
     unsigned s = d->dsize & 3;
     if (kind != K_RESP) {
-        e->st.addr[s] = d->addr;
-        e->st.valid[s] = true;
+        e->m.st.addr[s] = d->addr;
+        e->m.st.valid[s] = true;
     }
     if (kind != K_REQ && d->lresp != RVT_LRESP_ERROR) {
-        e->st.data[s] = (kind == K_ATOMIC ? d->data2 : d->data) & rvt_mask(8u << s);
-        e->st.dvalid[s] = true;
+        e->m.st.data[s] = (kind_of(d) == K_ATOMIC ? d->data2 : d->data) & rvt_mask(8u << s);
+        e->m.st.dvalid[s] = true;
     }
 }
 
@@ -252,14 +207,14 @@ static void remember(rvt_te_data_encoder *e, const rvt_drec *d, int kind)
  * carries), the options, and a reference for what it compresses. */
 static bool usable(const rvt_te_data_encoder *e, const rvt_drec *d, int kind, rvt_te_dcoding c)
 {
-    const rvt_te_attrs *a = &e->a;
+    const rvt_te_attrs *a = &e->m.a;
     bool want_addr = kind == K_REQ || (kind != K_RESP && !a->no_address);
     bool want_data = kind == K_RESP ? d->lresp != RVT_LRESP_ERROR
                    : kind != K_REQ && !a->no_data;
     if ((c.addr != DM_NONE) != want_addr || (c.data != DM_NONE) != want_data)
         return false;
-    bool aref = kind == K_CSR ? e->st.csr_valid : e->st.valid[d->dsize & 3];
-    bool dref = kind == K_CSR ? e->st.csr_valid : e->st.dvalid[d->dsize & 3];
+    bool aref = kind == K_CSR ? e->m.st.csr_valid : e->m.st.valid[d->dsize & 3];
+    bool dref = kind == K_CSR ? e->m.st.csr_valid : e->m.st.dvalid[d->dsize & 3];
     if (a->data_compress == 0)
         aref = dref = false;
     if (c.addr == DM_DIFF && !aref)
@@ -273,7 +228,7 @@ static bool usable(const rvt_te_data_encoder *e, const rvt_drec *d, int kind, rv
 /* The shortest frame over the codings the options and state allow. */
 static int encode_one(rvt_te_data_encoder *e, const rvt_drec *d, int kind, uint8_t *best)
 {
-    const rvt_te_attrs *a = &e->a;
+    const rvt_te_attrs *a = &e->m.a;
     if (d->dsize > 3)
         return RVT_ERR_INVAL;
     static const uint8_t amodes[] = { DM_FULL, DM_DIFF, DM_NONE };
@@ -319,69 +274,35 @@ static int emit(rvt_te_data_encoder *e, const rvt_drec *d, int kind)
     return e->out(e->ctx, frame, (size_t)len);
 }
 
-/* The completed access of a response: its request with the load data. */
-static rvt_drec completed(const rvt_drec *req, const rvt_drec *resp)
-{
-    rvt_drec d = *req;
-    d.flags = 0;
-    d.lresp = resp->lresp;
-    if (req->dtype == RVT_DTYPE_LOAD)
-        d.data = resp->lresp == RVT_LRESP_ERROR ? 0 : resp->data;
-    else
-        d.data2 = resp->lresp == RVT_LRESP_ERROR ? 0 : resp->data2;
-    return d;
-}
-
 /* A response record: the response packet, or on the unified interface the
  * unified packet of the completed access (which cannot say "failed"). */
 static int put_response(rvt_te_data_encoder *e, const rvt_drec *r)
 {
-    if (r->lrid >= rvt_te_split_ids(&e->a) ||
-        (r->lresp != RVT_LRESP_OKAY && r->lresp != RVT_LRESP_ERROR))
-        return RVT_ERR_INVAL;           /* table 4.9 lid and lresp */
-    if (!e->split.busy[r->lrid])
-        return 0;   /* its request was not traced (a filter in front, ch. 5) */
-    e->split.busy[r->lrid] = false;
-    rvt_drec d = completed(&e->split.req[r->lrid], r);
+    rvt_drec d;
+    int st = rvt_te_split_response(&e->m, r, &d);
+    if (st != 0)
+        return st < 0 ? st : 0;
     e->stats.accesses++;
-    if (!e->a.split_loads)
+    if (!e->m.a.split_loads)
         return d.lresp == RVT_LRESP_ERROR ? RVT_ERR_RANGE : emit(e, &d, kind_of(&d));
-    if (d.dtype != RVT_DTYPE_LOAD)
-        d.data = d.data2;               /* K_RESP: the load data in data */
-    d.lrid = r->lrid;
     return emit(e, &d, K_RESP);
 }
 
 static int put_request(rvt_te_data_encoder *e, const rvt_drec *r)
 {
-    if (!rvt_te_drec_splits(r) || r->lrid >= rvt_te_split_ids(&e->a) || e->split.busy[r->lrid] ||
-        r->lresp != 0)
-        return RVT_ERR_INVAL;           /* table 4.9: one load in progress per ID */
-    e->split.busy[r->lrid] = true;
-    e->split.req[r->lrid] = *r;
-    return e->a.split_loads ? emit(e, r, K_REQ) : 0;
+    int st = rvt_te_split_request(&e->m, r);
+    return st < 0 || !e->m.a.split_loads ? st : emit(e, r, K_REQ);
 }
 
 /* A unified load or atomic on the split interface: a request and its
- * response back to back, on the lowest free index (okay unless the record
- * is a decoded failed load, lresp 3). */
+ * response back to back. */
 static int put_as_split(rvt_te_data_encoder *e, const rvt_drec *r)
 {
-    unsigned id = 0, ids = rvt_te_split_ids(&e->a);
-    while (id < ids && e->split.busy[id])
-        id++;
-    if (id == ids)
-        return RVT_ERR_RANGE;
-    rvt_drec q = *r;
-    q.flags = RVT_DREC_F_SPLIT_REQ;
-    q.lrid = (uint16_t)id;
-    q.lresp = 0;
-    int st = put_request(e, &q);
-    if (st < 0)
-        return st;
-    q.flags = RVT_DREC_F_RESPONSE;
-    q.lresp = r->lresp == RVT_LRESP_ERROR ? RVT_LRESP_ERROR : RVT_LRESP_OKAY;
-    return put_response(e, &q);
+    rvt_drec pair[2];
+    int st = rvt_te_split_pair(&e->m, r, pair);
+    if (st >= 0)
+        st = put_request(e, &pair[0]);
+    return st < 0 ? st : put_response(e, &pair[1]);
 }
 
 static int put_one(rvt_te_data_encoder *e, const rvt_drec *r)
@@ -390,7 +311,7 @@ static int put_one(rvt_te_data_encoder *e, const rvt_drec *r)
         return put_response(e, r);
     if (r->flags & RVT_DREC_F_SPLIT_REQ)
         return put_request(e, r);
-    if (e->a.split_loads && rvt_te_drec_splits(r))
+    if (e->m.a.split_loads && rvt_te_drec_splits(r))
         return put_as_split(e, r);
     int kind = kind_of(r);
     if (kind < 0)

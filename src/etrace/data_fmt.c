@@ -49,8 +49,9 @@ static bool is_split(const rvt_te_attrs *a, const rvt_te_dpkt *p)
     return a->split_loads && p->format != RVT_TE_DF_CSR && (p->format & 6) != 2;
 }
 
-/* A split request shares its code with the unified form (7.1.1). */
-static const char *fmt_name(const rvt_te_attrs *a, const rvt_te_dpkt *p)
+/* A split request shares its code with the unified form (7.1.1): the
+ * attributes tell them apart. */
+const char *rvt_te_dpkt_kind(const rvt_te_attrs *a, const rvt_te_dpkt *p)
 {
     static const char *const req[] = { "split_load_aligned", "split_load_unaligned" };
     if (is_split(a, p) && p->format <= RVT_TE_DF_LOAD_UNALIGNED)
@@ -128,7 +129,7 @@ int rvt_te_dpkt_format(const rvt_te_attrs *a, const rvt_te_dpkt *p, bool json, c
         o.len = 1;
     }
     emit(&o, "msg", "te_data", 0, false);
-    emit(&o, "format", fmt_name(a, p), 0, false);
+    emit(&o, "format", rvt_te_dpkt_kind(a, p), 0, false);
     if (is_split(a, p))
         split_fields(&o, p);
     else

@@ -49,11 +49,65 @@ void rvt_te_split_init(rvt_te_split *t);
 unsigned rvt_te_split_ids(const rvt_te_attrs *a);
 /* Is the record a load or atomic (the accesses that may split, 4.3)? */
 bool rvt_te_drec_splits(const rvt_drec *d);
+/* Transfers still waiting for their response. */
+unsigned rvt_te_split_outstanding(const rvt_te_split *t);
+
+/* What a data encoder and its decoder keep in step: the options, the
+ * compression references (7.1.3) and the outstanding split transfers. */
+typedef struct rvt_te_dmodel {
+    rvt_te_attrs a;
+    rvt_te_dstate st;
+    rvt_te_split split;
+} rvt_te_dmodel;
+
+/* Unified load/store and atomic packets (tables 7.1, 7.6; data_enc.c):
+ * fill p for coding c; 1 if c cannot express d, <0 if no packet can
+ * carry d. */
+int rvt_te_dbuild_ls(const rvt_te_dmodel *m, const rvt_drec *d, rvt_te_dcoding c,
+                     rvt_te_dpkt *p);
+int rvt_te_dbuild_atomic(const rvt_te_dmodel *m, const rvt_drec *d, rvt_te_dcoding c,
+                         rvt_te_dpkt *p);
+
+/* ---- split interface, encoder side (data_split_enc.c) ---- */
+/* Request (tables 7.4, 7.9) and response (7.5, 7.10) packets, as above;
+ * a response is built from the completed access. */
+int rvt_te_dbuild_req(const rvt_te_dmodel *m, const rvt_drec *d, rvt_te_dcoding c,
+                      rvt_te_dpkt *p);
+int rvt_te_dbuild_resp(const rvt_te_dmodel *m, const rvt_drec *d, rvt_te_dcoding c,
+                       rvt_te_dpkt *p);
+/* Hold a request record until its response (table 4.9 checks). */
+int rvt_te_split_request(rvt_te_dmodel *m, const rvt_drec *r);
+/* A response record: *done = the completed access (its request with the
+ * loaded data and lresp); 1 if its request was never seen. */
+int rvt_te_split_response(rvt_te_dmodel *m, const rvt_drec *r, rvt_drec *done);
+/* A unified load or atomic as a request and its response (pair[0],
+ * pair[1]) on the lowest free index. */
+int rvt_te_split_pair(const rvt_te_dmodel *m, const rvt_drec *r, rvt_drec pair[2]);
+
+/* ---- split interface, decoder side (data_split_dec.c) ---- */
+enum rvt_te_dphase { RVT_TE_PH_UNIFIED, RVT_TE_PH_REQ, RVT_TE_PH_RESP };
+/* Which phase a packet is: unified, a split request or a split response. */
+int rvt_te_dphase_of(const rvt_te_attrs *a, const rvt_te_dpkt *p);
+/* The coding of a split packet (RVT_ERR_FORMAT for one the options rule
+ * out). */
+int rvt_te_split_coding(const rvt_te_attrs *a, const rvt_te_dpkt *p, int ph, rvt_te_dcoding *c);
+/* Why a split packet cannot be taken (table 4.9), or NULL. */
+const char *rvt_te_split_misuse(const rvt_te_split *t, const rvt_te_dpkt *p, int ph);
+/* Hold a request packet until its response; lost: it cannot be rebuilt
+ * (kept for its size only).  RVT_ERR_FORMAT for a misaligned atomic. */
+int rvt_te_split_hold(rvt_te_dmodel *m, const rvt_te_dpkt *p, rvt_te_dcoding c, bool lost);
+/* A response packet: *r = the completed access; 1 if its request was
+ * lost (not to be reported), <0 if it does not match its request. */
+int rvt_te_split_complete(rvt_te_dmodel *m, const rvt_te_dpkt *p, rvt_te_dcoding c,
+                          rvt_drec *r);
+/* Skip a packet that needs a reference the decoder lacks: a request is
+ * held as lost, a response frees its index. */
+void rvt_te_split_skip(rvt_te_dmodel *m, const rvt_te_dpkt *p, rvt_te_dcoding c, int ph);
+/* Access size (log2 bytes) of a packet; a response's is its request's. */
+unsigned rvt_te_daccess_size(const rvt_te_dmodel *m, const rvt_te_dpkt *p, int ph);
 
 /* Packets between the data encoder's own full packets. */
 #define RVT_TE_DATA_RESYNC 256
-
-
 
 /* Width of a packet's diff field. */
 unsigned rvt_te_diff_width(const rvt_te_attrs *a, unsigned format);

@@ -21,3 +21,11 @@ bool rvt_te_drec_splits(const rvt_drec *d)
     return d->dtype == RVT_DTYPE_LOAD ||
            (d->dtype >= RVT_DTYPE_AMO_SWAP && d->dtype <= RVT_DTYPE_AMO_MIN);
 }
+
+unsigned rvt_te_split_outstanding(const rvt_te_split *t)
+{
+    unsigned open = 0;
+    for (unsigned i = 0; i < RVT_TE_SPLIT_IDS; i++)
+        open += t->busy[i];
+    return open;
+}

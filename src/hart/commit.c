@@ -14,6 +14,7 @@ struct hart_cm_snap {
     uint64_t x[32];
     uint64_t pc, instret, exceptions, interrupts, mtime_off, cycle_off, instret_off;
     uint64_t pmpcfg[16], pmpaddr[64];
+    uint64_t trig[HART_TV_NTRIG_CSR];   /* tselect, tdata1-3, tinfo as read */
     unsigned priv;
     uint16_t op;
     bool writes_rd;
@@ -39,6 +40,14 @@ static uint64_t csr_field(const rvt_hart *h, size_t i)
     return v;
 }
 
+/* The trigger CSRs as a CSR read sees them: tdata1-3 of the selected
+ * trigger (docs/tv.md "Triggers"). */
+static void trig_views(const rvt_hart *h, uint64_t *v)
+{
+    for (unsigned i = 0; i < HART_TV_NTRIG_CSR; i++)
+        hart_trig_csr_read(h, HART_TV_TRIG_LO + i, &v[i]);
+}
+
 void hart_cm_begin(rvt_hart *h)
 {
     struct hart_cm_snap *s = h->cm_snap;
@@ -53,6 +62,7 @@ void hart_cm_begin(rvt_hart *h)
     s->instret_off = h->instret_off;
     memcpy(s->pmpcfg, h->pmpcfg, sizeof s->pmpcfg);
     memcpy(s->pmpaddr, h->pmpaddr, sizeof s->pmpaddr);
+    trig_views(h, s->trig);
     for (size_t i = 0; i < hart_tv_ncsrs; i++)
         s->csr[i] = csr_field(h, i);
     s->op = RVT_OP_ILLEGAL;
@@ -144,6 +154,17 @@ static void diff_pmp(const rvt_hart *h, const struct hart_cm_snap *s, rvt_hart_c
                 add_csr(c, 0x3B0 + i, h->pmpaddr[i]);
 }
 
+/* A tselect write changes the tdata1-3 views as well, a trigger that
+ * fires sets its hit0 (the selected one's shows in tdata1). */
+static void diff_triggers(const rvt_hart *h, const struct hart_cm_snap *s, rvt_hart_commit *c)
+{
+    uint64_t now[HART_TV_NTRIG_CSR];
+    trig_views(h, now);
+    for (unsigned i = 0; i < HART_TV_NTRIG_CSR; i++)
+        if (now[i] != s->trig[i])
+            add_csr(c, HART_TV_TRIG_LO + i, now[i]);
+}
+
 /* mcycle/minstret count by themselves; only an explicit write (a changed
  * offset) is a side effect worth tracing (docs/tv.md). */
 static void diff_counters(const rvt_hart *h, const struct hart_cm_snap *s, rvt_hart_commit *c)
@@ -182,6 +203,7 @@ static void diff_state(rvt_hart *h, rvt_hart_commit *c)
         if (s->csr[i] != csr_field(h, i))
             add_csr(c, hart_tv_csrs[i].addr, csr_field(h, i));
     diff_pmp(h, s, c);
+    diff_triggers(h, s, c);
     diff_counters(h, s, c);
     if (s->mtime_off != h->mtime_off) {
         c->mtime_set = true;

@@ -60,6 +60,14 @@ static uint64_t xmask(const rvt_hart *h)
     return h->xlen == 32 ? 0xffffffffull : UINT64_MAX;
 }
 
+/* The Sdtrig CSRs (Debug spec 1.0, 5.7) go through trigger.c: tdata1-3
+ * are views of the trigger tselect names, and writes are WARL
+ * (docs/tv.md "Triggers"). */
+static bool is_trig_csr(unsigned addr)
+{
+    return addr >= HART_TV_TRIG_LO && addr <= HART_TV_TRIG_HI;
+}
+
 int rvt_hart_tv_reg_read(const rvt_hart *hc, unsigned addr, uint64_t *v)
 {
     rvt_hart *h = (rvt_hart *)hc;   /* the helpers only read through it here */
@@ -73,15 +81,15 @@ int rvt_hart_tv_reg_read(const rvt_hart *hc, unsigned addr, uint64_t *v)
         *v = *p;
     else if (counter_ref(h, addr, &off, &base))
         *v = addr >= 0xB80 ? (base + *off) >> 32 : (base + *off) & xmask(h);
-    else
+    else if (!is_trig_csr(addr) || !hart_trig_csr_read(h, addr, v))
         return RVT_ERR_INVAL;
     return RVT_OK;
 }
 
 /* Outside the table, what rvt_hart_tv_reg_read accepts lies in these
- * ranges: the PMP CSRs and the mcycle/minstret halves. */
+ * ranges: the PMP CSRs, the trigger CSRs and the mcycle/minstret halves. */
 static const struct { unsigned lo, hi; } tv_csr_ranges[] = {
-    { 0x3A0, 0x3EF }, { 0xB00, 0xB02 }, { 0xB80, 0xB82 },
+    { 0x3A0, 0x3EF }, { HART_TV_TRIG_LO, HART_TV_TRIG_HI }, { 0xB00, 0xB02 }, { 0xB80, 0xB82 },
 };
 
 unsigned rvt_hart_tv_csr_next(const rvt_hart *h, unsigned from)
@@ -118,7 +126,7 @@ int rvt_hart_tv_reg_write(rvt_hart *h, unsigned addr, uint64_t v)
         uint64_t nv = addr >= 0xB80 ? (cur & 0xffffffffull) | (v << 32)
                     : h->xlen == 32 ? (cur & ~0xffffffffull) | v : v;
         *off = nv - base;
-    } else {
+    } else if (!is_trig_csr(addr) || !hart_trig_csr_write(h, addr, v)) {
         return RVT_ERR_INVAL;
     }
     hart_recheck(h);   /* interrupt enables may have changed */

@@ -14,4 +14,11 @@ typedef struct hart_tv_csr {
 extern const hart_tv_csr hart_tv_csrs[];
 extern const size_t hart_tv_ncsrs;
 
+/* The Sdtrig CSRs tselect, tdata1-3, tinfo (Debug spec 1.0, 5.7): read
+ * and written through trigger.c, tdata1-3 as views of the selected
+ * trigger; commit.c reports a view that changed. */
+#define HART_TV_TRIG_LO 0x7A0
+#define HART_TV_TRIG_HI 0x7A4
+#define HART_TV_NTRIG_CSR (HART_TV_TRIG_HI - HART_TV_TRIG_LO + 1)
+
 #endif

@@ -50,6 +50,8 @@ static const struct { uint16_t addr; const char *name; } csr_names[] = {
     { 0x304, "mie" }, { 0x305, "mtvec" }, { 0x306, "mcounteren" }, { 0x30A, "menvcfg" },
     { 0x320, "mcountinhibit" }, { 0x340, "mscratch" }, { 0x341, "mepc" },
     { 0x342, "mcause" }, { 0x343, "mtval" }, { 0x344, "mip" },
+    { 0x7A0, "tselect" }, { 0x7A1, "tdata1" }, { 0x7A2, "tdata2" }, { 0x7A3, "tdata3" },
+    { 0x7A4, "tinfo" },
     { 0xB00, "mcycle" }, { 0xB02, "minstret" }, { 0xB80, "mcycleh" }, { 0xB82, "minstreth" },
 };
 

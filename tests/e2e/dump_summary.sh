@@ -30,5 +30,22 @@ m=$("$RVT_BIN" dump "$T/t.te" | grep -c '(exception)')
 n=$(awk '$1 == "IndirectBranchHist" {gsub(",", "", $2); print $2}' "$T/t.nt.sum")
 m=$("$RVT_BIN" dump "$T/t.nt" | grep -c ' IndirectBranchHist(28)')
 [ "$n" = "$m" ] && [ "$n" -gt 0 ] || fail "t.nt: IndirectBranchHist rows $n, listing $m"
+
+# The split load interface (--data-split 4; tables 7.4, 7.5, 7.9, 7.10):
+# requests and responses are kinds of their own, named as the plain dump
+# names their format=, and each count equals that listing's lines.
+amo="$RVT_SRC/programs/amo.elf"
+"$RVT_BIN" run "$amo" --max-instr 50000 --etrace "$T/s.te" --te-data --data-split 4 \
+    >/dev/null 2>&1
+"$RVT_BIN" dump --summary "$T/s.te" >"$T/s.sum" || fail "s.te: dump --summary exit $?"
+"$RVT_BIN" dump "$T/s.te" >"$T/s.dump"
+for k in split_load_aligned split_load_data split_atomic split_atomic_data store_aligned; do
+  n=$(awk -v k="$k" '$1 == k {gsub(",", "", $2); print $2}' "$T/s.sum")
+  m=$(grep -c "format=$k " "$T/s.dump")
+  [ "$n" = "$m" ] && [ "$n" -gt 0 ] || fail "s.te: $k rows '$n', listing $m"
+done
+for k in load_aligned atomic; do
+  grep -q "^$k " "$T/s.sum" && fail "s.te: split requests counted as $k"
+done
 [ $fails = 0 ] && echo "dump_summary: ok"
 exit $((fails > 0))

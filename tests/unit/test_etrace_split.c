@@ -153,6 +153,33 @@ static void table_7_10(void)
     CHECK_EQ(t[2], RVT_TE_NO_ATOMIC);
 }
 
+/* Every te_data kind of ch. 7 has its own name: with split_loads the
+ * format codes 0, 1 and 6 are the requests of tables 7.4 and 7.9, 4 and 7
+ * the responses of 7.5 and 7.10 (7.1.1); without it 0-3, 5, 6 are the
+ * unified loads/stores, CSR and atomic forms.  rvt_te_dpkt_name() keeps
+ * the unified names for the shared codes. */
+static void kind_names(void)
+{
+    static const char *const split[8] = {
+        "split_load_aligned", "split_load_unaligned", "store_aligned", "store_unaligned",
+        "split_load_data", "csr", "split_atomic", "split_atomic_data",
+    };
+    static const char *const unified[8] = {
+        "load_aligned", "load_unaligned", "store_aligned", "store_unaligned",
+        NULL, "csr", "atomic", NULL,
+    };
+    rvt_te_attrs a = split_attrs(), u;
+    rvt_te_attrs_default(&u);
+    for (uint8_t f = 0; f < 8; f++) {
+        rvt_te_dpkt p = { .format = f };
+        CHECK_STR(rvt_te_dpkt_kind(&a, &p), split[f]);
+        if (unified[f]) {
+            CHECK_STR(rvt_te_dpkt_kind(&u, &p), unified[f]);
+            CHECK_STR(rvt_te_dpkt_name(&p), unified[f]);
+        }
+    }
+}
+
 typedef struct cap {
     uint8_t bytes[256];
     size_t n;
@@ -402,6 +429,7 @@ int main(void)
     table_7_5();
     table_7_9();
     table_7_10();
+    kind_names();
     encoder_and_decoder();
     unified_records_on_split_encoder();
     corrupt_streams();

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#define DUMP_SUMMARY_KINDS 80    /* E-Trace: 8 + 6 data kinds; N-Trace: 64 TCODEs */
+#define DUMP_SUMMARY_KINDS 80    /* E-Trace: 8 + 11 data kinds; N-Trace: 64 TCODEs */
 
 typedef struct dump_kind {
     const char *name;             /* static string */

@@ -36,7 +36,7 @@ static int te_dump_data(const rvt_te_attrs *a, const uint8_t *pl, size_t n, uint
         return st;
     rvt_te_dsplit_track(a, &d, sizes);
     if (sum) {
-        dump_summary_add(sum, rvt_te_dpkt_name(&d), frame_bytes);
+        dump_summary_add(sum, rvt_te_dpkt_kind(a, &d), frame_bytes);
         return 0;
     }
     rvt_te_dpkt_format(a, &d, json, line, sizeof line);
