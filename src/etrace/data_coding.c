@@ -20,7 +20,7 @@ unsigned rvt_te_diff_width(const rvt_te_attrs *a, unsigned format)
  * XOR data, 2 differential data, 3 both; a differential address needs
  * some compression.  A code the options rule out cannot come from a
  * conforming encoder: the packet is corrupt. */
-static int allowed(const rvt_te_attrs *a, const rvt_te_dcoding *c)
+int rvt_te_dcoding_allowed(const rvt_te_attrs *a, const rvt_te_dcoding *c)
 {
     if (a->data_compress == 0 && (c->addr == DM_DIFF || c->data == DM_XOR || c->data == DM_DIFF))
         return RVT_ERR_FORMAT;
@@ -65,7 +65,7 @@ static int coding_of(const rvt_te_attrs *a, unsigned format, unsigned diff, rvt_
 int rvt_te_dcoding_of(const rvt_te_attrs *a, unsigned format, unsigned diff, rvt_te_dcoding *c)
 {
     int st = coding_of(a, format, diff, c);
-    return st < 0 ? st : allowed(a, c);
+    return st < 0 ? st : rvt_te_dcoding_allowed(a, c);
 }
 
 int rvt_te_diff_of(const rvt_te_attrs *a, unsigned format, rvt_te_dcoding c)

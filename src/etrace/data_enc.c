@@ -221,8 +221,7 @@ static bool usable(const rvt_te_data_encoder *e, const rvt_drec *d, int kind, rv
         return false;
     if ((c.data == DM_XOR || c.data == DM_DIFF) && !dref)
         return false;
-    return !((c.data == DM_XOR && !(a->data_compress & 1)) ||
-             (c.data == DM_DIFF && !(a->data_compress & 2)));
+    return rvt_te_dcoding_allowed(a, &c) == 0;
 }
 
 /* The shortest frame over the codings the options and state allow. */

@@ -21,6 +21,9 @@ typedef struct rvt_te_dcoding {
 /* Meaning of a packet's diff field (tables 7.1-7.3, 7.6-7.8, 7.11-7.13);
  * RVT_ERR_FORMAT for a reserved code. */
 int rvt_te_dcoding_of(const rvt_te_attrs *a, unsigned format, unsigned diff, rvt_te_dcoding *c);
+/* Table 2.2 DataCompress: 0 if the options allow coding c, else
+ * RVT_ERR_FORMAT (a conforming encoder cannot have sent it). */
+int rvt_te_dcoding_allowed(const rvt_te_attrs *a, const rvt_te_dcoding *c);
 /* The diff code for a coding, or -1 if the options cannot express it. */
 int rvt_te_diff_of(const rvt_te_attrs *a, unsigned format, rvt_te_dcoding c);
 

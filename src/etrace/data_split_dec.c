@@ -28,12 +28,7 @@ int rvt_te_split_coding(const rvt_te_attrs *a, const rvt_te_dpkt *p, int ph, rvt
     static const uint8_t dm[4] = { DM_NONE, DM_XOR, DM_FULL, DM_DIFF };
     c->addr = ph == RVT_TE_PH_REQ ? (p->diff ? DM_DIFF : DM_FULL) : DM_NONE;
     c->data = ph == RVT_TE_PH_REQ ? DM_NONE : dm[p->resp & 3];
-    if (a->data_compress == 0 && (c->addr == DM_DIFF || c->data == DM_XOR || c->data == DM_DIFF))
-        return RVT_ERR_FORMAT;
-    if ((c->data == DM_XOR && !(a->data_compress & 1)) ||
-        (c->data == DM_DIFF && !(a->data_compress & 2)))
-        return RVT_ERR_FORMAT;
-    return 0;
+    return rvt_te_dcoding_allowed(a, c);
 }
 
 /* Checked before any state changes: table 4.9 allows one transfer in

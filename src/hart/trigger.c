@@ -70,8 +70,8 @@ static uint32_t tdata1_legal(const rvt_hart *h, unsigned i, uint64_t v)
     if (!match_legal(match))
         c &= ~(15u << MC_MATCH_SHIFT);
     /* 5.2 table "action": 1 (Debug Mode) is illegal with dmode 0, which
-     * this hart (no Sdext) always has, and hardware clears it; the other
-     * unsupported actions (5, 8, 9, reserved) are cleared the same way. */
+     * this hart (no Sdext) always has, and hardware clears it; actions this
+     * hart does not offer (5, 8, 9, reserved) are cleared the same way. */
     if (action == A_DEBUG || action > A_TRACE_NOTIFY)
         c &= ~(15u << MC_ACTION_SHIFT);
     /* size: any (0), 8/16/32/64-bit (1, 2, 3, 5); no 48/128-bit ones */
