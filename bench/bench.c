@@ -14,6 +14,7 @@
 #include "rvtrace/etrace.h"
 #include "rvtrace/hart.h"
 #include "rvtrace/ntrace.h"
+#include "nt_floor.h"
 #include "te_floor.h"
 
 #define MAX_PROGS 64
@@ -104,6 +105,8 @@ static const mode modes[] = {
     { "nt:htm+sj+ir+rpt", NULL, RVT_NT_MODE_HTM, 3, true, true },
 };
 #define NMODES (sizeof modes / sizeof modes[0])
+#define NFLOORS 2u
+#define NCOLS (NMODES + NFLOORS)
 enum { MODE_TE_ALL = 7, MODE_NT_BEST = 12 };
 
 static int te_attrs_for(const mode *m, unsigned xlen, rvt_te_attrs *a)
@@ -233,7 +236,9 @@ typedef struct {
     char path[MAX_PATH];
     uint64_t instret;
     uint64_t bytes[NMODES];
-    uint64_t floor_bits;    /* te_floor.h: no E-Trace of the run is smaller */
+    /* [0] te_floor.h: no E-Trace of the run is smaller;
+     * [1] nt_floor.h: no N-Trace HTM of the run is smaller */
+    uint64_t floor_bits[NFLOORS];
 } workload;
 
 static int measure_workload(workload *w)
@@ -257,6 +262,15 @@ static int measure_workload(workload *w)
     rvt_irec_sink fs = te_floor_sink(&fl);
     if (rc == 0)
         rc = rvt_irec_tee_add(&tee, &fs);
+    nt_floor *nfl = malloc(sizeof *nfl);     /* 64 KiB of return stack */
+    if (!nfl && rc == 0)
+        rc = RVT_ERR_NOMEM;
+    rvt_irec_sink nfs;
+    if (rc == 0) {
+        nt_floor_init(nfl);
+        nfs = nt_floor_sink(nfl);
+        rc = rvt_irec_tee_add(&tee, &nfs);
+    }
     run_result r;
     if (rc == 0) {
         rvt_irec_sink all = rvt_irec_tee_sink(&tee);
@@ -267,7 +281,9 @@ static int measure_workload(workload *w)
         encoder_close(&enc[i]);
     }
     w->instret = rc == 0 ? r.instret : 0;
-    w->floor_bits = te_floor_bits(&fl);
+    w->floor_bits[0] = te_floor_bits(&fl);
+    w->floor_bits[1] = nfl ? nt_floor_bits(nfl) : 0;
+    free(nfl);
     return rc;
 }
 
@@ -456,6 +472,14 @@ static void machine_info(FILE *f)
             date, model, sysconf(_SC_NPROCESSORS_ONLN), u.sysname, u.release, __VERSION__);
 }
 
+static const char *const floor_names[NFLOORS] = { "te:floor", "nt:floor" };
+
+/* Bits of column c: the encoded modes, then the floors. */
+static uint64_t column_bits(const workload *w, size_t c)
+{
+    return c < NMODES ? w->bytes[c] * 8 : w->floor_bits[c - NMODES];
+}
+
 static void report(FILE *f, workload *w, size_t n, const long_result *L, const char *long_name)
 {
     fprintf(f, "# rvtrace benchmark results\n\n");
@@ -476,12 +500,14 @@ static void report(FILE *f, workload *w, size_t n, const long_result *L, const c
     fprintf(f, "## Bits per retired instruction\n\n| workload | instructions |");
     for (size_t m = 0; m < NMODES; m++)
         fprintf(f, " %s |", modes[m].name);
-    fprintf(f, " te:floor |\n|---|---:|");
-    for (size_t m = 0; m <= NMODES; m++)
+    for (size_t c = NMODES; c < NCOLS; c++)
+        fprintf(f, " %s |", floor_names[c - NMODES]);
+    fprintf(f, "\n|---|---:|");
+    for (size_t c = 0; c < NCOLS; c++)
         fprintf(f, "---:|");
     fputc('\n', f);
-    double mean[NMODES] = { 0 }, mean_floor = 0;
-    uint64_t tot_bytes[NMODES] = { 0 }, tot_instr = 0, tot_floor = 0;
+    double mean[NCOLS] = { 0 };
+    uint64_t tot_bits[NCOLS] = { 0 }, tot_instr = 0;
     size_t counted = 0;
     for (size_t i = 0; i < n; i++) {
         if (!w[i].instret)
@@ -489,26 +515,22 @@ static void report(FILE *f, workload *w, size_t n, const long_result *L, const c
         counted++;
         tot_instr += w[i].instret;
         fprintf(f, "| %s | %" PRIu64 " |", w[i].name, w[i].instret);
-        for (size_t m = 0; m < NMODES; m++) {
-            double b = (double)w[i].bytes[m] * 8 / (double)w[i].instret;
-            mean[m] += b;
-            tot_bytes[m] += w[i].bytes[m];
+        for (size_t c = 0; c < NCOLS; c++) {
+            double b = (double)column_bits(&w[i], c) / (double)w[i].instret;
+            mean[c] += b;
+            tot_bits[c] += column_bits(&w[i], c);
             fprintf(f, " %.3f |", b);
         }
-        double fb = (double)w[i].floor_bits / (double)w[i].instret;
-        mean_floor += fb;
-        tot_floor += w[i].floor_bits;
-        fprintf(f, " %.3f |\n", fb);
+        fputc('\n', f);
     }
     if (counted) {
         fprintf(f, "| **mean of workloads** | |");
-        for (size_t m = 0; m < NMODES; m++)
-            fprintf(f, " **%.3f** |", mean[m] / (double)counted);
-        fprintf(f, " **%.3f** |", mean_floor / (double)counted);
+        for (size_t c = 0; c < NCOLS; c++)
+            fprintf(f, " **%.3f** |", mean[c] / (double)counted);
         fprintf(f, "\n| **all bits / all instructions** | %" PRIu64 " |", tot_instr);
-        for (size_t m = 0; m < NMODES; m++)
-            fprintf(f, " **%.3f** |", (double)tot_bytes[m] * 8 / (double)tot_instr);
-        fprintf(f, " **%.3f** |\n", (double)tot_floor / (double)tot_instr);
+        for (size_t c = 0; c < NCOLS; c++)
+            fprintf(f, " **%.3f** |", (double)tot_bits[c] / (double)tot_instr);
+        fputc('\n', f);
     }
     fprintf(f, "\nGoals: E-Trace all modes <= 0.15; N-Trace HTM with implicit return and "
                "repeated history <= 0.19 (nt:htm+sj+ir+rpt); N-Trace BTM <= 1.6\n"
@@ -518,7 +540,12 @@ static void report(FILE *f, workload *w, size_t n, const long_result *L, const c
                "te:floor is a lower bound on any E-Trace of the run, whatever the options\n"
                "(bench/te_floor.h): 16 bits for each packet the spec forces -- every trap,\n"
                "every uninferable discontinuity no mode can infer, every return whose call\n"
-               "preceded the last sync -- plus the first sync; branches cost nothing in it.\n");
+               "preceded the last sync -- plus the first sync; branches cost nothing in it.\n"
+               "nt:floor is the same for any N-Trace HTM stream of the run (bench/nt_floor.h):\n"
+               "24 bits for each message the spec forces (trap, xRET, uninferable jump,\n"
+               "return no 9.2 stack predicts; a message equal to the one before is free),\n"
+               "8 more if it follows a conditional branch, 16 per run of repeats, 64 for\n"
+               "the first sync.\n");
 }
 
 #ifdef RVT_BENCH_IN_CLI
