@@ -10,6 +10,7 @@
 /* One interesting instruction: the first or last of a block (8.3). */
 typedef struct te_ins {
     uint64_t addr;
+    uint64_t lo;            /* first address it stands for (a run, te_enc_absorb) */
     uint64_t next_seq;      /* addr + size: the return address of a call */
     uint64_t context, time, cause, tval, trap_epc;
     uint64_t halfwords;     /* half-words this view stands for (resync) */
@@ -61,6 +62,10 @@ struct rvt_te_encoder {
 
 int te_enc_emit(rvt_te_encoder *e, const rvt_te_pkt *p);
 int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n);
+/* Take the single-instruction record r into the current view when
+ * te_enc_step would do nothing at the current instruction but count it:
+ * true if absorbed (r then needs no view of its own). */
+bool te_enc_absorb(rvt_te_encoder *e, const rvt_irec *r);
 int te_enc_sync(rvt_te_encoder *e, const te_ins *c);
 int te_enc_trap(rvt_te_encoder *e, const te_ins *c, const te_ins *prev, bool epc_form);
 int te_enc_support(rvt_te_encoder *e, bool enable, unsigned qual);

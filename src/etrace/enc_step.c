@@ -170,7 +170,7 @@ static bool span_has(const rvt_te_encoder *e, uint64_t addr)
 
 static void span_add(rvt_te_encoder *e, const te_ins *c)
 {
-    uint64_t lo = c->addr, hi = c->addr + 2 * c->halfwords;
+    uint64_t lo = c->lo, hi = c->lo + 2 * c->halfwords;
     if (e->span_n && e->span_n <= TE_SPAN_MAX && e->span_hi[e->span_n - 1] == lo) {
         e->span_hi[e->span_n - 1] = hi;        /* straight on */
     } else if (e->span_n < TE_SPAN_MAX) {
@@ -207,18 +207,23 @@ static bool resync_reached(const rvt_te_encoder *e, uint64_t cnt)
     return e->a.resync_mode != RVT_TE_RESYNC_OFF && cnt >= e->resync_max;
 }
 
+/* The resync count once c is past (table 2.1 ResyncMode 3: half-words
+ * retired; 2: clock cycles, from the cycle count the hart gives each
+ * block, rvt_irec.time; packets are counted as they go out). */
+static uint64_t resync_cnt_after(const rvt_te_encoder *e, const te_ins *c)
+{
+    if (e->a.resync_mode == RVT_TE_RESYNC_HALFWORDS)
+        return e->resync_cnt + c->halfwords;
+    if (e->a.resync_mode == RVT_TE_RESYNC_CYCLES)
+        return c->time - e->sync_time;
+    return e->resync_cnt;
+}
+
 static bool resync_due_after(const rvt_te_encoder *e, const te_ins *c, bool packet)
 {
-    uint64_t cnt = e->resync_cnt;
-    if (e->a.resync_mode == RVT_TE_RESYNC_PACKETS)
-        cnt += packet;
-    else if (e->a.resync_mode == RVT_TE_RESYNC_HALFWORDS)
-        cnt += c->halfwords;
-    else if (e->a.resync_mode == RVT_TE_RESYNC_CYCLES)
-        cnt = c->time - e->sync_time;
-    else
+    if (e->a.resync_mode == RVT_TE_RESYNC_OFF)
         return false;
-    return resync_reached(e, cnt);
+    return resync_reached(e, resync_cnt_after(e, c) + (e->a.resync_mode == RVT_TE_RESYNC_PACKETS && packet));
 }
 
 static void after(rvt_te_encoder *e, const te_ins *c)
@@ -229,12 +234,7 @@ static void after(rvt_te_encoder *e, const te_ins *c)
         ir_push(e, c->next_seq);
         e->returns_since_call = false;
     }
-    /* Table 2.1 ResyncMode 3: half-words retired; 2: clock cycles, from
-     * the cycle count the hart gives each block (rvt_irec.time). */
-    if (e->a.resync_mode == RVT_TE_RESYNC_HALFWORDS)
-        e->resync_cnt += c->halfwords;
-    else if (e->a.resync_mode == RVT_TE_RESYNC_CYCLES)
-        e->resync_cnt = c->time - e->sync_time;
+    e->resync_cnt = resync_cnt_after(e, c);
     if (resync_reached(e, e->resync_cnt))
         e->resync_due = true;
 }
@@ -366,6 +366,38 @@ static bool quiet_step(const rvt_te_encoder *e, const te_ins *p, const te_ins *c
 {
     return p && n && !e->start && !p->trap && !itype_uninferable(p->itype) && !c->is_branch &&
            !c->trap && !c->notify && !e->resync_due && !resync_br(e) && e->branches != 31 && !ppch(p, c) && !ppch(c, n);
+}
+
+/* With retirement width 1 (4.2.1) every instruction is a record of its
+ * own, and te_enc_step would see each plain one.  When the step at the
+ * current view c (seeing p before it and r after it) is a quiet one that
+ * changes nothing a later step reads, c and r are merged into one view,
+ * as 8.3 reduces a block: it stands for lo..r and reports as r.  The
+ * quiet step's effects are deferred, not lost: its step count now, its
+ * span and resync count when the merged view is stepped (equal to doing
+ * them one by one while no resync comes due in between, which is checked).
+ * p only matters to that step through its privilege and being neither a
+ * trap nor an uninferable jump, which the merged view's p shares. */
+bool te_enc_absorb(rvt_te_encoder *e, const rvt_irec *r)
+{
+    te_ins *p = e->prev, *c = e->cur;
+    if (!e->has_prev || !e->has_cur || r->itype != 0 || r->iretire != (1u << r->ilastsize) ||
+        (r->flags & ~RVT_IREC_F_CYCLE_END) || r->ctype >= 2 || r->priv != c->priv)
+        return false;
+    if (c->itype || c->is_branch || c->trap || c->notify || c->ctype >= 2 || c->priv != p->priv ||
+        c->lo + 2 * c->halfwords != r->iaddr || p->trap || itype_uninferable(p->itype))
+        return false;
+    if (e->start || e->resync_due || resync_br(e) || e->branches == 31 ||
+        resync_reached(e, resync_cnt_after(e, c)))
+        return false;
+    e->steps++;
+    c->addr = r->iaddr;
+    c->halfwords += r->iretire;
+    c->next_seq = r->iaddr + r->iretire * 2ull;
+    c->context = r->context;
+    c->time = r->time;
+    c->ctype = r->ctype;
+    return true;
 }
 
 int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)

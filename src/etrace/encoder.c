@@ -284,8 +284,13 @@ static int put_block(rvt_te_encoder *e, const rvt_irec *r)
     int st = 0;
     te_ins *v = e->nxt;
     view_init(v, r);
+    if (te_enc_absorb(e, r)) {
+        e->stats.instructions++;
+        e->stats.halfwords += r->iretire;
+        return 0;
+    }
     if (r->iretire > last_hw) {
-        v->addr = r->iaddr;
+        v->addr = v->lo = r->iaddr;
         v->halfwords = r->iretire - last_hw;
         st = push_view(e);
         if (st < 0)
@@ -295,7 +300,7 @@ static int put_block(rvt_te_encoder *e, const rvt_irec *r)
         v->ctype = 0;
         e->stats.instructions += r->ninstr > 2 ? r->ninstr - 2 : 0;
     }
-    v->addr = r->iaddr + 2ull * (r->iretire - last_hw);
+    v->addr = v->lo = r->iaddr + 2ull * (r->iretire - last_hw);
     v->halfwords = last_hw;
     v->next_seq = v->addr + 2ull * last_hw;
     v->sijump = r->sijump;
