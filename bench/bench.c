@@ -14,8 +14,7 @@
 #include "rvtrace/etrace.h"
 #include "rvtrace/hart.h"
 #include "rvtrace/ntrace.h"
-#include "nt_floor.h"
-#include "te_floor.h"
+#include "floors.h"
 
 #define MAX_PROGS 64
 #define MAX_PATH 512
@@ -257,19 +256,13 @@ static int measure_workload(workload *w)
         }
         rvt_irec_tee_add(&tee, &s);
     }
-    te_floor fl;
-    te_floor_init(&fl);
-    rvt_irec_sink fs = te_floor_sink(&fl);
-    if (rc == 0)
-        rc = rvt_irec_tee_add(&tee, &fs);
-    nt_floor *nfl = malloc(sizeof *nfl);     /* 64 KiB of return stack */
-    if (!nfl && rc == 0)
+    floors *fl = floors_new();
+    if (!fl && rc == 0)
         rc = RVT_ERR_NOMEM;
-    rvt_irec_sink nfs;
+    rvt_irec_sink fs;
     if (rc == 0) {
-        nt_floor_init(nfl);
-        nfs = nt_floor_sink(nfl);
-        rc = rvt_irec_tee_add(&tee, &nfs);
+        fs = floors_sink(fl);
+        rc = rvt_irec_tee_add(&tee, &fs);
     }
     run_result r;
     if (rc == 0) {
@@ -281,9 +274,9 @@ static int measure_workload(workload *w)
         encoder_close(&enc[i]);
     }
     w->instret = rc == 0 ? r.instret : 0;
-    w->floor_bits[0] = te_floor_bits(&fl);
-    w->floor_bits[1] = nfl ? nt_floor_bits(nfl) : 0;
-    free(nfl);
+    w->floor_bits[0] = fl ? te_floor_bits(&fl->te) : 0;
+    w->floor_bits[1] = fl ? nt_floor_bits(&fl->nt) : 0;
+    floors_free(fl);
     return rc;
 }
 

@@ -66,7 +66,7 @@ static void forced(nt_floor *f, unsigned btype)
     f->pend_btype = btype;
 }
 
-static void one(nt_floor *f, const rvt_irec *r)
+void nt_floor_put(nt_floor *f, const rvt_irec *r)
 {
     bool trap = r->itype == RVT_ITYPE_EXCEPTION || r->itype == RVT_ITYPE_INTERRUPT;
     if (!f->started) {
@@ -119,19 +119,6 @@ static void one(nt_floor *f, const rvt_irec *r)
     default:
         break;
     }
-}
-
-static int floor_put(void *ctx, const rvt_irec *recs, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        one(ctx, &recs[i]);
-    return 0;
-}
-
-rvt_irec_sink nt_floor_sink(nt_floor *f)
-{
-    rvt_irec_sink s = { f, floor_put, NULL, NULL };   /* no data, nothing to end */
-    return s;
 }
 
 uint64_t nt_floor_bits(const nt_floor *f)

@@ -60,8 +60,8 @@ typedef struct nt_floor {
 } nt_floor;
 
 void nt_floor_init(nt_floor *f);
-/* An rvt_irec_sink feeding f. */
-rvt_irec_sink nt_floor_sink(nt_floor *f);
+/* Count one ingress record (bench/floors.h feeds both bounds). */
+void nt_floor_put(nt_floor *f, const rvt_irec *r);
 /* The bound in bits. */
 uint64_t nt_floor_bits(const nt_floor *f);
 

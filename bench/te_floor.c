@@ -16,7 +16,7 @@ static void discon(te_floor *f)
     f->last_discon = true;
 }
 
-static void one(te_floor *f, const rvt_irec *r)
+void te_floor_put(te_floor *f, const rvt_irec *r)
 {
     bool after_discon = f->last_discon;
     f->last_discon = false;
@@ -55,19 +55,6 @@ static void one(te_floor *f, const rvt_irec *r)
     default:
         break;
     }
-}
-
-static int floor_put(void *ctx, const rvt_irec *recs, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        one(ctx, &recs[i]);
-    return 0;
-}
-
-rvt_irec_sink te_floor_sink(te_floor *f)
-{
-    rvt_irec_sink s = { f, floor_put, NULL, NULL };   /* no data, nothing to end */
-    return s;
 }
 
 uint64_t te_floor_bits(const te_floor *f)

@@ -38,8 +38,8 @@ typedef struct te_floor {
 } te_floor;
 
 void te_floor_init(te_floor *f);
-/* An rvt_irec_sink feeding f. */
-rvt_irec_sink te_floor_sink(te_floor *f);
+/* Count one ingress record (bench/floors.h feeds both bounds). */
+void te_floor_put(te_floor *f, const rvt_irec *r);
 /* The bound in bits. */
 uint64_t te_floor_bits(const te_floor *f);
 

@@ -4,24 +4,26 @@
  * charges 24 bits per forced message (+8 after a conditional branch), 16
  * per run of 9.3 repeats and 64 for the first sync.  Each case feeds
  * hand-made ingress records and states the count the rules give. */
-#include <stdlib.h>
 #include "tharness.h"
-#include "../../bench/nt_floor.h"
-#include "../../bench/te_floor.h"
+#include "../../bench/floors.h"
 
 typedef struct { uint8_t itype, sijump; uint32_t ninstr; } rec;
 
 static uint64_t floor_of(const rec *r, size_t n)
 {
-    te_floor f;
-    te_floor_init(&f);
-    rvt_irec_sink s = te_floor_sink(&f);
+    floors *f = floors_new();
+    CHECK(f != NULL);
+    if (!f)
+        return 0;
+    rvt_irec_sink s = floors_sink(f);
     for (size_t i = 0; i < n; i++) {
         rvt_irec x = { .iaddr = 0x1000 + 4 * i, .iretire = 2 * r[i].ninstr,
                        .ninstr = r[i].ninstr, .itype = r[i].itype, .sijump = r[i].sijump };
         CHECK_EQ(s.put(s.ctx, &x, 1), 0);
     }
-    return te_floor_bits(&f);
+    uint64_t bits = te_floor_bits(&f->te);
+    floors_free(f);
+    return bits;
 }
 
 #define FLOOR(...) floor_of((const rec[]){ __VA_ARGS__ }, \
@@ -33,19 +35,18 @@ typedef struct { uint64_t iaddr; uint8_t itype, sijump; uint32_t ninstr; } nrec;
 
 static uint64_t nt_floor_of(const nrec *r, size_t n)
 {
-    nt_floor *f = malloc(sizeof *f);
+    floors *f = floors_new();
     CHECK(f != NULL);
     if (!f)
         return 0;
-    nt_floor_init(f);
-    rvt_irec_sink s = nt_floor_sink(f);
+    rvt_irec_sink s = floors_sink(f);
     for (size_t i = 0; i < n; i++) {
         rvt_irec x = { .iaddr = r[i].iaddr, .iretire = 2 * r[i].ninstr,
                        .ninstr = r[i].ninstr, .itype = r[i].itype, .sijump = r[i].sijump };
         CHECK_EQ(s.put(s.ctx, &x, 1), 0);
     }
-    uint64_t bits = nt_floor_bits(f);
-    free(f);
+    uint64_t bits = nt_floor_bits(&f->nt);
+    floors_free(f);
     return bits;
 }
 
