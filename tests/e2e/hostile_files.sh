@@ -77,6 +77,23 @@ for fe in refcsv:csv spikecsv:csv spikelog:log pcs:pcs; do
   else echo "SKIP import $fmt"; fi
 done
 
+# Garbage read byte by byte: the first error is printed with its offset,
+# its repeats at the following offsets fold into one line, and
+# RVTRACE_MAX_ERRORS caps the lines (docs/cli.md "Diagnostics").
+head -c 40 /dev/zero | tr '\0' '\377' >"$T/ff.te"
+diag() {
+  cases=$((cases + 1))
+  if ! grep -qxF -- "$2" "$T/err"; then
+    fails=$((fails + 1)); echo "FAIL: $1: no line '$2' in:"; sed 's/^/    /' "$T/err"
+  fi
+}
+env -u RVTRACE_MAX_ERRORS "$RVT_BIN" dump "$T/ff.te" >/dev/null 2>"$T/err"
+diag fold "rvtrace: $T/ff.te: offset 0: error: bad packet (corrupt or malformed data)"
+diag fold "rvtrace: $T/ff.te: offsets 1-39: the same error 39 more times"
+[ "$(wc -l <"$T/err")" -eq 2 ] || { fails=$((fails + 1)); echo "FAIL: fold: more than 2 lines"; cat "$T/err"; }
+RVTRACE_MAX_ERRORS=1 "$RVT_BIN" dump "$T/ff.te" >/dev/null 2>"$T/err"
+diag cap "rvtrace: 1 more diagnostic line not shown (RVTRACE_MAX_ERRORS=0 shows all)"
+
 echo "hostile_files: $cases cases, $fails failures"
 [ $cases -eq 0 ] && exit 77
 [ $fails -eq 0 ]

@@ -17,8 +17,11 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 /* Print "rvtrace: <msg>" to stderr. */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A diagnostics callback (rvt_diag_fn) that prints "rvtrace: FILE: offset N: msg";
- * ctx is the file name. */
+ * ctx is the file name.  Repeats at consecutive offsets fold into one line;
+ * at most RVTRACE_MAX_ERRORS lines (default 100) are printed (cli_diag.c). */
 void cli_diag(void *ctx, int level, uint64_t offset, const char *msg);
+/* Print what cli_diag held back; main() calls it after the command. */
+void cli_diag_flush(void);
 /* Read a whole input file (regular files only; "-" = stdin); prints the
  * error and returns NULL on failure.  free() the result. */
 uint8_t *cli_slurp(const char *path, size_t *len);

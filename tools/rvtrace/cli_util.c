@@ -17,16 +17,6 @@ void cli_err(const char *fmt, ...)
     fputc('\n', stderr);
 }
 
-void cli_diag(void *ctx, int level, uint64_t offset, const char *msg)
-{
-    const char *file = ctx ? ctx : "input";
-    const char *kind = level >= RVT_DIAG_ERROR ? "error" : level == RVT_DIAG_WARN ? "warning" : "note";
-    if (offset == UINT64_MAX)
-        fprintf(stderr, "rvtrace: %s: %s: %s\n", file, kind, msg);
-    else
-        fprintf(stderr, "rvtrace: %s: offset %" PRIu64 ": %s: %s\n", file, offset, kind, msg);
-}
-
 bool cli_parse_u64(const char *s, uint64_t *out)
 {
     if (!s || !*s || *s == '-')

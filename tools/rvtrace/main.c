@@ -26,7 +26,10 @@ static void usage(FILE *f)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
     fputs("\n'rvtrace help COMMAND' or 'rvtrace COMMAND --help' for details.\n"
-          "Documentation: docs/cli.md, file formats: docs/formats.md.\n", f);
+          "Documentation: docs/cli.md, file formats: docs/formats.md.\n"
+          "\nErrors in input name the file and byte offset (exit status 1; usage errors 2).\n"
+          "The same error at consecutive offsets is printed once, then folded into one\n"
+          "line; at most RVTRACE_MAX_ERRORS lines are printed (default 100, 0 = all).\n", f);
 }
 
 const char *cli_help_text(const char *cmd)
@@ -93,7 +96,9 @@ int main(int argc, char **argv)
                 return CLI_OK;
             }
         }
-        return commands[i].fn(argc - 1, argv + 1);
+        int rc = commands[i].fn(argc - 1, argv + 1);
+        cli_diag_flush();
+        return rc;
     }
     cli_err("unknown command '%s'", argv[1]);
     usage(stderr);
