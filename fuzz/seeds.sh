@@ -214,6 +214,12 @@ if want filter; then
   cp tests/regress/filter/* "$OUT/filter/" 2>/dev/null
 fi
 
+# Encoders: the hand-made record sequences kept as regression inputs
+# (a loop with a call and a trap, flag and privilege changes, random).
+if want encoders; then
+  cp tests/regress/encoders/* "$OUT/encoders/" 2>/dev/null
+fi
+
 for t in $TARGETS; do n=$(ls "$OUT/$t" | wc -l); echo "seeds: $t: $n"; done
 rm -rf "$W"
 touch "$STAMP"

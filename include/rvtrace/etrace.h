@@ -97,6 +97,10 @@ int rvt_te_opts_parse(const char *list, unsigned *opts);
 void rvt_te_attrs_fill(rvt_te_attrs *a);
 /* Check consistency (widths in range, f0s_width, ...). */
 int rvt_te_attrs_check(const rvt_te_attrs *a);
+/* 6.5: the modes (RVT_TE_OPT_*) in force after a support packet whose
+ * options field holds `options`.  The 2.0 layout's ioptions has no
+ * sijump bit: that mode stays as the sijump attribute says. */
+unsigned rvt_te_support_options(const rvt_te_attrs *a, unsigned options);
 int rvt_te_attrs_write(const rvt_te_attrs *a, FILE *f);
 /* Read "name=value" lines; unknown names are an error with the line number
  * in *line. */

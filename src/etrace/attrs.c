@@ -241,3 +241,9 @@ int rvt_te_attrs_read(rvt_te_attrs *a, FILE *f, unsigned *line)
     }
     return ferror(f) ? RVT_ERR_IO : 0;
 }
+
+unsigned rvt_te_support_options(const rvt_te_attrs *a, unsigned options)
+{
+    unsigned keep = a->version == RVT_TE_V20 && a->sijump ? RVT_TE_OPT_SIJUMP : 0;
+    return keep | (options & RVT_TE_OPT_ALL);
+}

@@ -528,9 +528,8 @@ static int resolve_inferred(rvt_te_decoder *d)
  * the cache follow them. */
 static int set_options(rvt_te_decoder *d, unsigned options)
 {
-    unsigned keep = d->a.version == RVT_TE_V20 && d->a.sijump ? RVT_TE_OPT_SIJUMP : 0;
     unsigned old = d->a.options;
-    d->a.options = keep | options;
+    d->a.options = rvt_te_support_options(&d->a, options);
     unsigned tables = RVT_TE_OPT_BRANCH_PRED | RVT_TE_OPT_JTC;
     if ((d->a.options & tables) == (old & tables))
         return 0;

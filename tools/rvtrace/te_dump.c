@@ -105,8 +105,7 @@ int te_cmd_dump(int argc, char **argv)
         }
         /* Support packets change the options the next packets are read with. */
         if (p.format == 3 && p.subformat == 3)
-            a.options = (a.version == RVT_TE_V20 ? (a.options & RVT_TE_OPT_SIJUMP) : 0) |
-                        (unsigned)p.options;
+            a.options = rvt_te_support_options(&a, p.options);
         if (sum) {
             dump_summary_add(sum, rvt_te_pkt_name(&p), r.pos - off);
             continue;
