@@ -3,7 +3,8 @@
  * input.  `rvtrace encode` feeds them whatever a user's .rvi or CSV holds,
  * so the records take any value the .rvi reader and the importers let
  * through (itype <= 15, ilastsize <= 3, priv <= 7, ctype <= 3, sijump and
- * every known flag, ninstr <= iretire), not only what a hart retires.
+ * every known flag, ninstr <= iretire, the last instruction's size within
+ * iretire), not only what a hart retires.
  * Input: 6 E-Trace attribute bytes (fuzz_etrace.h), 5 N-Trace settings
  * bytes (fuzz_ntrace.h), then 12 bytes per record (rec_from below).
  * Checked: no crash or sanitizer report, statuses are known ones, and
@@ -60,6 +61,8 @@ static void rec_from(const uint8_t *b, uint64_t *next, uint64_t *time, rvt_irec 
     r->ctype = (b[1] >> 3) & 3u;
     r->iretire = b[3];
     r->ninstr = b[2] <= b[3] ? b[2] : b[3];
+    if (r->ninstr && r->iretire < (1u << r->ilastsize))    /* the reader's rule */
+        r->iretire = 1u << r->ilastsize;
     r->iaddr = *next;
     if (b[4] & 1u)
         r->iaddr += 2 * (int64_t)(int16_t)(b[5] | b[6] << 8);

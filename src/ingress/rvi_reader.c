@@ -160,6 +160,21 @@ uint64_t rvt_rvi_reader_offset(const rvt_rvi_reader *r)
     return r->rec_off;
 }
 
+/* A block's sizes, in both forms (at_*: the fields' offsets). */
+static int check_sizes(rvt_rvi_reader *r, const rvt_irec *b, uint64_t at_ninstr, uint64_t at_iretire)
+{
+    /* every instruction is at least one half-word (E-Trace 4.2) */
+    if (b->ninstr > b->iretire)
+        return rd_fail(r, RVT_ERR_FORMAT, at_ninstr, "ninstr %" PRIu32 " > iretire %" PRIu32,
+                       b->ninstr, b->iretire);
+    /* table 4.3: the last instruction alone is 2^ilastsize half-words */
+    if (b->ninstr && b->iretire < (1u << b->ilastsize))
+        return rd_fail(r, RVT_ERR_FORMAT, at_iretire,
+                       "iretire %" PRIu32 " < the last instruction's %u half-words (ilastsize %u)",
+                       b->iretire, 1u << b->ilastsize, b->ilastsize);
+    return RVT_OK;
+}
+
 static int check_block(rvt_rvi_reader *r, const rvt_irec *b, uint64_t p)
 {
     /* p: offset of the payload; field offsets from rvi_format.h */
@@ -175,11 +190,7 @@ static int check_block(rvt_rvi_reader *r, const rvt_irec *b, uint64_t p)
         return rd_fail(r, RVT_ERR_FORMAT, p + RB_SIJUMP, "sijump %u > 1", b->sijump);
     if (b->flags & ~RVI_IREC_FLAGS_KNOWN)
         return rd_fail(r, RVT_ERR_FORMAT, p + RB_FLAGS, "unknown flags 0x%02x", b->flags);
-    /* every instruction is at least one half-word (E-Trace 4.2) */
-    if (b->ninstr > b->iretire)
-        return rd_fail(r, RVT_ERR_FORMAT, p + RB_NINSTR, "ninstr %" PRIu32 " > iretire %" PRIu32,
-                       b->ninstr, b->iretire);
-    return RVT_OK;
+    return check_sizes(r, b, p + RB_NINSTR, p + RB_IRETIRE);
 }
 
 static int rd_block(rvt_rvi_reader *r, const uint8_t *q, uint64_t p, rvt_irec *b)
@@ -217,10 +228,7 @@ static int rd_short(rvt_rvi_reader *r, const uint8_t *q, uint64_t p, rvt_irec *b
     b->time = v->time + rvi_get32(q + RS_DTIME);
     b->priv = v->priv;
     b->context = v->context;
-    if (b->ninstr > b->iretire)
-        return rd_fail(r, RVT_ERR_FORMAT, p + RS_NINSTR, "ninstr %" PRIu32 " > iretire %" PRIu32,
-                       b->ninstr, b->iretire);
-    return RVT_OK;
+    return check_sizes(r, b, p + RS_NINSTR, p + RS_IRETIRE);
 }
 
 static bool is_load_or_amo(unsigned dtype)

@@ -256,6 +256,11 @@ static void test_corrupt(void)
     corrupt(16 + 1 + 43, 4, RVT_ERR_FORMAT, 60);  /* ilastsize 4 */
     corrupt(16 + 1 + 46, 2, RVT_ERR_FORMAT, 63);  /* sijump 2 */
     corrupt(16 + 1 + 36, 9, RVT_ERR_FORMAT, 53);  /* ninstr 9 > iretire 2 */
+    /* table 4.3: ilastsize 2 makes the last instruction 4 half-words, more
+     * than iretire 2; reported at iretire (payload offset 32, or 1 in the
+     * short block whose bits byte says ilastsize 2: 0x25) */
+    corrupt(16 + 1 + 43, 2, RVT_ERR_FORMAT, 49);
+    corrupt(65 + 1, 0x25, RVT_ERR_FORMAT, 67);
     corrupt(16, 0x02, RVT_ERR_FORMAT, 16);        /* short block first */
     corrupt(77 + 1 + 32, 2, RVT_ERR_FORMAT, 110); /* reserved dtype 2 */
     corrupt(77 + 1 + 33, 5, RVT_ERR_FORMAT, 111); /* dsize 5 */
