@@ -56,6 +56,16 @@ typedef struct rvt_irec {
     uint8_t flags;      /* RVT_IREC_F_* */
 } rvt_irec;
 
+/* Is r a block an encoder can take?  itype and ilastsize in range, at
+ * least one half-word per instruction, and the last instruction (2^ilastsize
+ * half-words) within iretire: the .rvi reader's rules (docs/format-rvi.md).
+ * The encoders refuse anything else with RVT_ERR_INVAL. */
+static inline bool rvt_irec_ok(const rvt_irec *r)
+{
+    return r->itype <= 15 && r->ilastsize <= 3 && r->ninstr <= r->iretire &&
+           (r->ninstr == 0 || r->iretire >= (1u << r->ilastsize));
+}
+
 /* Data access types (E-Trace table 4.9). */
 enum rvt_dtype {
     RVT_DTYPE_LOAD = 0, RVT_DTYPE_STORE = 1,

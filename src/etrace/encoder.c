@@ -280,15 +280,15 @@ static int put_block(rvt_te_encoder *e, const rvt_irec *r)
         }
         return 0;
     }
-    unsigned last_hw = 1u << r->ilastsize;
-    int st = 0;
-    te_ins *v = e->nxt;
-    view_init(v, r);
     if (te_enc_absorb(e, r)) {
         e->stats.instructions++;
         e->stats.halfwords += r->iretire;
         return 0;
     }
+    unsigned last_hw = 1u << r->ilastsize;
+    int st = 0;
+    te_ins *v = e->nxt;
+    view_init(v, r);
     if (r->iretire > last_hw) {
         v->addr = v->lo = r->iaddr;
         v->halfwords = r->iretire - last_hw;
@@ -335,6 +335,8 @@ static int put_one(rvt_te_encoder *e, const rvt_irec *r)
 int rvt_te_encoder_put(rvt_te_encoder *e, const rvt_irec *recs, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
+        if (!rvt_irec_ok(&recs[i]))
+            return RVT_ERR_INVAL;
         int st = put_one(e, &recs[i]);
         if (st < 0)
             return st;

@@ -669,6 +669,8 @@ int rvt_nt_encoder_put(rvt_nt_encoder *e, const rvt_irec *recs, size_t n)
 {
     e->st.records += n;
     for (size_t i = 0; i < n; i++) {
+        if (!rvt_irec_ok(&recs[i]))
+            return RVT_ERR_INVAL;
         int st = put_one(e, &recs[i]);
         if (st < 0)
             return st;
