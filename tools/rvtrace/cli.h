@@ -22,6 +22,30 @@ void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_diag(void *ctx, int level, uint64_t offset, const char *msg);
 /* Print what cli_diag held back; main() calls it after the command. */
 void cli_diag_flush(void);
+/* Progress line for long runs (cli_progress.c): shown on a terminal every
+ * RVTRACE_PROGRESS seconds (default 2).  Call cli_progress_due() often and
+ * cheaply; when it says so, cli_progress_show() the state. */
+typedef struct cli_progress {
+    bool on, shown;
+    double interval, t0, last;
+} cli_progress;
+double cli_now(void);    /* monotonic seconds */
+void cli_progress_init(cli_progress *p, bool enable);
+bool cli_progress_due(cli_progress *p);
+void cli_progress_show(cli_progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_progress_done(cli_progress *p);
+/* The decoders' progress: the share of the trace file behind the event
+ * being delivered, and the instructions so far.  quiet_out: the command's
+ * output does not go to the terminal (--pcs, --count, a redirect), so a
+ * progress line cannot mix with it. */
+struct rvt_flow_event;
+typedef struct cli_decode_progress {
+    cli_progress p;
+    const char *file;
+    uint64_t len, insns;
+} cli_decode_progress;
+void cli_decode_progress_init(cli_decode_progress *d, const char *file, uint64_t len, bool quiet_out);
+void cli_decode_progress_event(cli_decode_progress *d, const struct rvt_flow_event *ev);
 /* Read a whole input file (regular files only; "-" = stdin); prints the
  * error and returns NULL on failure.  free() the result. */
 uint8_t *cli_slurp(const char *path, size_t *len);

@@ -5,8 +5,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 #include "cli.h"
 #include "rvtrace/filter.h"
 #include "rvtrace/hart.h"
@@ -262,13 +260,6 @@ static int parse_args(int argc, char **argv, run_opts *o)
     return err ? CLI_USAGE : 0;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static int open_pc_file(pc_file **out, const char *path)
 {
     if (!path)
@@ -440,22 +431,20 @@ static void print_summary(const run_opts *o, rvt_hart *h, int why, double secs)
 
 static int execute(const run_opts *o, rvt_hart *h, double *secs)
 {
-    bool tty = isatty(STDERR_FILENO) && !o->quiet;
-    double t0 = now_s(), last = t0;
+    cli_progress pr;
+    cli_progress_init(&pr, !o->quiet);
+    double t0 = cli_now();
     int why;
     while ((why = rvt_hart_run(h, RUN_CHUNK)) == RVT_HART_STEP_LIMIT) {
-        double t = now_s();
-        if (tty && t - last >= 2.0) {
+        if (cli_progress_due(&pr)) {
             rvt_hart_stats st;
             rvt_hart_get_stats(h, &st);
             char a[32];
-            fprintf(stderr, "\rrvtrace: %s instructions, %.0f s ", cli_thousands(st.instret, a, sizeof a), t - t0);
-            last = t;
+            cli_progress_show(&pr, "%s instructions", cli_thousands(st.instret, a, sizeof a));
         }
     }
-    if (tty && last != t0)
-        fputc('\n', stderr);
-    *secs = now_s() - t0;
+    cli_progress_done(&pr);
+    *secs = cli_now() - t0;
     return why;
 }
 

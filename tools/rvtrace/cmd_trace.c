@@ -55,7 +55,10 @@ const char cmd_decode_help[] =
     "disassembly with symbols and trap/privilege annotations), --json (one\n"
     "JSON object per instruction), --folded (call stacks with the number of\n"
     "instructions retired in each, 'main;f;g 1234' lines for flame-graph\n"
-    "tools).  Settings come from FILE.attrs.\n";
+    "tools).  Settings come from FILE.attrs.\n"
+    "\n"
+    "A progress line (share of the file, instructions) is shown every 2 s on a\n"
+    "terminal when the output goes elsewhere (--pcs, --count, a redirect).\n";
 
 const char cmd_encode_help[] =
     "usage: rvtrace encode --etrace|--ntrace [OPTIONS] IN.rvi|IN.csv -o OUT\n"

@@ -29,7 +29,9 @@ static void usage(FILE *f)
           "Documentation: docs/cli.md, file formats: docs/formats.md.\n"
           "\nErrors in input name the file and byte offset (exit status 1; usage errors 2).\n"
           "The same error at consecutive offsets is printed once, then folded into one\n"
-          "line; at most RVTRACE_MAX_ERRORS lines are printed (default 100, 0 = all).\n", f);
+          "line; at most RVTRACE_MAX_ERRORS lines are printed (default 100, 0 = all).\n"
+          "Long runs show a progress line on a terminal every RVTRACE_PROGRESS seconds\n"
+          "(default 2).\n", f);
 }
 
 const char *cli_help_text(const char *cmd)

@@ -29,6 +29,7 @@ typedef struct dec_ctx {
     smc_word smc[SMC_MAX];
     size_t nsmc;
     unsigned fences;
+    cli_decode_progress pr;
 } dec_ctx;
 
 static bool smc_load(dec_ctx *c, const char *path)
@@ -73,6 +74,7 @@ static void smc_fence(dec_ctx *c)
 static int on_event(void *ctx, const rvt_flow_event *ev)
 {
     dec_ctx *c = ctx;
+    cli_decode_progress_event(&c->pr, ev);
     if (ev->kind == RVT_EV_INSN && c->nsmc) {
         const rvt_insn *i = rvt_image_insn(c->img, ev->pc);
         if (i && i->op == RVT_OP_FENCE_I)
@@ -175,9 +177,11 @@ int nt_cmd_decode(int argc, char **argv)
     int rc = CLI_FAIL;
     c.dec = d;
     if (d && (!pcs || pf)) {
+        cli_decode_progress_init(&c.pr, path, len, pcs != NULL || count || kind == RVT_OUT_FOLDED);
         st = rvt_nt_decode(d, buf, len, on_event, &c);
         if (st >= 0)
             st = rvt_nt_decode_end(d, on_event, &c);
+        cli_progress_done(&c.pr.p);
         rc = st < 0 || c.errors ? CLI_FAIL : CLI_OK;
         if (count) {
             rvt_nt_dec_stats ds;

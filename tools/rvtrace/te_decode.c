@@ -9,11 +9,13 @@ typedef struct dec_out {
     rvt_out *pcs, *main;
     const char *file;
     uint64_t errors;
+    cli_decode_progress pr;
 } dec_out;
 
 static int on_event(void *ctx, const rvt_flow_event *ev)
 {
     dec_out *o = ctx;
+    cli_decode_progress_event(&o->pr, ev);
     if (ev->kind == RVT_EV_ERROR) {
         o->errors++;
         cli_diag((void *)o->file, RVT_DIAG_ERROR, ev->offset, ev->msg ? ev->msg : "decode error");
@@ -107,7 +109,7 @@ int te_cmd_decode(int argc, char **argv)
     uint8_t *buf = NULL;
     FILE *pf = NULL;
     int rc = CLI_FAIL;
-    dec_out o = { NULL, NULL, in, 0 };
+    dec_out o = { .file = in };
     if (rvt_image_load_elf(img, elf) < 0 || (raw && load_raw(img, raw) < 0) ||
         !(buf = cli_slurp(in, &len)))
         goto out;
@@ -125,7 +127,9 @@ int te_cmd_decode(int argc, char **argv)
         cli_err("%s: %s", in, rvt_status_str(st));
         goto out;
     }
+    cli_decode_progress_init(&o.pr, in, len, pcs != NULL || !main_out);
     rvt_te_decoder_run(d, buf, len);
+    cli_progress_done(&o.pr.p);
     rc = o.errors ? CLI_FAIL : CLI_OK;
     rvt_te_decoder_free(d);
 out:

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Progress lines on a terminal (cli_progress.c): `run` and both `decode`s
+# print "\rrvtrace: ..." lines on stderr when it is a terminal (here a
+# pseudo-terminal from script(1)) and RVTRACE_PROGRESS seconds have passed
+# (0: at every check: run checks every 20 M instructions, the decoders
+# every 2^20); never when stderr is not a terminal.
+set -u
+: "${RVT_BIN:?}" "${RVT_SRC:?}" "${RVT_TMP:?}"
+command -v script >/dev/null 2>&1 || { echo "SKIP: no script(1)"; exit 77; }
+T="$RVT_TMP/progress"; rm -rf "$T"; mkdir -p "$T"
+elf="$RVT_SRC/programs/long.elf"
+[ -f "$elf" ] || { echo "SKIP: no long.elf"; exit 77; }
+fails=0
+# on_tty NAME PATTERN CMD...: CMD under a pseudo-terminal prints PATTERN.
+on_tty() {
+  local name=$1 pat=$2; shift 2
+  RVTRACE_PROGRESS=0 script -qec "$(printf '%q ' "$@")" /dev/null </dev/null | tr '\r' '\n' >"$T/$name.tty"
+  grep -qE "$pat" "$T/$name.tty" || { echo "FAIL: $name: no line matching '$pat':"; head -5 "$T/$name.tty"; fails=$((fails + 1)); }
+}
+"$RVT_BIN" run "$elf" --max-instr 3000000 --etrace "$T/l.te" --ntrace "$T/l.nt" >/dev/null 2>&1
+on_tty run '^rvtrace: [0-9,]+ instructions, [0-9]+ s' "$RVT_BIN" run "$elf" --max-instr 45000000
+on_tty te '^rvtrace: .*l\.te: [0-9]+% of [0-9]+ bytes, [0-9,]+ instructions' \
+  "$RVT_BIN" decode --elf "$elf" "$T/l.te" --pcs "$T/te.pcs"
+on_tty nt '^rvtrace: .*l\.nt: [0-9]+% of [0-9]+ bytes, [0-9,]+ instructions' \
+  "$RVT_BIN" decode --elf "$elf" "$T/l.nt" --pcs "$T/nt.pcs"
+# Not a terminal: nothing but the summary.
+RVTRACE_PROGRESS=0 "$RVT_BIN" decode --elf "$elf" "$T/l.te" --pcs "$T/te.pcs" 2>"$T/err"
+[ ! -s "$T/err" ] || { echo "FAIL: progress without a terminal:"; head -3 "$T/err"; fails=$((fails + 1)); }
+echo "progress: $fails failures"
+[ $fails -eq 0 ]

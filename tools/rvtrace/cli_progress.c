@@ -1,0 +1,81 @@
+/* A progress line on stderr for long runs (run, decode): "\rrvtrace: ..."
+ * every RVTRACE_PROGRESS seconds (default 2) while stderr is a terminal and
+ * the command's own output does not go there too.  CLI state, not the
+ * library's: the library never prints. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+#include "cli.h"
+#include "rvtrace/out.h"
+
+double cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void cli_progress_init(cli_progress *p, bool enable)
+{
+    const char *v = getenv("RVTRACE_PROGRESS");
+    char *end;
+    p->interval = 2.0;
+    if (v && *v) {
+        double s = strtod(v, &end);
+        if (!*end && s >= 0)
+            p->interval = s;
+    }
+    p->on = enable && isatty(STDERR_FILENO);
+    p->t0 = p->last = cli_now();
+    p->shown = false;
+}
+
+bool cli_progress_due(cli_progress *p)
+{
+    if (!p->on)
+        return false;
+    double t = cli_now();
+    if (t - p->last < p->interval)
+        return false;
+    p->last = t;
+    return true;
+}
+
+void cli_progress_show(cli_progress *p, const char *fmt, ...)
+{
+    va_list ap;
+    fputs("\rrvtrace: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, ", %.0f s ", cli_now() - p->t0);
+    fflush(stderr);
+    p->shown = true;
+}
+
+void cli_progress_done(cli_progress *p)
+{
+    if (p->shown)
+        fputc('\n', stderr);
+    p->shown = false;
+}
+
+void cli_decode_progress_init(cli_decode_progress *d, const char *file, uint64_t len, bool quiet_out)
+{
+    cli_progress_init(&d->p, quiet_out || !isatty(STDOUT_FILENO));
+    d->file = file;
+    d->len = len;
+    d->insns = 0;
+}
+
+/* Per event: a counter, and the clock once in 2^20 instructions. */
+void cli_decode_progress_event(cli_decode_progress *d, const rvt_flow_event *ev)
+{
+    if (ev->kind != RVT_EV_INSN || (++d->insns & 0xfffff) || !cli_progress_due(&d->p))
+        return;
+    char a[32];
+    unsigned pct = d->len && ev->offset < d->len ? (unsigned)(ev->offset * 100 / d->len) : 100;
+    cli_progress_show(&d->p, "%s: %u%% of %llu bytes, %s instructions", d->file, pct,
+                      (unsigned long long)d->len, cli_thousands(d->insns, a, sizeof a));
+}
