@@ -171,8 +171,9 @@ static int hart_advance(hart_in *h)
     return st;
 }
 
-/* Merge the harts' records by time (ties: input order) into their encoders. */
-static int merge_harts(hart_in *in, unsigned n, nt_sink *s)
+/* Merge the harts' records by time (ties: input order) into their sinks
+ * (each hart's encoder, behind its own filter stage when filtering). */
+static int merge_harts(hart_in *in, unsigned n, rvt_irec_sink *sinks)
 {
     int st = 0;
     for (unsigned k = 0; k < n && st >= 0; k++)
@@ -184,10 +185,13 @@ static int merge_harts(hart_in *in, unsigned n, nt_sink *s)
                 best = k;
         if (best == n)
             break;
-        st = rvt_nt_encoder_put(s->harts[best], &in[best].next, 1);
+        st = sinks[best].put(sinks[best].ctx, &in[best].next, 1);
         if (st >= 0)
             st = hart_advance(&in[best]);
     }
+    for (unsigned k = 0; k < n && st >= 0; k++)
+        if (sinks[k].end)
+            st = sinks[k].end(sinks[k].ctx);
     return st;
 }
 
@@ -197,17 +201,14 @@ int nt_cmd_encode(int argc, char **argv)
     hart_in in[NT_MAX_HARTS];
     unsigned nin = 0;
     memset(in, 0, sizeof in);
-    bool filtered = false;
     for (int i = 1; i < argc; i++) {
         int used;
         if ((v = cli_opt(argc, argv, &i, "-o")))
             out = v;
         else if (!strcmp(argv[i], "--ntrace"))
             continue;
-        else if (encode_filter_option(argc, argv, i, &used)) {
-            filtered |= strncmp(argv[i], "--elf", 5) != 0;
+        else if (encode_filter_option(argc, argv, i, &used))
             i += used - 1;         /* taken by encode_filter_open() */
-        }
         else if (argv[i][0] != '-' && nin < NT_MAX_HARTS)
             in[nin++].path = argv[i];
         else if (argv[i][0] != '-') {
@@ -221,10 +222,6 @@ int nt_cmd_encode(int argc, char **argv)
     if (!nin || !out) {
         fputs(cmd_encode_help, stderr);
         fputs(nt_options_help, stderr);
-        return CLI_USAGE;
-    }
-    if (filtered && nin > 1) {
-        cli_err("encode: filters and triggers take one input (filter each hart's .rvi with its own run)");
         return CLI_USAGE;
     }
     int st;
@@ -245,14 +242,24 @@ int nt_cmd_encode(int argc, char **argv)
         encode_filter_close(&ef);
         return sink_free(s, rc != CLI_OK ? rc : st < 0 ? CLI_FAIL : CLI_OK);
     }
+    /* The same filters and triggers for every hart, each its own stage. */
+    rvt_irec_sink sinks[NT_MAX_HARTS];
+    encode_filter ef[NT_MAX_HARTS];
+    memset(ef, 0, sizeof ef);
     st = 0;
-    for (unsigned k = 0; k < nin && st >= 0; k++)
+    for (unsigned k = 0; k < nin && rc == CLI_OK; k++) {
+        sinks[k] = rvt_nt_encoder_sink(s->harts[k]);
+        rc = encode_filter_open(argc, argv, &sinks[k], &ef[k]);
+    }
+    for (unsigned k = 0; k < nin && st >= 0 && rc == CLI_OK; k++)
         if (!(in[k].r = rvt_rvi_reader_open_diag(in[k].path, cli_diag, (void *)in[k].path, &st)))
             st = st < 0 ? st : RVT_ERR_IO;
-    if (st >= 0)
-        st = merge_harts(in, nin, s);
-    for (unsigned k = 0; k < nin; k++)
+    if (st >= 0 && rc == CLI_OK)
+        st = merge_harts(in, nin, sinks);
+    for (unsigned k = 0; k < nin; k++) {
         if (in[k].r)
             rvt_rvi_reader_close(in[k].r);
-    return sink_free(s, st < 0 ? CLI_FAIL : CLI_OK);
+        encode_filter_close(&ef[k]);
+    }
+    return sink_free(s, rc != CLI_OK ? rc : st < 0 ? CLI_FAIL : CLI_OK);
 }
