@@ -148,8 +148,10 @@ static void check_entry(const elf_ctx *c, uint64_t entry)
 }
 
 /* Functions, and untyped labels in executable sections so hand-written
- * assembly gets names too.  Local labels (.L*) and mapping symbols ($x)
- * are not names a reader wants to see. */
+ * assembly gets names too; data objects and labels in the other allocated
+ * sections, so that filters can name a buffer (docs/filter.md) and data
+ * addresses get names.  Local labels (.L*) and mapping symbols ($x) are
+ * not names a reader wants to see. */
 static int load_symtab(elf_ctx *c, Elf_Scn *scn, const GElf_Shdr *sh)
 {
     Elf_Data *d = elf_getdata(scn, NULL);
@@ -161,18 +163,21 @@ static int load_symtab(elf_ctx *c, Elf_Scn *scn, const GElf_Shdr *sh)
         if (!gelf_getsym(d, (int)i, &sym))
             break;
         unsigned type = GELF_ST_TYPE(sym.st_info);
-        if ((type != STT_FUNC && type != STT_NOTYPE) || sym.st_shndx == SHN_UNDEF ||
-            sym.st_shndx >= SHN_LORESERVE)
+        if ((type != STT_FUNC && type != STT_OBJECT && type != STT_NOTYPE) ||
+            sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE)
             continue;
         GElf_Shdr tsh;
         Elf_Scn *ts = elf_getscn(c->elf, sym.st_shndx);
-        if (!ts || !gelf_getshdr(ts, &tsh) || !(tsh.sh_flags & SHF_EXECINSTR))
+        if (!ts || !gelf_getshdr(ts, &tsh) || !(tsh.sh_flags & SHF_ALLOC))
+            continue;
+        bool code = (tsh.sh_flags & SHF_EXECINSTR) != 0;
+        if (type == (code ? STT_OBJECT : STT_FUNC))
             continue;
         const char *name = elf_strptr(c->elf, sh->sh_link, sym.st_name);
         if (!name || !*name || name[0] == '$' || !strncmp(name, ".L", 2))
             continue;
         int rc = img_sym_add(c->img, name, sym.st_value, sym.st_size,
-                             tsh.sh_addr + tsh.sh_size, type == STT_FUNC ? 0 : 1);
+                             tsh.sh_addr + tsh.sh_size, type == STT_NOTYPE ? 1 : 0);
         if (rc < 0)
             return rc;
     }

@@ -58,5 +58,26 @@ for src in 0 1; do
     cmp -s "$T/t.pcs" "$T/e.pcs" || { echo "FAIL: two filtered harts: src $src is not the run's traced PCs"; fail=1; }
 done
 
+# Data symbols name comparator values: sort.elf's arrays a and b (OBJECT
+# symbols in .bss) bound the stores to a; the same filter in numbers (the
+# addresses readelf gives) traces the same accesses, all inside [a, b).
+if command -v readelf >/dev/null 2>&1; then
+    lo=$(readelf -sW "$P" | awk '$4 == "OBJECT" && $8 == "a" { print "0x" $2 }')
+    hi=$(readelf -sW "$P" | awk '$4 == "OBJECT" && $8 == "b" { print "0x" $2 }')
+    for form in "a:b" "$lo:$hi"; do
+        "$RVT_BIN" run "$P" --quiet --te-data --etrace "$T/d.te" --data-out "$T/d-${form%%:*}.data" \
+            --comparator "0:p=daddr:ge:${form%%:*},s=daddr:lt:${form##*:},mode=and" --filter 0:comp=0,data \
+            >/dev/null 2>"$T/err" || { echo "FAIL: data comparator $form: $(head -1 "$T/err")"; fail=1; }
+    done
+    cmp -s "$T/d-a.data" "$T/d-$lo.data" && [ -s "$T/d-a.data" ] ||
+        { echo "FAIL: data symbols a:b do not trace what $lo:$hi traces"; fail=1; }
+    out=$(awk -v lo=$((lo)) -v hi=$((hi)) '{ a = 0; h = "0123456789abcdef"
+        for (i = 1; i <= length($3); i++) a = a * 16 + index(h, substr($3, i, 1)) - 1
+        if (a < lo || a >= hi) n++ } END { print n + 0 }' "$T/d-a.data")
+    [ "$out" = 0 ] || { echo "FAIL: $out traced accesses outside [a, b)"; fail=1; }
+else
+    echo "no readelf: data-symbol comparator check skipped"
+fi
+
 [ $fail -eq 0 ] && echo "filter CLI: all cases behave"
 exit $fail

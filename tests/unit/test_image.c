@@ -71,7 +71,7 @@ static void put_sym(const layout *l, size_t off, uint32_t name, unsigned type, u
 /* Code: auipc t0,0 (00000297); nop (00000013); j . (0000006f);
  * c.nop c.nop (0001 0001).  Data: 4 bytes 11 22 33 44, then 1 MiB of bss.
  * Symbols: _start FUNC @+0, loop NOTYPE and loop_fn FUNC @+8 (FUNC wins),
- * .Lhidden NOTYPE @+12 (dropped), obj OBJECT @data (dropped). */
+ * .Lhidden NOTYPE @+12 (dropped), obj OBJECT @data (kept: a data name). */
 static const char strtab[] = "\0_start\0loop\0loop_fn\0.Lhidden\0obj";
 static const char shstr[] = "\0.text\0.data\0.symtab\0.strtab\0.shstrtab";
 
@@ -193,11 +193,15 @@ static void test_good(int cls)
     CHECK_EQ(off, 4);
     CHECK(rvt_image_symbol(img, CODE_VA + 16, &off) == NULL);   /* past .text */
     CHECK(rvt_image_symbol(img, CODE_VA - 2, &off) == NULL);
-    CHECK(rvt_image_symbol(img, DATA_VA, &off) == NULL);        /* objects are not functions */
+    /* data objects are names too (filters name buffers), up to the end of
+     * their section (.data: 4 bytes) */
+    CHECK_STR(rvt_image_symbol(img, DATA_VA + 2, &off), "obj");
+    CHECK_EQ(off, 2);
+    CHECK(rvt_image_symbol(img, DATA_VA + 4, &off) == NULL);
     uint64_t a = 0;
     CHECK(rvt_image_lookup(img, "_start", &a) && a == CODE_VA);
     CHECK(!rvt_image_lookup(img, "loop", &a));   /* merged into loop_fn */
-    CHECK(!rvt_image_lookup(img, "obj", &a));
+    CHECK(rvt_image_lookup(img, "obj", &a) && a == DATA_VA);
     uint64_t cs, ce;
     const char *cn;
     CHECK_EQ(rvt_image_code_count(img), 1);
