@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Progress lines on a terminal (cli_progress.c): `run` and both `decode`s
+# Progress lines on a terminal (cli_progress.c): `run`, both `decode`s and `encode`
 # print "\rrvtrace: ..." lines on stderr when it is a terminal (here a
 # pseudo-terminal from script(1)) and RVTRACE_PROGRESS seconds have passed
 # (0: at every check: run checks every 20 M instructions, the decoders
@@ -18,13 +18,19 @@ on_tty() {
   grep -qE "$pat" "$T/$name.tty" || { echo "FAIL: $name: no line matching '$pat':"; head -5 "$T/$name.tty"; fails=$((fails + 1)); }
 }
 "$RVT_BIN" run "$elf" --max-instr 3000000 --etrace "$T/l.te" --ntrace "$T/l.nt" >/dev/null 2>&1
+"$RVT_BIN" run "$elf" --max-instr 1500000 --ingress "$T/l.rvi" >/dev/null 2>&1
 on_tty run '^rvtrace: [0-9,]+ instructions, [0-9]+ s' "$RVT_BIN" run "$elf" --max-instr 45000000
 on_tty te '^rvtrace: .*l\.te: [0-9]+% of [0-9]+ bytes, [0-9,]+ instructions' \
   "$RVT_BIN" decode --elf "$elf" "$T/l.te" --pcs "$T/te.pcs"
 on_tty nt '^rvtrace: .*l\.nt: [0-9]+% of [0-9]+ bytes, [0-9,]+ instructions' \
   "$RVT_BIN" decode --elf "$elf" "$T/l.nt" --pcs "$T/nt.pcs"
+for k in etrace:te ntrace:nt; do
+  on_tty "encode-${k##*:}" '^rvtrace: .*l\.rvi: [0-9,]+ instructions' \
+    "$RVT_BIN" encode --${k%%:*} "$T/l.rvi" -o "$T/e.${k##*:}"
+done
 # Not a terminal: nothing but the summary.
 RVTRACE_PROGRESS=0 "$RVT_BIN" decode --elf "$elf" "$T/l.te" --pcs "$T/te.pcs" 2>"$T/err"
 [ ! -s "$T/err" ] || { echo "FAIL: progress without a terminal:"; head -3 "$T/err"; fails=$((fails + 1)); }
+rm -f "$T/l.rvi"    # 18 MB
 echo "progress: $fails failures"
 [ $fails -eq 0 ]

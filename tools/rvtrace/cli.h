@@ -46,6 +46,15 @@ typedef struct cli_decode_progress {
 } cli_decode_progress;
 void cli_decode_progress_init(cli_decode_progress *d, const char *file, uint64_t len, bool quiet_out);
 void cli_decode_progress_event(cli_decode_progress *d, const struct rvt_flow_event *ev);
+/* An ingress sink in front of `down` that shows the instructions passed
+ * so far (encode: the records of FILE) and forwards everything. */
+typedef struct cli_sink_progress {
+    cli_progress p;
+    rvt_irec_sink down;
+    const char *file;
+    uint64_t insns, next_check;
+} cli_sink_progress;
+rvt_irec_sink cli_progress_sink(cli_sink_progress *sp, const char *file, const rvt_irec_sink *down);
 /* Read a whole input file (regular files only; "-" = stdin); prints the
  * error and returns NULL on failure.  free() the result. */
 uint8_t *cli_slurp(const char *path, size_t *len);

@@ -79,3 +79,42 @@ void cli_decode_progress_event(cli_decode_progress *d, const rvt_flow_event *ev)
     cli_progress_show(&d->p, "%s: %u%% of %llu bytes, %s instructions", d->file, pct,
                       (unsigned long long)d->len, cli_thousands(d->insns, a, sizeof a));
 }
+
+static int sp_put(void *ctx, const rvt_irec *recs, size_t n)
+{
+    cli_sink_progress *sp = ctx;
+    for (size_t i = 0; i < n; i++)
+        sp->insns += recs[i].ninstr;
+    if (sp->insns >= sp->next_check) {      /* the clock once in 2^20 */
+        sp->next_check = sp->insns + (1u << 20);
+        if (cli_progress_due(&sp->p)) {
+            char a[32];
+            cli_progress_show(&sp->p, "%s: %s instructions", sp->file, cli_thousands(sp->insns, a, sizeof a));
+        }
+    }
+    return sp->down.put(sp->down.ctx, recs, n);
+}
+
+static int sp_data(void *ctx, const rvt_drec *recs, size_t n)
+{
+    cli_sink_progress *sp = ctx;
+    return sp->down.data ? sp->down.data(sp->down.ctx, recs, n) : 0;
+}
+
+static int sp_end(void *ctx)
+{
+    cli_sink_progress *sp = ctx;
+    cli_progress_done(&sp->p);
+    return sp->down.end ? sp->down.end(sp->down.ctx) : 0;
+}
+
+rvt_irec_sink cli_progress_sink(cli_sink_progress *sp, const char *file, const rvt_irec_sink *down)
+{
+    cli_progress_init(&sp->p, true);
+    sp->down = *down;
+    sp->file = file;
+    sp->insns = 0;
+    sp->next_check = 1u << 20;
+    rvt_irec_sink s = { sp, sp_put, down->data ? sp_data : NULL, sp_end };
+    return s;
+}

@@ -68,8 +68,11 @@ const char cmd_encode_help[] =
     "written beside the stream as OUT.attrs.\n"
     "\n"
     "The filter and trigger options of `rvtrace run` (--trace-range, --comparator,\n"
-    "--filter, --trace-on/-off/-notify; docs/filter.md) apply here too, to one\n"
-    "input; --elf PROG.elf lets their addresses be symbols.\n";
+    "--filter, --trace-on/-off/-notify; docs/filter.md) apply here too (N-Trace\n"
+    "with several inputs: to each hart); --elf PROG.elf lets their addresses be\n"
+    "symbols.\n"
+    "\n"
+    "A progress line (instructions so far) is shown every 2 s on a terminal.\n";
 
 
 

@@ -237,8 +237,11 @@ int nt_cmd_encode(int argc, char **argv)
         rvt_irec_sink sink = rvt_nt_encoder_sink(s->enc);
         encode_filter ef;
         rc = encode_filter_open(argc, argv, &sink, &ef);
+        cli_sink_progress sp;
+        sink = cli_progress_sink(&sp, in[0].path, &sink);
         if (rc == CLI_OK)
             st = rvt_rvi_replay(in[0].path, &sink, cli_diag, (void *)in[0].path);
+        cli_progress_done(&sp.p);
         encode_filter_close(&ef);
         return sink_free(s, rc != CLI_OK ? rc : st < 0 ? CLI_FAIL : CLI_OK);
     }
@@ -247,9 +250,11 @@ int nt_cmd_encode(int argc, char **argv)
     encode_filter ef[NT_MAX_HARTS];
     memset(ef, 0, sizeof ef);
     st = 0;
+    cli_sink_progress sp[NT_MAX_HARTS];
     for (unsigned k = 0; k < nin && rc == CLI_OK; k++) {
         sinks[k] = rvt_nt_encoder_sink(s->harts[k]);
         rc = encode_filter_open(argc, argv, &sinks[k], &ef[k]);
+        sinks[k] = cli_progress_sink(&sp[k], in[k].path, &sinks[k]);
     }
     for (unsigned k = 0; k < nin && st >= 0 && rc == CLI_OK; k++)
         if (!(in[k].r = rvt_rvi_reader_open_diag(in[k].path, cli_diag, (void *)in[k].path, &st)))

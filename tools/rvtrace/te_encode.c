@@ -107,6 +107,8 @@ int te_cmd_encode(int argc, char **argv)
         sink_finish(s, false);
         return st;
     }
+    cli_sink_progress sp;
+    k = cli_progress_sink(&sp, in, &k);
     if (cli_has_suffix(in, ".rvi")) {
         st = rvt_rvi_replay(in, &k, cli_diag, (void *)in);
     } else {
@@ -114,6 +116,7 @@ int te_cmd_encode(int argc, char **argv)
         rvt_import_cfg cfg = { .itype3 = a.itype_width == 3, .diag = cli_diag, .diag_ctx = (void *)in };
         st = rvt_import_file(RVT_IMPORT_REFCSV, in, &cfg, &k, NULL);
     }
+    cli_progress_done(&sp.p);
     encode_filter_close(&ef);
     if (st < 0) {
         sink_finish(s, false);
