@@ -169,7 +169,8 @@ int nt_cmd_decode(int argc, char **argv)
         else
             c.outs[c.nout++] = rvt_out_new(RVT_OUT_PCS, pf, img);
     }
-    if (buf && !count && (!pcs || kind != RVT_OUT_LISTING))
+    bool to_stdout = buf && !count && (!pcs || kind != RVT_OUT_LISTING);
+    if (to_stdout)
         c.outs[c.nout++] = rvt_out_new(kind, stdout, img);
     rvt_nt_decoder *d = buf ? rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, src, &st) : NULL;
     if (d && count && !pcs && !c.nsmc)
@@ -177,7 +178,7 @@ int nt_cmd_decode(int argc, char **argv)
     int rc = CLI_FAIL;
     c.dec = d;
     if (d && (!pcs || pf)) {
-        cli_decode_progress_init(&c.pr, path, len, pcs != NULL || count || kind == RVT_OUT_FOLDED);
+        cli_decode_progress_init(&c.pr, path, len, !to_stdout);
         st = rvt_nt_decode(d, buf, len, on_event, &c);
         if (st >= 0)
             st = rvt_nt_decode_end(d, on_event, &c);

@@ -127,7 +127,7 @@ int te_cmd_decode(int argc, char **argv)
         cli_err("%s: %s", in, rvt_status_str(st));
         goto out;
     }
-    cli_decode_progress_init(&o.pr, in, len, pcs != NULL || !main_out);
+    cli_decode_progress_init(&o.pr, in, len, !main_out);
     rvt_te_decoder_run(d, buf, len);
     cli_progress_done(&o.pr.p);
     rc = o.errors ? CLI_FAIL : CLI_OK;
