@@ -24,7 +24,9 @@ typedef enum rvt_ev_kind {
     RVT_EV_LOST,          /* trace lost: aux = instructions/halfwords lost if known
                              (UINT64_MAX = unknown), offset = byte offset */
     RVT_EV_ERROR,         /* decode error at byte offset; text in msg */
-    RVT_EV_END,           /* end of trace */
+    RVT_EV_END,           /* end of trace; aux = RVT_END_* flags; with
+                             RVT_END_INCOMPLETE, offset = where the last
+                             complete packet/message ends */
     RVT_EV_STOP,          /* the encoder ended the trace on purpose after the
                              instruction at pc (E-Trace 6.5 support packet, aux =
                              qual_status; N-Trace 7.12 ProgTraceCorrelation, aux =
@@ -35,9 +37,19 @@ typedef enum rvt_ev_kind {
                              sent right after that instruction's RVT_EV_INSN */
 } rvt_ev_kind;
 
+/* RVT_EV_END aux flags. */
+#define RVT_END_INCOMPLETE 1u   /* the stream stops without the end marker its
+                                   encoder writes (E-Trace final support packet,
+                                   N-Trace ProgTraceCorrelation): truncated */
+
+/* rvt_flow_event.flags */
+#define RVT_EVF_CAUSE_UNKNOWN 1u  /* RVT_EV_TRAP/INTERRUPT: the protocol carries
+                                     no cause (N-Trace); aux/aux2 are 0 */
+
 typedef struct rvt_flow_event {
     uint8_t kind;         /* rvt_ev_kind */
     uint8_t priv;
+    uint8_t flags;        /* RVT_EVF_* */
     uint16_t src;         /* hart / source id (N-Trace SRC), 0 if none */
     uint64_t pc;
     uint64_t aux;

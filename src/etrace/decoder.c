@@ -60,7 +60,8 @@ static inline int deliver(rvt_te_decoder *d, const rvt_flow_event *ev)
 
 static int event(rvt_te_decoder *d, unsigned kind, uint64_t pc, uint64_t aux, uint64_t aux2, const char *msg)
 {
-    rvt_flow_event ev = { (uint8_t)kind, d->priv, 0, pc, aux, aux2, d->offset, msg };
+    rvt_flow_event ev = { .kind = (uint8_t)kind, .priv = d->priv, .pc = pc, .aux = aux,
+                          .aux2 = aux2, .offset = d->offset, .msg = msg };
     return deliver(d, &ev);
 }
 
@@ -71,7 +72,7 @@ static inline void retire(rvt_te_decoder *d, uint64_t pc)
 {
     d->stats.instructions++;
     if (d->insn_events) {
-        rvt_flow_event ev = { RVT_EV_INSN, d->priv, 0, pc, 0, 0, d->offset, NULL };
+        rvt_flow_event ev = { .kind = RVT_EV_INSN, .priv = d->priv, .pc = pc, .offset = d->offset };
         deliver(d, &ev);
     }
 }

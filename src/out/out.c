@@ -139,9 +139,17 @@ static void listing_event(rvt_out *o, const rvt_flow_event *ev)
                 ev->msg ? ev->msg : "");
         break;
     case RVT_EV_TRAP:
-        fprintf(f, "-- exception cause=%" PRIu64 " tval=0x%" PRIx64 "\n", ev->aux, ev->aux2);
+        if (ev->flags & RVT_EVF_CAUSE_UNKNOWN)
+            fputs("-- exception\n", f);
+        else
+            fprintf(f, "-- exception cause=%" PRIu64 " tval=0x%" PRIx64 "\n", ev->aux, ev->aux2);
         break;
-    case RVT_EV_INTERRUPT: fprintf(f, "-- interrupt cause=%" PRIu64 "\n", ev->aux); break;
+    case RVT_EV_INTERRUPT:
+        if (ev->flags & RVT_EVF_CAUSE_UNKNOWN)
+            fputs("-- interrupt\n", f);
+        else
+            fprintf(f, "-- interrupt cause=%" PRIu64 "\n", ev->aux);
+        break;
     case RVT_EV_PRIV: fprintf(f, "-- privilege %s\n", priv_name((unsigned)ev->aux)); break;
     case RVT_EV_CONTEXT: fprintf(f, "-- context 0x%" PRIx64 "\n", ev->aux); break;
     case RVT_EV_TIME: fprintf(f, "-- time %" PRIu64 "\n", ev->aux); break;
@@ -156,7 +164,13 @@ static void listing_event(rvt_out *o, const rvt_flow_event *ev)
     case RVT_EV_ERROR:
         fprintf(f, "-- error at offset %" PRIu64 ": %s\n", ev->offset, ev->msg ? ev->msg : "");
         break;
-    case RVT_EV_END: fprintf(f, "-- end of trace\n"); break;
+    case RVT_EV_END:
+        if (ev->aux & RVT_END_INCOMPLETE)
+            fprintf(f, "-- incomplete trace: the stream ends without its end marker"
+                       " (last complete packet ends at offset %" PRIu64 ")\n", ev->offset);
+        else
+            fprintf(f, "-- end of trace\n");
+        break;
     case RVT_EV_NOTIFY: listing_notify(o, ev); break;
     default: break;
     }
@@ -205,8 +219,21 @@ static void json_event(rvt_out *o, const rvt_flow_event *ev)
         }
         break;
     case RVT_EV_NOTIFY: fprintf(f, ",\"pc\":\"0x%" PRIx64 "\"", ev->pc); break;
-    case RVT_EV_TRAP: fprintf(f, ",\"cause\":%" PRIu64 ",\"tval\":\"0x%" PRIx64 "\"", ev->aux, ev->aux2); break;
-    case RVT_EV_INTERRUPT: fprintf(f, ",\"cause\":%" PRIu64, ev->aux); break;
+    case RVT_EV_TRAP:
+    case RVT_EV_INTERRUPT:
+        /* No "cause" key where the protocol carries none (N-Trace). */
+        if (ev->flags & RVT_EVF_CAUSE_UNKNOWN)
+            fputs(",\"cause_known\":false", f);
+        else if (ev->kind == RVT_EV_TRAP)
+            fprintf(f, ",\"cause\":%" PRIu64 ",\"tval\":\"0x%" PRIx64 "\"", ev->aux, ev->aux2);
+        else
+            fprintf(f, ",\"cause\":%" PRIu64, ev->aux);
+        break;
+    case RVT_EV_END:
+        fprintf(f, ",\"complete\":%s", ev->aux & RVT_END_INCOMPLETE ? "false" : "true");
+        if (ev->aux & RVT_END_INCOMPLETE)
+            fprintf(f, ",\"offset\":%" PRIu64, ev->offset);
+        break;
     case RVT_EV_PRIV: fprintf(f, ",\"priv\":\"%s\"", priv_name((unsigned)ev->aux)); break;
     case RVT_EV_CONTEXT: fprintf(f, ",\"context\":\"0x%" PRIx64 "\"", ev->aux); break;
     case RVT_EV_TIME: fprintf(f, ",\"time\":%" PRIu64, ev->aux); break;
