@@ -171,6 +171,15 @@ void rvt_te_attrs_fill(rvt_te_attrs *a)
         a->cache_size = TE_DEFAULT_CACHE_SIZE;
     if (bp && jtc && a->f0s_width == 0)
         a->f0s_width = 1;
+    /* 3.2.4, table 9.1: sequentially inferable jump mode needs the hart's
+     * sijump input (sijump_p = 1), which the attributes must then state.
+     * The 2.0 layout's ioptions has no sijump bit: there sijump_p alone
+     * says whether the mode is on (rvt_te_support_options), so the
+     * encoder and the decoder both take it from there. */
+    if (a->options & RVT_TE_OPT_SIJUMP)
+        a->sijump = 1;
+    if (a->version == RVT_TE_V20 && a->sijump)
+        a->options |= RVT_TE_OPT_SIJUMP;
 }
 
 int rvt_te_attrs_check(const rvt_te_attrs *a)

@@ -188,9 +188,11 @@ static inline const rvt_insn *insn_at(rvt_te_decoder *d, uint64_t pc)
     return rvt_iblk_insn(&d->bc, pc);
 }
 
-static bool sequential_jump(rvt_te_decoder *d, const rvt_insn *i, uint64_t *target)
+/* 3.2.4: the target of an uninferable jump that the lui/auipc just
+ * before it gives, whatever the mode. */
+static bool sequential_target(rvt_te_decoder *d, const rvt_insn *i, uint64_t *target)
 {
-    if (!is_uninferable_jump(i) || !(d->a.options & RVT_TE_OPT_SIJUMP) || d->last_pc == d->pc)
+    if (!is_uninferable_jump(i) || d->last_pc == d->pc)
         return false;
     const rvt_insn *p = insn_at(d, d->last_pc);
     if (!p || (p->op != RVT_OP_AUIPC && p->op != RVT_OP_LUI) || p->rd != i->rs1)
@@ -199,6 +201,22 @@ static bool sequential_jump(rvt_te_decoder *d, const rvt_insn *i, uint64_t *targ
     /* RV32: lui/auipc values are sign-extended; addresses are XLEN wide. */
     *target = (t + (uint64_t)i->imm) & ~1ull & rvt_mask(d->a.iaddress_width);
     return true;
+}
+
+static bool sequential_jump(rvt_te_decoder *d, const rvt_insn *i, uint64_t *target)
+{
+    return (d->a.options & RVT_TE_OPT_SIJUMP) && sequential_target(d, i, target);
+}
+
+/* Without sijump mode the encoder reports every uninferable jump (3.2.4),
+ * so a sequentially inferable one must report the target its lui/auipc
+ * gives.  Another address means the encoder inferred it: the stream was
+ * written with sijump (sijump_p = 1) and the attributes say otherwise. */
+static bool sijump_contradicted(rvt_te_decoder *d, const rvt_insn *i, uint64_t address)
+{
+    uint64_t target;
+    return !(d->a.options & RVT_TE_OPT_SIJUMP) && sequential_target(d, i, &target) &&
+           target != address;
 }
 
 static uint64_t pending(const rvt_te_decoder *d);
@@ -313,6 +331,9 @@ static int next_pc(rvt_te_decoder *d, uint64_t address)
     } else if (is_uninferable_discon(i)) {
         if (d->stop_at_last_branch)
             return fail(d, RVT_ERR_MISMATCH, "unexpected uninferable discontinuity");
+        if (sijump_contradicted(d, i, address))
+            return fail(d, RVT_ERR_MISMATCH, "a sequentially inferable jump left out of the trace: "
+                        "the stream needs sijump (sijump_p=1), the attributes say sijump=0");
         d->pc = address;
         stop = 1;
         if (d->t.jtc) {
