@@ -105,6 +105,11 @@ int rvt_te_attrs_write(const rvt_te_attrs *a, FILE *f);
 /* Read "name=value" lines; unknown names are an error with the line number
  * in *line. */
 int rvt_te_attrs_read(rvt_te_attrs *a, FILE *f, unsigned *line);
+/* Settings an encoder accepts whose streams decoders cannot always follow
+ * (3.2.5): a static sentence saying which code is lost and why, or NULL.
+ * Implicit return with neither stack nor counter leaves out every return;
+ * with a counter only, returns to changed return addresses. */
+const char *rvt_te_attrs_caveat(const rvt_te_attrs *a);
 /* Width of irdepth (6.6.3). */
 unsigned rvt_te_irdepth_width(const rvt_te_attrs *a);
 
@@ -208,6 +213,10 @@ typedef const rvt_insn *(*rvt_te_insn_fn)(void *ctx, uint64_t pc);
 typedef struct rvt_te_decoder rvt_te_decoder;
 typedef struct rvt_te_dec_stats {
     uint64_t packets, instructions, errors, resyncs;
+    /* Packets passed over after an error while waiting for the next
+     * synchronisation packet: the instructions they stand for are lost
+     * (E-Trace packets carry no instruction count). */
+    uint64_t skipped;
 } rvt_te_dec_stats;
 
 rvt_te_decoder *rvt_te_decoder_new(const rvt_te_attrs *a, rvt_image *img,

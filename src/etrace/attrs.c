@@ -151,6 +151,22 @@ int rvt_te_attrs_set(rvt_te_attrs *a, const char *kv)
     return set_value(a, kv, (size_t)(eq - kv), eq + 1);
 }
 
+const char *rvt_te_attrs_caveat(const rvt_te_attrs *a)
+{
+    if (!(a->options & RVT_TE_OPT_IMPLICIT_RETURN) || a->return_stack_size)
+        return NULL;
+    if (!a->call_counter_size)
+        return "implicit return with neither a return stack nor a call counter "
+               "(return_stack_size=0, call_counter_size=0) leaves out every return, also those "
+               "whose call was never traced and those to a changed return address: no decoder "
+               "can follow such returns (E-Trace 3.2.5: a return is inferable only if its call "
+               "was reported); give return_stack_size for a stream every program decodes from";
+    return "implicit return with a call counter and no return stack (return_stack_size=0) "
+           "does not check return addresses: code that changes them (co-routine switches, "
+           "setjmp/longjmp, stack unwinding) cannot be followed (E-Trace 3.2.5); "
+           "give return_stack_size for a stream every program decodes from";
+}
+
 unsigned rvt_te_irdepth_width(const rvt_te_attrs *a)
 {
     /* 6.6: return_stack_size_p + (return_stack_size_p > 0) + call_counter_size_p */

@@ -752,8 +752,10 @@ int rvt_te_decoder_packet(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t offse
         process_support(d, p);
     else if (p->format == 3)
         process_f3(d, p);
-    else if (!d->start)          /* else: waiting for a synchronisation packet */
+    else if (!d->start)
         process_branches(d, p);
+    else if (d->stats.errors)    /* waiting for a synchronisation packet */
+        d->stats.skipped++;
     d->pkt = NULL;
     return d->stop;
 }

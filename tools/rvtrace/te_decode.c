@@ -27,6 +27,19 @@ static int on_event(void *ctx, const rvt_flow_event *ev)
     return 0;
 }
 
+/* After errors the decoder emits nothing until the next synchronisation
+ * packet: say how much of the trace that cost. */
+static void te_decode_loss_summary(const char *in, const rvt_te_dec_stats *st)
+{
+    char e[32], n[32], k[32];
+    cli_err("%s: %s decode error%s: %s instructions decoded; %s packet%s skipped from the "
+            "errors to the next synchronisation packets: their instructions are lost "
+            "(E-Trace packets carry no instruction count)",
+            in, cli_thousands(st->errors, e, sizeof e), st->errors == 1 ? "" : "s",
+            cli_thousands(st->instructions, k, sizeof k), cli_thousands(st->skipped, n, sizeof n),
+            st->skipped == 1 ? "" : "s");
+}
+
 static int load_raw(rvt_image *img, const char *spec)
 {
     char path[4096];
@@ -130,6 +143,8 @@ int te_cmd_decode(int argc, char **argv)
     cli_decode_progress_init(&o.pr, in, len, !main_out);
     rvt_te_decoder_run(d, buf, len);
     cli_progress_done(&o.pr.p);
+    if (o.errors)
+        te_decode_loss_summary(in, rvt_te_decoder_stats(d));
     rc = o.errors ? CLI_FAIL : CLI_OK;
     rvt_te_decoder_free(d);
 out:

@@ -85,6 +85,9 @@ int te_attrs_finish(int argc, char **argv, rvt_te_attrs *a, const char *what)
         cli_err("%s: inconsistent E-Trace attributes or options", what);
         return -1;
     }
+    const char *caveat = rvt_te_attrs_caveat(a);
+    if (caveat)
+        cli_err("%s: warning: %s", what, caveat);
     return 0;
 }
 
