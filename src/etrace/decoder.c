@@ -46,6 +46,9 @@ struct rvt_te_decoder {
     const rvt_te_pkt *pkt;
     rvt_te_flags flags;
     int stop;                   /* nonzero value returned by the callback */
+    bool ended;                 /* RVT_EV_END sent */
+    bool end_marker;            /* the last te_inst packet ends the trace (6.5) */
+    uint64_t complete_end;      /* where the last complete packet ends */
     rvt_te_dec_stats stats;
 };
 
@@ -742,9 +745,19 @@ static int process_branches(rvt_te_decoder *d, const rvt_te_pkt *p)
     return st;
 }
 
+/* The encoder's end of trace (3.1.6, chapter 8): a support packet that
+ * disables the encoder with qual_status ended_rep or ended_upd (6.5.1). */
+static bool is_end_marker(const rvt_te_pkt *p)
+{
+    return p->format == 3 && p->subformat == 3 && !p->enable &&
+           (p->qual_status == RVT_TE_QUAL_ENDED_REP || p->qual_status == RVT_TE_QUAL_ENDED_UPD);
+}
+
 int rvt_te_decoder_packet(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t offset)
 {
     d->offset = offset;
+    d->end_marker = is_end_marker(p);
+    d->complete_end = offset;
     d->stats.packets++;
     d->pkt = p;
     d->flags = rvt_te_pkt_flags(&d->a, p);
@@ -767,22 +780,40 @@ int rvt_te_decoder_run(rvt_te_decoder *d, const uint8_t *buf, size_t len)
     rvt_te_pkt p;
     uint64_t off;
     int st;
+    bool truncated = false;
+    d->complete_end = 0;
     while (!d->stop && (st = rvt_te_reader_next(&r, &p, &off)) != 0) {
         if (st < 0) {
             d->offset = off;
-            fail(d, st, st == RVT_ERR_TRUNC ? "truncated packet" : "corrupt packet");
+            truncated = st == RVT_ERR_TRUNC;
+            d->end_marker = false;
+            fail(d, st, truncated ? "truncated packet" : "corrupt packet");
             continue;
         }
         rvt_te_decoder_packet(d, &p, off);
+        d->complete_end = r.pos;
         /* The reader parses with the options of the latest support packet. */
         r.attrs = &d->a;
     }
-    return d->stop ? d->stop : rvt_te_decoder_finish(d);
+    if (d->stop)
+        return d->stop;
+    /* Every frame is whole unless the last one was cut (te_data frames
+     * after the last te_inst packet are whole too). */
+    d->complete_end = truncated ? off : len;
+    return rvt_te_decoder_finish(d);
 }
 
 int rvt_te_decoder_finish(rvt_te_decoder *d)
 {
-    d->offset = UINT64_MAX;
-    event(d, RVT_EV_END, d->pc, d->stats.instructions, 0, NULL);
+    if (d->ended)
+        return d->stop;
+    d->ended = true;
+    /* out.h: RVT_EV_END carries RVT_END_INCOMPLETE, and then the offset
+     * where the last complete packet ends, when the encoder's end marker
+     * is missing (a truncated or empty stream). */
+    rvt_flow_event ev = { .kind = RVT_EV_END, .priv = d->priv, .pc = d->pc,
+                          .aux = d->end_marker ? 0 : RVT_END_INCOMPLETE,
+                          .offset = d->end_marker ? UINT64_MAX : d->complete_end };
+    deliver(d, &ev);
     return d->stop;
 }
