@@ -28,6 +28,9 @@ extern "C" {
 #define RVT_TE_OPT_BRANCH_PRED     0x10u
 #define RVT_TE_OPT_SIJUMP          0x20u
 #define RVT_TE_OPT_ALL             0x3fu
+/* "all" on the command line: every mode that makes the stream smaller.
+ * Full address (3.2.2) only widens the addresses: it stays explicit. */
+#define RVT_TE_OPT_COMPRESSING     (RVT_TE_OPT_ALL & ~RVT_TE_OPT_FULL_ADDRESS)
 
 /* Format 3 layouts. */
 #define RVT_TE_V11 11   /* the 1.1.1 draft in specs/ */
@@ -89,7 +92,8 @@ void rvt_te_attrs_default(rvt_te_attrs *a);
 /* Set one attribute "name=value" (9.1 names, plus the rvtrace ones listed
  * in docs/format-te.md).  RVT_ERR_INVAL for an unknown name or bad value. */
 int rvt_te_attrs_set(rvt_te_attrs *a, const char *name_eq_value);
-/* Options list "full-address,implicit-return,..." or "all". */
+/* Options list "full-address,implicit-return,..."; "all" stands for
+ * RVT_TE_OPT_COMPRESSING. */
 int rvt_te_opts_parse(const char *list, unsigned *opts);
 /* Give the modes in a->options the sizes they need when left at 0:
  * bpred_size, cache_size, and f0s_width=1 when both format 0 subformats
@@ -226,11 +230,19 @@ rvt_te_decoder *rvt_te_decoder_new_fn(const rvt_te_attrs *a, rvt_te_insn_fn insn
                                       rvt_flow_fn fn, void *ctx, int *status);
 /* Emit RVT_EV_INSN events?  (Off: only count, for benchmarks.) */
 void rvt_te_decoder_set_events(rvt_te_decoder *d, bool insn_events);
-/* Decode a whole raw stream; returns 0, or the nonzero value the callback
- * returned.  Errors are reported as events and decoding continues. */
+/* Decode a whole raw stream and end the trace (rvt_te_decoder_finish:
+ * do not call it again); returns 0, or the nonzero value the callback
+ * returned (then the trace is not ended).  Errors are reported as events
+ * and decoding continues at the next synchronisation packet. */
 int rvt_te_decoder_run(rvt_te_decoder *d, const uint8_t *buf, size_t len);
 /* Feed one unpacked packet whose header was at `offset`. */
 int rvt_te_decoder_packet(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t offset);
+/* End of the stream: one RVT_EV_END, with RVT_END_INCOMPLETE when the
+ * last te_inst packet is not the encoder's end marker (a support packet
+ * with enable 0 and qual_status ended_rep/ended_upd, 6.5); its offset is
+ * where the last complete packet ends (fed by rvt_te_decoder_packet
+ * alone: where the last packet begins).  Only the first call sends the
+ * event; later calls do nothing. */
 int rvt_te_decoder_finish(rvt_te_decoder *d);
 const rvt_te_dec_stats *rvt_te_decoder_stats(const rvt_te_decoder *d);
 void rvt_te_decoder_free(rvt_te_decoder *d);

@@ -70,7 +70,7 @@ int rvt_te_opts_parse(const char *list, unsigned *opts)
         size_t n = strcspn(s, ",");
         bool found = false;
         if (n == 3 && !strncmp(s, "all", 3)) {
-            v |= RVT_TE_OPT_ALL;
+            v |= RVT_TE_OPT_COMPRESSING;
             found = true;
         } else if ((n == 4 && !strncmp(s, "none", 4)) || (n == 5 && !strncmp(s, "delta", 5))) {
             found = true;

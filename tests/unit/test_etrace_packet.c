@@ -376,7 +376,11 @@ static void attrs_text(void)
     fclose(f);
     CHECK_MEM(&a, &b, sizeof a);
     unsigned o;
+    /* "all": the modes that shrink the stream, not full-address (3.2.2). */
     CHECK_EQ(rvt_te_opts_parse("all", &o), 0);
+    CHECK_EQ(o, RVT_TE_OPT_IMPLICIT_RETURN | RVT_TE_OPT_IMPLICIT_EXCEPT | RVT_TE_OPT_JTC |
+                RVT_TE_OPT_BRANCH_PRED | RVT_TE_OPT_SIJUMP);
+    CHECK_EQ(rvt_te_opts_parse("all,full-address", &o), 0);
     CHECK_EQ(o, RVT_TE_OPT_ALL);
 }
 

@@ -9,6 +9,7 @@ typedef struct dec_out {
     rvt_out *pcs, *main;
     const char *file;
     uint64_t errors;
+    bool incomplete;            /* RVT_END_INCOMPLETE */
     cli_decode_progress pr;
 } dec_out;
 
@@ -19,6 +20,12 @@ static int on_event(void *ctx, const rvt_flow_event *ev)
     if (ev->kind == RVT_EV_ERROR) {
         o->errors++;
         cli_diag((void *)o->file, RVT_DIAG_ERROR, ev->offset, ev->msg ? ev->msg : "decode error");
+    }
+    if (ev->kind == RVT_EV_END && (ev->aux & RVT_END_INCOMPLETE)) {
+        o->incomplete = true;
+        cli_diag((void *)o->file, RVT_DIAG_WARN, ev->offset,
+                 "incomplete trace: the stream ends without the encoder's end marker (the final "
+                 "support packet, E-Trace 6.5); the last complete packet ends here");
     }
     if (o->pcs)
         rvt_out_event(o->pcs, ev);
@@ -69,7 +76,7 @@ int te_cmd_decode(int argc, char **argv)
 {
     const char *elf = NULL, *in = NULL, *pcs = NULL, *raw = NULL, *data = NULL, *v;
     rvt_out_kind kind = RVT_OUT_LISTING;
-    bool main_out = true;
+    bool main_out = true, count = false, strict = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--te-opt") || !strcmp(argv[i], "--te-attr")) {
             i++;
@@ -86,6 +93,10 @@ int te_cmd_decode(int argc, char **argv)
         else if ((v = cli_opt(argc, argv, &i, "--pcs"))) {
             pcs = v;
             main_out = false;
+        } else if (!strcmp(argv[i], "--count")) {
+            count = true;       /* only the number of instructions */
+        } else if (!strcmp(argv[i], "--strict")) {
+            strict = true;      /* an incomplete trace fails */
         } else if (!strcmp(argv[i], "--json")) {
             kind = RVT_OUT_JSON;
             main_out = true;
@@ -132,6 +143,8 @@ int te_cmd_decode(int argc, char **argv)
     }
     if (pf)
         o.pcs = rvt_out_new(RVT_OUT_PCS, pf, img);
+    if (count)
+        main_out = false;
     if (main_out)
         o.main = rvt_out_new(kind, stdout, img);
     int st = 0;
@@ -140,12 +153,16 @@ int te_cmd_decode(int argc, char **argv)
         cli_err("%s: %s", in, rvt_status_str(st));
         goto out;
     }
+    if (!o.pcs && !o.main)
+        rvt_te_decoder_set_events(d, false);    /* --count alone */
     cli_decode_progress_init(&o.pr, in, len, !main_out);
     rvt_te_decoder_run(d, buf, len);
     cli_progress_done(&o.pr.p);
     if (o.errors)
         te_decode_loss_summary(in, rvt_te_decoder_stats(d));
-    rc = o.errors ? CLI_FAIL : CLI_OK;
+    if (count)
+        printf("%llu instructions\n", (unsigned long long)rvt_te_decoder_stats(d)->instructions);
+    rc = o.errors || (strict && o.incomplete) ? CLI_FAIL : CLI_OK;
     rvt_te_decoder_free(d);
 out:
     if (o.pcs)

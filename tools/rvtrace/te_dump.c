@@ -7,19 +7,36 @@
 #include "dump_summary.h"
 #include "te_opts.h"
 
-static const char *input_arg(int argc, char **argv)
+/* The command line: the input file, --json, --summary and the E-Trace
+ * settings (applied later by te_attrs_for_input); anything else is a usage
+ * error, as in the N-Trace dump.  0 or CLI_USAGE (printed). */
+static int parse_args(int argc, char **argv, const char **in, bool *json, bool *summary)
 {
-    const char *in = NULL;
+    rvt_te_attrs scratch;
+    rvt_te_attrs_default(&scratch);
+    *in = NULL;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--te-opt") || !strcmp(argv[i], "--te-attr") ||
-            !strcmp(argv[i], "--elf") || !strcmp(argv[i], "--pcs") || !strcmp(argv[i], "-o")) {
-            i++;
+        int r = te_opt_apply(argc, argv, &i, &scratch);
+        if (r < 0)
+            return CLI_USAGE;
+        if (r > 0 || !strcmp(argv[i], "--etrace"))
             continue;
+        if (!strcmp(argv[i], "--json"))
+            *json = true;
+        else if (!strcmp(argv[i], "--summary"))
+            *summary = true;
+        else if (argv[i][0] != '-')
+            *in = argv[i];
+        else {
+            cli_err("dump: unknown option %s", argv[i]);
+            return CLI_USAGE;
         }
-        if (argv[i][0] != '-')
-            in = argv[i];
     }
-    return in;
+    if (!*in) {
+        cli_err("dump: no input file");
+        return CLI_USAGE;
+    }
+    return 0;
 }
 
 /* te_data packets (E-Trace ch. 7): 0 when printed (or counted in sum), or
@@ -50,17 +67,9 @@ static int te_dump_data(const rvt_te_attrs *a, const uint8_t *pl, size_t n, uint
 int te_cmd_dump(int argc, char **argv)
 {
     bool json = false, summary = false;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            json = true;
-        if (!strcmp(argv[i], "--summary"))
-            summary = true;
-    }
-    const char *in = input_arg(argc, argv);
-    if (!in) {
-        cli_err("dump: no input file");
+    const char *in;
+    if (parse_args(argc, argv, &in, &json, &summary))
         return CLI_USAGE;
-    }
     rvt_te_attrs a;
     if (te_attrs_for_input(in, argc, argv, &a) < 0)
         return CLI_USAGE;

@@ -15,9 +15,14 @@ const char te_options_help[] =
     "                            tables 7.4/7.5/7.9/7.10)\n"
     "  --te-opt LIST             modes: full-address, implicit-except, sijump,\n"
     "                            implicit-return, branch-prediction,\n"
-    "                            jump-target-cache, or all (default: delta address);\n"
-    "                            implicit-return uses a 32-entry return stack unless\n"
-    "                            return_stack_size or call_counter_size is given\n"
+    "                            jump-target-cache, or all (every mode that makes\n"
+    "                            the stream smaller: all but full-address);\n"
+    "                            resync-max=N (= --te-attr resync_max=N); default:\n"
+    "                            delta address;\n"
+    "                            implicit-return uses a 32-entry return stack\n"
+    "                            (return_stack_size=5: sizes are log2, 2^5 entries)\n"
+    "                            unless return_stack_size or call_counter_size is\n"
+    "                            given\n"
     "  --te-attr NAME=VALUE      an encoder attribute (E-Trace 9.1 names, *_p values):\n"
     "                            version=1.1|2.0, iaddress_width, iaddress_lsb,\n"
     "                            ecause_width, context_width, nocontext, notime,\n"
@@ -28,7 +33,45 @@ const char te_options_help[] =
     "                            trap_noupd, data_trace, data_width, no_data,\n"
     "                            no_address, data_compress, split_loads,\n"
     "                            index_width\n"
-    "                            (docs/format-te.md)\n";
+    "                            (docs/format-te.md)\n"
+    "  decode --count            print only the number of instructions decoded\n"
+    "  decode --strict           exit 1 when the stream ends without the encoder's\n"
+    "                            end marker (final support packet): truncated\n";
+
+/* One --te-opt item: a mode (rvt_te_opts_parse), or resync-max=N, the
+ * resync_max attribute (table 2.1 ResyncMax) in the option spelling. */
+static int apply_opt_item(const char *item, rvt_te_attrs *a)
+{
+    static const char resync[] = "resync-max=";
+    if (!strncmp(item, resync, sizeof resync - 1)) {
+        char kv[64];
+        snprintf(kv, sizeof kv, "resync_max=%s", item + sizeof resync - 1);
+        if (rvt_te_attrs_set(a, kv) < 0) {
+            cli_err("--te-opt: bad value in '%s'", item);
+            return -1;
+        }
+        return 0;
+    }
+    unsigned opts;
+    if (rvt_te_opts_parse(item, &opts) < 0) {
+        cli_err("--te-opt: unknown mode '%s'", item);
+        return -1;
+    }
+    a->options |= opts;
+    return 0;
+}
+
+static int apply_opt_list(const char *list, rvt_te_attrs *a)
+{
+    char *copy = strdup(list), *save = NULL;
+    if (!copy)
+        return -1;
+    int st = 0;
+    for (char *item = strtok_r(copy, ",", &save); item && st == 0; item = strtok_r(NULL, ",", &save))
+        st = apply_opt_item(item, a);
+    free(copy);
+    return st;
+}
 
 int te_opt_apply(int argc, char **argv, int *i, rvt_te_attrs *a)
 {
@@ -39,12 +82,8 @@ int te_opt_apply(int argc, char **argv, int *i, rvt_te_attrs *a)
         return 1;
     }
     if ((v = cli_opt(argc, argv, &j, "--te-opt"))) {
-        unsigned opts;
-        if (rvt_te_opts_parse(v, &opts) < 0) {
-            cli_err("--te-opt: unknown mode in '%s'", v);
+        if (apply_opt_list(v, a) < 0)
             return -1;
-        }
-        a->options |= opts;
         *i = j;
         return 1;
     }
