@@ -200,8 +200,12 @@ typedef struct rvt_te_enc_stats {
 } rvt_te_enc_stats;
 
 rvt_te_encoder *rvt_te_encoder_new(const rvt_te_attrs *a, rvt_te_byte_fn out, void *ctx, int *status);
-/* Blocks in retirement order (4.2). */
+/* Blocks in retirement order (4.2).  A value wider than its packet field
+ * (address, ecause, tval, privilege, context, time: table 9.1 widths) is
+ * RVT_ERR_RANGE, and rvt_te_encoder_why() names the field and value. */
 int rvt_te_encoder_put(rvt_te_encoder *e, const rvt_irec *recs, size_t n);
+/* Why the last call failed with RVT_ERR_RANGE ("" otherwise; static to e). */
+const char *rvt_te_encoder_why(const rvt_te_encoder *e);
 /* Trace ends: report the last instruction and send the support packet. */
 int rvt_te_encoder_end(rvt_te_encoder *e);
 const rvt_te_enc_stats *rvt_te_encoder_stats(const rvt_te_encoder *e);

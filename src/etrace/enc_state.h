@@ -58,6 +58,7 @@ struct rvt_te_encoder {
     bool bp_all_ok;         /* every branch in the map was predicted */
     uint64_t pbc;           /* 6.8: predicted branches counted (>= 31), 0 = map in use */
     rvt_te_enc_stats stats;
+    char why[96];           /* the value that did not fit its field */
 };
 
 int te_enc_emit(rvt_te_encoder *e, const rvt_te_pkt *p);

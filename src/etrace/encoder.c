@@ -2,6 +2,8 @@
  * (figure 8.1), run on a three-instruction window (previous, current,
  * next).  Blocks (4.2) are reduced to their first and last instructions,
  * the only ones that can change the encoder's state (8.3). */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rvtrace/etrace.h"
@@ -321,8 +323,46 @@ static int put_block(rvt_te_encoder *e, const rvt_irec *r)
     return st;
 }
 
+/* A value its packet field cannot hold would be cut silently and the
+ * stream misread: refuse it, naming the field and the value. */
+static int fits(rvt_te_encoder *e, const char *field, const char *param, unsigned width, uint64_t v)
+{
+    if (width >= 64 || v >> width == 0)
+        return 0;
+    snprintf(e->why, sizeof e->why, "%s %" PRIu64 " (0x%" PRIx64 ") does not fit %s=%u", field, v, v,
+             param, width);
+    return RVT_ERR_RANGE;
+}
+
+/* The fields a record can reach (table 9.1 widths; context and time only
+ * when the packets carry them, 6.1). */
+static int check_fields(rvt_te_encoder *e, const rvt_irec *r)
+{
+    const rvt_te_attrs *a = &e->a;
+    bool trap = r->itype == 1 || r->itype == 2;
+    uint64_t last_hw = 1ull << r->ilastsize;    /* the block's last instruction */
+    uint64_t last = r->iaddr + 2ull * (r->iretire > last_hw ? r->iretire - last_hw : 0);
+    int st = fits(e, "address", "iaddress_width", a->iaddress_width, last);
+    if (st == 0)
+        st = fits(e, "privilege", "privilege_width", a->privilege_width, r->priv);
+    if (st == 0 && trap)
+        st = fits(e, "ecause", "ecause_width", a->ecause_width, r->cause);
+    if (st == 0 && trap)
+        st = fits(e, "tval", "iaddress_width", a->iaddress_width, r->tval);
+    if (st == 0 && !a->nocontext)
+        st = fits(e, "context", "context_width", a->context_width, r->context);
+    if (st == 0 && a->version == RVT_TE_V20 && !a->notime)
+        st = fits(e, "time", "time_width", a->time_width, r->time);
+    return st;
+}
+
+const char *rvt_te_encoder_why(const rvt_te_encoder *e) { return e->why; }
+
 static int put_one(rvt_te_encoder *e, const rvt_irec *r)
 {
+    int fit = check_fields(e, r);
+    if (fit < 0)
+        return fit;
     /* The first untraced block after traced ones ends the trace. */
     int st = traced(e, r) ? put_block(e, r) : flush_end(e);
     if (st >= 0 && (r->flags & RVT_IREC_F_TRIG_STOP)) {

@@ -5,7 +5,8 @@
 # resync_max attribute; decode --count prints the instruction count; the
 # help states the return stack size the sidecar records (log2); a stream
 # cut short, or empty, decodes with a warning naming the file and the
-# offset where its last complete packet ends, and exit 1 under --strict.
+# offset where its last complete packet ends, and exit 1 under --strict;
+# a value too wide for its field stops the encoder (exit 1, named).
 set -u
 : "${RVT_BIN:?}" "${RVT_SRC:?}" "${RVT_TMP:?}"
 T="$RVT_TMP/etrace_cli"
@@ -62,5 +63,13 @@ for c in "h.te 22" "e.te 0"; do
 done
 "$RVT_BIN" decode --elf "$elf" "$T/s.te" --strict --count >/dev/null 2>"$T/err" || fail "whole stream: --strict exit $?"
 [ -s "$T/err" ] && fail "whole stream: unexpected message $(head -1 "$T/err")"
+# Values too wide for their fields: exit 1, the field and value named.
+ecall="$RVT_SRC/programs/ecall.elf"
+"$RVT_BIN" run "$ecall" --te-attr ecause_width=2 --etrace "$T/w.te" >/dev/null 2>"$T/err"; rc=$?
+[ $rc = 1 ] || fail "ecause_width=2: exit $rc, want 1"
+grep -q 'w.te: ecause 11 (0xb) does not fit ecause_width=2' "$T/err" || fail "ecause_width=2: $(tail -1 "$T/err")"
+"$RVT_BIN" run "$elf" --te-attr iaddress_width=16 --etrace "$T/w.te" >/dev/null 2>"$T/err"; rc=$?
+[ $rc = 1 ] || fail "iaddress_width=16: exit $rc, want 1"
+grep -q 'w.te: address .* does not fit iaddress_width=16' "$T/err" || fail "iaddress_width=16: $(tail -1 "$T/err")"
 [ $fails = 0 ] && echo "etrace_cli: ok"
 exit $((fails > 0))

@@ -49,11 +49,17 @@ static te_sink *sink_new(const char *path, const rvt_te_attrs *a)
 static int sink_finish(te_sink *s, bool flush)
 {
     int st = flush ? rvt_te_encoder_end(s->enc) : 0;
+    const char *why = rvt_te_encoder_why(s->enc);
+    bool too_wide = *why != 0;
+    if (too_wide) {     /* a value too wide for its field stopped the encoder */
+        cli_err("%s: %s", s->path, why);
+        st = RVT_ERR_RANGE;
+    }
     if (fclose(s->f) != 0 && st >= 0)
         st = RVT_ERR_IO;
     if (st >= 0 && te_attrs_save(s->path, &s->a) < 0)
         st = RVT_ERR_IO;
-    if (st < 0)
+    if (st < 0 && !too_wide)
         cli_err("%s: %s", s->path, rvt_status_str(st));
     rvt_te_encoder_free(s->enc);
     rvt_te_data_encoder_free(s->dt);
