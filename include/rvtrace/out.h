@@ -45,6 +45,10 @@ typedef enum rvt_ev_kind {
 /* rvt_flow_event.flags */
 #define RVT_EVF_CAUSE_UNKNOWN 1u  /* RVT_EV_TRAP/INTERRUPT: the protocol carries
                                      no cause (N-Trace); aux/aux2 are 0 */
+#define RVT_EVF_TVAL_EPC 2u       /* RVT_EV_TRAP: aux2 is the address of the
+                                     trapping instruction, not a trap value
+                                     (E-Trace 1.1.1 6.3.1 tvalepc of an illegal
+                                     instruction, whose tval is the opcode) */
 
 typedef struct rvt_flow_event {
     uint8_t kind;         /* rvt_ev_kind */

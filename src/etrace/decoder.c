@@ -595,6 +595,18 @@ static int process_support(rvt_te_decoder *d, const rvt_te_pkt *p)
     return 0;
 }
 
+/* The trap a format 3 subformat 1 packet reports.  1.1.1 6.3.1: tvalepc
+ * holds the address of an illegal instruction (cause 2), the trap value
+ * otherwise; 2.0's tval is the trap value. */
+static void trap_event(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t address)
+{
+    bool epc = d->a.version == RVT_TE_V11 && !p->interrupt && p->ecause == 2;
+    rvt_flow_event ev = { .kind = p->interrupt ? RVT_EV_INTERRUPT : RVT_EV_TRAP, .priv = d->priv,
+                          .flags = epc ? RVT_EVF_TVAL_EPC : 0, .pc = address, .aux = p->ecause,
+                          .aux2 = p->tval, .offset = d->offset };
+    deliver(d, &ev);
+}
+
 /* 3.2.3: in implicit exception mode the handler is the one the last
  * explicit trap of this privilege and cause went to (the encoder sends the
  * address whenever that would be wrong). */
@@ -632,7 +644,7 @@ static int process_f3(rvt_te_decoder *d, const rvt_te_pkt *p)
          * taken by the target of the last uninferable discontinuity, which
          * did not retire (the decoder stands at that jump); a format 3
          * with the handler address follows. */
-        event(d, p->interrupt ? RVT_EV_INTERRUPT : RVT_EV_TRAP, address, p->ecause, p->tval, NULL);
+        trap_event(d, p, address);
         d->start = true;
         return 0;
     }
@@ -662,7 +674,7 @@ static int process_f3(rvt_te_decoder *d, const rvt_te_pkt *p)
         d->pfail = false;
         sync_branch(d, p, address);
         if (p->subformat == 1)
-            event(d, p->interrupt ? RVT_EV_INTERRUPT : RVT_EV_TRAP, address, p->ecause, p->tval, NULL);
+            trap_event(d, p, address);
         bool priv_changed = p->privilege != d->priv;
         d->priv = p->privilege;   /* before the events: they carry it */
         if (d->start) {

@@ -125,6 +125,13 @@ static void listing_notify(rvt_out *o, const rvt_flow_event *ev)
     fputc('\n', o->f);
 }
 
+/* What a trap's aux2 holds: the trap value, or the trapping instruction's
+ * address (RVT_EVF_TVAL_EPC). */
+static const char *tval_name(const rvt_flow_event *ev)
+{
+    return ev->flags & RVT_EVF_TVAL_EPC ? "epc" : "tval";
+}
+
 static void listing_event(rvt_out *o, const rvt_flow_event *ev)
 {
     FILE *f = o->f;
@@ -142,7 +149,8 @@ static void listing_event(rvt_out *o, const rvt_flow_event *ev)
         if (ev->flags & RVT_EVF_CAUSE_UNKNOWN)
             fputs("-- exception\n", f);
         else
-            fprintf(f, "-- exception cause=%" PRIu64 " tval=0x%" PRIx64 "\n", ev->aux, ev->aux2);
+            fprintf(f, "-- exception cause=%" PRIu64 " %s=0x%" PRIx64 "\n", ev->aux, tval_name(ev),
+                    ev->aux2);
         break;
     case RVT_EV_INTERRUPT:
         if (ev->flags & RVT_EVF_CAUSE_UNKNOWN)
@@ -225,7 +233,8 @@ static void json_event(rvt_out *o, const rvt_flow_event *ev)
         if (ev->flags & RVT_EVF_CAUSE_UNKNOWN)
             fputs(",\"cause_known\":false", f);
         else if (ev->kind == RVT_EV_TRAP)
-            fprintf(f, ",\"cause\":%" PRIu64 ",\"tval\":\"0x%" PRIx64 "\"", ev->aux, ev->aux2);
+            fprintf(f, ",\"cause\":%" PRIu64 ",\"%s\":\"0x%" PRIx64 "\"", ev->aux, tval_name(ev),
+                    ev->aux2);
         else
             fprintf(f, ",\"cause\":%" PRIu64, ev->aux);
         break;

@@ -71,5 +71,21 @@ grep -q 'w.te: ecause 11 (0xb) does not fit ecause_width=2' "$T/err" || fail "ec
 "$RVT_BIN" run "$elf" --te-attr iaddress_width=16 --etrace "$T/w.te" >/dev/null 2>"$T/err"; rc=$?
 [ $rc = 1 ] || fail "iaddress_width=16: exit $rc, want 1"
 grep -q 'w.te: address .* does not fit iaddress_width=16' "$T/err" || fail "iaddress_width=16: $(tail -1 "$T/err")"
+# 1.1.1 6.3.1: tvalepc of an illegal instruction is its address (the
+# listing calls it epc); 2.0's tval field is the trap value (the opcode).
+ill="$RVT_SRC/programs/illegal.elf"
+for v in 1.1 2.0; do
+  "$RVT_BIN" run "$ill" --etrace "$T/il.te" --te-attr version=$v >/dev/null 2>&1
+  "$RVT_BIN" decode --elf "$ill" "$T/il.te" >"$T/il.txt" 2>/dev/null
+  first=$(grep -m1 -- '-- exception cause=2' "$T/il.txt")
+  # the trapping instruction follows the last retired one (2 or 4 bytes)
+  read -r pc word _ < <(grep -m1 -B1 -- '-- exception cause=2' "$T/il.txt" | head -1)
+  epc=$(printf %x $((0x${pc%:} + ${#word} / 2)))
+  if [ $v = 1.1 ]; then
+    [ "$first" = "-- exception cause=2 epc=0x$epc" ] || fail "1.1 illegal: '$first', want epc=0x$epc"
+  else
+    case "$first" in "-- exception cause=2 tval=0x"*) ;; *) fail "2.0 illegal: '$first'" ;; esac
+  fi
+done
 [ $fails = 0 ] && echo "etrace_cli: ok"
 exit $((fails > 0))

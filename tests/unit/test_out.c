@@ -56,6 +56,9 @@ int main(void)
     rvt_out_event(o, &ntf);
     rvt_flow_event trap = { .kind = RVT_EV_TRAP, .aux = 2, .aux2 = 0x1234 };
     rvt_out_event(o, &trap);
+    /* E-Trace 1.1.1 tvalepc of an illegal instruction: its address. */
+    rvt_flow_event ill = { .kind = RVT_EV_TRAP, .flags = RVT_EVF_TVAL_EPC, .aux = 2, .aux2 = 0x80000004 };
+    rvt_out_event(o, &ill);
     /* A stop as the E-Trace decoder sends it for 6.5 qual_status 3. */
     rvt_flow_event stop = { .kind = RVT_EV_STOP, .pc = 0x80000004, .aux = 3,
                             .msg = "qualification ended (qual_status ended_upd)" };
@@ -67,6 +70,7 @@ int main(void)
                     "    80000004:\t8082     \tret\n"
                     "-- notify at 80000004\n"
                     "-- exception cause=2 tval=0x1234\n"
+                    "-- exception cause=2 epc=0x80000004\n"
                     "-- trace stopped after 80000004: qualification ended (qual_status ended_upd)\n");
     free(text);
 
@@ -76,13 +80,17 @@ int main(void)
     rvt_out_event(o, &ntf);
     rvt_out_event(o, &err);
     rvt_out_event(o, &stop);
+    rvt_out_event(o, &trap);
+    rvt_out_event(o, &ill);
     rvt_out_free(o);
     fclose(f);
     CHECK_STR(text, "{\"event\":\"insn\",\"pc\":\"0x80000004\",\"insn\":\"0x8082\",\"asm\":\"ret\"}\n"
                     "{\"event\":\"notify\",\"pc\":\"0x80000004\"}\n"
                     "{\"event\":\"error\",\"offset\":41,\"msg\":\"bad\"}\n"
                     "{\"event\":\"stop\",\"pc\":\"0x80000004\",\"code\":3,"
-                    "\"reason\":\"qualification ended (qual_status ended_upd)\"}\n");
+                    "\"reason\":\"qualification ended (qual_status ended_upd)\"}\n"
+                    "{\"event\":\"trap\",\"cause\":2,\"tval\":\"0x1234\"}\n"
+                    "{\"event\":\"trap\",\"cause\":2,\"epc\":\"0x80000004\"}\n");
     free(text);
     rvt_image_free(img);
     return TH_DONE();
