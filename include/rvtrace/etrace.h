@@ -151,6 +151,10 @@ rvt_te_flags rvt_te_pkt_flags(const rvt_te_attrs *a, const rvt_te_pkt *p);
 /* Set the wire bits of p from the meanings (irdepth = depth when irreport). */
 void rvt_te_pkt_set_flags(const rvt_te_attrs *a, rvt_te_pkt *p, bool notify,
                           bool updiscon, bool irreport, uint64_t depth);
+/* The encoder's end of trace (3.1.6, chapter 8): a support packet that
+ * disables the encoder with qual_status ended_rep or ended_upd (6.5.1).
+ * A stream whose last te_inst packet is not one was cut short. */
+bool rvt_te_pkt_is_end(const rvt_te_pkt *p);
 /* Branch-map field length for `branches` (table 6.6): 31 for 0. */
 unsigned rvt_te_map_len(unsigned branches);
 

@@ -757,18 +757,10 @@ static int process_branches(rvt_te_decoder *d, const rvt_te_pkt *p)
     return st;
 }
 
-/* The encoder's end of trace (3.1.6, chapter 8): a support packet that
- * disables the encoder with qual_status ended_rep or ended_upd (6.5.1). */
-static bool is_end_marker(const rvt_te_pkt *p)
-{
-    return p->format == 3 && p->subformat == 3 && !p->enable &&
-           (p->qual_status == RVT_TE_QUAL_ENDED_REP || p->qual_status == RVT_TE_QUAL_ENDED_UPD);
-}
-
 int rvt_te_decoder_packet(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t offset)
 {
     d->offset = offset;
-    d->end_marker = is_end_marker(p);
+    d->end_marker = rvt_te_pkt_is_end(p);
     d->complete_end = offset;
     d->stats.packets++;
     d->pkt = p;

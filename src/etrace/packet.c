@@ -15,6 +15,12 @@ typedef rvt_bitrw walker;
 
 #define F(field, n) (p->field = (__typeof__(p->field))rvt_bitrw_field(k, p->field, (n)))
 
+bool rvt_te_pkt_is_end(const rvt_te_pkt *p)
+{
+    return p->format == 3 && p->subformat == 3 && !p->enable &&
+           (p->qual_status == RVT_TE_QUAL_ENDED_REP || p->qual_status == RVT_TE_QUAL_ENDED_UPD);
+}
+
 unsigned rvt_te_map_len(unsigned branches)
 {
     /* Table 6.6: 1 -> 1, 2-3 -> 3, 4-7 -> 7, 8-15 -> 15, 16-31 -> 31; 0 is

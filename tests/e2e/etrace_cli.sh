@@ -60,7 +60,10 @@ for c in "h.te 22" "e.te 0"; do
   [ $rc = 1 ] || fail "$1: exit $rc with --strict, want 1"
   "$RVT_BIN" decode --elf "$elf" "$T/$1" --json 2>/dev/null | tail -1 | grep -q "\"complete\":false,\"offset\":$2" ||
     fail "$1: JSON end event not incomplete at $2"
+  "$RVT_BIN" dump "$T/$1" >/dev/null 2>"$T/err" || fail "dump $1: exit $?"
+  grep -q "$1: offset $2: warning: incomplete trace" "$T/err" || fail "dump $1: no warning at offset $2"
 done
+"$RVT_BIN" dump "$T/s.te" >/dev/null 2>"$T/err" && [ ! -s "$T/err" ] || fail "dump of a whole stream: $(head -1 "$T/err")"
 "$RVT_BIN" decode --elf "$elf" "$T/s.te" --strict --count >/dev/null 2>"$T/err" || fail "whole stream: --strict exit $?"
 [ -s "$T/err" ] && fail "whole stream: unexpected message $(head -1 "$T/err")"
 # Values too wide for their fields: exit 1, the field and value named.

@@ -23,9 +23,7 @@ static int on_event(void *ctx, const rvt_flow_event *ev)
     }
     if (ev->kind == RVT_EV_END && (ev->aux & RVT_END_INCOMPLETE)) {
         o->incomplete = true;
-        cli_diag((void *)o->file, RVT_DIAG_WARN, ev->offset,
-                 "incomplete trace: the stream ends without the encoder's end marker (the final "
-                 "support packet, E-Trace 6.5); the last complete packet ends here");
+        te_warn_incomplete(o->file, ev->offset);
     }
     if (o->pcs)
         rvt_out_event(o->pcs, ev);

@@ -94,6 +94,8 @@ int te_cmd_dump(int argc, char **argv)
     size_t n;
     uint8_t sizes[1u << RVT_TE_MAX_INDEX_WIDTH];
     memset(sizes, RVT_TE_NO_ATOMIC, sizeof sizes);
+    bool ended = false;         /* the last te_inst packet is the end marker */
+    uint64_t complete = 0;      /* where the last whole packet ends */
     while ((st = rvt_te_reader_frame(&r, &type, &pl, &n, &off)) != 0) {
         if (st > 0 && type == RVT_TE_MSG_DATA) {
             st = te_dump_data(&a, pl, n, off, json, sum, r.pos - off, sizes);
@@ -101,17 +103,21 @@ int te_cmd_dump(int argc, char **argv)
             st = rvt_te_unpack(&a, pl, n, &p);
             st = st < 0 ? st : 1;
         }
+        if (st >= 0)
+            complete = r.pos;
         if (st == 0)
             continue;                   /* printed by te_dump_data */
         if (st < 0 && r.pos > off + 1 && r.pos < len)
             r.pos = (size_t)off + 1;    /* resynchronise byte by byte */
         if (st < 0) {
+            ended = false;
             char msg[96];
             snprintf(msg, sizeof msg, "bad packet (%s)", rvt_status_str(st));
             cli_diag((void *)in, RVT_DIAG_ERROR, off, msg);
             errors++;
             continue;
         }
+        ended = rvt_te_pkt_is_end(&p);
         /* Support packets change the options the next packets are read with. */
         if (p.format == 3 && p.subformat == 3)
             a.options = rvt_te_support_options(&a, p.options);
@@ -127,6 +133,8 @@ int te_cmd_dump(int argc, char **argv)
     }
     if (sum)
         dump_summary_print(sum, len, "packets");
+    if (!ended && !errors)      /* bad packets already say it is damaged */
+        te_warn_incomplete(in, complete);
     free(sum);
     free(buf);
     return errors ? CLI_FAIL : CLI_OK;

@@ -178,3 +178,10 @@ int te_attrs_save(const char *trace, const rvt_te_attrs *a)
     }
     return 0;
 }
+
+void te_warn_incomplete(const char *trace, uint64_t offset)
+{
+    cli_diag((void *)trace, RVT_DIAG_WARN, offset,
+             "incomplete trace: the stream ends without the encoder's end marker (the final "
+             "support packet, E-Trace 6.5.1); the last complete packet ends here");
+}

@@ -20,6 +20,9 @@ int te_attrs_for_input(const char *trace, int argc, char **argv, rvt_te_attrs *a
  * then rvt_te_attrs_fill.  0, or -1 (printed) when inconsistent. */
 int te_attrs_finish(int argc, char **argv, rvt_te_attrs *a, const char *what);
 int te_attrs_save(const char *trace, const rvt_te_attrs *a);
+/* Warn that TRACE ends without the encoder's end marker, its last complete
+ * packet ending at `offset` (out.h RVT_END_INCOMPLETE). */
+void te_warn_incomplete(const char *trace, uint64_t offset);
 /* iaddress_width = xlen of the input (as `run` does) unless the options
  * name iaddress_width. */
 void te_attrs_input_xlen(int argc, char **argv, rvt_te_attrs *a, unsigned xlen);
