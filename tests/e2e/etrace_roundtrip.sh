@@ -45,7 +45,7 @@ modes=(
     "ir-stack|implicit-return|return_stack_size=4|"
     "branch-prediction|branch-prediction||"
     "jump-target-cache|jump-target-cache||"
-    "all|all|return_stack_size=4|"
+    "all|all,full-address|return_stack_size=4|"
     "resync-cycles|delta|resync_mode=cycles|"
     "resync-packets|all|resync_mode=packets|"
     "compress|implicit-return,implicit-except,sijump,branch-prediction,jump-target-cache|return_stack_size=5|"

@@ -345,6 +345,6 @@ static void run_mode(const char *opts, const char *resync)
 int main(void)
 {
     run_mode("delta", "resync_interval=64");
-    run_mode("all", "resync_interval=64");
+    run_mode("all,full-address", "resync_interval=64");
     return TH_DONE();
 }

@@ -229,7 +229,7 @@ static void implicit_return(void)
         CHECK_EQ(count_fmt(p, n, 1, 0) + count_fmt(p, n, 2, 0), delta_addr - 4);
         free(s.b);
     }
-    attrs(&a, "all", "return_stack_size=2");
+    attrs(&a, "all,full-address", "return_stack_size=2");
     round_trip(&a, calls, NB(calls), &s, "calls, all modes");
     free(s.b);
 }
@@ -364,7 +364,7 @@ static void thaddr_epc(void)
  * and one instruction per block gives the same stream. */
 static void multiple_retirement(void)
 {
-    static const char *const modes[] = { "delta", "all" };
+    static const char *const modes[] = { "delta", "all,full-address" };
     for (size_t m = 0; m < NB(modes); m++) {
         rvt_te_attrs a;
         attrs(&a, modes[m], "return_stack_size=2");

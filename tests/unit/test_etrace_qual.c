@@ -513,7 +513,7 @@ static void all_modes(void)
     };
     rvt_te_attrs a;
     rvt_te_attrs_default(&a);
-    CHECK_EQ(rvt_te_opts_parse("all", &a.options), 0);
+    CHECK_EQ(rvt_te_opts_parse("all,full-address", &a.options), 0);
     CHECK_EQ(rvt_te_attrs_set(&a, "return_stack_size=2"), 0);
     rvt_te_attrs_fill(&a);
     for (size_t i = 0; i < NB(fl); i++) {
