@@ -2,7 +2,8 @@
 # E-Trace reference-flow interoperability (docs/conformance-etrace.md):
 # (a) rvtrace decodes the reference encoder's raw streams to the PCs of the
 #     Spike-style trace; (b) rvtrace's encoder, fed the reference encoder-input
-#     CSV with version=2.0 and the same attributes, writes the same bytes.
+#     CSV with --te-profile refflow and the same attributes, writes the same
+#     bytes.
 # Streams that cannot match are listed below with the reason.
 set -u
 REF="$RVT_SRC/../shared/interop/etrace-refflow"
@@ -23,7 +24,7 @@ attrs() {  # manifest row -> --te-attr arguments
     awk -F'\t' -v s="$1" -v p="$2" 'NR==1{for(i=1;i<=NF;i++)c[$i]=i; next}
       $1==s && $2==p {
         n=split("iaddress_width iaddress_lsb call_counter_size return_stack_size bpred_size cache_size sijump notime nocontext context_width time_width ecause_width privilege_width retires itype_width", k, " ")
-        printf "--te-attr version=2.0 --te-attr resync_mode=packets --te-attr irdepth_ones=1 --te-attr trap_noupd=1 --te-attr resync_max=%s", $c["resync-max"]
+        printf "--te-profile refflow --te-attr resync_max=%s", $c["resync-max"]
         for (i=1;i<=n;i++) printf " --te-attr %s=%s", k[i], $c[k[i]]
         o=""
         if ($c["full-address"]=="true") o=o",full-address"

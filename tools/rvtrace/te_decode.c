@@ -58,7 +58,8 @@ int te_cmd_decode(int argc, char **argv)
     rvt_out_kind kind = RVT_OUT_LISTING;
     bool main_out = true;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--te-opt") || !strcmp(argv[i], "--te-attr")) {
+        if (!strcmp(argv[i], "--te-opt") || !strcmp(argv[i], "--te-attr") ||
+            !strcmp(argv[i], "--te-profile")) {
             i++;
             continue;
         }

@@ -11,7 +11,7 @@ static const char *input_arg(int argc, char **argv)
 {
     const char *in = NULL;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--te-opt") || !strcmp(argv[i], "--te-attr") ||
+        if (!strcmp(argv[i], "--te-opt") || !strcmp(argv[i], "--te-attr") || !strcmp(argv[i], "--te-profile") ||
             !strcmp(argv[i], "--elf") || !strcmp(argv[i], "--pcs") || !strcmp(argv[i], "-o")) {
             i++;
             continue;
