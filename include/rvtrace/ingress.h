@@ -215,6 +215,22 @@ rvt_refcsv_writer *rvt_refcsv_writer_open(const char *path, unsigned flags, int 
 rvt_irec_sink rvt_refcsv_writer_sink(rvt_refcsv_writer *w);
 int rvt_refcsv_writer_close(rvt_refcsv_writer *w);
 
+/* ---- reference-flow Spike trace CSV writer (docs/format-import.md) ----
+ * One row per instruction of each block (VALID,ADDRESS,INSN,PRIVILEGE,
+ * EXCEPTION,ECAUSE,TVAL,INTERRUPT), the input of the reference flow's
+ * post-iss and of `rvtrace import spikecsv`.  Instruction words come from
+ * img (16 bits for a compressed one; 0 where img has nothing), so code
+ * written at run time shows its loaded bytes.  An exception marks the
+ * trapping row: the block's ecall/ebreak, else the instruction after its
+ * last retired one; an interrupt marks the last retired row.  ECAUSE is
+ * the cause code (no interrupt bit).  Data records and sideband flags are
+ * dropped.  path "-" writes to stdout; img must outlive the writer. */
+typedef struct rvt_spikecsv_writer rvt_spikecsv_writer;
+rvt_spikecsv_writer *rvt_spikecsv_writer_open(const char *path, const struct rvt_image *img,
+                                              unsigned xlen, int *status);
+rvt_irec_sink rvt_spikecsv_writer_sink(rvt_spikecsv_writer *w);
+int rvt_spikecsv_writer_close(rvt_spikecsv_writer *w);
+
 #ifdef __cplusplus
 }
 #endif
