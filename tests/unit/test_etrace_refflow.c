@@ -138,9 +138,97 @@ static void updiscon_before_ebreak(void)
     rvt_image_free(img);
 }
 
+/* ---- data trace: the reference's te_data forms (conformance-etrace) ---- */
+
+typedef struct drecs {
+    rvt_drec r[4];
+    size_t n;
+} drecs;
+
+static int drec_put(void *ctx, const rvt_drec *d, uint64_t offset)
+{
+    (void)offset;
+    drecs *o = ctx;
+    if (o->n < 4)
+        o->r[o->n] = *d;
+    o->n++;
+    return 0;
+}
+
+/* Decode buf with the reference's dtype settings (64-bit data and
+ * addresses) on top of the profile; returns the decoder's error count. */
+static int ddecode(const uint8_t *buf, size_t len, drecs *out)
+{
+    rvt_te_attrs a;
+    rvt_te_attrs_default(&a);
+    CHECK_EQ(rvt_te_attrs_profile(&a, "refflow"), 0);
+    a.data_trace = 1;
+    a.data_width = 64;
+    a.iaddress_width = 64;
+    int st = 0;
+    rvt_te_data_decoder *d = rvt_te_data_decoder_new(&a, drec_put, out, &st);
+    CHECK(d != NULL);
+    if (!d)
+        return -1;
+    int errors = rvt_te_data_decoder_run(d, buf, len);
+    rvt_te_data_decoder_free(d);
+    return errors;
+}
+
+/* E-Trace 2.0 "Unified atomic with address and data": size as for loads
+ * (max(1, clog2(clog2(64/8 + 1))) = 2 bits, 2^size bytes), op_len and
+ * data_len `size` bits.  amoadd.w, operand 5, data 7, address 0x80001000,
+ * diff 00 (dtype_debug: full address and data), lengths 3 as the
+ * reference always writes them:
+ *   format 110 (b0-2: b1 b2), subtype 001 (b3), size 2 (b6-7: b7),
+ *   diff 00, op_len 3 (b10 b11), operand 5 (b12-43: b12 b14),
+ *   data_len 3 (b44 b45), data 7 (b46-77: b46-48),
+ *   address 0x80001000 >> 2 = 0x20000400 (b78-141: b88 b107);
+ * 109 bits kept (b108 the sign), 14 bytes: 8e 5c 00 00 00 f0 01 00 00 00
+ * 00 01 00 08; header 3 << 5 | 14 = 6e.  The 1.1.1 layout (1-bit size)
+ * reads these bits as another packet. */
+static void atomic_2_0(void)
+{
+    static const uint8_t buf[] = { 0x6e, 0x8e, 0x5c, 0, 0, 0, 0xf0, 0x01, 0, 0, 0, 0, 0x01, 0, 0x08 };
+    drecs o = { 0 };
+    CHECK_EQ(ddecode(buf, sizeof buf, &o), 0);
+    CHECK_EQ(o.n, 1);
+    CHECK_EQ(o.r[0].dtype, RVT_DTYPE_AMO_ADD);
+    CHECK_EQ(o.r[0].dsize, 2);
+    CHECK_EQ(o.r[0].addr, 0x80001000);
+    CHECK_EQ(o.r[0].data, 5);           /* operand */
+    CHECK_EQ(o.r[0].data2, 7);          /* data */
+}
+
+/* The reference's first packet of a size after a sync (its support
+ * packet) carries the full values with diff = 01 (differential address,
+ * compressed data): decoded against zero.  Support packet 41 1f, then an
+ * sd of 0x1234 to 0x80002000: format 010 (b1), size 3 (b3 b4), diff 01
+ * (b5), data_len 7 (b7-9), data 0x1234 (b10-73: b12 b14 b15 b19 b22),
+ * address 0x80002000 >> 3 = 0x10000400 (b74-137: b84 b102): 104 bits,
+ * 13 bytes ba d3 48 00 00 00 00 00 00 00 10 00 40, header 6d.  Without the
+ * sync the same packet has no reference: an error. */
+static void diff_against_zero(void)
+{
+    static const uint8_t buf[] = { 0x41, 0x1f, 0x6d, 0xba, 0xd3, 0x48, 0, 0, 0, 0, 0, 0, 0,
+                                   0x10, 0, 0x40 };
+    drecs o = { 0 };
+    CHECK_EQ(ddecode(buf, sizeof buf, &o), 0);
+    CHECK_EQ(o.n, 1);
+    CHECK_EQ(o.r[0].dtype, RVT_DTYPE_STORE);
+    CHECK_EQ(o.r[0].dsize, 3);
+    CHECK_EQ(o.r[0].addr, 0x80002000);
+    CHECK_EQ(o.r[0].data, 0x1234);
+    drecs none = { 0 };
+    CHECK_EQ(ddecode(buf + 2, sizeof buf - 2, &none), 1);
+    CHECK_EQ(none.n, 0);
+}
+
 int main(void)
 {
     profile_set();
     updiscon_before_ebreak();
+    atomic_2_0();
+    diff_against_zero();
     return TH_DONE();
 }
