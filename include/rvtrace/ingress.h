@@ -231,6 +231,18 @@ rvt_spikecsv_writer *rvt_spikecsv_writer_open(const char *path, const struct rvt
 rvt_irec_sink rvt_spikecsv_writer_sink(rvt_spikecsv_writer *w);
 int rvt_spikecsv_writer_close(rvt_spikecsv_writer *w);
 
+/* ---- reference-flow data-trace input writer (docs/format-import.md) ----
+ * The data records (sink->data) as DRETIRE,DTYPE,DADDR,DSIZE,DATA rows,
+ * the input of the reference flow's data_encoder_model.py: 4.4's unified
+ * interface, CSRs and atomics with both values in DATA (store data in the
+ * LSBs, load data/operand in the MSBs) and DSIZE one more; dtype 15 for a
+ * failed store-conditional; split requests dropped (their responses repeat
+ * them).  Blocks are ignored.  path "-" writes to stdout. */
+typedef struct rvt_spikedata_writer rvt_spikedata_writer;
+rvt_spikedata_writer *rvt_spikedata_writer_open(const char *path, int *status);
+rvt_irec_sink rvt_spikedata_writer_sink(rvt_spikedata_writer *w);
+int rvt_spikedata_writer_close(rvt_spikedata_writer *w);
+
 #ifdef __cplusplus
 }
 #endif

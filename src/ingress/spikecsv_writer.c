@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "ingress/csv_out.h"
 #include "rvtrace/image.h"
 #include "rvtrace/ingress.h"
 #include "rvtrace/isa.h"
@@ -43,15 +44,12 @@ rvt_spikecsv_writer *rvt_spikecsv_writer_open(const char *path, const rvt_image 
     } else {
         w->img = img;
         w->xlen = xlen == 32 ? 32 : 64;
-        w->own = strcmp(path, "-") != 0;
-        w->f = w->own ? fopen(path, "w") : stdout;
+        w->f = csv_out_open(path, "VALID,ADDRESS,INSN,PRIVILEGE,EXCEPTION,ECAUSE,TVAL,INTERRUPT\n",
+                            &w->own);
         if (!w->f) {
             st = RVT_ERR_IO;
             free(w);
             w = NULL;
-        } else {
-            setvbuf(w->f, NULL, _IOFBF, 1 << 16);
-            fputs("VALID,ADDRESS,INSN,PRIVILEGE,EXCEPTION,ECAUSE,TVAL,INTERRUPT\n", w->f);
         }
     }
     if (status)
@@ -169,9 +167,8 @@ int rvt_spikecsv_writer_close(rvt_spikecsv_writer *w)
 {
     if (!w)
         return RVT_ERR_INVAL;
-    int rc = w_end(w);
-    if (w->own && fclose(w->f) != 0 && rc == RVT_OK)
-        rc = RVT_ERR_IO;
+    flush_pend(w);
+    int rc = csv_out_close(w->f, w->own, w->err);
     free(w);
     return rc;
 }

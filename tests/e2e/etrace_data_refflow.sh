@@ -9,7 +9,8 @@
 #   dtype_no_address  data only                    (no_address=1)
 #   dtype_no_data     address only                 (no_data=1)
 # The corpus holds no te_data streams (etrace-refflow/README.md), so the
-# reference's own decoding of them is not checked here; the forms it writes
+# reference's own decoding of them is not checked here (the inputs for it
+# are written and checked at the end); the forms it writes
 # that the spec does not (a size-wide atomic op_len/data_len, the first
 # packets after a sync differential against zero) are in
 # tests/unit/test_etrace_refflow.c.
@@ -45,6 +46,34 @@ for elf in $progs; do
             echo "FAIL $p $suite: decoded accesses differ"; diff "$T/want.txt" "$T/d.txt" | head -4; fail=1
         fi
     done
+done
+# The suites' input as the reference's data encoder reads it
+# (run --export-spike-data-csv): one row per data record of the run's .rvi,
+# 4.4's unified form: CSRs and atomics (dtype >= 4) carry both values,
+# store data in the LSBs, load data or operand in the MSBs, DSIZE one
+# more; a failed store-conditional is dtype 15 (table 4.9).
+for elf in $progs; do
+    p=$(basename "$elf" .elf)
+    "$RVT_BIN" run "$elf" --quiet --export-spike-data-csv "$T/in.csv" --data --ingress "$T/r.rvi" \
+        > /dev/null || { echo "FAIL $p: export"; fail=1; continue; }
+    "$RVT_BIN" dump "$T/r.rvi" | python3 -c '
+import sys
+print("DRETIRE,DTYPE,DADDR,DSIZE,DATA")
+for line in sys.stdin:
+    if not line.startswith("data "):
+        continue
+    f = dict(kv.split("=") for kv in line.split()[1:])
+    dtype, size = int(f["dtype"]), int(f["dsize"])
+    data = int(f["data"], 16)
+    if int(f["flags"], 16) & 1:
+        dtype = 15
+    elif dtype >= 4:
+        data |= int(f["data2"], 16) << (8 << size)
+        size += 1
+    print("1,%d,%x,%d,%x" % (dtype, int(f["addr"], 16), size, data))
+' > "$T/want.csv"
+    cmp -s "$T/in.csv" "$T/want.csv" || { echo "FAIL $p: data input CSV"; diff "$T/in.csv" "$T/want.csv" | head -4; fail=1; }
+    grep -q '^1,[0-9]*,' "$T/in.csv" || { echo "FAIL $p: no rows"; fail=1; }
 done
 [ $fail -eq 0 ] && echo "data refflow suites: ok"
 exit $fail
