@@ -92,6 +92,11 @@ void rvt_te_attrs_default(rvt_te_attrs *a);
 /* Set one attribute "name=value" (9.1 names, plus the rvtrace ones listed
  * in docs/format-te.md).  RVT_ERR_INVAL for an unknown name or bad value. */
 int rvt_te_attrs_set(rvt_te_attrs *a, const char *name_eq_value);
+/* Apply a named attribute set: "refflow" = version 2.0, resync_mode
+ * packets, irdepth_ones, trap_noupd (the E-Trace reference flow's
+ * encoder, byte for byte).  RVT_ERR_INVAL for an unknown name.  Also
+ * reachable as the pseudo-attribute "profile=NAME" of rvt_te_attrs_set. */
+int rvt_te_attrs_profile(rvt_te_attrs *a, const char *name);
 /* Options list "full-address,implicit-return,..."; "all" stands for
  * RVT_TE_OPT_COMPRESSING. */
 int rvt_te_opts_parse(const char *list, unsigned *opts);

@@ -41,6 +41,15 @@ int rvt_image_load_raw(rvt_image *img, const char *path, uint64_t base);
 int rvt_image_add_bytes(rvt_image *img, uint64_t base, const void *data,
                         size_t len, const char *name);
 
+/* Spike's reset vector (src/image/image_rom.c): `auipc t0,0; addi a1,t0,32;
+ * csrr a0,mhartid; ld t0,24(t0) (lw on RV32); jr t0` at 0x1000, where a
+ * Spike trace starts before it jumps to the program. */
+#define RVT_SPIKE_RESET_VECTOR 0x1000u
+#define RVT_SPIKE_RESET_VECTOR_WORDS 5
+void rvt_spike_reset_vector_words(unsigned xlen, uint32_t w[RVT_SPIKE_RESET_VECTOR_WORDS]);
+/* Add those five words at 0x1000 (xlen 32 or 64). */
+int rvt_image_add_spike_reset_vector(rvt_image *img, unsigned xlen);
+
 uint64_t rvt_image_entry(const rvt_image *img);     /* first ELF's entry */
 unsigned rvt_image_xlen(const rvt_image *img);      /* 32/64 from ELF class, 0 if unknown */
 size_t rvt_image_segment_count(const rvt_image *img);

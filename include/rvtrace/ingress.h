@@ -215,6 +215,34 @@ rvt_refcsv_writer *rvt_refcsv_writer_open(const char *path, unsigned flags, int 
 rvt_irec_sink rvt_refcsv_writer_sink(rvt_refcsv_writer *w);
 int rvt_refcsv_writer_close(rvt_refcsv_writer *w);
 
+/* ---- reference-flow Spike trace CSV writer (docs/format-import.md) ----
+ * One row per instruction of each block (VALID,ADDRESS,INSN,PRIVILEGE,
+ * EXCEPTION,ECAUSE,TVAL,INTERRUPT), the input of the reference flow's
+ * post-iss and of `rvtrace import spikecsv`.  Instruction words come from
+ * img (16 bits for a compressed one; 0 where img has nothing), so code
+ * written at run time shows its loaded bytes.  An exception marks the
+ * trapping row: the block's ecall/ebreak, else the instruction after its
+ * last retired one; an interrupt marks the last retired row.  ECAUSE is
+ * the cause code (no interrupt bit).  Data records and sideband flags are
+ * dropped.  path "-" writes to stdout; img must outlive the writer. */
+typedef struct rvt_spikecsv_writer rvt_spikecsv_writer;
+rvt_spikecsv_writer *rvt_spikecsv_writer_open(const char *path, const struct rvt_image *img,
+                                              unsigned xlen, int *status);
+rvt_irec_sink rvt_spikecsv_writer_sink(rvt_spikecsv_writer *w);
+int rvt_spikecsv_writer_close(rvt_spikecsv_writer *w);
+
+/* ---- reference-flow data-trace input writer (docs/format-import.md) ----
+ * The data records (sink->data) as DRETIRE,DTYPE,DADDR,DSIZE,DATA rows,
+ * the input of the reference flow's data_encoder_model.py: 4.4's unified
+ * interface, CSRs and atomics with both values in DATA (store data in the
+ * LSBs, load data/operand in the MSBs) and DSIZE one more; dtype 15 for a
+ * failed store-conditional; split requests dropped (their responses repeat
+ * them).  Blocks are ignored.  path "-" writes to stdout. */
+typedef struct rvt_spikedata_writer rvt_spikedata_writer;
+rvt_spikedata_writer *rvt_spikedata_writer_open(const char *path, int *status);
+rvt_irec_sink rvt_spikedata_writer_sink(rvt_spikedata_writer *w);
+int rvt_spikedata_writer_close(rvt_spikedata_writer *w);
+
 #ifdef __cplusplus
 }
 #endif

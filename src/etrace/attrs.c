@@ -104,9 +104,27 @@ static bool parse_num(const char *s, uint64_t *out)
     return true;
 }
 
+/* Named attribute sets (docs/conformance-etrace.md).  "refflow": what the
+ * E-Trace reference flow's encoder_model.py writes, its deviations
+ * included: the ratified (2.0) packet layout, a resync counter counting
+ * te_inst packets, irdepth filled with ones, and its updiscon rule around
+ * ecall/ebreak. */
+int rvt_te_attrs_profile(rvt_te_attrs *a, const char *name)
+{
+    if (strcmp(name, "refflow") != 0)
+        return RVT_ERR_INVAL;
+    a->version = RVT_TE_V20;
+    a->resync_mode = RVT_TE_RESYNC_PACKETS;
+    a->irdepth_ones = 1;
+    a->trap_noupd = 1;
+    return 0;
+}
+
 static int set_value(rvt_te_attrs *a, const char *name, size_t n, const char *val)
 {
     uint64_t v = 0;
+    if (n == 7 && !strncmp(name, "profile", n))
+        return rvt_te_attrs_profile(a, val);
     if (n == 7 && !strncmp(name, "version", n)) {
         if (!strcmp(val, "1.1") || !strcmp(val, "1.1.1"))
             a->version = RVT_TE_V11;

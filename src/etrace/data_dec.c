@@ -20,6 +20,7 @@ struct rvt_te_data_decoder {
     void *diag_ctx;
     int errors;
     bool lost;          /* after an error: skip quietly until a reference */
+    bool synced;        /* a sync reset the references, and no error since */
 };
 
 rvt_te_data_decoder *rvt_te_data_decoder_new(const rvt_te_attrs *a, rvt_te_data_fn fn, void *ctx,
@@ -55,6 +56,7 @@ static void report(rvt_te_data_decoder *d, uint64_t offset, const char *what, in
 {
     d->errors++;
     d->lost = true;
+    d->synced = false;
     memset(&d->m.st, 0, sizeof d->m.st);
     if (d->diag) {
         char msg[128];
@@ -168,8 +170,12 @@ static int data_packet(rvt_te_data_decoder *d, const uint8_t *pl, size_t n, uint
         return 0;
     bool csr = p.format == RVT_TE_DF_CSR;
     unsigned s = rvt_te_daccess_size(&d->m, &p, ph);
-    bool aref = csr ? d->m.st.csr_valid : d->m.st.valid[s & 3];
-    bool dref = csr ? d->m.st.csr_valid : d->m.st.dvalid[s & 3];
+    /* After a sync the references are zero: the reference flow sends the
+     * first packets of each size differentially against zero, where 7.1.3
+     * has full ones (docs/conformance-etrace.md); accepted.  Not after an
+     * error or at the start, where the references are unknown. */
+    bool aref = d->synced || (csr ? d->m.st.csr_valid : d->m.st.valid[s & 3]);
+    bool dref = d->synced || (csr ? d->m.st.csr_valid : d->m.st.dvalid[s & 3]);
     if ((!aref && c.addr == DM_DIFF) || (!dref && (c.data == DM_XOR || c.data == DM_DIFF))) {
         if (!d->lost)
             report(d, offset, "compressed packet without a reference", RVT_ERR_NOSYNC);
@@ -211,6 +217,7 @@ int rvt_te_data_decoder_frame(rvt_te_data_decoder *d, const uint8_t *frame, size
     }
     if (rvt_te_frame_is_sync(frame, n)) {
         memset(&d->m.st, 0, sizeof d->m.st);
+        d->synced = true;
         return 0;
     }
     if (((frame[0] >> 5) & 3) != RVT_TE_MSG_DATA)
@@ -229,6 +236,7 @@ int rvt_te_data_decoder_run(rvt_te_data_decoder *d, const uint8_t *buf, size_t l
     int st;
     d->errors = 0;
     d->lost = false;
+    d->synced = false;
     memset(&d->m.st, 0, sizeof d->m.st);    /* a new stream starts unsynchronised */
     rvt_te_split_init(&d->m.split);
     while ((st = rvt_te_reader_frame(&r, &type, &pl, &n, &off)) != 0) {

@@ -82,12 +82,31 @@ static int walk_ls(dwalk *k, rvt_te_dpkt *p)
     return 0;
 }
 
+/* An atomic's size: p->size is 0 (32-bit) or 1 (64-bit) as in 1.1.1's
+ * tables 7.6-7.9 (1 bit, 2^(size+2) bytes); the 2.0 layout, which the
+ * reference flow writes, has the load/store form (size_width bits,
+ * 2^size bytes), so the field holds size + 2.  op_len and data_len are
+ * 2 + size bits in 1.1.1 and `size` bits in 2.0: the same widths. */
+static int walk_atomic_size(dwalk *k, rvt_te_dpkt *p)
+{
+    if (k->a->version != RVT_TE_V20) {
+        F(size, 1);
+        return 0;
+    }
+    uint64_t s = rvt_bitrw_field(&k->io, p->size + 2u, size_width(k->a));
+    if (s < 2 || s > 3)
+        return RVT_ERR_FORMAT;      /* atomics are 32 or 64 bits */
+    p->size = (uint8_t)(s - 2);
+    return 0;
+}
+
 /* Tables 7.6-7.8. */
 static int walk_atomic(dwalk *k, rvt_te_dpkt *p)
 {
     const rvt_te_attrs *a = k->a;
     F(subtype, 3);
-    F(size, 1);
+    if (walk_atomic_size(k, p) < 0)
+        return RVT_ERR_FORMAT;
     if (p->subtype == 7 || (32u << p->size) > a->data_width)
         return RVT_ERR_FORMAT;
     unsigned lw = 2u + p->size;

@@ -337,12 +337,23 @@ static bool resync_report(rvt_te_encoder *e, const te_ins *c, const te_ins *n, b
     return !ir_fail;
 }
 
-/* Is c the last instruction before a trap (6.6.2: updiscon case 2)?  The
- * reference flow does not count an ecall/ebreak, which traps itself
- * (trap_epc == addr), when it is the target of the jump: trap_noupd. */
-static bool trap_follows(const rvt_te_encoder *e, const te_ins *c)
+/* Does c trap itself: an ecall/ebreak, or the instruction an interrupt
+ * came after, whose row the reference marks as the trap (trap_epc == addr)? */
+static bool own_trap(const te_ins *c)
 {
-    return c->trap && !(e->a.trap_noupd && c->trap_epc == c->addr);
+    return c && c->trap && c->trap_epc == c->addr;
+}
+
+/* Is c the last instruction before a trap (6.6.2: updiscon case 2)?
+ * trap_noupd (reference flow, docs/conformance-etrace.md) puts the trap
+ * on the row that is marked as one (encoder_model.py: updiscon when the
+ * next row is an exception): not on an ecall/ebreak that is itself the
+ * target of the jump, but on the instruction before an ecall/ebreak. */
+static bool trap_follows(const rvt_te_encoder *e, const te_ins *c, const te_ins *n)
+{
+    if (!e->a.trap_noupd)
+        return c->trap;
+    return (c->trap && !own_trap(c)) || own_trap(n);
 }
 
 /* 2.0 layout, table 6.3 thaddr: an exception taken by the target of an
@@ -455,7 +466,7 @@ int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
             c->notify = 0;
         if (pud || c->trap || !n || (n && ppch(c, n) && unrep) || resync_report(e, c, n, unrep) ||
             c->notify || bp == BP_FULL) {
-            bool upd = pud && (trap_follows(e, c) || (n && ppch(c, n)) || resync_due_after(e, c, true));
+            bool upd = pud && (trap_follows(e, c, n) || (n && ppch(c, n)) || resync_due_after(e, c, true));
             bool irr = ir_fail;
             uint64_t depth = fail_depth;
             if (!irr && (next_f3 || resync_due_after(e, c, true)) && depth_needed(e, c, implicit_ret)) {

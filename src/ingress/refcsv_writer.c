@@ -4,7 +4,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
+#include "ingress/csv_out.h"
 #include "rvtrace/ingress.h"
 #include "rvtrace/isa.h"
 
@@ -23,17 +23,13 @@ rvt_refcsv_writer *rvt_refcsv_writer_open(const char *path, unsigned flags, int 
         st = RVT_ERR_NOMEM;
     } else {
         w->flags = flags;
-        w->own = strcmp(path, "-") != 0;
-        w->f = w->own ? fopen(path, "w") : stdout;
+        w->f = csv_out_open(path, flags & RVT_REFCSV_TIME_SIJUMP
+                ? "itype_0,cause,tval,priv,iaddr_0,context,time,ctype,sijump_0,iretire_0,ilastsize_0\n"
+                : "itype_0,cause,tval,priv,iaddr_0,context,ctype,iretire_0,ilastsize_0\n", &w->own);
         if (!w->f) {
             st = RVT_ERR_IO;
             free(w);
             w = NULL;
-        } else {
-            setvbuf(w->f, NULL, _IOFBF, 1 << 16);
-            fputs(flags & RVT_REFCSV_TIME_SIJUMP
-                      ? "itype_0,cause,tval,priv,iaddr_0,context,time,ctype,sijump_0,iretire_0,ilastsize_0\n"
-                      : "itype_0,cause,tval,priv,iaddr_0,context,ctype,iretire_0,ilastsize_0\n", w->f);
         }
     }
     if (status)
@@ -86,9 +82,7 @@ int rvt_refcsv_writer_close(rvt_refcsv_writer *w)
 {
     if (!w)
         return RVT_ERR_INVAL;
-    int rc = w_end(w);
-    if (w->own && fclose(w->f) != 0 && rc == RVT_OK)
-        rc = RVT_ERR_IO;
+    int rc = csv_out_close(w->f, w->own, w->err);
     free(w);
     return rc;
 }

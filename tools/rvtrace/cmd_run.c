@@ -32,6 +32,10 @@ const char cmd_run_help[] =
     "                       decoders rebuild; see --pcs-traced for a filtered one)\n"
     "                       PC lists: lowercase hex without 0x, one per line\n"
     "  --ingress F.rvi      write the ingress records (docs/formats.md)\n"
+    "  --export-spike-csv F write the E-Trace reference flow's Spike-style trace\n"
+    "                       CSV (VALID,ADDRESS,INSN,...; docs/format-import.md)\n"
+    "  --export-spike-data-csv F  ... and its data-trace input (DRETIRE,DTYPE,DADDR,\n"
+    "                       DSIZE,DATA; implies --data)\n"
     "  --data               also produce data-access records (E-Trace 4.4)\n"
     "  --data-out F         write the data-access records as text, one per line\n"
     "                       (TYPE BYTES ADDR DATA [DATA2], hex; implies --data)\n"
@@ -93,7 +97,7 @@ static void pc_put(pc_file *p, uint64_t pc)
 }
 
 typedef struct run_opts {
-    const char *elf, *isa, *pcs, *pcs_retired, *ingress, *tv, *data_out;
+    const char *elf, *isa, *pcs, *pcs_retired, *ingress, *tv, *data_out, *spike_csv, *spike_data;
     uint64_t max_instr, width, ram_size, ctr_control;
     bool data, quiet, stats, null_trace, tv_eaddr, tv_mem, ctr, stat, sbi;
     const char *events;
@@ -211,6 +215,8 @@ static int parse_args(int argc, char **argv, run_opts *o)
         else if ((v = cli_opt(argc, argv, &i, "--pcs-retired"))) o->pcs_retired = v;
         else if ((v = cli_opt(argc, argv, &i, "--pcs"))) o->pcs = v;
         else if ((v = cli_opt(argc, argv, &i, "--ingress"))) o->ingress = v;
+        else if ((v = cli_opt(argc, argv, &i, "--export-spike-csv"))) o->spike_csv = v;
+        else if ((v = cli_opt(argc, argv, &i, "--export-spike-data-csv"))) o->spike_data = v, o->data = true;
         else if ((v = cli_opt(argc, argv, &i, "--tv"))) o->tv = v;
         else if ((v = cli_opt(argc, argv, &i, "--data-out"))) o->data_out = v, o->data = true;
         else if (!strcmp(a, "--tv-eaddr")) o->tv_eaddr = true;
@@ -295,6 +301,8 @@ typedef struct sinks {
     rvt_irec_tee tee;
     rvt_irec_sink tee_sink;
     rvt_rvi_writer *rvi;
+    rvt_spikecsv_writer *spike;
+    rvt_spikedata_writer *spike_data;
     void *te, *nt, *dtext, *traced;
     rvt_filter *filter;          /* in front of the tee, with filter options */
     rvt_irec_sink filter_sink;
@@ -329,6 +337,24 @@ static int open_sinks(const run_opts *o, unsigned xlen, rvt_image *img, sinks *s
             return CLI_FAIL;
         }
         rvt_irec_sink k = rvt_rvi_writer_sink(s->rvi);
+        rvt_irec_tee_add(&s->tee, &k);
+    }
+    if (o->spike_csv) {
+        s->spike = rvt_spikecsv_writer_open(o->spike_csv, img, xlen, &st);
+        if (!s->spike) {
+            cli_err("%s: cannot write: %s", o->spike_csv, rvt_status_str(st));
+            return CLI_FAIL;
+        }
+        rvt_irec_sink k = rvt_spikecsv_writer_sink(s->spike);
+        rvt_irec_tee_add(&s->tee, &k);
+    }
+    if (o->spike_data) {
+        s->spike_data = rvt_spikedata_writer_open(o->spike_data, &st);
+        if (!s->spike_data) {
+            cli_err("%s: cannot write: %s", o->spike_data, rvt_status_str(st));
+            return CLI_FAIL;
+        }
+        rvt_irec_sink k = rvt_spikedata_writer_sink(s->spike_data);
         rvt_irec_tee_add(&s->tee, &k);
     }
     rvt_irec_sink k;
@@ -380,6 +406,14 @@ static int close_sinks(sinks *s)
     int rc = 0;
     if (s->rvi && rvt_rvi_writer_close(s->rvi) < 0) {
         cli_err("ingress file: write error");
+        rc = CLI_FAIL;
+    }
+    if (s->spike && rvt_spikecsv_writer_close(s->spike) < 0) {
+        cli_err("Spike CSV file: write error");
+        rc = CLI_FAIL;
+    }
+    if (s->spike_data && rvt_spikedata_writer_close(s->spike_data) < 0) {
+        cli_err("Spike data CSV file: write error");
         rc = CLI_FAIL;
     }
     if (s->te && te_sink_close(s->te) < 0)

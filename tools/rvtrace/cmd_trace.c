@@ -57,6 +57,11 @@ const char cmd_decode_help[] =
     "instructions retired in each, 'main;f;g 1234' lines for flame-graph\n"
     "tools).  Settings come from FILE.attrs.\n"
     "\n"
+    "E-Trace: --raw FILE@ADDR adds a binary (e.g. a boot ROM) to the image.\n"
+    "Spike's reset vector (auipc t0,0; addi a1,t0,32; csrr a0,mhartid;\n"
+    "ld/lw t0,24(t0); jr t0), where Spike traces start, is at 0x1000 unless\n"
+    "something else is; --spike-reset-vector puts it there regardless.\n"
+    "\n"
     "A progress line (share of the file, instructions) is shown every 2 s on a\n"
     "terminal when the output goes elsewhere (--pcs, --count, a redirect).\n";
 

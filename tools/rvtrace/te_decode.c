@@ -59,6 +59,18 @@ static int load_raw(rvt_image *img, const char *spec)
     return rvt_image_load_raw(img, path, base);
 }
 
+/* Spike's reset vector at 0x1000 (rvt_image_add_spike_reset_vector), where
+ * every Spike trace starts: asked for (--spike-reset-vector, shadowing
+ * whatever else is there), or added when nothing covers 0x1000, so a
+ * stream taken on Spike decodes with the program's ELF alone. */
+static int add_reset_vector(rvt_image *img, const rvt_te_attrs *a, bool asked)
+{
+    if (!asked && rvt_image_read(img, RVT_SPIKE_RESET_VECTOR, &(uint8_t){ 0 }, 1) == 1)
+        return 0;
+    unsigned xlen = rvt_image_xlen(img) ? rvt_image_xlen(img) : a->iaddress_width == 32 ? 32 : 64;
+    return rvt_image_add_spike_reset_vector(img, xlen);
+}
+
 static int te_decode_data_only(const rvt_te_attrs *a, const char *in, const char *out)
 {
     size_t len = 0;
@@ -74,9 +86,10 @@ int te_cmd_decode(int argc, char **argv)
 {
     const char *elf = NULL, *in = NULL, *pcs = NULL, *raw = NULL, *data = NULL, *v;
     rvt_out_kind kind = RVT_OUT_LISTING;
-    bool main_out = true, count = false, strict = false;
+    bool main_out = true, count = false, strict = false, spike_rv = false;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--te-opt") || !strcmp(argv[i], "--te-attr")) {
+        if (!strcmp(argv[i], "--te-opt") || !strcmp(argv[i], "--te-attr") ||
+            !strcmp(argv[i], "--te-profile")) {
             i++;
             continue;
         }
@@ -88,6 +101,8 @@ int te_cmd_decode(int argc, char **argv)
             data = v;           /* te_data accesses as text (data_text.c) */
         else if ((v = cli_opt(argc, argv, &i, "--raw")))
             raw = v;            /* FILE@ADDR: e.g. a boot ROM outside the ELF */
+        else if (!strcmp(argv[i], "--spike-reset-vector"))
+            spike_rv = true;
         else if ((v = cli_opt(argc, argv, &i, "--pcs"))) {
             pcs = v;
             main_out = false;
@@ -133,7 +148,7 @@ int te_cmd_decode(int argc, char **argv)
     int rc = CLI_FAIL;
     dec_out o = { .file = in };
     if (rvt_image_load_elf(img, elf) < 0 || (raw && load_raw(img, raw) < 0) ||
-        !(buf = cli_slurp(in, &len)))
+        add_reset_vector(img, &a, spike_rv) < 0 || !(buf = cli_slurp(in, &len)))
         goto out;
     if (pcs && !(pf = fopen(pcs, "w"))) {
         cli_err("%s: cannot write", pcs);

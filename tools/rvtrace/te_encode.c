@@ -136,7 +136,8 @@ bool te_is_run_option(int argc, char **argv, int i, int *consumed)
     const char *a = argv[i];
     if (strcmp(a, "--etrace") && strncmp(a, "--etrace=", 9) && strcmp(a, "--te-data") &&
         strcmp(a, "--te-opt") && strncmp(a, "--te-opt=", 9) &&
-        strcmp(a, "--te-attr") && strncmp(a, "--te-attr=", 10))
+        strcmp(a, "--te-attr") && strncmp(a, "--te-attr=", 10) &&
+        strcmp(a, "--te-profile") && strncmp(a, "--te-profile=", 13))
         return false;
     *consumed = strchr(a, '=') || i + 1 >= argc || !strcmp(a, "--te-data") ? 1 : 2;
     return true;

@@ -23,6 +23,9 @@ const char te_options_help[] =
     "                            (return_stack_size=5: sizes are log2, 2^5 entries)\n"
     "                            unless return_stack_size or call_counter_size is\n"
     "                            given\n"
+    "  --te-profile refflow      the E-Trace reference flow's encoder, byte for byte:\n"
+    "                            version=2.0 resync_mode=packets irdepth_ones=1\n"
+    "                            trap_noupd=1 (later --te-attr options override)\n"
     "  --te-attr NAME=VALUE      an encoder attribute (E-Trace 9.1 names, *_p values):\n"
     "                            version=1.1|2.0, iaddress_width, iaddress_lsb,\n"
     "                            ecause_width, context_width, nocontext, notime,\n"
@@ -84,6 +87,14 @@ int te_opt_apply(int argc, char **argv, int *i, rvt_te_attrs *a)
     if ((v = cli_opt(argc, argv, &j, "--te-opt"))) {
         if (apply_opt_list(v, a) < 0)
             return -1;
+        *i = j;
+        return 1;
+    }
+    if ((v = cli_opt(argc, argv, &j, "--te-profile"))) {
+        if (rvt_te_attrs_profile(a, v) < 0) {
+            cli_err("--te-profile: unknown profile '%s' (known: refflow)", v);
+            return -1;
+        }
         *i = j;
         return 1;
     }

@@ -1,0 +1,24 @@
+/* Buffered CSV output shared by the ingress CSV writers (csv_out.h). */
+#include <string.h>
+#include "ingress/csv_out.h"
+#include "rvtrace/status.h"
+
+FILE *csv_out_open(const char *path, const char *header, bool *own)
+{
+    *own = strcmp(path, "-") != 0;
+    FILE *f = *own ? fopen(path, "w") : stdout;
+    if (!f)
+        return NULL;
+    setvbuf(f, NULL, _IOFBF, 1 << 16);
+    fputs(header, f);
+    return f;
+}
+
+int csv_out_close(FILE *f, bool own, int err)
+{
+    if (fflush(f) != 0 && err == RVT_OK)
+        err = RVT_ERR_IO;
+    if (own && fclose(f) != 0 && err == RVT_OK)
+        err = RVT_ERR_IO;
+    return err;
+}
