@@ -134,7 +134,8 @@ int te_cmd_encode(int argc, char **argv);
 /* True if argv[i] is an E-Trace encoder option of `run` (--etrace, --te-opt,
  * --te-attr ...); *consumed gets how many argv entries it takes. */
 bool te_is_run_option(int argc, char **argv, int i, int *consumed);
-/* Open an encoder sink from the options collected by te_is_run_option(). */
+/* Open an encoder sink from the options collected by te_is_run_option().
+ * Both return CLI_OK, CLI_FAIL or CLI_USAGE (printed); close(NULL) is OK. */
 int te_sink_open(int argc, char **argv, unsigned xlen, rvt_irec_sink *out, void **handle);
 int te_sink_close(void *handle);
 /* Data accesses as text (data_text.c): a sink writing the hart's records,
@@ -150,6 +151,7 @@ int nt_cmd_dump(int argc, char **argv);
 int nt_cmd_decode(int argc, char **argv);
 int nt_cmd_encode(int argc, char **argv);
 bool nt_is_run_option(int argc, char **argv, int i, int *consumed);
+/* As te_sink_open/te_sink_close: CLI statuses. */
 int nt_sink_open(int argc, char **argv, unsigned xlen, rvt_irec_sink *out, void **handle);
 int nt_sink_close(void *handle);
 

@@ -56,8 +56,9 @@ const char cmd_run_help[] =
     "                       ELF defines the symbol rvtrace_sbi_firmware\n"
     "\n"
     "The summary goes to stderr; a progress line is shown every 2 s on a terminal.\n"
-    "Exit status: the program's finisher code, 1 on a fatal hart error or when\n"
-    "--max-instr stops the run, 2 on a usage error.\n";
+    "Exit status: 0 when the program exits with code 0; 1 when it exits with\n"
+    "another code (printed), on a fatal hart error, when --max-instr stops the\n"
+    "run or an output cannot be written; 2 on a usage error.\n";
 
 /* ---- buffered PC list writer ---- */
 typedef struct pc_file {
@@ -382,9 +383,9 @@ static int close_sinks(sinks *s)
         cli_err("ingress file: write error");
         rc = CLI_FAIL;
     }
-    if (s->te && te_sink_close(s->te) < 0)
+    if (te_sink_close(s->te) != CLI_OK)
         rc = CLI_FAIL;
-    if (s->nt && nt_sink_close(s->nt) < 0)
+    if (nt_sink_close(s->nt) != CLI_OK)
         rc = CLI_FAIL;
     if (data_text_close(s->dtext) != CLI_OK)
         rc = CLI_FAIL;
@@ -425,6 +426,16 @@ static void print_summary(const run_opts *o, rvt_hart *h, int why, double secs)
                 cli_thousands(st.executed, a, sizeof a), cli_thousands(st.cycles, b, sizeof b),
                 cli_thousands(st.records, c, sizeof c), cli_thousands(st.data_records, d, sizeof d));
     }
+}
+
+/* The program's finisher code is reported, not passed on: rvtrace's own
+ * exit statuses are 0, 1 (input/output or the program failed), 2 (usage). */
+static int program_status(const run_opts *o, int code)
+{
+    if (code == 0)
+        return CLI_OK;
+    cli_err("%s: the program exited with code %d", o->elf, code);
+    return CLI_FAIL;
 }
 
 #define RUN_CHUNK 20000000ull
@@ -509,7 +520,7 @@ static int run_loaded(const run_opts *o, rvt_image *img)
             if (o->stat)
                 stat_print(stderr, rvt_hart_pmu(h), o->sel, o->nsel, o->elf, secs);
             if (why == RVT_HART_EXITED) {
-                rc = rvt_hart_exit_code(h) & 0xff;
+                rc = program_status(o, rvt_hart_exit_code(h));
             } else if (why == RVT_HART_MAX_INSTR) {
                 cli_err("%s: stopped after --max-instr %" PRIu64 " instructions", o->elf, o->max_instr);
                 rc = CLI_FAIL;

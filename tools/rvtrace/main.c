@@ -75,6 +75,13 @@ int cmd_help(int argc, char **argv)
     return CLI_OK;
 }
 
+/* The documented statuses only: a library status (< 0) or any other value
+ * that slipped through a command is a failure, never the exit code. */
+static int cli_exit_status(int rc)
+{
+    return rc == CLI_OK || rc == CLI_FAIL || rc == CLI_USAGE ? rc : CLI_FAIL;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -100,7 +107,7 @@ int main(int argc, char **argv)
         }
         int rc = commands[i].fn(argc - 1, argv + 1);
         cli_diag_flush();
-        return rc;
+        return cli_exit_status(rc);
     }
     cli_err("unknown command '%s'", argv[1]);
     usage(stderr);

@@ -132,12 +132,13 @@ int nt_sink_open(int argc, char **argv, unsigned xlen, rvt_irec_sink *out, void 
 {
     const char *path = ntrace_out(argc, argv);
     if (!path) {
-        cli_err("--ntrace needs an output file");
-        return RVT_ERR_INVAL;
+        cli_err("--nt-opt/--nt-src/--nt-attr need --ntrace OUT.nt");
+        return CLI_USAGE;
     }
     nt_sink *s = NULL;
-    if (sink_new(path, argc, argv, 0, xlen, 1, &s))
-        return RVT_ERR_INVAL;
+    int rc = sink_new(path, argc, argv, 0, xlen, 1, &s);
+    if (rc != CLI_OK)
+        return rc;
     *out = rvt_nt_encoder_sink(s->enc);
     *handle = s;
     return CLI_OK;
@@ -145,8 +146,7 @@ int nt_sink_open(int argc, char **argv, unsigned xlen, rvt_irec_sink *out, void 
 
 int nt_sink_close(void *handle)
 {
-    /* run checks for a negative status */
-    return handle && sink_free(handle, CLI_OK) != CLI_OK ? RVT_ERR_IO : 0;
+    return handle ? sink_free(handle, CLI_OK) : CLI_OK;
 }
 
 /* One input per hart, read ahead by one record for the merge. */
