@@ -58,6 +58,21 @@ rvt_irec_sink cli_progress_sink(cli_sink_progress *sp, const char *file, const r
 /* Read a whole input file (regular files only; "-" = stdin); prints the
  * error and returns NULL on failure.  free() the result. */
 uint8_t *cli_slurp(const char *path, size_t *len);
+/* Output safety (cli_out.c): register every input file, claim every
+ * output file.  An output that is an input or another output (same device
+ * and inode, or the same canonical name) is refused with an error.
+ * cli_in: false (printed) on a clash; "-" and non-regular files pass.
+ * cli_out_claim: the name to write instead of PATH (a temporary file
+ * beside it; PATH itself for "-" or a device), NULL (printed) on a clash.
+ * cli_out_fopen: claim and fopen ("-" = stdout).
+ * cli_out_commit: rename the claimed outputs into place (CLI_OK/CLI_FAIL);
+ * main() commits after a successful command, otherwise cli_out_abort()
+ * removes them, so a failed command leaves no partial outputs. */
+bool cli_in(const char *path);
+const char *cli_out_claim(const char *path);
+FILE *cli_out_fopen(const char *path, const char *mode);
+int cli_out_commit(void);
+void cli_out_abort(void);
 /* Parse an unsigned number (decimal, 0x hex, k/M/G suffixes). */
 bool cli_parse_u64(const char *s, uint64_t *out);
 /* "--name=value" or "--name value": returns the value and advances *i, or

@@ -79,6 +79,8 @@ uint8_t *cli_slurp(const char *path, size_t *len)
 {
     int st;
     const char *why = "";
+    if (!cli_in(path))
+        return NULL;
     uint8_t *buf = rvt_read_file(path, 0, len, &st, &why);
     if (!buf)
         cli_err("%s: cannot read: %s", path, why);

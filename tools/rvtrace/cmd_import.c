@@ -73,13 +73,16 @@ typedef struct imp_out {
 static int open_out(const imp_opts *o, unsigned xlen, imp_out *out)
 {
     int st;
+    const char *name = cli_out_claim(o->out);
+    if (!cli_in(o->in) || !name)
+        return RVT_ERR_INVAL;
     if (cli_has_suffix(o->out, ".csv")) {
         unsigned fl = (o->csv_itype3 ? RVT_REFCSV_ITYPE3 : 0) | (o->csv_ts ? RVT_REFCSV_TIME_SIJUMP : 0);
-        out->csv = rvt_refcsv_writer_open(o->out, fl, &st);
+        out->csv = rvt_refcsv_writer_open(name, fl, &st);
         if (out->csv)
             out->sink = rvt_refcsv_writer_sink(out->csv);
     } else {
-        out->rvi = rvt_rvi_writer_open(o->out, xlen, &st);
+        out->rvi = rvt_rvi_writer_open(name, xlen, &st);
         if (out->rvi) {
             out->sink = rvt_rvi_writer_sink(out->rvi);
             if (o->itype3)
@@ -115,7 +118,7 @@ int cmd_import(int argc, char **argv)
     if (o.elf) {
         img = rvt_image_new();
         rvt_image_set_diag(img, cli_diag, (void *)o.elf);
-        if (rvt_image_load_elf(img, o.elf) < 0) {
+        if (!cli_in(o.elf) || rvt_image_load_elf(img, o.elf) < 0) {
             rvt_image_free(img);
             return CLI_FAIL;
         }

@@ -269,9 +269,8 @@ static int open_pc_file(pc_file **out, const char *path)
     if (!p)
         return CLI_FAIL;
     p->path = path;
-    p->f = fopen(path, "w");
+    p->f = cli_out_fopen(path, "w");
     if (!p->f) {
-        cli_err("%s: %s", path, strerror(errno));
         free(p);
         return CLI_FAIL;
     }
@@ -324,7 +323,10 @@ static int open_sinks(const run_opts *o, unsigned xlen, rvt_image *img, sinks *s
     rvt_irec_tee_init(&s->tee);
     int st = 0;
     if (o->ingress) {
-        s->rvi = rvt_rvi_writer_open(o->ingress, xlen, &st);
+        const char *name = cli_out_claim(o->ingress);
+        if (!name)
+            return CLI_FAIL;
+        s->rvi = rvt_rvi_writer_open(name, xlen, &st);
         if (!s->rvi) {
             cli_err("%s: cannot write: %s", o->ingress, rvt_status_str(st));
             return CLI_FAIL;
@@ -535,13 +537,18 @@ static int run_loaded(const run_opts *o, rvt_image *img)
             }
         }
     }
-    if (close_sinks(&sk) && !rc)
-        rc = CLI_FAIL;
-    if (tv_out_close(tv) && !rc)
-        rc = CLI_FAIL;
-    if (close_pc_file(all) && !rc)
-        rc = CLI_FAIL;
-    if (close_pc_file(ret) && !rc)
+    int io = close_sinks(&sk) ? CLI_FAIL : CLI_OK;
+    if (tv_out_close(tv))
+        io = CLI_FAIL;
+    if (close_pc_file(all))
+        io = CLI_FAIL;
+    if (close_pc_file(ret))
+        io = CLI_FAIL;
+    /* The outputs of a run that went (a failing program, --max-instr) are
+     * complete: they are kept; main() removes them on any other failure. */
+    if (io == CLI_OK && h)
+        io = cli_out_commit();
+    if (io != CLI_OK && !rc)
         rc = CLI_FAIL;
     rvt_hart_free(h);
     return rc;
@@ -569,8 +576,10 @@ int cmd_run(int argc, char **argv)
         return CLI_FAIL;
     }
     rvt_image_set_diag(img, cli_diag, (void *)o.elf);
-    int st = rvt_image_load_elf(img, o.elf);
-    if (st < 0) {
+    int st = cli_in(o.elf) ? rvt_image_load_elf(img, o.elf) : RVT_ERR_INVAL;
+    if (st == RVT_ERR_INVAL) {
+        rc = CLI_FAIL;
+    } else if (st < 0) {
         cli_err("%s: cannot load: %s", o.elf, rvt_status_str(st));
         rc = CLI_FAIL;
     } else {

@@ -31,7 +31,11 @@ static void usage(FILE *f)
           "The same error at consecutive offsets is printed once, then folded into one\n"
           "line; at most RVTRACE_MAX_ERRORS lines are printed (default 100, 0 = all).\n"
           "Long runs show a progress line on a terminal every RVTRACE_PROGRESS seconds\n"
-          "(default 2).\n", f);
+          "(default 2).\n"
+          "\nAn output that is also an input or another output of the command is\n"
+          "refused.  Outputs are written under a temporary name and renamed into\n"
+          "place at the end; a failed command leaves none behind.\n"
+          "Exit status: 0 success, 1 input/output or decode error, 2 usage error.\n", f);
 }
 
 const char *cli_help_text(const char *cmd)
@@ -105,9 +109,12 @@ int main(int argc, char **argv)
                 return CLI_OK;
             }
         }
-        int rc = commands[i].fn(argc - 1, argv + 1);
+        int rc = cli_exit_status(commands[i].fn(argc - 1, argv + 1));
         cli_diag_flush();
-        return cli_exit_status(rc);
+        if (rc == CLI_OK)
+            rc = cli_out_commit();
+        cli_out_abort();
+        return rc;
     }
     cli_err("unknown command '%s'", argv[1]);
     usage(stderr);

@@ -142,7 +142,7 @@ int nt_cmd_decode(int argc, char **argv)
     if (!img)
         return CLI_FAIL;
     rvt_image_set_diag(img, cli_diag, (void *)elf);
-    if (rvt_image_load_elf(img, elf) < 0) {
+    if (!cli_in(elf) || rvt_image_load_elf(img, elf) < 0) {
         rvt_image_free(img);
         return CLI_FAIL;
     }
@@ -163,10 +163,8 @@ int nt_cmd_decode(int argc, char **argv)
         return CLI_FAIL;
     }
     if (buf && pcs) {
-        pf = fopen(pcs, "w");
-        if (!pf)
-            cli_err("%s: cannot create", pcs);
-        else
+        pf = cli_out_fopen(pcs, "w");
+        if (pf)
             c.outs[c.nout++] = rvt_out_new(RVT_OUT_PCS, pf, img);
     }
     bool to_stdout = buf && !count && (!pcs || kind != RVT_OUT_LISTING);
@@ -176,6 +174,7 @@ int nt_cmd_decode(int argc, char **argv)
     if (d && count && !pcs && !c.nsmc)
         rvt_nt_decoder_set_events(d, RVT_NT_EVENTS_COUNT);   /* --smc needs each fence.i */
     int rc = CLI_FAIL;
+    bool ran = false;
     c.dec = d;
     if (d && (!pcs || pf)) {
         cli_decode_progress_init(&c.pr, path, len, !to_stdout);
@@ -183,6 +182,7 @@ int nt_cmd_decode(int argc, char **argv)
         if (st >= 0)
             st = rvt_nt_decode_end(d, on_event, &c);
         cli_progress_done(&c.pr.p);
+        ran = true;
         rc = st < 0 || c.errors ? CLI_FAIL : CLI_OK;
         if (count) {
             rvt_nt_dec_stats ds;
@@ -194,6 +194,8 @@ int nt_cmd_decode(int argc, char **argv)
         rvt_out_free(c.outs[i]);
     if (pf && fclose(pf) != 0)
         rc = CLI_FAIL;
+    else if (ran && cli_out_commit() != CLI_OK)
+        rc = CLI_FAIL;       /* decode errors are reported; the output is whole */
     rvt_nt_decoder_free(d);
     free(buf);
     rvt_image_free(img);

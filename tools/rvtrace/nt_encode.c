@@ -33,7 +33,7 @@ static int sink_free(nt_sink *s, int rc)
     if (rc == CLI_OK && s->path) {
         char side[4096];
         snprintf(side, sizeof side, "%s.attrs", s->path);
-        FILE *a = fopen(side, "w");
+        FILE *a = cli_out_fopen(side, "w");
         if (!a || rvt_nt_cfg_write(&s->cfg, a) < 0)
             rc = CLI_FAIL;
         if (a && fclose(a) != 0)
@@ -87,11 +87,9 @@ static int sink_new(const char *out, int argc, char **argv, int first, unsigned 
         return sink_free(s, CLI_USAGE);
     }
     s->path = strdup(out);
-    s->f = fopen(out, "wb");
-    if (!s->f) {
-        cli_err("%s: cannot create", out);
+    s->f = cli_out_fopen(out, "wb");
+    if (!s->f)
         return sink_free(s, CLI_FAIL);
-    }
     s->port = rvt_nt_port_new(s->f, s->cfg.port_bytes);
     for (unsigned k = 0; s->port && k < nharts; k++) {
         rvt_nt_cfg c = s->cfg;

@@ -147,6 +147,8 @@ int nt_settings_for(const char *path, int argc, char **argv, rvt_nt_cfg *c)
     if (path) {
         char side[4096];
         snprintf(side, sizeof side, "%s.attrs", path);
+        if (!cli_in(side))
+            return CLI_FAIL;
         FILE *f = fopen(side, "r");
         if (f) {
             int st = rvt_nt_cfg_read(c, f, cli_diag, side);

@@ -109,14 +109,13 @@ int te_cmd_decode(int argc, char **argv)
     uint8_t *buf = NULL;
     FILE *pf = NULL;
     int rc = CLI_FAIL;
+    bool ran = false;
     dec_out o = { .file = in };
-    if (rvt_image_load_elf(img, elf) < 0 || (raw && load_raw(img, raw) < 0) ||
+    if (!cli_in(elf) || rvt_image_load_elf(img, elf) < 0 || (raw && load_raw(img, raw) < 0) ||
         !(buf = cli_slurp(in, &len)))
         goto out;
-    if (pcs && !(pf = fopen(pcs, "w"))) {
-        cli_err("%s: cannot write", pcs);
+    if (pcs && !(pf = cli_out_fopen(pcs, "w")))
         goto out;
-    }
     if (pf)
         o.pcs = rvt_out_new(RVT_OUT_PCS, pf, img);
     if (main_out)
@@ -129,6 +128,7 @@ int te_cmd_decode(int argc, char **argv)
     }
     cli_decode_progress_init(&o.pr, in, len, !main_out);
     rvt_te_decoder_run(d, buf, len);
+    ran = true;
     cli_progress_done(&o.pr.p);
     rc = o.errors ? CLI_FAIL : CLI_OK;
     rvt_te_decoder_free(d);
@@ -139,6 +139,8 @@ out:
         rvt_out_free(o.main);
     if (pf && fclose(pf) != 0)
         rc = CLI_FAIL;
+    else if (ran && cli_out_commit() != CLI_OK)
+        rc = CLI_FAIL;       /* decode errors are reported; the output is whole */
     free(buf);
     rvt_image_free(img);
     return rc;

@@ -27,7 +27,7 @@ static te_sink *sink_new(const char *path, const rvt_te_attrs *a)
         return NULL;
     s->a = *a;
     s->path = strdup(path);
-    s->f = fopen(path, "wb");
+    s->f = cli_out_fopen(path, "wb");
     int st = 0;
     if (s->f)
         s->enc = rvt_te_encoder_new(a, write_bytes, s, &st);
