@@ -73,8 +73,20 @@ const char *cli_out_claim(const char *path);
 FILE *cli_out_fopen(const char *path, const char *mode);
 int cli_out_commit(void);
 void cli_out_abort(void);
-/* Parse an unsigned number (decimal, 0x hex, k/M/G suffixes). */
+/* Strict unsigned numbers: decimal or 0x hex digits only (no sign, no
+ * spaces, nothing after).  cli_parse_u64: no suffix.  Counts take decimal
+ * suffixes k/K, M, G = 10^3, 10^6, 10^9; sizes binary ones k/K, M, G =
+ * KiB, MiB, GiB ("128M" of RAM is 128 MiB). */
 bool cli_parse_u64(const char *s, uint64_t *out);
+bool cli_parse_count(const char *s, uint64_t *out);
+bool cli_parse_size(const char *s, uint64_t *out);
+/* One of the above, then lo <= value <= hi; prints "NAME: expected ...
+ * from LO to HI, got 'V'" and returns false otherwise. */
+/* --ram-size: a size, 4 KiB .. 16 GiB, a whole number of 4 KiB pages. */
+bool cli_parse_ram_size(const char *name, const char *v, uint64_t *out);
+typedef enum { CLI_NUM_PLAIN, CLI_NUM_COUNT, CLI_NUM_SIZE } cli_num_kind;
+bool cli_parse_range(const char *name, const char *v, cli_num_kind kind, uint64_t lo, uint64_t hi,
+                     uint64_t *out);
 /* "--name=value" or "--name value": returns the value and advances *i, or
  * NULL if argv[*i] is not --name. */
 const char *cli_opt(int argc, char **argv, int *i, const char *name);

@@ -45,8 +45,8 @@ static int parse_opts(int argc, char **argv, imp_opts *o)
             if (!cli_parse_u64(v, &o->xlen) || (o->xlen != 32 && o->xlen != 64))
                 return cli_err("--xlen must be 32 or 64"), CLI_USAGE;
         } else if ((v = cli_opt(argc, argv, &i, "--priv"))) {
-            if (!cli_parse_u64(v, &o->priv) || o->priv > 7)
-                return cli_err("--priv must be 0..7"), CLI_USAGE;
+            if (!cli_parse_range("--priv", v, CLI_NUM_PLAIN, 0, 7, &o->priv))
+                return CLI_USAGE;
             o->priv_set = true;
         } else if (!strcmp(argv[i], "--itype3")) o->itype3 = true;
         else if (!strcmp(argv[i], "--csv-itype3")) o->csv_itype3 = true;

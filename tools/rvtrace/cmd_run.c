@@ -23,9 +23,11 @@ const char cmd_run_help[] =
     "options:\n"
     "  --isa ISA            rv64imac, rv32imac, rv64ima or rv32ima (default: from\n"
     "                       the ELF class, with C)\n"
-    "  --max-instr N        stop after N retired instructions (exit status 1)\n"
+    "  --max-instr N        stop after N >= 1 retired instructions (exit status 1;\n"
+    "                       k/M/G = 10^3/10^6/10^9)\n"
     "  --retire-width N     instructions retired per cycle, 1..8 (E-Trace 4.2.2)\n"
-    "  --ram-size N         RAM at 0x80000000 in bytes (default 128M)\n"
+    "  --ram-size N         RAM at 0x80000000 in bytes, 4K..16G in whole 4K pages\n"
+    "                       (k/M/G = KiB/MiB/GiB; default 128M)\n"
     "  --pcs F              write every executed PC, including instructions that\n"
     "                       trap without retiring (QEMU's -d exec view)\n"
     "  --pcs-retired F      write every retired PC (what an unfiltered trace's\n"
@@ -145,15 +147,15 @@ static bool parse_isa(const char *isa, unsigned *xlen, bool *no_c)
     return false;
 }
 
-static bool num_opt(int argc, char **argv, int *i, const char *name, uint64_t *out, bool *err)
+/* A numeric option of `kind` within lo..hi (*err on a bad value). */
+static bool num_opt(int argc, char **argv, int *i, const char *name, cli_num_kind kind, uint64_t lo,
+                    uint64_t hi, uint64_t *out, bool *err)
 {
     const char *v = cli_opt(argc, argv, i, name);
     if (!v)
         return false;
-    if (!cli_parse_u64(v, out)) {
-        cli_err("%s: not a number: '%s'", name, v);
+    if (!cli_parse_range(name, v, kind, lo, hi, out))
         *err = true;
-    }
     return true;
 }
 
@@ -216,10 +218,13 @@ static int parse_args(int argc, char **argv, run_opts *o)
         else if ((v = cli_opt(argc, argv, &i, "--data-out"))) o->data_out = v, o->data = true;
         else if (!strcmp(a, "--tv-eaddr")) o->tv_eaddr = true;
         else if (!strcmp(a, "--tv-mem")) o->tv_mem = true;
-        else if (num_opt(argc, argv, &i, "--max-instr", &o->max_instr, &err)) {}
-        else if (num_opt(argc, argv, &i, "--retire-width", &o->width, &err)) {}
-        else if (num_opt(argc, argv, &i, "--data-split", &o->data_split, &err)) o->data = true;
-        else if (num_opt(argc, argv, &i, "--ram-size", &o->ram_size, &err)) {}
+        else if (num_opt(argc, argv, &i, "--max-instr", CLI_NUM_COUNT, 1, UINT64_MAX, &o->max_instr, &err)) {}
+        else if (num_opt(argc, argv, &i, "--retire-width", CLI_NUM_PLAIN, 1, 8, &o->width, &err)) {}
+        else if (num_opt(argc, argv, &i, "--data-split", CLI_NUM_PLAIN, 1, RVT_HART_SPLIT_MAX, &o->data_split,
+                         &err))
+            o->data = true;
+        else if ((v = cli_opt(argc, argv, &i, "--ram-size")))
+            err = !cli_parse_ram_size("--ram-size", v, &o->ram_size);
         else if (!strcmp(a, "--data")) o->data = true;
         else if (!strcmp(a, "--quiet")) o->quiet = true;
         else if (!strcmp(a, "--stats")) o->stats = true;
@@ -227,7 +232,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
         else if (!strcmp(a, "--ctr")) o->ctr = true;
         else if (!strcmp(a, "--stat")) o->stat = true;
         else if (!strcmp(a, "--sbi")) o->sbi = true;
-        else if (num_opt(argc, argv, &i, "--ctr-control", &o->ctr_control, &err)) {}
+        else if (num_opt(argc, argv, &i, "--ctr-control", CLI_NUM_PLAIN, 0, UINT64_MAX, &o->ctr_control, &err)) {}
         else if ((v = cli_opt(argc, argv, &i, "--events")) || (v = cli_opt(argc, argv, &i, "-e")))
             o->events = v;
         else if (a[0] == '-' && a[1]) {
@@ -247,14 +252,6 @@ static int parse_args(int argc, char **argv, run_opts *o)
     if (!err && o->stat) {
         o->nsel = stat_parse_events(o->events, o->sel, (int)(sizeof o->sel / sizeof o->sel[0]));
         err = o->nsel < 0;
-    }
-    if (!err && (o->width > 8)) {
-        cli_err("run: --retire-width must be 1..8");
-        err = true;
-    }
-    if (!err && o->data_split > RVT_HART_SPLIT_MAX) {
-        cli_err("run: --data-split must be 1..%u", RVT_HART_SPLIT_MAX);
-        err = true;
     }
     if (!err && o->data_split)
         split_te_attrs(o);

@@ -18,7 +18,8 @@ const char cmd_verify_help[] =
     "options:\n"
     "  --elf PROG.elf       the program the trace was taken from (required)\n"
     "  --isa ISA            rv64imac, rv32imac, rv64ima, rv32ima (default: ELF)\n"
-    "  --ram-size N         RAM of the reference hart (default 128M)\n"
+    "  --ram-size N         RAM of the reference hart, 4K..16G in whole 4K pages\n"
+    "                       (k/M/G = KiB/MiB/GiB; default 128M)\n"
     "  --max-report N       report up to N divergences (default 1; all are\n"
     "                       counted, the shadow state is copied after each)\n"
     "  --xlen N --flen N --mlen N   trace parameters (default: XLEN of the ELF,\n"
@@ -41,8 +42,9 @@ static int parse(int argc, char **argv, verify_opts *o)
         if (tv_cfg_option(argc, argv, &i, &o->tv, &err)) {}
         else if ((v = cli_opt(argc, argv, &i, "--elf"))) o->elf = v;
         else if ((v = cli_opt(argc, argv, &i, "--isa"))) o->isa = v;
-        else if ((v = cli_opt(argc, argv, &i, "--ram-size"))) err = !cli_parse_u64(v, &o->ram_size);
-        else if ((v = cli_opt(argc, argv, &i, "--max-report"))) err = !cli_parse_u64(v, &o->max_report);
+        else if ((v = cli_opt(argc, argv, &i, "--ram-size"))) err = !cli_parse_ram_size("--ram-size", v, &o->ram_size);
+        else if ((v = cli_opt(argc, argv, &i, "--max-report")))
+            err = !cli_parse_range("--max-report", v, CLI_NUM_COUNT, 1, UINT64_MAX, &o->max_report);
         else if (argv[i][0] == '-' && argv[i][1]) { cli_err("verify: unknown option '%s'", argv[i]); err = true; }
         else if (o->path) { cli_err("verify: more than one trace given"); err = true; }
         else o->path = argv[i];

@@ -35,6 +35,9 @@ static void usage(FILE *f)
           "\nAn output that is also an input or another output of the command is\n"
           "refused.  Outputs are written under a temporary name and renamed into\n"
           "place at the end; a failed command leaves none behind.\n"
+          "Numbers: decimal or 0x hex, nothing else around them; counts take\n"
+          "k/M/G = 10^3/10^6/10^9, sizes in bytes k/M/G = KiB/MiB/GiB; every\n"
+          "option checks its range.\n"
           "Exit status: 0 success, 1 input/output or decode error, 2 usage error.\n", f);
 }
 

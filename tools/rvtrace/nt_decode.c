@@ -102,6 +102,7 @@ int nt_cmd_decode(int argc, char **argv)
     const char *path = NULL, *elf = NULL, *pcs = NULL, *smc = NULL, *v;
     rvt_out_kind kind = RVT_OUT_LISTING;
     int src = -1;
+    uint64_t srcv;
     bool count = false;
     for (int i = 1; i < argc; i++) {
         if ((v = cli_opt(argc, argv, &i, "--elf")))
@@ -111,7 +112,7 @@ int nt_cmd_decode(int argc, char **argv)
         else if ((v = cli_opt(argc, argv, &i, "--smc")))
             smc = v;
         else if ((v = cli_opt(argc, argv, &i, "--src")))
-            src = atoi(v);
+            src = cli_parse_range("--src", v, CLI_NUM_PLAIN, 0, 4095, &srcv) ? (int)srcv : -2;
         else if (!strcmp(argv[i], "--json"))
             kind = RVT_OUT_JSON;
         else if (!strcmp(argv[i], "--count"))
@@ -129,6 +130,8 @@ int nt_cmd_decode(int argc, char **argv)
             return CLI_USAGE;
         }
     }
+    if (src == -2)
+        return CLI_USAGE;
     if (!path || !elf) {
         fputs(cmd_decode_help, stderr);
         fputs(nt_options_help, stderr);
