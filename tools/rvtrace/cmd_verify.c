@@ -25,8 +25,9 @@ const char cmd_verify_help[] =
     "  --xlen N --flen N --mlen N   trace parameters (default: XLEN of the ELF,\n"
     "                       FLEN = MLEN = XLEN)\n"
     "\n"
-    "Exit status: 0 when trace and hart agree, 1 on a divergence or a corrupt\n"
-    "trace, 2 on a usage error.\n";
+    "Exit status: 0 when trace and hart agree up to the program's end (its\n"
+    "test-finisher write), 1 on a divergence, a corrupt trace or one that\n"
+    "ends before the program did (an empty or cut trace), 2 on a usage error.\n";
 
 typedef struct verify_opts {
     const char *elf, *isa, *path;
@@ -115,6 +116,11 @@ static int report(const verify_opts *o, rvt_tv_verifier *v, int64_t bad)
     }
     if (bad) {
         cli_err("%s: %" PRId64 " corrupt item(s)", o->path, bad);
+        return CLI_FAIL;
+    }
+    if (!rvt_tv_verifier_complete(v)) {
+        cli_err("%s: the trace ends after %s instructions/traps, before the program did "
+                "(no test-finisher write): only that prefix was verified", o->path, c);
         return CLI_FAIL;
     }
     printf("trace matches the reference hart\n");
