@@ -165,6 +165,10 @@ const char cmd_decode_help[] =
     "tools).  Settings come from FILE.attrs, which also tells the trace kind\n"
     "of a file not named .te or .nt.  One trace per command.\n"
     "\n"
+    "In decode and dump, --etrace/--ntrace take no file: they name the kind\n"
+    "of the trace given; --te-opt/--te-attr/--nt-opt/--nt-src/--nt-attr\n"
+    "override what FILE.attrs says (the options listed below).\n"
+    "\n"
     "A progress line (share of the file, instructions) is shown every 2 s on a\n"
     "terminal when the output goes elsewhere (--pcs, --count, a redirect).\n";
 

@@ -22,7 +22,8 @@ static const struct {
 
 static void usage(FILE *f)
 {
-    fputs("usage: rvtrace COMMAND [OPTIONS] [ARGS]\n\ncommands:\n", f);
+    fputs("usage: rvtrace COMMAND [OPTIONS] [ARGS]\n"
+          "       rvtrace --version | --help\n\ncommands:\n", f);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
     fputs("\n'rvtrace help COMMAND' or 'rvtrace COMMAND --help' for details.\n"
@@ -48,7 +49,10 @@ const char *cli_help_text(const char *cmd)
         { "decode", cmd_decode_help }, { "encode", cmd_encode_help },
         { "import", cmd_import_help }, { "verify", cmd_verify_help }, { "disasm", cmd_disasm_help },
         { "stat", cmd_stat_help }, { "bench", cmd_bench_help },
-        { "help", "usage: rvtrace help [COMMAND]\n" },
+        { "help", "usage: rvtrace help [COMMAND]\n"
+                  "\n"
+                  "Without COMMAND: the command list.  'rvtrace COMMAND --help' is the same\n"
+                  "as 'rvtrace help COMMAND'; 'rvtrace --version' prints the version.\n" },
     };
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
         if (!strcmp(cmd, texts[i].name))
@@ -56,11 +60,12 @@ const char *cli_help_text(const char *cmd)
     return NULL;
 }
 
-/* A command's help; run and encode also list both trace paths' options. */
+/* A command's help; the commands that take them also list both trace
+ * paths' options (decode and dump take them as overrides of the sidecar). */
 static void print_help(const char *cmd, const char *text)
 {
     fputs(text, stdout);
-    if (!strcmp(cmd, "run") || !strcmp(cmd, "encode")) {
+    if (!strcmp(cmd, "run") || !strcmp(cmd, "encode") || !strcmp(cmd, "decode") || !strcmp(cmd, "dump")) {
         printf("\n%s\n%s", te_options_help, nt_options_help);
     }
     if (!strcmp(cmd, "run"))
