@@ -52,9 +52,11 @@ typedef struct cli_sink_progress {
     cli_progress p;
     rvt_irec_sink down;
     const char *file;
-    uint64_t insns, next_check;
+    uint64_t insns, records, next_check;
 } cli_sink_progress;
 rvt_irec_sink cli_progress_sink(cli_sink_progress *sp, const char *file, const rvt_irec_sink *down);
+/* encode: CLI_OK if records passed, else CLI_FAIL saying FILE had none. */
+int cli_sink_nonempty(const cli_sink_progress *sp);
 /* Read a whole input file (regular files only; "-" = stdin); prints the
  * error and returns NULL on failure.  free() the result. */
 uint8_t *cli_slurp(const char *path, size_t *len);

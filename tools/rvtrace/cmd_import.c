@@ -18,7 +18,9 @@ const char cmd_import_help[] =
     "  spikecsv  reference-flow Spike trace: VALID,ADDRESS,INSN,PRIVILEGE,\n"
     "            EXCEPTION,ECAUSE,TVAL,INTERRUPT\n"
     "  spikelog  spike --log-commits log (with or without -l lines)\n"
-    "  pcs       one hex pc per line; needs --elf for the instruction words\n"
+    "  pcs       one hex pc per line; needs --elf for the instruction words (a\n"
+    "            list the image cannot explain, more than 1 in 20 instructions\n"
+    "            followed by an inferred trap, is refused: wrong --elf)\n"
     "\n"
     "options:\n"
     "  -o FILE          output: .rvi (binary records) or .csv (encoder-input CSV)\n"
@@ -141,6 +143,10 @@ int cmd_import(int argc, char **argv)
     rvt_image_free(img);
     if (rc < 0)
         return CLI_FAIL;
+    if (res.records == 0) {
+        cli_err("%s: no records (nothing to import)", o.in);
+        return CLI_FAIL;
+    }
     char a[32], b[32];
     fprintf(stderr, "rvtrace: import %s: %s records (%" PRIu64 " traps, %" PRIu64
             " inferred) from %s lines, itype %u-bit\n", o.fmt, cli_thousands(res.records, a, sizeof a),

@@ -222,6 +222,9 @@ int nt_cmd_encode(int argc, char **argv)
         fputs(nt_options_help, stderr);
         return CLI_USAGE;
     }
+    for (unsigned k = 0; k < nin; k++)
+        if (!cli_in(in[k].path))
+            return CLI_FAIL;
     int st;
     rvt_rvi_reader *r = rvt_rvi_reader_open(in[0].path, &st);
     unsigned xlen = r ? rvt_rvi_reader_xlen(r) : 0;
@@ -241,6 +244,8 @@ int nt_cmd_encode(int argc, char **argv)
             st = rvt_rvi_replay(in[0].path, &sink, cli_diag, (void *)in[0].path);
         cli_progress_done(&sp.p);
         encode_filter_close(&ef);
+        if (rc == CLI_OK && st >= 0)
+            rc = cli_sink_nonempty(&sp);
         return sink_free(s, rc != CLI_OK ? rc : st < 0 ? CLI_FAIL : CLI_OK);
     }
     /* The same filters and triggers for every hart, each its own stage. */
@@ -263,6 +268,8 @@ int nt_cmd_encode(int argc, char **argv)
         if (in[k].r)
             rvt_rvi_reader_close(in[k].r);
         encode_filter_close(&ef[k]);
+        if (rc == CLI_OK && st >= 0 && cli_sink_nonempty(&sp[k]) != CLI_OK)
+            rc = CLI_FAIL;
     }
     return sink_free(s, rc != CLI_OK ? rc : st < 0 ? CLI_FAIL : CLI_OK);
 }
