@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "rvtrace/ingress.h"
+#include "rvtrace/out.h"
 #include "rvtrace/status.h"
 
 /* Exit codes: 0 ok, 1 failure in the data (corrupt input, program failed),
@@ -90,9 +91,14 @@ typedef enum { CLI_NUM_PLAIN, CLI_NUM_COUNT, CLI_NUM_SIZE } cli_num_kind;
 bool cli_parse_range(const char *name, const char *v, cli_num_kind kind, uint64_t lo, uint64_t hi,
                      uint64_t *out);
 /* "--name=value" or "--name value": returns the value and advances *i, or
- * NULL if argv[*i] is not --name. */
+ * NULL if argv[*i] is not --name.  "--name" with no value after it is a
+ * usage error: printed, then exit status 2 (nothing written is kept). */
 const char *cli_opt(int argc, char **argv, int *i, const char *name);
 bool cli_has_suffix(const char *s, const char *suffix);
+/* decode: --listing, --json or --folded (what goes to stdout).  True if
+ * arg is one; *given counts them, > 1 (printed) when two differ.  The
+ * stdout output does not depend on where --pcs stands. */
+bool cli_stdout_kind(const char *arg, rvt_out_kind *kind, int *given);
 /* Number with thousands separators, into buf. */
 const char *cli_thousands(uint64_t v, char *buf, size_t n);
 

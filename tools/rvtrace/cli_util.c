@@ -104,6 +104,26 @@ bool cli_parse_ram_size(const char *name, const char *v, uint64_t *out)
     return false;
 }
 
+bool cli_stdout_kind(const char *arg, rvt_out_kind *kind, int *given)
+{
+    static const struct { const char *opt; rvt_out_kind kind; } kinds[] = {
+        { "--listing", RVT_OUT_LISTING }, { "--json", RVT_OUT_JSON }, { "--folded", RVT_OUT_FOLDED },
+    };
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        if (strcmp(arg, kinds[k].opt))
+            continue;
+        if (*given && *kind != kinds[k].kind) {
+            cli_err("decode: one of --listing, --json, --folded goes to stdout, not two");
+            (*given)++;
+        } else if (!*given) {
+            *given = 1;
+        }
+        *kind = kinds[k].kind;
+        return true;
+    }
+    return false;
+}
+
 const char *cli_opt(int argc, char **argv, int *i, const char *name)
 {
     size_t n = strlen(name);
@@ -115,8 +135,10 @@ const char *cli_opt(int argc, char **argv, int *i, const char *name)
     if (a[n] != '\0')
         return NULL;
     if (*i + 1 >= argc) {
+        /* One error, not a second "unknown option" from the caller. */
         cli_err("option %s needs a value", name);
-        return NULL;
+        cli_out_abort();
+        exit(CLI_USAGE);
     }
     return argv[++*i];
 }

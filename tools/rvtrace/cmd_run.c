@@ -28,18 +28,21 @@ const char cmd_run_help[] =
     "  --retire-width N     instructions retired per cycle, 1..8 (E-Trace 4.2.2)\n"
     "  --ram-size N         RAM at 0x80000000 in bytes, 4K..16G in whole 4K pages\n"
     "                       (k/M/G = KiB/MiB/GiB; default 128M)\n"
-    "  --pcs F              write every executed PC, including instructions that\n"
-    "                       trap without retiring (QEMU's -d exec view)\n"
+    "  --pcs-executed F     write every executed PC, including instructions that\n"
+    "                       trap without retiring (QEMU's -d exec view); old\n"
+    "                       spelling --pcs (decode --pcs is the retired PCs)\n"
     "  --pcs-retired F      write every retired PC (what an unfiltered trace's\n"
     "                       decoders rebuild; see --pcs-traced for a filtered one)\n"
     "                       PC lists: lowercase hex without 0x, one per line\n"
     "  --ingress F.rvi      write the ingress records (docs/formats.md)\n"
-    "  --data               also produce data-access records (E-Trace 4.4)\n"
+    "  --data-records       also produce data-access records (E-Trace 4.4); old\n"
+    "                       spelling --data (decode --data FILE is --data-out)\n"
     "  --data-out F         write the data-access records as text, one per line\n"
-    "                       (TYPE BYTES ADDR DATA [DATA2], hex; implies --data)\n"
+    "                       (TYPE BYTES ADDR DATA [DATA2], hex; implies\n"
+    "                       --data-records)\n"
     "  --data-split N       split data interface (E-Trace 4.3): loads and atomics\n"
     "                       as a request and a later, out-of-order response with\n"
-    "                       N IDs (1..32); implies --data; --te-data then writes\n"
+    "                       N IDs (1..32); implies --data-records; --te-data writes\n"
     "                       the split packets (split_loads=1, index_width=log2 N);\n"
     "                       --data-out lists each access at its response\n"
     "  --null-trace         build ingress records and discard them (speed checks)\n"
@@ -47,7 +50,8 @@ const char cmd_run_help[] =
     "  --tv-eaddr           ... with effective addresses too (identifier 3)\n"
     "  --tv-mem             ... with memory request/response items (opcodes 8, 9)\n"
     "  --quiet              no summary\n"
-    "  --stats              a longer summary (cycles, records, executed)\n"
+    "  --verbose            a longer summary (cycles, records, executed); old\n"
+    "                       spelling --stats (not --stat, the PMU counts below)\n"
     "  --ctr                print the final CTR buffer (Smctr), newest first\n"
     "  --ctr-control N      mctrcontrol at reset, e.g. 0x7 records M, S and U\n"
     "                       (default 0: only what the program configures)\n"
@@ -212,7 +216,8 @@ static int parse_args(int argc, char **argv, run_opts *o)
             o->pcs_traced = v;
         } else if ((v = cli_opt(argc, argv, &i, "--isa"))) o->isa = v;
         else if ((v = cli_opt(argc, argv, &i, "--pcs-retired"))) o->pcs_retired = v;
-        else if ((v = cli_opt(argc, argv, &i, "--pcs"))) o->pcs = v;
+        else if ((v = cli_opt(argc, argv, &i, "--pcs-executed")) || (v = cli_opt(argc, argv, &i, "--pcs")))
+            o->pcs = v;
         else if ((v = cli_opt(argc, argv, &i, "--ingress"))) o->ingress = v;
         else if ((v = cli_opt(argc, argv, &i, "--tv"))) o->tv = v;
         else if ((v = cli_opt(argc, argv, &i, "--data-out"))) o->data_out = v, o->data = true;
@@ -225,9 +230,9 @@ static int parse_args(int argc, char **argv, run_opts *o)
             o->data = true;
         else if ((v = cli_opt(argc, argv, &i, "--ram-size")))
             err = !cli_parse_ram_size("--ram-size", v, &o->ram_size);
-        else if (!strcmp(a, "--data")) o->data = true;
+        else if (!strcmp(a, "--data-records") || !strcmp(a, "--data")) o->data = true;
         else if (!strcmp(a, "--quiet")) o->quiet = true;
-        else if (!strcmp(a, "--stats")) o->stats = true;
+        else if (!strcmp(a, "--verbose") || !strcmp(a, "--stats")) o->stats = true;
         else if (!strcmp(a, "--null-trace")) o->null_trace = true;
         else if (!strcmp(a, "--ctr")) o->ctr = true;
         else if (!strcmp(a, "--stat")) o->stat = true;

@@ -28,8 +28,8 @@ static enum trace_kind kind_of_options(int argc, char **argv)
  * argument); the trace, filter and --elf options say so themselves. */
 static int option_args(int argc, char **argv, int i)
 {
-    static const char *const valued[] = { "--pcs", "--data", "--raw", "--smc", "--src", "-o",
-                                          "--xlen", "--flen", "--mlen" };
+    static const char *const valued[] = { "--pcs", "--pcs-retired", "--data", "--data-out", "--raw",
+                                          "--smc", "--src", "-o", "--xlen", "--flen", "--mlen" };
     const char *a = argv[i];
     int used = 1;
     if (!strcmp(a, "--etrace") || !strcmp(a, "--ntrace") || !strcmp(a, "--tv"))
@@ -158,12 +158,16 @@ const char cmd_decode_help[] =
     "usage: rvtrace decode --elf PROG.elf [OPTIONS] FILE.te|FILE.nt\n"
     "\n"
     "Rebuild the executed instruction sequence from a trace and the program\n"
-    "image.  Output: --pcs F (one hex address per line), --listing (default:\n"
-    "disassembly with symbols and trap/privilege annotations), --json (one\n"
-    "JSON object per instruction), --folded (call stacks with the number of\n"
-    "instructions retired in each, 'main;f;g 1234' lines for flame-graph\n"
-    "tools).  Settings come from FILE.attrs, which also tells the trace kind\n"
-    "of a file not named .te or .nt.  One trace per command.\n"
+    "image.  Outputs, any together, in any order: --pcs F (the retired PCs,\n"
+    "one hex address per line; also spelt --pcs-retired as in run), and on\n"
+    "stdout one of --listing (disassembly with symbols and trap/privilege\n"
+    "annotations; the default unless --pcs, --count or only --data-out is\n"
+    "given), --json (one JSON object per instruction), --folded (call stacks\n"
+    "with the number of instructions retired in each, 'main;f;g 1234' lines\n"
+    "for flame-graph tools).  E-Trace: --data-out F (old spelling --data F)\n"
+    "writes the data accesses of te_data packets as run --data-out does; the\n"
+    "ELF is then optional.  Settings come from FILE.attrs, which also tells\n"
+    "the trace kind of a file not named .te or .nt.  One trace per command.\n"
     "\n"
     "In decode and dump, --etrace/--ntrace take no file: they name the kind\n"
     "of the trace given; --te-opt/--te-attr/--nt-opt/--nt-src/--nt-attr\n"

@@ -101,26 +101,23 @@ int nt_cmd_decode(int argc, char **argv)
 {
     const char *path = NULL, *elf = NULL, *pcs = NULL, *smc = NULL, *v;
     rvt_out_kind kind = RVT_OUT_LISTING;
+    int kinds = 0;              /* --listing/--json/--folded given */
     int src = -1;
     uint64_t srcv;
     bool count = false;
     for (int i = 1; i < argc; i++) {
         if ((v = cli_opt(argc, argv, &i, "--elf")))
             elf = v;
-        else if ((v = cli_opt(argc, argv, &i, "--pcs")))
+        else if ((v = cli_opt(argc, argv, &i, "--pcs")) || (v = cli_opt(argc, argv, &i, "--pcs-retired")))
             pcs = v;
         else if ((v = cli_opt(argc, argv, &i, "--smc")))
             smc = v;
         else if ((v = cli_opt(argc, argv, &i, "--src")))
             src = cli_parse_range("--src", v, CLI_NUM_PLAIN, 0, 4095, &srcv) ? (int)srcv : -2;
-        else if (!strcmp(argv[i], "--json"))
-            kind = RVT_OUT_JSON;
+        else if (cli_stdout_kind(argv[i], &kind, &kinds))
+            continue;
         else if (!strcmp(argv[i], "--count"))
             count = true;
-        else if (!strcmp(argv[i], "--listing"))
-            kind = RVT_OUT_LISTING;
-        else if (!strcmp(argv[i], "--folded"))
-            kind = RVT_OUT_FOLDED;
         else if (!strcmp(argv[i], "--ntrace"))
             continue;
         else if (argv[i][0] != '-')
@@ -130,7 +127,7 @@ int nt_cmd_decode(int argc, char **argv)
             return CLI_USAGE;
         }
     }
-    if (src == -2)
+    if (src == -2 || kinds > 1)
         return CLI_USAGE;
     if (!path || !elf) {
         fputs(cmd_decode_help, stderr);
@@ -170,7 +167,7 @@ int nt_cmd_decode(int argc, char **argv)
         if (pf)
             c.outs[c.nout++] = rvt_out_new(RVT_OUT_PCS, pf, img);
     }
-    bool to_stdout = buf && !count && (!pcs || kind != RVT_OUT_LISTING);
+    bool to_stdout = buf && (kinds || (!count && !pcs));   /* as asked, else the listing */
     if (to_stdout)
         c.outs[c.nout++] = rvt_out_new(kind, stdout, img);
     rvt_nt_decoder *d = buf ? rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, src, &st) : NULL;

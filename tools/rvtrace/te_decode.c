@@ -56,7 +56,7 @@ int te_cmd_decode(int argc, char **argv)
 {
     const char *elf = NULL, *in = NULL, *pcs = NULL, *raw = NULL, *data = NULL, *v;
     rvt_out_kind kind = RVT_OUT_LISTING;
-    bool main_out = true;
+    int kinds = 0;              /* --listing/--json/--folded given */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--te-opt") || !strcmp(argv[i], "--te-attr")) {
             i++;
@@ -66,29 +66,24 @@ int te_cmd_decode(int argc, char **argv)
             continue;
         if ((v = cli_opt(argc, argv, &i, "--elf")))
             elf = v;
-        else if ((v = cli_opt(argc, argv, &i, "--data")))
+        else if ((v = cli_opt(argc, argv, &i, "--data-out")) || (v = cli_opt(argc, argv, &i, "--data")))
             data = v;           /* te_data accesses as text (data_text.c) */
         else if ((v = cli_opt(argc, argv, &i, "--raw")))
             raw = v;            /* FILE@ADDR: e.g. a boot ROM outside the ELF */
-        else if ((v = cli_opt(argc, argv, &i, "--pcs"))) {
+        else if ((v = cli_opt(argc, argv, &i, "--pcs")) || (v = cli_opt(argc, argv, &i, "--pcs-retired")))
             pcs = v;
-            main_out = false;
-        } else if (!strcmp(argv[i], "--json")) {
-            kind = RVT_OUT_JSON;
-            main_out = true;
-        } else if (!strcmp(argv[i], "--listing")) {
-            kind = RVT_OUT_LISTING;
-            main_out = true;
-        } else if (!strcmp(argv[i], "--folded")) {
-            kind = RVT_OUT_FOLDED;
-            main_out = true;
-        } else if (argv[i][0] != '-')
+        else if (cli_stdout_kind(argv[i], &kind, &kinds))
+            continue;
+        else if (argv[i][0] != '-')
             in = argv[i];
         else {
             cli_err("decode: unknown option %s", argv[i]);
             return CLI_USAGE;
         }
     }
+    if (kinds > 1)
+        return CLI_USAGE;
+    bool main_out = kinds || !pcs;   /* stdout: as asked, else the listing unless --pcs */
     if ((!elf && !data) || !in) {
         cli_err("decode: need --elf PROG.elf (or --data OUT) and a trace file");
         return CLI_USAGE;
