@@ -46,6 +46,13 @@ expect 1 "import of a missing file" -- "$RVT_BIN" import spikecsv nonexistent.cs
 [ -e imp.rvi ] && bad "imp.rvi left behind by a failed import"
 ls ./*.rvt-* 2>/dev/null && bad "temporary files left behind"
 
+# a symbolic link is written through (the link stays), and it is the same
+# file as its target
+echo old >target.pcs; ln -s target.pcs link.pcs
+expect 0 "run --pcs-retired through a link" -- "$RVT_BIN" run P.elf --quiet --pcs-retired link.pcs
+[ -L link.pcs ] || bad "the link was replaced by a file"
+[ "$(head -1 target.pcs)" = 80000000 ] || bad "the link's target was not written"
+expect 1 "link and target as two outputs" -- "$RVT_BIN" run P.elf --quiet --pcs-retired link.pcs --pcs target.pcs
 # outputs that are not regular files are written directly
 expect 0 "decode --pcs /dev/null" -- "$RVT_BIN" decode --elf P.elf t.te --pcs /dev/null
 [ -c /dev/null ] || bad "/dev/null replaced"

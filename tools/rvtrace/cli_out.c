@@ -132,6 +132,12 @@ const char *cli_out_claim(const char *path)
 {
     if (is_special(path))
         return path;
+    /* A symbolic link is written through: the file it names is replaced,
+     * not the link. */
+    struct stat st;
+    char real[PATH_MAX];
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, real))
+        path = real;
     cli_file *f = add(path, true);
     if (!f)
         return NULL;

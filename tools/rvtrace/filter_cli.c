@@ -261,7 +261,6 @@ int traced_pcs_open(const char *path, rvt_image *img, rvt_irec_sink *out, void *
 {
     traced_pcs *t = calloc(1, sizeof *t);
     if (!t || !(t->f = cli_out_fopen(path, "w"))) {
-        cli_err("%s: cannot write", path);
         free(t);
         return CLI_FAIL;
     }
