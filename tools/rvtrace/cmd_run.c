@@ -578,10 +578,10 @@ int cmd_run(int argc, char **argv)
         return CLI_FAIL;
     }
     rvt_image_set_diag(img, cli_diag, (void *)o.elf);
-    int st = cli_in(o.elf) ? rvt_image_load_elf(img, o.elf) : RVT_ERR_INVAL;
-    if (st == RVT_ERR_INVAL) {
+    int st = 0;
+    if (!cli_in(o.elf)) {
         rc = CLI_FAIL;
-    } else if (st < 0) {
+    } else if ((st = rvt_image_load_elf(img, o.elf)) < 0) {
         cli_err("%s: cannot load: %s", o.elf, rvt_status_str(st));
         rc = CLI_FAIL;
     } else {

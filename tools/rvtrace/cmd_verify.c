@@ -170,10 +170,10 @@ int cmd_verify(int argc, char **argv)
     if (!img)
         return CLI_FAIL;
     rvt_image_set_diag(img, cli_diag, (void *)o.elf);
-    int st = cli_in(o.elf) && cli_in(o.path) ? rvt_image_load_elf(img, o.elf) : RVT_ERR_INVAL;
-    if (st == RVT_ERR_INVAL) {
+    int st = 0;
+    if (!cli_in(o.elf) || !cli_in(o.path)) {
         rc = CLI_FAIL;
-    } else if (st < 0) {
+    } else if ((st = rvt_image_load_elf(img, o.elf)) < 0) {
         cli_err("%s: %s", o.elf, rvt_status_str(st));
         rc = CLI_FAIL;
     } else {
