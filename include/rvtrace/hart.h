@@ -132,6 +132,9 @@ int rvt_hart_run(rvt_hart *h, uint64_t steps);
 int rvt_hart_finish(rvt_hart *h);
 
 int rvt_hart_exit_code(const rvt_hart *h);      /* finisher code (0 = pass) */
+/* The test finisher was written (also when the commit hook stopped the
+ * run in the same step, so rvt_hart_run() returned another reason). */
+bool rvt_hart_exited(const rvt_hart *h);
 const char *rvt_hart_fatal_msg(const rvt_hart *h);
 void rvt_hart_get_stats(const rvt_hart *h, rvt_hart_stats *out);
 uint64_t rvt_hart_pc(const rvt_hart *h);

@@ -177,6 +177,10 @@ void rvt_tv_verifier_free(rvt_tv_verifier *v);
 int rvt_tv_verifier_put(rvt_tv_verifier *v, const rvt_tv_item *it);
 /* Close an open group at the end of the trace. */
 int rvt_tv_verifier_end(rvt_tv_verifier *v);
+/* Whether the trace took the program to its end: the verifier hart's last
+ * step wrote the test finisher (docs/hart.md).  A trace that stops before
+ * (empty, cut short) verified only a prefix of the run. */
+bool rvt_tv_verifier_complete(const rvt_tv_verifier *v);
 /* The first divergence (false if none). */
 bool rvt_tv_verifier_first(const rvt_tv_verifier *v, rvt_tv_divergence *d);
 void rvt_tv_verifier_stats(const rvt_tv_verifier *v, rvt_tv_verify_stats *s);

@@ -1,5 +1,6 @@
 /* The text form of the filter configuration (docs/filter.md): what the
  * CLI's --comparator, --filter and --trace-on/-off/-notify options take. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -27,8 +28,8 @@ static int perr(const flt_parse *p, const char *fmt, ...)
 
 static bool parse_num(const char *s, uint64_t *v)
 {
-    if (!*s || *s == '-' || *s == '+')
-        return false;
+    if (!isdigit((unsigned char)*s))
+        return false;     /* strict: no sign, no spaces */
     char *end;
     errno = 0;
     *v = strtoull(s, &end, 0);

@@ -176,6 +176,7 @@ int rvt_hart_finish(rvt_hart *h)
 }
 
 int rvt_hart_exit_code(const rvt_hart *h) { return h->exit_code; }
+bool rvt_hart_exited(const rvt_hart *h) { return h->stop == RVT_HART_EXITED; }
 const char *rvt_hart_fatal_msg(const rvt_hart *h) { return h->fatal[0] ? h->fatal : NULL; }
 uint64_t rvt_hart_pc(const rvt_hart *h) { return h->pc; }
 uint64_t rvt_hart_reg(const rvt_hart *h, unsigned reg) { return reg < 32 ? h->x[reg] : 0; }

@@ -57,6 +57,27 @@ static int parse_pc(imp *m, uint64_t *pc)
     return RVT_OK;
 }
 
+/* A PC list that the image cannot explain at many places is a list of
+ * another program: more than 1 in IMP_PCS_TRAP_SHARE instructions followed
+ * by an inferred trap (at least IMP_PCS_TRAP_MIN of them) stops the import.
+ * Real lists stay far below: the trap-heaviest workloads (ebreak, ecall,
+ * privs) have under 1 in 100 (docs/format-import.md). */
+#define IMP_PCS_TRAP_SHARE 20u
+#define IMP_PCS_TRAP_MIN 64u
+
+static int check_fit(imp *m, bool at_end)
+{
+    const rvt_import_result *r = m->res;
+    if (r->inferred_traps < IMP_PCS_TRAP_MIN || r->inferred_traps * IMP_PCS_TRAP_SHARE <= r->records)
+        return RVT_OK;
+    if (!at_end && r->records < 64u * IMP_PCS_TRAP_SHARE)
+        return RVT_OK;      /* too few to judge yet */
+    return imp_fail(m, RVT_ERR_FORMAT, 0, "the program image does not fit this PC list: %llu of the "
+                    "first %llu instructions would be followed by an inferred trap (more than 1 in "
+                    "%u): wrong --elf?", (unsigned long long)r->inferred_traps,
+                    (unsigned long long)r->records, IMP_PCS_TRAP_SHARE);
+}
+
 int imp_pcs(imp *m)
 {
     imp_flow fl = { 0 };
@@ -74,7 +95,8 @@ int imp_pcs(imp *m)
         uint64_t pc;
         if ((rc = parse_pc(m, &pc)) < 0)
             break;
-        if (have && (rc = finish_pc(m, &fl, pend, pend_line, true, pc)) < 0)
+        if (have && ((rc = finish_pc(m, &fl, pend, pend_line, true, pc)) < 0 ||
+                     (rc = check_fit(m, false)) < 0))
             break;
         pend = pc;
         pend_line = m->lineno;
@@ -82,5 +104,7 @@ int imp_pcs(imp *m)
     }
     if (rc == 0 && have)
         rc = finish_pc(m, &fl, pend, pend_line, false, 0);
+    if (rc == 0)
+        rc = check_fit(m, true);
     return rc;
 }

@@ -1,5 +1,6 @@
 /* N-Trace settings: the chapter 4 controls as name=value pairs (the
  * OUT.nt.attrs sidecar, docs/format-nt.md). */
+#include <ctype.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,8 +111,8 @@ int rvt_nt_cfg_set(rvt_nt_cfg *c, const char *name, const char *value)
     if (!strcmp(name, "trTeProtocolMinor") || !strcmp(name, "trTeInstEnImplicitReturn"))
         return 0;   /* minor: down-compatible; the enable bit follows the mode */
     const cfg_item *it = find(name);
-    if (!it || !value || !*value)
-        return RVT_ERR_INVAL;
+    if (!it || !value || !isdigit((unsigned char)*value))
+        return RVT_ERR_INVAL;     /* strict: no sign, no spaces */
     char *end;
     unsigned long v = strtoul(value, &end, 0);
     if (*end || v < it->min || v > it->max)

@@ -268,10 +268,13 @@ int nt_reader_next_present(rvt_nt_reader *r, rvt_nt_msg *m)
 
 /* ---- text ---- */
 
-static int fmt_field(char *buf, size_t n, bool json, bool first, const char *name, uint64_t v)
+/* JSON (docs/formats.md): addresses as "0x..." strings, other fields as
+ * integers. */
+static int fmt_field(char *buf, size_t n, bool json, bool first, const char *name, uint64_t v, bool addr)
 {
     if (json)
-        return snprintf(buf, n, "%s\"%s\":%llu", first ? "" : ",", name, (unsigned long long)v);
+        return snprintf(buf, n, addr ? "%s\"%s\":\"0x%llx\"" : "%s\"%s\":%llu", first ? "" : ",", name,
+                        (unsigned long long)v);
     return snprintf(buf, n, " %s=0x%llX", name, (unsigned long long)v);
 }
 
@@ -292,7 +295,8 @@ int rvt_nt_msg_format(const rvt_nt_msg *m, bool json, char *buf, size_t n)
         if (!rvt_nt_has(m, f))
             continue;
         /* RDATA of RCODE 0 is an I-CNT, of 1/2 a HIST (table 19) */
-        ADV(fmt_field(buf + k, n - k, json, false, field_names[f], m->f[f]));
+        ADV(fmt_field(buf + k, n - k, json, false, field_names[f], m->f[f],
+                      f == RVT_NT_F_FADDR || f == RVT_NT_F_UADDR));
     }
     if (!layout_of(m->tcode))
         ADV(json ? snprintf(buf + k, n - k, ",\"bytes\":%u,\"fields\":%u}", m->len, m->nvar)

@@ -26,6 +26,8 @@ struct rvt_folded {
     rvt_image *img;
     const char *stk[FO_MAX_DEPTH];
     uint64_t depth;             /* frames outstanding (stk holds the outermost) */
+    uint64_t max_depth;         /* the deepest stack seen */
+    uint64_t deep_insns;        /* instructions retired deeper than FO_MAX_DEPTH */
     uint8_t pending;            /* rvt_jclass of the previous instruction */
     bool have_prev, dirty;
     const char *prev_leaf;
@@ -207,6 +209,10 @@ static void insn(rvt_folded *fo, uint64_t pc)
     }
     if (fo->cur != SIZE_MAX)
         fo->ents[fo->cur].count++;
+    if (fo->depth > fo->max_depth)
+        fo->max_depth = fo->depth;
+    if (fo->depth > FO_MAX_DEPTH)
+        fo->deep_insns++;
     const rvt_insn *i = fo->img ? rvt_image_insn(fo->img, pc) : NULL;
     fo->pending = i ? i->jclass : RVT_JC_NONE;
     fo->prev_leaf = leaf;
@@ -252,4 +258,11 @@ void rvt_folded_write(const rvt_folded *fo, FILE *f)
         }
         fprintf(f, " %llu\n", (unsigned long long)e->count);
     }
+    /* Deeper stacks were merged into their outermost frames: say so in a
+     * comment line, which flame-graph tools skip as a malformed line. */
+    if (fo->deep_insns)
+        fprintf(f, "# rvtrace: %llu instructions ran deeper than %u frames (deepest %llu); "
+                "their stacks keep the %u outermost frames and the leaf\n",
+                (unsigned long long)fo->deep_insns, FO_MAX_DEPTH, (unsigned long long)fo->max_depth,
+                FO_MAX_DEPTH);
 }

@@ -11,7 +11,9 @@ typedef struct rvt_folded rvt_folded;
 
 rvt_folded *rvt_folded_new(rvt_image *img);
 void rvt_folded_event(rvt_folded *fo, const rvt_flow_event *ev);
-/* Every distinct stack, in the order first seen. */
+/* Every distinct stack, in the order first seen; then, when calls went
+ * deeper than the 1,024 frames kept, a final "# rvtrace: ..." line with
+ * how many instructions ran deeper and the deepest stack. */
 void rvt_folded_write(const rvt_folded *fo, FILE *f);
 void rvt_folded_free(rvt_folded *fo);
 

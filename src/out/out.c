@@ -204,6 +204,9 @@ static void json_event(rvt_out *o, const rvt_flow_event *ev)
         const char *sym = rvt_image_symbol(o->img, ev->pc, &off);
         fprintf(f, ",\"pc\":\"0x%" PRIx64 "\",\"insn\":\"0x%0*x\",\"asm\":", ev->pc,
                 insn && insn->len == 2 ? 4 : 8, insn ? insn->raw : 0u);
+        char *tab = strchr(text, '\t');
+        if (tab)
+            *tab = ' ';     /* docs/formats.md JSON: mnemonic, one space, operands */
         json_string(f, text);
         if (sym) {
             fputs(",\"sym\":", f);

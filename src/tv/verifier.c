@@ -21,6 +21,7 @@ struct rvt_tv_verifier {
     tv_group g;
     rvt_tv_verify_stats st;
     bool have_first, group_bad;
+    bool exited;                  /* the verifier hart wrote the test finisher */
     rvt_tv_divergence first;
 };
 
@@ -282,6 +283,7 @@ static int step_and_compare(rvt_tv_verifier *v)
     int r = rvt_hart_run(v->t, 0);
     if (r < 0)
         return r;
+    v->exited = rvt_hart_exited(v->t);
     v->st.steps += v->got;
     if (!v->got) {
         memset(&v->c, 0, sizeof v->c);
@@ -339,6 +341,11 @@ int rvt_tv_verifier_put(rvt_tv_verifier *v, const rvt_tv_item *it)
 int rvt_tv_verifier_end(rvt_tv_verifier *v)
 {
     return v->g.open ? close_group(v) : RVT_OK;
+}
+
+bool rvt_tv_verifier_complete(const rvt_tv_verifier *v)
+{
+    return v->exited;
 }
 
 bool rvt_tv_verifier_first(const rvt_tv_verifier *v, rvt_tv_divergence *d)

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "rvtrace/ingress.h"
+#include "rvtrace/out.h"
 #include "rvtrace/status.h"
 
 /* Exit codes: 0 ok, 1 failure in the data (corrupt input, program failed),
@@ -52,18 +53,52 @@ typedef struct cli_sink_progress {
     cli_progress p;
     rvt_irec_sink down;
     const char *file;
-    uint64_t insns, next_check;
+    uint64_t insns, records, next_check;
 } cli_sink_progress;
 rvt_irec_sink cli_progress_sink(cli_sink_progress *sp, const char *file, const rvt_irec_sink *down);
+/* encode: CLI_OK if records passed, else CLI_FAIL saying FILE had none. */
+int cli_sink_nonempty(const cli_sink_progress *sp);
 /* Read a whole input file (regular files only; "-" = stdin); prints the
  * error and returns NULL on failure.  free() the result. */
 uint8_t *cli_slurp(const char *path, size_t *len);
-/* Parse an unsigned number (decimal, 0x hex, k/M/G suffixes). */
+/* Output safety (cli_out.c): register every input file, claim every
+ * output file.  An output that is an input or another output (same device
+ * and inode, or the same canonical name) is refused with an error.
+ * cli_in: false (printed) on a clash; "-" and non-regular files pass.
+ * cli_out_claim: the name to write instead of PATH (a temporary file
+ * beside it; PATH itself for "-" or a device), NULL (printed) on a clash.
+ * cli_out_fopen: claim and fopen ("-" = stdout).
+ * cli_out_commit: rename the claimed outputs into place (CLI_OK/CLI_FAIL);
+ * main() commits after a successful command, otherwise cli_out_abort()
+ * removes them, so a failed command leaves no partial outputs. */
+bool cli_in(const char *path);
+const char *cli_out_claim(const char *path);
+FILE *cli_out_fopen(const char *path, const char *mode);
+int cli_out_commit(void);
+void cli_out_abort(void);
+/* Strict unsigned numbers: decimal or 0x hex digits only (no sign, no
+ * spaces, nothing after).  cli_parse_u64: no suffix.  Counts take decimal
+ * suffixes k/K, M, G = 10^3, 10^6, 10^9; sizes binary ones k/K, M, G =
+ * KiB, MiB, GiB ("128M" of RAM is 128 MiB). */
 bool cli_parse_u64(const char *s, uint64_t *out);
+bool cli_parse_count(const char *s, uint64_t *out);
+bool cli_parse_size(const char *s, uint64_t *out);
+/* One of the above, then lo <= value <= hi; prints "NAME: expected ...
+ * from LO to HI, got 'V'" and returns false otherwise. */
+/* --ram-size: a size, 4 KiB .. 16 GiB, a whole number of 4 KiB pages. */
+bool cli_parse_ram_size(const char *name, const char *v, uint64_t *out);
+typedef enum { CLI_NUM_PLAIN, CLI_NUM_COUNT, CLI_NUM_SIZE } cli_num_kind;
+bool cli_parse_range(const char *name, const char *v, cli_num_kind kind, uint64_t lo, uint64_t hi,
+                     uint64_t *out);
 /* "--name=value" or "--name value": returns the value and advances *i, or
- * NULL if argv[*i] is not --name. */
+ * NULL if argv[*i] is not --name.  "--name" with no value after it is a
+ * usage error: printed, then exit status 2 (nothing written is kept). */
 const char *cli_opt(int argc, char **argv, int *i, const char *name);
 bool cli_has_suffix(const char *s, const char *suffix);
+/* decode: --listing, --json or --folded (what goes to stdout).  True if
+ * arg is one; *given counts them, > 1 (printed) when two differ.  The
+ * stdout output does not depend on where --pcs stands. */
+bool cli_stdout_kind(const char *arg, rvt_out_kind *kind, int *given);
 /* Number with thousands separators, into buf. */
 const char *cli_thousands(uint64_t v, char *buf, size_t n);
 
@@ -134,7 +169,8 @@ int te_cmd_encode(int argc, char **argv);
 /* True if argv[i] is an E-Trace encoder option of `run` (--etrace, --te-opt,
  * --te-attr ...); *consumed gets how many argv entries it takes. */
 bool te_is_run_option(int argc, char **argv, int i, int *consumed);
-/* Open an encoder sink from the options collected by te_is_run_option(). */
+/* Open an encoder sink from the options collected by te_is_run_option().
+ * Both return CLI_OK, CLI_FAIL or CLI_USAGE (printed); close(NULL) is OK. */
 int te_sink_open(int argc, char **argv, unsigned xlen, rvt_irec_sink *out, void **handle);
 int te_sink_close(void *handle);
 /* Data accesses as text (data_text.c): a sink writing the hart's records,
@@ -150,6 +186,7 @@ int nt_cmd_dump(int argc, char **argv);
 int nt_cmd_decode(int argc, char **argv);
 int nt_cmd_encode(int argc, char **argv);
 bool nt_is_run_option(int argc, char **argv, int i, int *consumed);
+/* As te_sink_open/te_sink_close: CLI statuses. */
 int nt_sink_open(int argc, char **argv, unsigned xlen, rvt_irec_sink *out, void **handle);
 int nt_sink_close(void *handle);
 

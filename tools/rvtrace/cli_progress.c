@@ -83,6 +83,7 @@ void cli_decode_progress_event(cli_decode_progress *d, const rvt_flow_event *ev)
 static int sp_put(void *ctx, const rvt_irec *recs, size_t n)
 {
     cli_sink_progress *sp = ctx;
+    sp->records += n;
     for (size_t i = 0; i < n; i++)
         sp->insns += recs[i].ninstr;
     if (sp->insns >= sp->next_check) {      /* the clock once in 2^20 */
@@ -108,12 +109,21 @@ static int sp_end(void *ctx)
     return sp->down.end ? sp->down.end(sp->down.ctx) : 0;
 }
 
+int cli_sink_nonempty(const cli_sink_progress *sp)
+{
+    if (sp->records)
+        return CLI_OK;
+    cli_err("%s: no records to encode (an empty input, or an ingress file with only its header)", sp->file);
+    return CLI_FAIL;
+}
+
 rvt_irec_sink cli_progress_sink(cli_sink_progress *sp, const char *file, const rvt_irec_sink *down)
 {
     cli_progress_init(&sp->p, true);
     sp->down = *down;
     sp->file = file;
     sp->insns = 0;
+    sp->records = 0;
     sp->next_check = 1u << 20;
     rvt_irec_sink s = { sp, sp_put, down->data ? sp_data : NULL, sp_end };
     return s;

@@ -1,4 +1,5 @@
 /* Small helpers shared by the subcommands. */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -17,25 +18,110 @@ void cli_err(const char *fmt, ...)
     fputc('\n', stderr);
 }
 
-bool cli_parse_u64(const char *s, uint64_t *out)
+/* Digits only (decimal, or hex after 0x), no sign, no spaces; then an
+ * optional suffix from `suffixes` (scale[k] for suffixes[k]); nothing after. */
+static bool parse_scaled(const char *s, const char *suffixes, const uint64_t *scale, uint64_t *out)
 {
-    if (!s || !*s || *s == '-')
+    if (!s || !isdigit((unsigned char)s[0]))
+        return false;
+    bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    if (hex && !isxdigit((unsigned char)s[2]))
         return false;
     errno = 0;
     char *end;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || end == s)
+    unsigned long long v = strtoull(s, &end, hex ? 16 : 10);
+    if (errno)
         return false;
     uint64_t mul = 1;
-    if (*end == 'k' || *end == 'K') mul = 1000ull, end++;
-    else if (*end == 'M') mul = 1000000ull, end++;
-    else if (*end == 'G') mul = 1000000000ull, end++;
-    if (*end)
-        return false;
-    if (v > UINT64_MAX / mul)
+    const char *k = *end && suffixes ? strchr(suffixes, *end) : NULL;
+    if (k) {
+        mul = scale[k - suffixes];
+        end++;
+    }
+    if (*end || v > UINT64_MAX / mul)
         return false;
     *out = (uint64_t)v * mul;
     return true;
+}
+
+bool cli_parse_u64(const char *s, uint64_t *out)
+{
+    return parse_scaled(s, NULL, NULL, out);
+}
+
+bool cli_parse_count(const char *s, uint64_t *out)
+{
+    static const uint64_t dec[] = { 1000ull, 1000ull, 1000000ull, 1000000000ull };
+    return parse_scaled(s, "kKMG", dec, out);
+}
+
+bool cli_parse_size(const char *s, uint64_t *out)
+{
+    static const uint64_t bin[] = { 1ull << 10, 1ull << 10, 1ull << 20, 1ull << 30 };
+    return parse_scaled(s, "kKMG", bin, out);
+}
+
+/* A limit as the user would write it: sizes in whole K/M/G where they divide. */
+static const char *num_text(uint64_t v, cli_num_kind kind, char *buf, size_t n)
+{
+    static const char sfx[] = "GMK";
+    for (int k = 0; kind == CLI_NUM_SIZE && v && k < 3; k++) {
+        unsigned shift = 30u - 10u * (unsigned)k;
+        if (v % (1ull << shift) == 0) {
+            snprintf(buf, n, "%" PRIu64 "%c", v >> shift, sfx[k]);
+            return buf;
+        }
+    }
+    return cli_thousands(v, buf, n);
+}
+
+bool cli_parse_range(const char *name, const char *v, cli_num_kind kind, uint64_t lo, uint64_t hi,
+                     uint64_t *out)
+{
+    bool ok = kind == CLI_NUM_SIZE ? cli_parse_size(v, out)
+            : kind == CLI_NUM_COUNT ? cli_parse_count(v, out) : cli_parse_u64(v, out);
+    if (ok && *out >= lo && *out <= hi)
+        return true;
+    static const char *const what[] = { "a number", "a count (k/M/G = 10^3/10^6/10^9)",
+                                        "a size in bytes (k/M/G = KiB/MiB/GiB)" };
+    char a[32], b[32];
+    if (hi == UINT64_MAX)
+        cli_err("%s: expected %s of at least %s, got '%s'", name, what[kind], num_text(lo, kind, a, sizeof a), v);
+    else
+        cli_err("%s: expected %s from %s to %s, got '%s'", name, what[kind], num_text(lo, kind, a, sizeof a),
+                num_text(hi, kind, b, sizeof b), v);
+    return false;
+}
+
+bool cli_parse_ram_size(const char *name, const char *v, uint64_t *out)
+{
+    /* the hart's limits (src/hart/hart.c check_cfg; docs/hart.md) */
+    if (!cli_parse_range(name, v, CLI_NUM_SIZE, 4096, 16ull << 30, out))
+        return false;
+    if (*out % 4096 == 0)
+        return true;
+    cli_err("%s: %s is not a multiple of the 4 KiB page", name, v);
+    return false;
+}
+
+bool cli_stdout_kind(const char *arg, rvt_out_kind *kind, int *given)
+{
+    static const struct { const char *opt; rvt_out_kind kind; } kinds[] = {
+        { "--listing", RVT_OUT_LISTING }, { "--json", RVT_OUT_JSON }, { "--folded", RVT_OUT_FOLDED },
+    };
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        if (strcmp(arg, kinds[k].opt))
+            continue;
+        if (*given && *kind != kinds[k].kind) {
+            cli_err("decode: one of --listing, --json, --folded goes to stdout, not two");
+            (*given)++;
+        } else if (!*given) {
+            *given = 1;
+        }
+        *kind = kinds[k].kind;
+        return true;
+    }
+    return false;
 }
 
 const char *cli_opt(int argc, char **argv, int *i, const char *name)
@@ -49,8 +135,10 @@ const char *cli_opt(int argc, char **argv, int *i, const char *name)
     if (a[n] != '\0')
         return NULL;
     if (*i + 1 >= argc) {
+        /* One error, not a second "unknown option" from the caller. */
         cli_err("option %s needs a value", name);
-        return NULL;
+        cli_out_abort();
+        exit(CLI_USAGE);
     }
     return argv[++*i];
 }
@@ -79,6 +167,8 @@ uint8_t *cli_slurp(const char *path, size_t *len)
 {
     int st;
     const char *why = "";
+    if (!cli_in(path))
+        return NULL;
     uint8_t *buf = rvt_read_file(path, 0, len, &st, &why);
     if (!buf)
         cli_err("%s: cannot read: %s", path, why);

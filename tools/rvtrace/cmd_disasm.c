@@ -42,7 +42,7 @@ int cmd_disasm(int argc, char **argv)
         return cli_err("usage: rvtrace disasm PROG.elf"), CLI_USAGE;
     rvt_image *img = rvt_image_new();
     rvt_image_set_diag(img, cli_diag, argv[1]);
-    if (rvt_image_load_elf(img, argv[1]) < 0) {
+    if (!cli_in(argv[1]) || rvt_image_load_elf(img, argv[1]) < 0) {
         rvt_image_free(img);
         return CLI_FAIL;
     }

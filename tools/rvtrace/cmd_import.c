@@ -18,7 +18,9 @@ const char cmd_import_help[] =
     "  spikecsv  reference-flow Spike trace: VALID,ADDRESS,INSN,PRIVILEGE,\n"
     "            EXCEPTION,ECAUSE,TVAL,INTERRUPT\n"
     "  spikelog  spike --log-commits log (with or without -l lines)\n"
-    "  pcs       one hex pc per line; needs --elf for the instruction words\n"
+    "  pcs       one hex pc per line; needs --elf for the instruction words (a\n"
+    "            list the image cannot explain, more than 1 in 20 instructions\n"
+    "            followed by an inferred trap, is refused: wrong --elf)\n"
     "\n"
     "options:\n"
     "  -o FILE          output: .rvi (binary records) or .csv (encoder-input CSV)\n"
@@ -45,8 +47,8 @@ static int parse_opts(int argc, char **argv, imp_opts *o)
             if (!cli_parse_u64(v, &o->xlen) || (o->xlen != 32 && o->xlen != 64))
                 return cli_err("--xlen must be 32 or 64"), CLI_USAGE;
         } else if ((v = cli_opt(argc, argv, &i, "--priv"))) {
-            if (!cli_parse_u64(v, &o->priv) || o->priv > 7)
-                return cli_err("--priv must be 0..7"), CLI_USAGE;
+            if (!cli_parse_range("--priv", v, CLI_NUM_PLAIN, 0, 7, &o->priv))
+                return CLI_USAGE;
             o->priv_set = true;
         } else if (!strcmp(argv[i], "--itype3")) o->itype3 = true;
         else if (!strcmp(argv[i], "--csv-itype3")) o->csv_itype3 = true;
@@ -73,13 +75,16 @@ typedef struct imp_out {
 static int open_out(const imp_opts *o, unsigned xlen, imp_out *out)
 {
     int st;
+    const char *name = cli_out_claim(o->out);
+    if (!cli_in(o->in) || !name)
+        return RVT_ERR_INVAL;
     if (cli_has_suffix(o->out, ".csv")) {
         unsigned fl = (o->csv_itype3 ? RVT_REFCSV_ITYPE3 : 0) | (o->csv_ts ? RVT_REFCSV_TIME_SIJUMP : 0);
-        out->csv = rvt_refcsv_writer_open(o->out, fl, &st);
+        out->csv = rvt_refcsv_writer_open(name, fl, &st);
         if (out->csv)
             out->sink = rvt_refcsv_writer_sink(out->csv);
     } else {
-        out->rvi = rvt_rvi_writer_open(o->out, xlen, &st);
+        out->rvi = rvt_rvi_writer_open(name, xlen, &st);
         if (out->rvi) {
             out->sink = rvt_rvi_writer_sink(out->rvi);
             if (o->itype3)
@@ -115,7 +120,7 @@ int cmd_import(int argc, char **argv)
     if (o.elf) {
         img = rvt_image_new();
         rvt_image_set_diag(img, cli_diag, (void *)o.elf);
-        if (rvt_image_load_elf(img, o.elf) < 0) {
+        if (!cli_in(o.elf) || rvt_image_load_elf(img, o.elf) < 0) {
             rvt_image_free(img);
             return CLI_FAIL;
         }
@@ -138,6 +143,10 @@ int cmd_import(int argc, char **argv)
     rvt_image_free(img);
     if (rc < 0)
         return CLI_FAIL;
+    if (res.records == 0) {
+        cli_err("%s: no records (nothing to import)", o.in);
+        return CLI_FAIL;
+    }
     char a[32], b[32];
     fprintf(stderr, "rvtrace: import %s: %s records (%" PRIu64 " traps, %" PRIu64
             " inferred) from %s lines, itype %u-bit\n", o.fmt, cli_thousands(res.records, a, sizeof a),

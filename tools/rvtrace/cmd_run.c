@@ -23,11 +23,14 @@ const char cmd_run_help[] =
     "options:\n"
     "  --isa ISA            rv64imac, rv32imac, rv64ima or rv32ima (default: from\n"
     "                       the ELF class, with C)\n"
-    "  --max-instr N        stop after N retired instructions (exit status 1)\n"
+    "  --max-instr N        stop after N >= 1 retired instructions (exit status 1;\n"
+    "                       k/M/G = 10^3/10^6/10^9)\n"
     "  --retire-width N     instructions retired per cycle, 1..8 (E-Trace 4.2.2)\n"
-    "  --ram-size N         RAM at 0x80000000 in bytes (default 128M)\n"
-    "  --pcs F              write every executed PC, including instructions that\n"
-    "                       trap without retiring (QEMU's -d exec view)\n"
+    "  --ram-size N         RAM at 0x80000000 in bytes, 4K..16G in whole 4K pages\n"
+    "                       (k/M/G = KiB/MiB/GiB; default 128M)\n"
+    "  --pcs-executed F     write every executed PC, including instructions that\n"
+    "                       trap without retiring (QEMU's -d exec view); old\n"
+    "                       spelling --pcs (decode --pcs is the retired PCs)\n"
     "  --pcs-retired F      write every retired PC (what an unfiltered trace's\n"
     "                       decoders rebuild; see --pcs-traced for a filtered one)\n"
     "                       PC lists: lowercase hex without 0x, one per line\n"
@@ -35,13 +38,15 @@ const char cmd_run_help[] =
     "  --export-spike-csv F write the E-Trace reference flow's Spike-style trace\n"
     "                       CSV (VALID,ADDRESS,INSN,...; docs/format-import.md)\n"
     "  --export-spike-data-csv F  ... and its data-trace input (DRETIRE,DTYPE,DADDR,\n"
-    "                       DSIZE,DATA; implies --data)\n"
-    "  --data               also produce data-access records (E-Trace 4.4)\n"
+    "                       DSIZE,DATA; implies --data-records)\n"
+    "  --data-records       also produce data-access records (E-Trace 4.4); old\n"
+    "                       spelling --data (decode --data FILE is --data-out)\n"
     "  --data-out F         write the data-access records as text, one per line\n"
-    "                       (TYPE BYTES ADDR DATA [DATA2], hex; implies --data)\n"
+    "                       (TYPE BYTES ADDR DATA [DATA2], hex; implies\n"
+    "                       --data-records)\n"
     "  --data-split N       split data interface (E-Trace 4.3): loads and atomics\n"
     "                       as a request and a later, out-of-order response with\n"
-    "                       N IDs (1..32); implies --data; --te-data then writes\n"
+    "                       N IDs (1..32); implies --data-records; --te-data writes\n"
     "                       the split packets (split_loads=1, index_width=log2 N);\n"
     "                       --data-out lists each access at its response\n"
     "  --null-trace         build ingress records and discard them (speed checks)\n"
@@ -49,7 +54,8 @@ const char cmd_run_help[] =
     "  --tv-eaddr           ... with effective addresses too (identifier 3)\n"
     "  --tv-mem             ... with memory request/response items (opcodes 8, 9)\n"
     "  --quiet              no summary\n"
-    "  --stats              a longer summary (cycles, records, executed)\n"
+    "  --verbose            a longer summary (cycles, records, executed); old\n"
+    "                       spelling --stats (not --stat, the PMU counts below)\n"
     "  --ctr                print the final CTR buffer (Smctr), newest first\n"
     "  --ctr-control N      mctrcontrol at reset, e.g. 0x7 records M, S and U\n"
     "                       (default 0: only what the program configures)\n"
@@ -60,8 +66,9 @@ const char cmd_run_help[] =
     "                       ELF defines the symbol rvtrace_sbi_firmware\n"
     "\n"
     "The summary goes to stderr; a progress line is shown every 2 s on a terminal.\n"
-    "Exit status: the program's finisher code, 1 on a fatal hart error or when\n"
-    "--max-instr stops the run, 2 on a usage error.\n";
+    "Exit status: 0 when the program exits with code 0; 1 when it exits with\n"
+    "another code (printed), on a fatal hart error, when --max-instr stops the\n"
+    "run or an output cannot be written; 2 on a usage error.\n";
 
 /* ---- buffered PC list writer ---- */
 typedef struct pc_file {
@@ -148,15 +155,15 @@ static bool parse_isa(const char *isa, unsigned *xlen, bool *no_c)
     return false;
 }
 
-static bool num_opt(int argc, char **argv, int *i, const char *name, uint64_t *out, bool *err)
+/* A numeric option of `kind` within lo..hi (*err on a bad value). */
+static bool num_opt(int argc, char **argv, int *i, const char *name, cli_num_kind kind, uint64_t lo,
+                    uint64_t hi, uint64_t *out, bool *err)
 {
     const char *v = cli_opt(argc, argv, i, name);
     if (!v)
         return false;
-    if (!cli_parse_u64(v, out)) {
-        cli_err("%s: not a number: '%s'", name, v);
+    if (!cli_parse_range(name, v, kind, lo, hi, out))
         *err = true;
-    }
     return true;
 }
 
@@ -213,7 +220,8 @@ static int parse_args(int argc, char **argv, run_opts *o)
             o->pcs_traced = v;
         } else if ((v = cli_opt(argc, argv, &i, "--isa"))) o->isa = v;
         else if ((v = cli_opt(argc, argv, &i, "--pcs-retired"))) o->pcs_retired = v;
-        else if ((v = cli_opt(argc, argv, &i, "--pcs"))) o->pcs = v;
+        else if ((v = cli_opt(argc, argv, &i, "--pcs-executed")) || (v = cli_opt(argc, argv, &i, "--pcs")))
+            o->pcs = v;
         else if ((v = cli_opt(argc, argv, &i, "--ingress"))) o->ingress = v;
         else if ((v = cli_opt(argc, argv, &i, "--export-spike-csv"))) o->spike_csv = v;
         else if ((v = cli_opt(argc, argv, &i, "--export-spike-data-csv"))) o->spike_data = v, o->data = true;
@@ -221,18 +229,21 @@ static int parse_args(int argc, char **argv, run_opts *o)
         else if ((v = cli_opt(argc, argv, &i, "--data-out"))) o->data_out = v, o->data = true;
         else if (!strcmp(a, "--tv-eaddr")) o->tv_eaddr = true;
         else if (!strcmp(a, "--tv-mem")) o->tv_mem = true;
-        else if (num_opt(argc, argv, &i, "--max-instr", &o->max_instr, &err)) {}
-        else if (num_opt(argc, argv, &i, "--retire-width", &o->width, &err)) {}
-        else if (num_opt(argc, argv, &i, "--data-split", &o->data_split, &err)) o->data = true;
-        else if (num_opt(argc, argv, &i, "--ram-size", &o->ram_size, &err)) {}
-        else if (!strcmp(a, "--data")) o->data = true;
+        else if (num_opt(argc, argv, &i, "--max-instr", CLI_NUM_COUNT, 1, UINT64_MAX, &o->max_instr, &err)) {}
+        else if (num_opt(argc, argv, &i, "--retire-width", CLI_NUM_PLAIN, 1, 8, &o->width, &err)) {}
+        else if (num_opt(argc, argv, &i, "--data-split", CLI_NUM_PLAIN, 1, RVT_HART_SPLIT_MAX, &o->data_split,
+                         &err))
+            o->data = true;
+        else if ((v = cli_opt(argc, argv, &i, "--ram-size")))
+            err = !cli_parse_ram_size("--ram-size", v, &o->ram_size);
+        else if (!strcmp(a, "--data-records") || !strcmp(a, "--data")) o->data = true;
         else if (!strcmp(a, "--quiet")) o->quiet = true;
-        else if (!strcmp(a, "--stats")) o->stats = true;
+        else if (!strcmp(a, "--verbose") || !strcmp(a, "--stats")) o->stats = true;
         else if (!strcmp(a, "--null-trace")) o->null_trace = true;
         else if (!strcmp(a, "--ctr")) o->ctr = true;
         else if (!strcmp(a, "--stat")) o->stat = true;
         else if (!strcmp(a, "--sbi")) o->sbi = true;
-        else if (num_opt(argc, argv, &i, "--ctr-control", &o->ctr_control, &err)) {}
+        else if (num_opt(argc, argv, &i, "--ctr-control", CLI_NUM_PLAIN, 0, UINT64_MAX, &o->ctr_control, &err)) {}
         else if ((v = cli_opt(argc, argv, &i, "--events")) || (v = cli_opt(argc, argv, &i, "-e")))
             o->events = v;
         else if (a[0] == '-' && a[1]) {
@@ -253,14 +264,6 @@ static int parse_args(int argc, char **argv, run_opts *o)
         o->nsel = stat_parse_events(o->events, o->sel, (int)(sizeof o->sel / sizeof o->sel[0]));
         err = o->nsel < 0;
     }
-    if (!err && (o->width > 8)) {
-        cli_err("run: --retire-width must be 1..8");
-        err = true;
-    }
-    if (!err && o->data_split > RVT_HART_SPLIT_MAX) {
-        cli_err("run: --data-split must be 1..%u", RVT_HART_SPLIT_MAX);
-        err = true;
-    }
     if (!err && o->data_split)
         split_te_attrs(o);
     return err ? CLI_USAGE : 0;
@@ -274,9 +277,8 @@ static int open_pc_file(pc_file **out, const char *path)
     if (!p)
         return CLI_FAIL;
     p->path = path;
-    p->f = fopen(path, "w");
+    p->f = cli_out_fopen(path, "w");
     if (!p->f) {
-        cli_err("%s: %s", path, strerror(errno));
         free(p);
         return CLI_FAIL;
     }
@@ -331,7 +333,10 @@ static int open_sinks(const run_opts *o, unsigned xlen, rvt_image *img, sinks *s
     rvt_irec_tee_init(&s->tee);
     int st = 0;
     if (o->ingress) {
-        s->rvi = rvt_rvi_writer_open(o->ingress, xlen, &st);
+        const char *name = cli_out_claim(o->ingress);
+        if (!name)
+            return CLI_FAIL;
+        s->rvi = rvt_rvi_writer_open(name, xlen, &st);
         if (!s->rvi) {
             cli_err("%s: cannot write: %s", o->ingress, rvt_status_str(st));
             return CLI_FAIL;
@@ -340,7 +345,10 @@ static int open_sinks(const run_opts *o, unsigned xlen, rvt_image *img, sinks *s
         rvt_irec_tee_add(&s->tee, &k);
     }
     if (o->spike_csv) {
-        s->spike = rvt_spikecsv_writer_open(o->spike_csv, img, xlen, &st);
+        const char *name = cli_out_claim(o->spike_csv);
+        if (!name)
+            return CLI_FAIL;
+        s->spike = rvt_spikecsv_writer_open(name, img, xlen, &st);
         if (!s->spike) {
             cli_err("%s: cannot write: %s", o->spike_csv, rvt_status_str(st));
             return CLI_FAIL;
@@ -349,7 +357,10 @@ static int open_sinks(const run_opts *o, unsigned xlen, rvt_image *img, sinks *s
         rvt_irec_tee_add(&s->tee, &k);
     }
     if (o->spike_data) {
-        s->spike_data = rvt_spikedata_writer_open(o->spike_data, &st);
+        const char *name = cli_out_claim(o->spike_data);
+        if (!name)
+            return CLI_FAIL;
+        s->spike_data = rvt_spikedata_writer_open(name, &st);
         if (!s->spike_data) {
             cli_err("%s: cannot write: %s", o->spike_data, rvt_status_str(st));
             return CLI_FAIL;
@@ -416,9 +427,9 @@ static int close_sinks(sinks *s)
         cli_err("Spike data CSV file: write error");
         rc = CLI_FAIL;
     }
-    if (s->te && te_sink_close(s->te) < 0)
+    if (te_sink_close(s->te) != CLI_OK)
         rc = CLI_FAIL;
-    if (s->nt && nt_sink_close(s->nt) < 0)
+    if (nt_sink_close(s->nt) != CLI_OK)
         rc = CLI_FAIL;
     if (data_text_close(s->dtext) != CLI_OK)
         rc = CLI_FAIL;
@@ -459,6 +470,16 @@ static void print_summary(const run_opts *o, rvt_hart *h, int why, double secs)
                 cli_thousands(st.executed, a, sizeof a), cli_thousands(st.cycles, b, sizeof b),
                 cli_thousands(st.records, c, sizeof c), cli_thousands(st.data_records, d, sizeof d));
     }
+}
+
+/* The program's finisher code is reported, not passed on: rvtrace's own
+ * exit statuses are 0, 1 (input/output or the program failed), 2 (usage). */
+static int program_status(const run_opts *o, int code)
+{
+    if (code == 0)
+        return CLI_OK;
+    cli_err("%s: the program exited with code %d", o->elf, code);
+    return CLI_FAIL;
 }
 
 #define RUN_CHUNK 20000000ull
@@ -543,7 +564,7 @@ static int run_loaded(const run_opts *o, rvt_image *img)
             if (o->stat)
                 stat_print(stderr, rvt_hart_pmu(h), o->sel, o->nsel, o->elf, secs);
             if (why == RVT_HART_EXITED) {
-                rc = rvt_hart_exit_code(h) & 0xff;
+                rc = program_status(o, rvt_hart_exit_code(h));
             } else if (why == RVT_HART_MAX_INSTR) {
                 cli_err("%s: stopped after --max-instr %" PRIu64 " instructions", o->elf, o->max_instr);
                 rc = CLI_FAIL;
@@ -558,13 +579,18 @@ static int run_loaded(const run_opts *o, rvt_image *img)
             }
         }
     }
-    if (close_sinks(&sk) && !rc)
-        rc = CLI_FAIL;
-    if (tv_out_close(tv) && !rc)
-        rc = CLI_FAIL;
-    if (close_pc_file(all) && !rc)
-        rc = CLI_FAIL;
-    if (close_pc_file(ret) && !rc)
+    int io = close_sinks(&sk) ? CLI_FAIL : CLI_OK;
+    if (tv_out_close(tv))
+        io = CLI_FAIL;
+    if (close_pc_file(all))
+        io = CLI_FAIL;
+    if (close_pc_file(ret))
+        io = CLI_FAIL;
+    /* The outputs of a run that went (a failing program, --max-instr) are
+     * complete: they are kept; main() removes them on any other failure. */
+    if (io == CLI_OK && h)
+        io = cli_out_commit();
+    if (io != CLI_OK && !rc)
         rc = CLI_FAIL;
     rvt_hart_free(h);
     return rc;
@@ -592,8 +618,10 @@ int cmd_run(int argc, char **argv)
         return CLI_FAIL;
     }
     rvt_image_set_diag(img, cli_diag, (void *)o.elf);
-    int st = rvt_image_load_elf(img, o.elf);
-    if (st < 0) {
+    int st = 0;
+    if (!cli_in(o.elf)) {
+        rc = CLI_FAIL;
+    } else if ((st = rvt_image_load_elf(img, o.elf)) < 0) {
         cli_err("%s: cannot load: %s", o.elf, rvt_status_str(st));
         rc = CLI_FAIL;
     } else {

@@ -18,14 +18,16 @@ const char cmd_verify_help[] =
     "options:\n"
     "  --elf PROG.elf       the program the trace was taken from (required)\n"
     "  --isa ISA            rv64imac, rv32imac, rv64ima, rv32ima (default: ELF)\n"
-    "  --ram-size N         RAM of the reference hart (default 128M)\n"
+    "  --ram-size N         RAM of the reference hart, 4K..16G in whole 4K pages\n"
+    "                       (k/M/G = KiB/MiB/GiB; default 128M)\n"
     "  --max-report N       report up to N divergences (default 1; all are\n"
     "                       counted, the shadow state is copied after each)\n"
     "  --xlen N --flen N --mlen N   trace parameters (default: XLEN of the ELF,\n"
     "                       FLEN = MLEN = XLEN)\n"
     "\n"
-    "Exit status: 0 when trace and hart agree, 1 on a divergence or a corrupt\n"
-    "trace, 2 on a usage error.\n";
+    "Exit status: 0 when trace and hart agree up to the program's end (its\n"
+    "test-finisher write), 1 on a divergence, a corrupt trace or one that\n"
+    "ends before the program did (an empty or cut trace), 2 on a usage error.\n";
 
 typedef struct verify_opts {
     const char *elf, *isa, *path;
@@ -41,8 +43,9 @@ static int parse(int argc, char **argv, verify_opts *o)
         if (tv_cfg_option(argc, argv, &i, &o->tv, &err)) {}
         else if ((v = cli_opt(argc, argv, &i, "--elf"))) o->elf = v;
         else if ((v = cli_opt(argc, argv, &i, "--isa"))) o->isa = v;
-        else if ((v = cli_opt(argc, argv, &i, "--ram-size"))) err = !cli_parse_u64(v, &o->ram_size);
-        else if ((v = cli_opt(argc, argv, &i, "--max-report"))) err = !cli_parse_u64(v, &o->max_report);
+        else if ((v = cli_opt(argc, argv, &i, "--ram-size"))) err = !cli_parse_ram_size("--ram-size", v, &o->ram_size);
+        else if ((v = cli_opt(argc, argv, &i, "--max-report")))
+            err = !cli_parse_range("--max-report", v, CLI_NUM_COUNT, 1, UINT64_MAX, &o->max_report);
         else if (argv[i][0] == '-' && argv[i][1]) { cli_err("verify: unknown option '%s'", argv[i]); err = true; }
         else if (o->path) { cli_err("verify: more than one trace given"); err = true; }
         else o->path = argv[i];
@@ -115,6 +118,11 @@ static int report(const verify_opts *o, rvt_tv_verifier *v, int64_t bad)
         cli_err("%s: %" PRId64 " corrupt item(s)", o->path, bad);
         return CLI_FAIL;
     }
+    if (!rvt_tv_verifier_complete(v)) {
+        cli_err("%s: the trace ends after %s instructions/traps, before the program did "
+                "(no test-finisher write): only that prefix was verified", o->path, c);
+        return CLI_FAIL;
+    }
     printf("trace matches the reference hart\n");
     return CLI_OK;
 }
@@ -162,8 +170,10 @@ int cmd_verify(int argc, char **argv)
     if (!img)
         return CLI_FAIL;
     rvt_image_set_diag(img, cli_diag, (void *)o.elf);
-    int st = rvt_image_load_elf(img, o.elf);
-    if (st < 0) {
+    int st = 0;
+    if (!cli_in(o.elf) || !cli_in(o.path)) {
+        rc = CLI_FAIL;
+    } else if ((st = rvt_image_load_elf(img, o.elf)) < 0) {
         cli_err("%s: %s", o.elf, rvt_status_str(st));
         rc = CLI_FAIL;
     } else {

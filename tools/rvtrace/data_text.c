@@ -47,9 +47,8 @@ static data_text *text_open(const char *path, unsigned omit)
         return NULL;
     t->path = path;
     t->omit = omit;
-    t->f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+    t->f = cli_out_fopen(path, "w");
     if (!t->f) {
-        cli_err("%s: cannot write", path);
         free(t);
         return NULL;
     }
@@ -111,5 +110,9 @@ int te_data_decode(const rvt_te_attrs *a, const uint8_t *buf, size_t len, const 
     if (errs < 0)
         cli_err("%s: %s", out, rvt_status_str(errs));
     int rc = text_close(t);
+    /* Errors in the stream are reported and decoding goes on past them:
+     * the output covers the whole stream, so it is kept (cli_out.c). */
+    if (rc == CLI_OK && errs >= 0)
+        rc = cli_out_commit();
     return errs != 0 ? CLI_FAIL : rc;
 }

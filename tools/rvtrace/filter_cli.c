@@ -214,7 +214,7 @@ int encode_filter_open(int argc, char **argv, rvt_irec_sink *sink, encode_filter
         return CLI_OK;
     if (elf) {
         int st;
-        if (!(ef->img = rvt_image_new()) || (st = rvt_image_load_elf(ef->img, elf)) < 0) {
+        if (!(ef->img = rvt_image_new()) || !cli_in(elf) || (st = rvt_image_load_elf(ef->img, elf)) < 0) {
             cli_err("%s: cannot load for its symbols", elf);
             return CLI_FAIL;
         }
@@ -260,8 +260,7 @@ static int traced_put(void *ctx, const rvt_irec *r, size_t n)
 int traced_pcs_open(const char *path, rvt_image *img, rvt_irec_sink *out, void **handle)
 {
     traced_pcs *t = calloc(1, sizeof *t);
-    if (!t || !(t->f = fopen(path, "w"))) {
-        cli_err("%s: cannot write", path);
+    if (!t || !(t->f = cli_out_fopen(path, "w"))) {
         free(t);
         return CLI_FAIL;
     }

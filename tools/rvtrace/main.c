@@ -22,7 +22,8 @@ static const struct {
 
 static void usage(FILE *f)
 {
-    fputs("usage: rvtrace COMMAND [OPTIONS] [ARGS]\n\ncommands:\n", f);
+    fputs("usage: rvtrace COMMAND [OPTIONS] [ARGS]\n"
+          "       rvtrace --version | --help\n\ncommands:\n", f);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
     fputs("\n'rvtrace help COMMAND' or 'rvtrace COMMAND --help' for details.\n"
@@ -31,7 +32,14 @@ static void usage(FILE *f)
           "The same error at consecutive offsets is printed once, then folded into one\n"
           "line; at most RVTRACE_MAX_ERRORS lines are printed (default 100, 0 = all).\n"
           "Long runs show a progress line on a terminal every RVTRACE_PROGRESS seconds\n"
-          "(default 2).\n", f);
+          "(default 2).\n"
+          "\nAn output that is also an input or another output of the command is\n"
+          "refused.  Outputs are written under a temporary name and renamed into\n"
+          "place at the end; a failed command leaves none behind.\n"
+          "Numbers: decimal or 0x hex, nothing else around them; counts take\n"
+          "k/M/G = 10^3/10^6/10^9, sizes in bytes k/M/G = KiB/MiB/GiB; every\n"
+          "option checks its range.\n"
+          "Exit status: 0 success, 1 input/output or decode error, 2 usage error.\n", f);
 }
 
 const char *cli_help_text(const char *cmd)
@@ -41,7 +49,10 @@ const char *cli_help_text(const char *cmd)
         { "decode", cmd_decode_help }, { "encode", cmd_encode_help },
         { "import", cmd_import_help }, { "verify", cmd_verify_help }, { "disasm", cmd_disasm_help },
         { "stat", cmd_stat_help }, { "bench", cmd_bench_help },
-        { "help", "usage: rvtrace help [COMMAND]\n" },
+        { "help", "usage: rvtrace help [COMMAND]\n"
+                  "\n"
+                  "Without COMMAND: the command list.  'rvtrace COMMAND --help' is the same\n"
+                  "as 'rvtrace help COMMAND'; 'rvtrace --version' prints the version.\n" },
     };
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
         if (!strcmp(cmd, texts[i].name))
@@ -49,11 +60,12 @@ const char *cli_help_text(const char *cmd)
     return NULL;
 }
 
-/* A command's help; run and encode also list both trace paths' options. */
+/* A command's help; the commands that take them also list both trace
+ * paths' options (decode and dump take them as overrides of the sidecar). */
 static void print_help(const char *cmd, const char *text)
 {
     fputs(text, stdout);
-    if (!strcmp(cmd, "run") || !strcmp(cmd, "encode")) {
+    if (!strcmp(cmd, "run") || !strcmp(cmd, "encode") || !strcmp(cmd, "decode") || !strcmp(cmd, "dump")) {
         printf("\n%s\n%s", te_options_help, nt_options_help);
     }
     if (!strcmp(cmd, "run"))
@@ -73,6 +85,13 @@ int cmd_help(int argc, char **argv)
     }
     print_help(argv[1], text);
     return CLI_OK;
+}
+
+/* The documented statuses only: a library status (< 0) or any other value
+ * that slipped through a command is a failure, never the exit code. */
+static int cli_exit_status(int rc)
+{
+    return rc == CLI_OK || rc == CLI_FAIL || rc == CLI_USAGE ? rc : CLI_FAIL;
 }
 
 int main(int argc, char **argv)
@@ -98,8 +117,11 @@ int main(int argc, char **argv)
                 return CLI_OK;
             }
         }
-        int rc = commands[i].fn(argc - 1, argv + 1);
+        int rc = cli_exit_status(commands[i].fn(argc - 1, argv + 1));
         cli_diag_flush();
+        if (rc == CLI_OK)
+            rc = cli_out_commit();
+        cli_out_abort();
         return rc;
     }
     cli_err("unknown command '%s'", argv[1]);

@@ -101,25 +101,23 @@ int nt_cmd_decode(int argc, char **argv)
 {
     const char *path = NULL, *elf = NULL, *pcs = NULL, *smc = NULL, *v;
     rvt_out_kind kind = RVT_OUT_LISTING;
+    int kinds = 0;              /* --listing/--json/--folded given */
     int src = -1;
+    uint64_t srcv;
     bool count = false;
     for (int i = 1; i < argc; i++) {
         if ((v = cli_opt(argc, argv, &i, "--elf")))
             elf = v;
-        else if ((v = cli_opt(argc, argv, &i, "--pcs")))
+        else if ((v = cli_opt(argc, argv, &i, "--pcs")) || (v = cli_opt(argc, argv, &i, "--pcs-retired")))
             pcs = v;
         else if ((v = cli_opt(argc, argv, &i, "--smc")))
             smc = v;
         else if ((v = cli_opt(argc, argv, &i, "--src")))
-            src = atoi(v);
-        else if (!strcmp(argv[i], "--json"))
-            kind = RVT_OUT_JSON;
+            src = cli_parse_range("--src", v, CLI_NUM_PLAIN, 0, 4095, &srcv) ? (int)srcv : -2;
+        else if (cli_stdout_kind(argv[i], &kind, &kinds))
+            continue;
         else if (!strcmp(argv[i], "--count"))
             count = true;
-        else if (!strcmp(argv[i], "--listing"))
-            kind = RVT_OUT_LISTING;
-        else if (!strcmp(argv[i], "--folded"))
-            kind = RVT_OUT_FOLDED;
         else if (!strcmp(argv[i], "--ntrace"))
             continue;
         else if (argv[i][0] != '-')
@@ -129,6 +127,8 @@ int nt_cmd_decode(int argc, char **argv)
             return CLI_USAGE;
         }
     }
+    if (src == -2 || kinds > 1)
+        return CLI_USAGE;
     if (!path || !elf) {
         fputs(cmd_decode_help, stderr);
         fputs(nt_options_help, stderr);
@@ -142,7 +142,7 @@ int nt_cmd_decode(int argc, char **argv)
     if (!img)
         return CLI_FAIL;
     rvt_image_set_diag(img, cli_diag, (void *)elf);
-    if (rvt_image_load_elf(img, elf) < 0) {
+    if (!cli_in(elf) || rvt_image_load_elf(img, elf) < 0) {
         rvt_image_free(img);
         return CLI_FAIL;
     }
@@ -163,19 +163,18 @@ int nt_cmd_decode(int argc, char **argv)
         return CLI_FAIL;
     }
     if (buf && pcs) {
-        pf = fopen(pcs, "w");
-        if (!pf)
-            cli_err("%s: cannot create", pcs);
-        else
+        pf = cli_out_fopen(pcs, "w");
+        if (pf)
             c.outs[c.nout++] = rvt_out_new(RVT_OUT_PCS, pf, img);
     }
-    bool to_stdout = buf && !count && (!pcs || kind != RVT_OUT_LISTING);
+    bool to_stdout = buf && (kinds || (!count && !pcs));   /* as asked, else the listing */
     if (to_stdout)
         c.outs[c.nout++] = rvt_out_new(kind, stdout, img);
     rvt_nt_decoder *d = buf ? rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, src, &st) : NULL;
     if (d && count && !pcs && !c.nsmc)
         rvt_nt_decoder_set_events(d, RVT_NT_EVENTS_COUNT);   /* --smc needs each fence.i */
     int rc = CLI_FAIL;
+    bool ran = false;
     c.dec = d;
     if (d && (!pcs || pf)) {
         cli_decode_progress_init(&c.pr, path, len, !to_stdout);
@@ -183,6 +182,7 @@ int nt_cmd_decode(int argc, char **argv)
         if (st >= 0)
             st = rvt_nt_decode_end(d, on_event, &c);
         cli_progress_done(&c.pr.p);
+        ran = true;
         rc = st < 0 || c.errors ? CLI_FAIL : CLI_OK;
         if (count) {
             rvt_nt_dec_stats ds;
@@ -194,6 +194,8 @@ int nt_cmd_decode(int argc, char **argv)
         rvt_out_free(c.outs[i]);
     if (pf && fclose(pf) != 0)
         rc = CLI_FAIL;
+    else if (ran && cli_out_commit() != CLI_OK)
+        rc = CLI_FAIL;       /* decode errors are reported; the output is whole */
     rvt_nt_decoder_free(d);
     free(buf);
     rvt_image_free(img);

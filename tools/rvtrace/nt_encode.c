@@ -33,7 +33,7 @@ static int sink_free(nt_sink *s, int rc)
     if (rc == CLI_OK && s->path) {
         char side[4096];
         snprintf(side, sizeof side, "%s.attrs", s->path);
-        FILE *a = fopen(side, "w");
+        FILE *a = cli_out_fopen(side, "w");
         if (!a || rvt_nt_cfg_write(&s->cfg, a) < 0)
             rc = CLI_FAIL;
         if (a && fclose(a) != 0)
@@ -87,11 +87,9 @@ static int sink_new(const char *out, int argc, char **argv, int first, unsigned 
         return sink_free(s, CLI_USAGE);
     }
     s->path = strdup(out);
-    s->f = fopen(out, "wb");
-    if (!s->f) {
-        cli_err("%s: cannot create", out);
+    s->f = cli_out_fopen(out, "wb");
+    if (!s->f)
         return sink_free(s, CLI_FAIL);
-    }
     s->port = rvt_nt_port_new(s->f, s->cfg.port_bytes);
     for (unsigned k = 0; s->port && k < nharts; k++) {
         rvt_nt_cfg c = s->cfg;
@@ -132,12 +130,13 @@ int nt_sink_open(int argc, char **argv, unsigned xlen, rvt_irec_sink *out, void 
 {
     const char *path = ntrace_out(argc, argv);
     if (!path) {
-        cli_err("--ntrace needs an output file");
-        return RVT_ERR_INVAL;
+        cli_err("--nt-opt/--nt-src/--nt-attr need --ntrace OUT.nt");
+        return CLI_USAGE;
     }
     nt_sink *s = NULL;
-    if (sink_new(path, argc, argv, 0, xlen, 1, &s))
-        return RVT_ERR_INVAL;
+    int rc = sink_new(path, argc, argv, 0, xlen, 1, &s);
+    if (rc != CLI_OK)
+        return rc;
     *out = rvt_nt_encoder_sink(s->enc);
     *handle = s;
     return CLI_OK;
@@ -145,8 +144,7 @@ int nt_sink_open(int argc, char **argv, unsigned xlen, rvt_irec_sink *out, void 
 
 int nt_sink_close(void *handle)
 {
-    /* run checks for a negative status */
-    return handle && sink_free(handle, CLI_OK) != CLI_OK ? RVT_ERR_IO : 0;
+    return handle ? sink_free(handle, CLI_OK) : CLI_OK;
 }
 
 /* One input per hart, read ahead by one record for the merge. */
@@ -224,6 +222,9 @@ int nt_cmd_encode(int argc, char **argv)
         fputs(nt_options_help, stderr);
         return CLI_USAGE;
     }
+    for (unsigned k = 0; k < nin; k++)
+        if (!cli_in(in[k].path))
+            return CLI_FAIL;
     int st;
     rvt_rvi_reader *r = rvt_rvi_reader_open(in[0].path, &st);
     unsigned xlen = r ? rvt_rvi_reader_xlen(r) : 0;
@@ -243,6 +244,8 @@ int nt_cmd_encode(int argc, char **argv)
             st = rvt_rvi_replay(in[0].path, &sink, cli_diag, (void *)in[0].path);
         cli_progress_done(&sp.p);
         encode_filter_close(&ef);
+        if (rc == CLI_OK && st >= 0)
+            rc = cli_sink_nonempty(&sp);
         return sink_free(s, rc != CLI_OK ? rc : st < 0 ? CLI_FAIL : CLI_OK);
     }
     /* The same filters and triggers for every hart, each its own stage. */
@@ -265,6 +268,8 @@ int nt_cmd_encode(int argc, char **argv)
         if (in[k].r)
             rvt_rvi_reader_close(in[k].r);
         encode_filter_close(&ef[k]);
+        if (rc == CLI_OK && st >= 0 && cli_sink_nonempty(&sp[k]) != CLI_OK)
+            rc = CLI_FAIL;
     }
     return sink_free(s, rc != CLI_OK ? rc : st < 0 ? CLI_FAIL : CLI_OK);
 }

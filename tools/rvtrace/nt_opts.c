@@ -102,11 +102,17 @@ bool nt_opt_list(rvt_nt_cfg *c, const char *list)
 
 bool nt_opt_src(rvt_nt_cfg *c, const char *arg)
 {
-    char *end;
-    unsigned long bits = strtoul(arg, &end, 0), id = 0;
-    if (*end == ':')
-        id = strtoul(end + 1, &end, 0);
-    if (*end || bits > 12 || (bits && id >= (1ul << bits))) {
+    char b[32];
+    const char *colon = strchr(arg, ':');
+    size_t n = colon ? (size_t)(colon - arg) : strlen(arg);
+    uint64_t bits = 0, id = 0;
+    bool ok = n < sizeof b;
+    if (ok) {
+        memcpy(b, arg, n);
+        b[n] = 0;
+        ok = cli_parse_u64(b, &bits) && (!colon || cli_parse_u64(colon + 1, &id));
+    }
+    if (!ok || bits > 12 || (bits && id >= (1ull << bits))) {
         cli_err("--nt-src: expected BITS:ID with BITS <= 12 and ID < 2^BITS, got '%s'", arg);
         return false;
     }
@@ -147,6 +153,8 @@ int nt_settings_for(const char *path, int argc, char **argv, rvt_nt_cfg *c)
     if (path) {
         char side[4096];
         snprintf(side, sizeof side, "%s.attrs", path);
+        if (!cli_in(side))
+            return CLI_FAIL;
         FILE *f = fopen(side, "r");
         if (f) {
             int st = rvt_nt_cfg_read(c, f, cli_diag, side);

@@ -86,7 +86,8 @@ int te_cmd_decode(int argc, char **argv)
 {
     const char *elf = NULL, *in = NULL, *pcs = NULL, *raw = NULL, *data = NULL, *v;
     rvt_out_kind kind = RVT_OUT_LISTING;
-    bool main_out = true, count = false, strict = false, spike_rv = false;
+    bool count = false, strict = false, spike_rv = false;
+    int kinds = 0;              /* --listing/--json/--folded given */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--te-opt") || !strcmp(argv[i], "--te-attr") ||
             !strcmp(argv[i], "--te-profile")) {
@@ -97,35 +98,31 @@ int te_cmd_decode(int argc, char **argv)
             continue;
         if ((v = cli_opt(argc, argv, &i, "--elf")))
             elf = v;
-        else if ((v = cli_opt(argc, argv, &i, "--data")))
+        else if ((v = cli_opt(argc, argv, &i, "--data-out")) || (v = cli_opt(argc, argv, &i, "--data")))
             data = v;           /* te_data accesses as text (data_text.c) */
         else if ((v = cli_opt(argc, argv, &i, "--raw")))
             raw = v;            /* FILE@ADDR: e.g. a boot ROM outside the ELF */
         else if (!strcmp(argv[i], "--spike-reset-vector"))
             spike_rv = true;
-        else if ((v = cli_opt(argc, argv, &i, "--pcs"))) {
+        else if ((v = cli_opt(argc, argv, &i, "--pcs")) || (v = cli_opt(argc, argv, &i, "--pcs-retired")))
             pcs = v;
-            main_out = false;
-        } else if (!strcmp(argv[i], "--count")) {
+        else if (!strcmp(argv[i], "--count"))
             count = true;       /* only the number of instructions */
-        } else if (!strcmp(argv[i], "--strict")) {
+        else if (!strcmp(argv[i], "--strict"))
             strict = true;      /* an incomplete trace fails */
-        } else if (!strcmp(argv[i], "--json")) {
-            kind = RVT_OUT_JSON;
-            main_out = true;
-        } else if (!strcmp(argv[i], "--listing")) {
-            kind = RVT_OUT_LISTING;
-            main_out = true;
-        } else if (!strcmp(argv[i], "--folded")) {
-            kind = RVT_OUT_FOLDED;
-            main_out = true;
-        } else if (argv[i][0] != '-')
+        else if (cli_stdout_kind(argv[i], &kind, &kinds))
+            continue;
+        else if (argv[i][0] != '-')
             in = argv[i];
         else {
             cli_err("decode: unknown option %s", argv[i]);
             return CLI_USAGE;
         }
     }
+    if (kinds > 1)
+        return CLI_USAGE;
+    /* stdout: as asked, else the listing unless --pcs or --count */
+    bool main_out = kinds || (!pcs && !count);
     if ((!elf && !data) || !in) {
         cli_err("decode: need --elf PROG.elf (or --data OUT) and a trace file");
         return CLI_USAGE;
@@ -146,18 +143,15 @@ int te_cmd_decode(int argc, char **argv)
     uint8_t *buf = NULL;
     FILE *pf = NULL;
     int rc = CLI_FAIL;
+    bool ran = false;
     dec_out o = { .file = in };
-    if (rvt_image_load_elf(img, elf) < 0 || (raw && load_raw(img, raw) < 0) ||
+    if (!cli_in(elf) || rvt_image_load_elf(img, elf) < 0 || (raw && load_raw(img, raw) < 0) ||
         add_reset_vector(img, &a, spike_rv) < 0 || !(buf = cli_slurp(in, &len)))
         goto out;
-    if (pcs && !(pf = fopen(pcs, "w"))) {
-        cli_err("%s: cannot write", pcs);
+    if (pcs && !(pf = cli_out_fopen(pcs, "w")))
         goto out;
-    }
     if (pf)
         o.pcs = rvt_out_new(RVT_OUT_PCS, pf, img);
-    if (count)
-        main_out = false;
     if (main_out)
         o.main = rvt_out_new(kind, stdout, img);
     int st = 0;
@@ -170,6 +164,7 @@ int te_cmd_decode(int argc, char **argv)
         rvt_te_decoder_set_events(d, false);    /* --count alone */
     cli_decode_progress_init(&o.pr, in, len, !main_out);
     rvt_te_decoder_run(d, buf, len);
+    ran = true;
     cli_progress_done(&o.pr.p);
     if (o.errors)
         te_decode_loss_summary(in, rvt_te_decoder_stats(d));
@@ -184,6 +179,8 @@ out:
         rvt_out_free(o.main);
     if (pf && fclose(pf) != 0)
         rc = CLI_FAIL;
+    else if (ran && cli_out_commit() != CLI_OK)
+        rc = CLI_FAIL;       /* decode errors are reported; the output is whole */
     free(buf);
     rvt_image_free(img);
     return rc;

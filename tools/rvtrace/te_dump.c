@@ -126,8 +126,9 @@ int te_cmd_dump(int argc, char **argv)
             continue;
         }
         rvt_te_pkt_format(&a, &p, json, line, sizeof line);
-        if (json)
-            printf("{\"offset\":%" PRIu64 ",%s\n", off, line + 1);
+        if (json)   /* docs/formats.md: every object names its kind */
+            printf("{\"offset\":%" PRIu64 ",\"msg\":\"te_inst\",\"name\":\"%s\",%s\n", off,
+                   rvt_te_pkt_name(&p), line + 1);
         else
             printf("%8" PRIu64 "  %s\n", off, line);
     }

@@ -27,7 +27,7 @@ static te_sink *sink_new(const char *path, const rvt_te_attrs *a)
         return NULL;
     s->a = *a;
     s->path = strdup(path);
-    s->f = fopen(path, "wb");
+    s->f = cli_out_fopen(path, "wb");
     int st = 0;
     if (s->f)
         s->enc = rvt_te_encoder_new(a, write_bytes, s, &st);
@@ -102,6 +102,8 @@ int te_cmd_encode(int argc, char **argv)
     }
     if (te_attrs_finish(argc, argv, &a, "encode") < 0)
         return CLI_USAGE;
+    if (!cli_in(in))
+        return CLI_FAIL;
     te_sink *s = sink_new(out, &a);
     if (!s)
         return CLI_FAIL;
@@ -128,7 +130,9 @@ int te_cmd_encode(int argc, char **argv)
         sink_finish(s, false);
         return CLI_FAIL;
     }
-    return sink_finish(s, false);
+    st = cli_sink_nonempty(&sp);
+    int fin = sink_finish(s, false);
+    return st != CLI_OK ? st : fin;
 }
 
 bool te_is_run_option(int argc, char **argv, int i, int *consumed)

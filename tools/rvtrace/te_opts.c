@@ -152,6 +152,8 @@ int te_attrs_for_input(const char *trace, int argc, char **argv, rvt_te_attrs *a
     rvt_te_attrs_default(a);
     char path[4096];
     snprintf(path, sizeof path, "%s.attrs", trace);
+    if (!cli_in(path))
+        return -1;
     FILE *f = fopen(path, "r");
     if (f) {
         unsigned line = 0;
@@ -177,11 +179,9 @@ int te_attrs_save(const char *trace, const rvt_te_attrs *a)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s.attrs", trace);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        cli_err("%s: cannot write", path);
+    FILE *f = cli_out_fopen(path, "w");
+    if (!f)
         return -1;
-    }
     int st = rvt_te_attrs_write(a, f);
     if (fclose(f) != 0 || st < 0) {
         cli_err("%s: write error", path);

@@ -39,11 +39,10 @@ void tv_reader_close(rvt_tv_reader *r, int fd)
         close(fd);
 }
 
-static bool num(const char *v, unsigned *out, bool *err)
+static bool num(const char *name, const char *v, unsigned *out, bool *err)
 {
     uint64_t x;
-    if (!cli_parse_u64(v, &x) || x > 128) {
-        cli_err("bad number '%s'", v);
+    if (!cli_parse_range(name, v, CLI_NUM_PLAIN, 0, 128, &x)) {
         *err = true;
         return true;
     }
@@ -55,10 +54,10 @@ bool tv_cfg_option(int argc, char **argv, int *i, rvt_tv_cfg *cfg, bool *err)
 {
     const char *v;
     if ((v = cli_opt(argc, argv, i, "--xlen")))
-        return num(v, &cfg->xlen, err);
+        return num("--xlen", v, &cfg->xlen, err);
     if ((v = cli_opt(argc, argv, i, "--flen")))
-        return num(v, &cfg->flen, err);
+        return num("--flen", v, &cfg->flen, err);
     if ((v = cli_opt(argc, argv, i, "--mlen")))
-        return num(v, &cfg->mlen, err);
+        return num("--mlen", v, &cfg->mlen, err);
     return false;
 }

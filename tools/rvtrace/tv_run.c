@@ -24,9 +24,8 @@ tv_out *tv_out_open(const char *path, unsigned xlen, bool eaddr, bool mem_bus)
     if (!t)
         return NULL;
     t->path = path;
-    t->f = fopen(path, "wb");
+    t->f = cli_out_fopen(path, "wb");
     if (!t->f) {
-        cli_err("%s: %s", path, strerror(errno));
         free(t);
         return NULL;
     }
