@@ -4,8 +4,11 @@ BUILD      ?= build
 ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CTEST_ARGS ?=
+# make install: where (PREFIX) and under which staging root (DESTDIR).
+PREFIX     ?= /usr/local
+DESTDIR    ?=
 
-.PHONY: all setup build demo test asan bench fuzz programs clean
+.PHONY: all setup build install demo test asan bench fuzz programs clean
 
 all: build
 
@@ -17,6 +20,11 @@ $(BUILD)/build.ninja:
 
 build: $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
+
+# The library (.so with soname, .a), headers, rvtrace and rvtrace.pc
+# (cmake/install.cmake; docs/api.md).
+install: build
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
 
 demo: setup build
 	@bash scripts/demo.sh $(BUILD)/rvtrace

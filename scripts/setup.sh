@@ -11,6 +11,8 @@ have_cmd cmake || need+=(cmake)
 have_cmd ninja || need+=(ninja-build)
 have_cmd cc || need+=(gcc)
 have_pkg libelf-dev || need+=(libelf-dev)
+# rvtrace.pc and its test (tests/e2e/install.sh).
+have_cmd pkg-config || need+=(pkgconf)
 # The hart's external oracle (tests/e2e/qemu_conformance.sh).
 have_cmd qemu-system-riscv64 || need+=(qemu-system-misc)
 # Fuzz targets (make fuzz, .ci/run): libFuzzer comes with clang's runtime.

@@ -1,6 +1,7 @@
 /* rvtrace: one command-line tool, one file per subcommand. */
 #include <stdio.h>
 #include <string.h>
+#include "rvtrace/version.h"
 #include "cli.h"
 
 static const struct {
@@ -105,7 +106,7 @@ int main(int argc, char **argv)
         return CLI_OK;
     }
     if (!strcmp(argv[1], "--version")) {
-        puts("rvtrace 0.1.0");
+        printf("rvtrace %s\n", rvt_version());
         return CLI_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
