@@ -433,7 +433,7 @@ enum end_kind { END_DIRECT, END_ADDR, END_NONE };
 /* The whole span of an I-CNT-bearing message: walk, then resolve its last
  * instruction (taken branch, jump to the message's address, or nothing). */
 static int span(rvt_nt_decoder *d, nt_src *s, uint64_t icnt, bool has_hist, uint64_t hist,
-                enum end_kind kind, unsigned btype, uint64_t addr)
+                enum end_kind kind, uint64_t addr)
 {
     if (has_hist) {
         if (s->hn)
@@ -472,10 +472,10 @@ static int span(rvt_nt_decoder *d, nt_src *s, uint64_t icnt, bool has_hist, uint
             if (last->jclass == RVT_JC_CALL_INF)
                 nt_stack_push(&s->stack, seq);
             next = (last_pc + (uint64_t)last->imm) & d->xmask;
-        } else if (kind == END_ADDR && btype != RVT_NT_BTYPE_JUMP) {
-            next = addr;        /* trap after the last instruction */
         } else {
-            /* table 4 stack effects of the last instruction */
+            /* table 4 stack effects of the last instruction: it retired
+             * (8.4), also when a trap follows it (B-TYPE 1-3), as after a
+             * `jal f` whose target's first instruction traps */
             if (last->jclass == RVT_JC_RETURN || last->jclass == RVT_JC_SWAP)
                 nt_stack_pop(&s->stack, &a);
             if (is_call(last))
@@ -487,7 +487,8 @@ static int span(rvt_nt_decoder *d, nt_src *s, uint64_t icnt, bool has_hist, uint
             else
                 next = seq;
             if (kind == END_ADDR)
-                next = addr;    /* 11.1: the address applies last */
+                next = addr;    /* 11.1: the address applies last (a jump's
+                                   target or the trap handler) */
         }
     } else if (kind == END_ADDR) {
         next = addr;
@@ -669,7 +670,7 @@ static int branch_msg(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
         target = nt_uaddr_pc(s->ref, m->f[RVT_NT_F_UADDR], d->cfg.no_addr_diff, d->xmask);
     unsigned btype = (unsigned)fget(m, RVT_NT_F_BTYPE);
     int st = span(d, s, m->f[RVT_NT_F_ICNT], rvt_nt_has(m, RVT_NT_F_HIST), fget(m, RVT_NT_F_HIST),
-                  direct && !sync ? END_DIRECT : END_ADDR, direct ? 0 : btype, target);
+                  direct && !sync ? END_DIRECT : END_ADDR, target);
     if (st)
         return st;
     if (!s->synced)
@@ -701,7 +702,7 @@ static int repeat_msg(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     for (uint64_t k = 0; k < m->f[RVT_NT_F_BCNT] && s->synced && !d->stop; k++) {
         uint64_t before = d->st.insns;
         int st = span(d, s, s->last_icnt, hist, s->last_hist, direct ? END_DIRECT : END_ADDR,
-                      0, s->last_target);
+                      s->last_target);
         if (st)
             return st;
         /* A repetition that retires nothing (I-CNT 0 to the same address)
@@ -846,7 +847,7 @@ static int message(rvt_nt_decoder *d, const rvt_nt_msg *m)
         break;
     case RVT_NT_PROG_TRACE_CORRELATION:
         st = span(d, s, m->f[RVT_NT_F_ICNT], rvt_nt_has(m, RVT_NT_F_HIST), fget(m, RVT_NT_F_HIST),
-                  END_NONE, 0, 0);
+                  END_NONE, 0);
         if (!st && s->synced) {
             st = timestamp(d, s, m);
             unsigned ev = (unsigned)fget(m, RVT_NT_F_EVCODE);

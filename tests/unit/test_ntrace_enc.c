@@ -224,8 +224,54 @@ static void test_no_trap_addr_fixed(void)
     CHECK_EQ(st, RVT_ERR_INVAL);
 }
 
+/* 9.2 with a trap right after a call: `jal ra, f` at 0x1000 retires (8.4),
+ * f's first instruction at 0x1010 traps without retiring, the handler's
+ * mret returns to 0x1012, whose `ret` is an implicit return to 0x1004.  The
+ * exception message ends its span on the jal; the call's push must happen
+ * all the same, else the ret has no address (the decoder used to skip the
+ * last instruction's stack effects when B-TYPE said trap).  Messages, by
+ * hand: ProgTraceSync F-ADDR 0x1000; IndirectBranch B-TYPE 2 I-CNT 2 (the
+ * jal) to 0x2000; IndirectBranch B-TYPE 0 I-CNT 2 (mret) to 0x1012; no
+ * message for the ret; ProgTraceCorrelation I-CNT 2 + 2 (ret, nop). */
+static void test_trap_after_call(void)
+{
+    rvt_image *img = rvt_image_new();
+    put32(img, 0x1000, 0x010000EFu);   /* jal ra, +0x10 */
+    put32(img, 0x1004, 0x00000013u);   /* nop */
+    put16(img, 0x1010, 0x0000);        /* illegal: traps */
+    put32(img, 0x1012, 0x00008067u);   /* ret */
+    put32(img, 0x2000, 0x30200073u);   /* mret */
+    rvt_irec r[4] = {
+        rec(0x1000, 2, RVT_ITYPE_INF_CALL, 1),
+        rec(0x1010, 0, RVT_ITYPE_EXCEPTION, 1),
+        rec(0x2000, 2, RVT_ITYPE_XRET, 1),
+        rec(0x1012, 4, RVT_ITYPE_NONE, 1),
+    };
+    r[1].ninstr = 0;
+    r[1].cause = 2;
+    r[3].ninstr = 2;
+    for (unsigned mode = RVT_NT_MODE_BTM; mode <= RVT_NT_MODE_HTM; mode += 3) {
+        rvt_nt_cfg cfg;
+        rvt_nt_cfg_default(&cfg);
+        cfg.inst_mode = mode;
+        cfg.implicit_return = 3;
+        cap c;
+        rvt_nt_msg m[8];
+        size_t n = encode(&cfg, r, 4, &c, m, 8);
+        CHECK_EQ(n, 4);
+        CHECK_EQ(m[1].f[RVT_NT_F_BTYPE], 2);
+        CHECK_EQ(m[1].f[RVT_NT_F_ICNT], 2);
+        CHECK_EQ(m[3].tcode, RVT_NT_PROG_TRACE_CORRELATION);
+        CHECK_EQ(m[3].f[RVT_NT_F_ICNT], 4);
+        const uint64_t want[] = { 0x1000, 0x2000, 0x1012, 0x1004 };
+        decode_back(&cfg, img, &c, want, 4);
+    }
+    rvt_image_free(img);
+}
+
 int main(void)
 {
+    test_trap_after_call();
     test_no_trap_addr_fixed();
     test_spec_icnt_btm();
     test_spec_icnt_overflow();
