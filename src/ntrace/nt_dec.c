@@ -258,6 +258,21 @@ static bool step(rvt_nt_decoder *d, nt_src *s, const rvt_insn *i, uint64_t pc, u
     return false;
 }
 
+/* 8.4: "an exception ... before retirement of an instruction CANNOT update
+ * the I-CNT", and an illegal encoding (the image's 48/64-bit words
+ * included) traps before it retires, so a span cannot walk past one.  It
+ * may end on one: the reference code counts the trapping instruction and
+ * sends the handler as an ordinary B-TYPE 0 address (interop corpus,
+ * docs/conformance-ntrace.md), so the message resolves it.  A reserved
+ * length (>= 80 bits, len 0 here) has no known size at all: the walk would
+ * never move past `.word 0xffffffff`, and spun forever. */
+static bool can_walk(const rvt_insn *i, uint64_t rem, bool final)
+{
+    if (i->op != RVT_OP_ILLEGAL)
+        return true;
+    return i->len != 0 && final && (uint64_t)(i->len >> 1) == rem;
+}
+
 /* One instruction of the slow path: report it, stop at the span's end or
  * step past it.  Returns 0 to go on, 1 when the span ended, else stop. */
 static int walk_one(rvt_nt_decoder *d, nt_src *s, uint64_t *pc, uint64_t *rem, bool final,
@@ -267,6 +282,10 @@ static int walk_one(rvt_nt_decoder *d, nt_src *s, uint64_t *pc, uint64_t *rem, b
     s->pc = *pc;          /* where an error is reported */
     if (!i)
         return lose(d, s, "no program image at the traced address");
+    if (!can_walk(i, *rem, final))
+        return lose(d, s, i->len ? "I-CNT goes past an illegal instruction, which traps without "
+                                   "retiring (8.4)"
+                                 : "I-CNT covers an instruction of reserved length (>= 80 bits)");
     uint64_t sz = i->len >> 1;
     if (final && sz > *rem)
         return lose(d, s, "I-CNT ends inside an instruction (8.4.1)");
@@ -393,7 +412,10 @@ static int walk(rvt_nt_decoder *d, nt_src *s, uint64_t rem, bool final,
             return lose(d, s, "history walk longer than the largest I-CNT (8.4.4)");
         }
         const rvt_iblock *b = rvt_iblk_block(&d->bc, pc);
-        if (b->n && (!final || b->hw <= rem) && !mark_inside(s, b->hw)) {
+        /* a block ending in an illegal instruction is walked one by one
+         * (can_walk), so that an error names that instruction */
+        if (b->n && b->last->op != RVT_OP_ILLEGAL && (!final || b->hw <= rem) &&
+            !mark_inside(s, b->hw)) {
             bool ends = final && b->hw == rem;
             st = walk_block(d, s, b, &pc, ends ? last : NULL, last_pc);
             if (final && st >= 0)

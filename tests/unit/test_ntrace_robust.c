@@ -4,6 +4,7 @@
 #include "tharness.h"
 #include "rvtrace/ntrace.h"
 #include "rvtrace/image.h"
+#include <unistd.h>
 
 typedef struct cap { uint8_t b[8192]; size_t n; } cap;
 static int cap_put(void *ctx, const uint8_t *b, size_t n)
@@ -212,8 +213,102 @@ static void test_unusable_history(void)
     rvt_image_free(img);
 }
 
+/* Decoding one stream over an image: instructions, errors, last error PC. */
+typedef struct walked { uint64_t insns, errors, err_pc; } walked;
+static int walked_ev(void *ctx, const rvt_flow_event *ev)
+{
+    walked *w = ctx;
+    if (ev->kind == RVT_EV_INSN) w->insns++;
+    if (ev->kind == RVT_EV_ERROR) { w->errors++; w->err_pc = ev->pc; }
+    return 0;
+}
+
+static walked walk_stream(const rvt_nt_cfg *cfg, rvt_image *img, const uint8_t *b, size_t n,
+                          unsigned events)
+{
+    int st;
+    walked w = {0};
+    rvt_nt_decoder *d = rvt_nt_decoder_new(cfg, rvt_image_insn_cb, img, -1, &st);
+    rvt_nt_decoder_set_events(d, events);
+    alarm(10);                                  /* it used to spin forever */
+    CHECK_EQ(rvt_nt_decode(d, b, n, walked_ev, &w), 0);
+    alarm(0);
+    rvt_nt_dec_stats ds;
+    rvt_nt_decoder_stats(d, &ds);
+    w.insns = ds.insns;
+    rvt_nt_decoder_free(d);
+    return w;
+}
+
+/* An I-CNT span over an instruction that traps without retiring (8.4: it
+ * cannot update I-CNT): `nop; BAD; nop; j _start` at 0x80000000, where BAD
+ * is an illegal encoding of each length (unprivileged 1.5).  The walk
+ * retires the nop, reports one error at BAD and stops; with the reserved
+ * length (0xffffffff: >= 192 bits, length unknown) it never returned.  The
+ * first stream is the issue's, byte by byte (MDO = bits 7:2, MSEO = 1:0):
+ *   24 = 001001|00  TCODE 9 ProgTraceSync
+ *   05 = 000001|01  SYNC (4 bits) = 1, I-CNT = 00, end of field
+ *   00 x5, 07 = 000001|11  F-ADDR = 1 << 30 (PC 0x80000000), end of message
+ *   10 = 000100|00  TCODE 4 IndirectBranch
+ *   41 = 010000|01  B-TYPE (2 bits) = 0, I-CNT = 0100 = 4, end of field
+ *   13 = 000100|11  U-ADDR = 4, end of message */
+static void test_illegal_in_span(void)
+{
+    static const uint8_t issue[] = { 0x24, 0x05, 0x00, 0x00, 0x00, 0x00, 0x00, 0x07,
+                                     0x10, 0x41, 0x13 };
+    static const struct { uint8_t b[8]; unsigned len; } bad[] = {
+        { { 0xff, 0xff, 0xff, 0xff }, 4 },                  /* reserved >= 80-bit */
+        { { 0x00, 0x00 }, 2 },                              /* 16-bit zero parcel */
+        { { 0x0b, 0x00, 0x00, 0x00 }, 4 },                  /* 32-bit custom-0 */
+        { { 0x1f, 0x00, 0x00, 0x00, 0x00, 0x00 }, 6 },      /* 48-bit */
+        { { 0x3f, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00 }, 8 },   /* 64-bit */
+    };
+    rvt_nt_cfg cfg;
+    rvt_nt_cfg_default(&cfg);
+    cfg.inst_mode = RVT_NT_MODE_BTM;
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        rvt_image *img = rvt_image_new();
+        const uint8_t nop[2] = { 0x01, 0x00 }, j_start[2] = { 0xe5, 0xbf };
+        uint64_t a = 0x80000000;
+        rvt_image_add_bytes(img, a, nop, 2, "t");
+        rvt_image_add_bytes(img, a + 2, bad[k].b, bad[k].len, "t");
+        rvt_image_add_bytes(img, a + 2 + bad[k].len, nop, 2, "t");
+        rvt_image_add_bytes(img, a + 4 + bad[k].len, j_start, 2, "t");
+        /* I-CNT = 1 + BAD's half-words + 1: the whole straight line */
+        rvt_nt_msg m[2];
+        memset(m, 0, sizeof m);
+        m[0].tcode = RVT_NT_PROG_TRACE_SYNC;
+        rvt_nt_set(&m[0], RVT_NT_F_SYNC, 1);
+        rvt_nt_set(&m[0], RVT_NT_F_ICNT, 0);
+        rvt_nt_set(&m[0], RVT_NT_F_FADDR, a >> 1);
+        m[1].tcode = RVT_NT_INDIRECT_BRANCH;
+        rvt_nt_set(&m[1], RVT_NT_F_BTYPE, 0);
+        rvt_nt_set(&m[1], RVT_NT_F_ICNT, 2 + bad[k].len / 2);
+        rvt_nt_set(&m[1], RVT_NT_F_UADDR, 4);
+        uint8_t buf[2 * RVT_NT_MAX_MSG];
+        size_t n = 0;
+        for (int i = 0; i < 2; i++) {
+            int l = rvt_nt_msg_encode(&m[i], &cfg, buf + n, sizeof buf - n);
+            CHECK(l > 0);
+            n += (size_t)(l > 0 ? l : 0);
+        }
+        if (k == 0) {                   /* the same bytes as the issue's */
+            CHECK_EQ(n, sizeof issue);
+            CHECK(memcmp(buf, issue, sizeof issue) == 0);
+        }
+        for (unsigned ev = RVT_NT_EVENTS_INSN; ev <= RVT_NT_EVENTS_COUNT; ev++) {
+            walked w = walk_stream(&cfg, img, buf, n, ev);
+            CHECK_EQ(w.insns, 1);       /* the nop at 0x80000000 */
+            CHECK_EQ(w.errors, 1);
+            CHECK_EQ(w.err_pc, a + 2);
+        }
+        rvt_image_free(img);
+    }
+}
+
 int main(void)
 {
+    test_illegal_in_span();
     test_unusable_history();
     test_multi_hart();
     test_corruption();
