@@ -23,6 +23,7 @@ typedef struct nt_mark {
 /* Decoder state of one message source (11.2). */
 typedef struct nt_src {
     bool synced;
+    bool started;             /* a sync was seen (the first one starts the trace) */
     uint64_t pc, ref;
     uint64_t consumed;        /* half-words walked since the last I-CNT report */
     uint64_t extra;           /* I-CNT from ResourceFull RCODE 0 (8.4.4) */
@@ -525,26 +526,34 @@ static int span(rvt_nt_decoder *d, nt_src *s, uint64_t icnt, bool has_hist, uint
 
 /* ---- messages ---- */
 
-/* Table 25 names, for the sync event's text. */
-static const char *nt_sync_reason(unsigned sync)
+/* What a sync tells happened (table 25; the number stays in the text).
+ * SYNC 3 is "very first synchronization message after exit from debug
+ * mode": an encoder starts every trace with it (table 26), so the first
+ * one of a source is the trace start, a later one a restart after the hart
+ * halted (EVCODE 0). */
+static const char *nt_sync_reason(unsigned sync, bool first)
 {
     static const char *const names[] = {
-        "external trace trigger (SYNC 0)", "exit from reset (SYNC 1)",
-        "periodic (SYNC 2)", "exit from debug mode (SYNC 3)",
-        "sequential instruction counter (SYNC 4)", "trace enable (SYNC 5)",
-        "trace event (SYNC 6)", "restart from FIFO overrun (SYNC 7)", "reserved (SYNC 8)",
-        "exit from power-down (SYNC 9)",
+        "external trace trigger (SYNC 0)", "restart after a hart reset (SYNC 1)",
+        "periodic (SYNC 2)", "trace restart after the hart halted (SYNC 3)",
+        "I-CNT overflow (SYNC 4)", "trace on (SYNC 5)",
+        "trace event (SYNC 6)", "restart after lost trace (FIFO overrun, SYNC 7)",
+        "reserved (SYNC 8)", "restart after power-down (SYNC 9)",
     };
+    if (sync == RVT_NT_SYNC_DEBUG_EXIT && first)
+        return "trace start (SYNC 3)";
     return sync < sizeof names / sizeof names[0] ? names[sync] : "reserved (SYNC 10-15)";
 }
 
-/* 7.12 EVCODE names, for the stop event's text. */
+/* What a ProgTraceCorrelation tells happened (7.12 EVCODE).  EVCODE 0,
+ * "entry into debug mode", is what an encoder sends when the traced hart
+ * stops, which ends every complete trace (8.4.4 example, table 26). */
 static const char *nt_stop_reason(unsigned evcode)
 {
     switch (evcode) {
-    case RVT_NT_EV_DEBUG: return "entry into debug mode (EVCODE 0)";
-    case RVT_NT_EV_LOWPOWER: return "entry into low-power mode (EVCODE 1)";
-    case RVT_NT_EV_DISABLED: return "program trace disabled (EVCODE 4)";
+    case RVT_NT_EV_DEBUG: return "the hart stopped: end of trace (EVCODE 0)";
+    case RVT_NT_EV_LOWPOWER: return "trace paused: the hart entered low-power mode (EVCODE 1)";
+    case RVT_NT_EV_DISABLED: return "trace off (EVCODE 4)";
     default: return "reserved or vendor EVCODE";
     }
 }
@@ -566,6 +575,8 @@ static int resync(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
             return st;
     }
     d->st.resyncs++;
+    bool first = !s->started;
+    s->started = true;
     s->synced = true;
     s->pc = s->ref = pc;
     s->consumed = s->extra = 0;
@@ -579,7 +590,7 @@ static int resync(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     s->mhead = s->nmark = 0;      /* their I-CNT went with the old base */
     nt_stack_clear(&s->stack);
     return event(d, s, RVT_EV_SYNC, pc, m->f[RVT_NT_F_SYNC], 0,
-                 nt_sync_reason((unsigned)m->f[RVT_NT_F_SYNC]));
+                 nt_sync_reason((unsigned)m->f[RVT_NT_F_SYNC], first));
 }
 
 /* A field's value, 0 when the message has none (f[] of absent fields is
@@ -681,6 +692,21 @@ static int marker(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     return 0;
 }
 
+/* B-TYPE 1-3: N-Trace names the kind of trap, never its cause (ch. 1: the
+ * encoder "does not require cause and tval ... as these are not reported in
+ * N-Trace messages"), so the event says the cause is unknown, aux/aux2 0. */
+static int trap_event(rvt_nt_decoder *d, nt_src *s, unsigned btype, uint64_t handler)
+{
+    if (d->stop)
+        return d->stop;
+    rvt_flow_event ev = s->ev;
+    ev.kind = btype == RVT_NT_BTYPE_INTERRUPT ? RVT_EV_INTERRUPT : RVT_EV_TRAP;
+    ev.flags = RVT_EVF_CAUSE_UNKNOWN;
+    ev.pc = handler;
+    ev.offset = d->msg_off;
+    return d->stop = d->fn(d->fn_ctx, &ev);
+}
+
 static int branch_msg(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
 {
     bool sync = rvt_nt_is_sync(m->tcode);
@@ -709,8 +735,7 @@ static int branch_msg(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     if (sync && sync_resets((unsigned)m->f[RVT_NT_F_SYNC]))
         nt_stack_clear(&s->stack);
     if (btype && !direct)
-        st = event(d, s, btype == RVT_NT_BTYPE_INTERRUPT ? RVT_EV_INTERRUPT : RVT_EV_TRAP,
-                   target, btype, 0, NULL);
+        st = trap_event(d, s, btype, target);
     return st;
 }
 

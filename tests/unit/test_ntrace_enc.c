@@ -269,8 +269,64 @@ static void test_trap_after_call(void)
     rvt_image_free(img);
 }
 
+/* Events of a trace with an interrupt and an exception.  N-Trace carries
+ * no cause (ch. 1: cause/tval "are not reported in N-Trace messages"; B-TYPE
+ * 3 interrupt, 2 exception), so the trap events say the cause is unknown
+ * (RVT_EVF_CAUSE_UNKNOWN, aux = aux2 = 0), not B-TYPE as a cause.  The
+ * first SYNC=3 is the trace start (table 26), the final EVCODE=0 the end
+ * (7.12, 8.4.4 example). */
+typedef struct evlog { rvt_flow_event ev[16]; size_t n; } evlog;
+static int log_ev(void *ctx, const rvt_flow_event *ev)
+{
+    evlog *l = ctx;
+    if (ev->kind != RVT_EV_INSN && l->n < 16) l->ev[l->n++] = *ev;
+    return 0;
+}
+
+static void test_trap_events(void)
+{
+    rvt_image *img = rvt_image_new();
+    put32(img, 0x1000, 0x00000013u);   /* nop: the interrupt comes after it */
+    put32(img, 0x1004, 0x00000073u);   /* ecall (retires, 8.4 table 2) */
+    put32(img, 0x1008, 0x00000013u);
+    put32(img, 0x2000, 0x30200073u);   /* mret */
+    rvt_irec r[5] = {
+        rec(0x1000, 2, RVT_ITYPE_INTERRUPT, 1),
+        rec(0x2000, 2, RVT_ITYPE_XRET, 1),
+        rec(0x1004, 2, RVT_ITYPE_EXCEPTION, 1),
+        rec(0x2000, 2, RVT_ITYPE_XRET, 1),
+        rec(0x1008, 2, RVT_ITYPE_NONE, 1),
+    };
+    r[0].cause = 7;
+    r[2].cause = 11;
+    rvt_nt_cfg cfg;
+    rvt_nt_cfg_default(&cfg);
+    cap c;
+    rvt_nt_msg m[8];
+    encode(&cfg, r, 5, &c, m, 8);
+    int st;
+    rvt_nt_decoder *d = rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, -1, &st);
+    evlog l = {0};
+    CHECK_EQ(rvt_nt_decode(d, c.b, c.n, log_ev, &l), 0);
+    rvt_nt_decoder_free(d);
+    const uint8_t kinds[] = { RVT_EV_SYNC, RVT_EV_INTERRUPT, RVT_EV_TRAP, RVT_EV_STOP };
+    CHECK_EQ(l.n, 4);
+    for (size_t i = 0; i < 4 && i < l.n; i++)
+        CHECK_EQ(l.ev[i].kind, kinds[i]);
+    CHECK(l.ev[0].msg && strcmp(l.ev[0].msg, "trace start (SYNC 3)") == 0);
+    for (size_t i = 1; i < 3; i++) {
+        CHECK_EQ(l.ev[i].flags, RVT_EVF_CAUSE_UNKNOWN);
+        CHECK_EQ(l.ev[i].aux, 0);
+        CHECK_EQ(l.ev[i].aux2, 0);
+        CHECK_EQ(l.ev[i].pc, 0x2000);
+    }
+    CHECK(l.ev[3].msg && strstr(l.ev[3].msg, "end of trace") != NULL);
+    rvt_image_free(img);
+}
+
 int main(void)
 {
+    test_trap_events();
     test_trap_after_call();
     test_no_trap_addr_fixed();
     test_spec_icnt_btm();
