@@ -207,7 +207,9 @@ void rvt_nt_decoder_free(rvt_nt_decoder *d);
  * return value.  Errors are reported as RVT_EV_ERROR events, never fatal. */
 int rvt_nt_decode(rvt_nt_decoder *d, const uint8_t *buf, size_t len,
                   rvt_flow_fn fn, void *fn_ctx);
-/* Emit RVT_EV_END. */
+/* Emit RVT_EV_END.  aux = RVT_END_INCOMPLETE when a source (src_filter's,
+ * else any seen) does not end with a ProgTraceCorrelation (7.12), or no
+ * message was seen at all; offset = where the last whole message ends. */
 int rvt_nt_decode_end(rvt_nt_decoder *d, rvt_flow_fn fn, void *fn_ctx);
 /* Forget cached instructions (11.4: the image changed, e.g. from an event
  * callback after a fence.i).  Safe to call from inside the callback. */

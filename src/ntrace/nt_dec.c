@@ -24,6 +24,7 @@ typedef struct nt_mark {
 typedef struct nt_src {
     bool synced;
     bool started;             /* a sync was seen (the first one starts the trace) */
+    bool ended;               /* its last message is a ProgTraceCorrelation (7.12) */
     uint64_t pc, ref;
     uint64_t consumed;        /* half-words walked since the last I-CNT report */
     uint64_t extra;           /* I-CNT from ResourceFull RCODE 0 (8.4.4) */
@@ -61,6 +62,7 @@ struct rvt_nt_decoder {
     void *fn_ctx;
     int stop;                 /* fn's nonzero return */
     uint64_t msg_off;
+    uint64_t last_end;        /* stream offset where the last whole message ends */
     uint64_t xmask;
     uint64_t icnt_max;        /* largest I-CNT a message can carry (8.4.4) */
     unsigned events;          /* RVT_NT_EVENTS_* */
@@ -852,6 +854,8 @@ static int message(rvt_nt_decoder *d, const rvt_nt_msg *m)
         return RVT_ERR_NOMEM;
     d->st.messages++;
     d->msg_off = m->offset;
+    if (m->tcode < RVT_NT_VENDOR_FIRST)    /* 6.1: vendor messages say nothing about it */
+        s->ended = m->tcode == RVT_NT_PROG_TRACE_CORRELATION;
     int st = 0;
     if (m->tcode == RVT_NT_OWNERSHIP)
         return ownership(d, s, m);
@@ -961,6 +965,7 @@ int rvt_nt_decode(rvt_nt_decoder *d, const uint8_t *buf, size_t len, rvt_flow_fn
                 return st;
             continue;
         }
+        d->last_end = r.base + r.pos;
         st = message(d, &m);
         if (st < 0)
             return st;
@@ -971,14 +976,27 @@ int rvt_nt_decode(rvt_nt_decoder *d, const uint8_t *buf, size_t len, rvt_flow_fn
     return 0;
 }
 
+/* 7.12: an encoder ends its trace with a ProgTraceCorrelation (EVCODE 0
+ * when the hart stops, 4 when trace is switched off), so a stream whose
+ * sources (the one kept by src_filter, else every one seen) do not all end
+ * with one was cut short: a truncated capture, or an empty file. */
+static bool stream_complete(const rvt_nt_decoder *d)
+{
+    for (unsigned i = 0; i < d->nused; i++)
+        if (!d->src[d->used[i]]->ended)
+            return false;
+    return d->nused > 0;
+}
+
 int rvt_nt_decode_end(rvt_nt_decoder *d, rvt_flow_fn fn, void *fn_ctx)
 {
     d->fn = fn;
     d->fn_ctx = fn_ctx;
     d->stop = 0;
+    bool complete = stream_complete(d);
     nt_src *s = src_state(d, d->src_filter >= 0 ? (unsigned)d->src_filter : 0);
     if (!s)
         return RVT_ERR_NOMEM;
-    d->msg_off = d->base;
-    return event(d, s, RVT_EV_END, s->pc, 0, 0, NULL);
+    d->msg_off = complete ? d->base : d->last_end;
+    return event(d, s, RVT_EV_END, s->pc, complete ? 0 : RVT_END_INCOMPLETE, 0, NULL);
 }

@@ -8,6 +8,18 @@
 #include "rvtrace/image.h"
 #include "rvtrace/out.h"
 
+/* --src N: a source id, 0..4095 (table 8: SRC is at most 12 bits). */
+static bool parse_src(const char *v, int *src)
+{
+    uint64_t n;
+    if (!cli_parse_u64(v, &n) || n > 4095) {
+        cli_err("decode: --src %s: want a source id 0..4095", v);
+        return false;
+    }
+    *src = (int)n;
+    return true;
+}
+
 /* 11.4: self-modifying code.  --smc FILE lists "CONTENT ADDR SIZE WORD"
  * lines (the corpus' amo_smc.smc.txt form); content k is written into the
  * image when the k-th fence.i retires. */
@@ -24,6 +36,7 @@ typedef struct dec_ctx {
     size_t nout;
     const char *path;
     uint64_t errors;
+    bool incomplete;          /* RVT_EV_END said RVT_END_INCOMPLETE */
     rvt_image *img;
     rvt_nt_decoder *dec;
     smc_word smc[SMC_MAX];
@@ -89,6 +102,12 @@ static int on_event(void *ctx, const rvt_flow_event *ev)
         cli_diag((void *)c->path, ev->kind == RVT_EV_ERROR ? RVT_DIAG_ERROR : RVT_DIAG_WARN,
                  ev->offset, msg);
     }
+    if (ev->kind == RVT_EV_END && (ev->aux & RVT_END_INCOMPLETE)) {
+        c->incomplete = true;
+        cli_diag((void *)c->path, RVT_DIAG_WARN, ev->offset,
+                 "incomplete trace: the stream ends without the encoder's end marker "
+                 "(ProgTraceCorrelation, 7.12); the last complete message ends here");
+    }
     for (size_t i = 0; i < c->nout; i++) {
         int st = rvt_out_event(c->outs[i], ev);
         if (st)
@@ -102,7 +121,7 @@ int nt_cmd_decode(int argc, char **argv)
     const char *path = NULL, *elf = NULL, *pcs = NULL, *smc = NULL, *v;
     rvt_out_kind kind = RVT_OUT_LISTING;
     int src = -1;
-    bool count = false;
+    bool count = false, strict = false;
     for (int i = 1; i < argc; i++) {
         if ((v = cli_opt(argc, argv, &i, "--elf")))
             elf = v;
@@ -110,8 +129,11 @@ int nt_cmd_decode(int argc, char **argv)
             pcs = v;
         else if ((v = cli_opt(argc, argv, &i, "--smc")))
             smc = v;
-        else if ((v = cli_opt(argc, argv, &i, "--src")))
-            src = atoi(v);
+        else if ((v = cli_opt(argc, argv, &i, "--src"))) {
+            if (!parse_src(v, &src))
+                return CLI_USAGE;
+        } else if (!strcmp(argv[i], "--strict"))
+            strict = true;
         else if (!strcmp(argv[i], "--json"))
             kind = RVT_OUT_JSON;
         else if (!strcmp(argv[i], "--count"))
@@ -183,11 +205,14 @@ int nt_cmd_decode(int argc, char **argv)
         if (st >= 0)
             st = rvt_nt_decode_end(d, on_event, &c);
         cli_progress_done(&c.pr.p);
-        rc = st < 0 || c.errors ? CLI_FAIL : CLI_OK;
-        if (count) {
-            rvt_nt_dec_stats ds;
-            rvt_nt_decoder_stats(d, &ds);
+        rc = st < 0 || c.errors || (strict && c.incomplete) ? CLI_FAIL : CLI_OK;
+        rvt_nt_dec_stats ds;
+        rvt_nt_decoder_stats(d, &ds);
+        if (count)
             printf("%llu instructions\n", (unsigned long long)ds.insns);
+        if (src >= 0 && !ds.messages) {
+            cli_err("%s: no message from source %d", path, src);
+            rc = CLI_FAIL;
         }
     }
     for (size_t i = 0; i < c.nout; i++)
