@@ -194,6 +194,9 @@ typedef const rvt_insn *(*rvt_nt_insn_fn)(void *ctx, uint64_t pc);
 typedef struct rvt_nt_decoder rvt_nt_decoder;
 typedef struct rvt_nt_dec_stats {
     uint64_t messages, insns, errors, lost, resyncs, vendor;
+    /* I-CNTs (or history walks) beyond 2^rvtIcntBits, accepted (8.4.4: the
+     * reference code never reports I-CNT overflow), and where the first was */
+    uint64_t wide_icnt, wide_icnt_offset;
 } rvt_nt_dec_stats;
 
 /* cfg supplies inst_mode, src_bits, seq_jump, implicit_return,

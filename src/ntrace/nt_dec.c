@@ -12,6 +12,9 @@
 #include "util/grow.h"
 #include "isa/insn_blocks.h"
 
+/* I-CNT accepted beyond rvtIcntBits (icnt_ok): 2^40 half-words. */
+#define NT_ICNT_CEILING (1ull << 40)
+
 /* Trace Event markers (table 25 SYNC=6) held until the walk is there. */
 #define NT_MARK_MAX (1u << 16)
 
@@ -27,6 +30,7 @@ typedef struct nt_src {
     bool ended;               /* its last message is a ProgTraceCorrelation (7.12) */
     uint64_t pc, ref;
     uint64_t consumed;        /* half-words walked since the last I-CNT report */
+    uint64_t bit_at;          /* consumed when the last HIST bit was taken */
     uint64_t extra;           /* I-CNT from ResourceFull RCODE 0 (8.4.4) */
     uint64_t hbits;           /* history bits not yet used, oldest at bit hn-1 */
     unsigned hn;
@@ -65,6 +69,8 @@ struct rvt_nt_decoder {
     uint64_t last_end;        /* stream offset where the last whole message ends */
     uint64_t xmask;
     uint64_t icnt_max;        /* largest I-CNT a message can carry (8.4.4) */
+    uint64_t icnt_ceiling;    /* largest I-CNT accepted (see icnt_ok) */
+    uint64_t wide_off;        /* message of the last wide_icnt count */
     unsigned events;          /* RVT_NT_EVENTS_* */
     rvt_iblocks bc;           /* instructions and straight-line blocks */
 };
@@ -89,6 +95,7 @@ rvt_nt_decoder *rvt_nt_decoder_new(const rvt_nt_cfg *cfg, rvt_nt_insn_fn insn,
     /* the encoder reports at the counter's MSB (2^(bits-1)) plus at most
      * one block; 2^bits leaves room for both */
     d->icnt_max = 1ull << d->cfg.icnt_bits;
+    d->icnt_ceiling = d->icnt_max > NT_ICNT_CEILING ? d->icnt_max : NT_ICNT_CEILING;
     rvt_iblk_init(&d->bc, insn, insn_ctx, d->xmask);
     if (status)
         *status = 0;
@@ -176,6 +183,27 @@ static int lose(rvt_nt_decoder *d, nt_src *s, const char *why)
     return event(d, s, RVT_EV_ERROR, s->pc, 0, 0, why);
 }
 
+/* 8.4.4: an encoder reports I-CNT (ResourceFull RCODE 0, SYNC 4) before it
+ * passes 2^rvtIcntBits, but the reference code never does, so its streams
+ * carry wider I-CNTs on long runs.  They are accepted and counted (the
+ * caller notes it once), up to a ceiling that keeps a hostile I-CNT's walk
+ * finite. */
+static void wide_icnt(rvt_nt_decoder *d)
+{
+    if (d->st.wide_icnt && d->wide_off == d->msg_off)
+        return;                 /* one count per message */
+    d->wide_off = d->msg_off;
+    if (!d->st.wide_icnt++)
+        d->st.wide_icnt_offset = d->msg_off;
+}
+
+static bool icnt_ok(rvt_nt_decoder *d, uint64_t icnt)
+{
+    if (icnt > d->icnt_max)
+        wide_icnt(d);
+    return icnt <= d->icnt_ceiling;
+}
+
 /* ---- instruction walking (11.1) ---- */
 
 static bool is_call(const rvt_insn *i)
@@ -192,6 +220,7 @@ static bool take_bit(nt_src *s, unsigned *bit)
 {
     if (!s->hn)
         return false;
+    s->bit_at = s->consumed;
     s->hn--;
     *bit = (unsigned)(s->hbits >> s->hn) & 1u;
     return true;
@@ -407,13 +436,15 @@ static int walk(rvt_nt_decoder *d, nt_src *s, uint64_t rem, bool final,
     if (s->held && (final ? rem != 0 : s->hn != 0))
         return lose(d, s, "uninferable jump inside an I-CNT span");
     while (final ? rem != 0 : s->hn != 0) {
-        if (!final && s->consumed > s->extra + d->icnt_max) {
-            /* 8.4.4: the encoder reports I-CNT before it exceeds
-             * NTRACE_MAX_ICNT, so this history cannot be real (and a
-             * loop without branches would never use its bits up) */
+        if (!final && s->consumed - s->bit_at > d->icnt_max) {
+            /* a history bit no branch takes: a loop without branches
+             * would never use it up.  No real path runs 2^rvtIcntBits
+             * half-words without a branch. */
             s->pc = pc;
-            return lose(d, s, "history walk longer than the largest I-CNT (8.4.4)");
+            return lose(d, s, "history walk: no branch for 2^rvtIcntBits half-words (8.4.4)");
         }
+        if (!final && s->consumed > s->extra + d->icnt_max)
+            wide_icnt(d);       /* the next I-CNT report will be wider too */
         const rvt_iblock *b = rvt_iblk_block(&d->bc, pc);
         /* a block ending in an illegal instruction is walked one by one
          * (can_walk), so that an error names that instruction */
@@ -465,8 +496,8 @@ static int span(rvt_nt_decoder *d, nt_src *s, uint64_t icnt, bool has_hist, uint
             return lose(d, s, "history bits left over");
         set_hist(s, hist);
     }
-    if (icnt > d->icnt_max)
-        return lose(d, s, "I-CNT larger than NTRACE_MAX_ICNT allows (8.4.4)");
+    if (!icnt_ok(d, icnt))
+        return lose(d, s, "I-CNT larger than 2^40 half-words (8.4.4)");
     uint64_t total = s->extra + icnt;
     if (total < s->consumed)
         return lose(d, s, "I-CNT smaller than the instructions its history implies");
@@ -478,7 +509,7 @@ static int span(rvt_nt_decoder *d, nt_src *s, uint64_t icnt, bool has_hist, uint
     if (st || !s->synced)
         return st;
     s->held = NULL;
-    s->consumed = s->extra = 0;
+    s->consumed = s->extra = s->bit_at = 0;
     s->prev = NULL;
     uint64_t next = s->pc;
     if (last) {
@@ -581,7 +612,7 @@ static int resync(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     s->started = true;
     s->synced = true;
     s->pc = s->ref = pc;
-    s->consumed = s->extra = 0;
+    s->consumed = s->extra = s->bit_at = 0;
     s->hn = 0;
     s->prev = NULL;
     s->last_valid = false;
@@ -683,8 +714,8 @@ static int trace_event(rvt_nt_decoder *d, nt_src *s, uint64_t pc)
 static int marker(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
 {
     uint64_t icnt = fget(m, RVT_NT_F_ICNT);
-    if (icnt > d->icnt_max)
-        return lose(d, s, "I-CNT larger than NTRACE_MAX_ICNT allows (8.4.4)");
+    if (!icnt_ok(d, icnt))
+        return lose(d, s, "I-CNT larger than 2^40 half-words (8.4.4)");
     s->extra += icnt;
     uint64_t pc = nt_faddr_pc(m->f[RVT_NT_F_FADDR], d->xmask);
     s->ref = d->cfg.no_addr_diff ? 0 : pc;  /* 8.1 */
@@ -768,6 +799,8 @@ static int resource_full(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     uint64_t rdata = m->f[RVT_NT_F_RDATA];
     switch (m->f[RVT_NT_F_RCODE]) {
     case RVT_NT_RCODE_ICNT:
+        if (!icnt_ok(d, rdata))
+            return lose(d, s, "I-CNT larger than 2^40 half-words (8.4.4)");
         s->extra += rdata;     /* 8.4.4: I-CNT keeps running */
         return 0;
     case RVT_NT_RCODE_HIST:

@@ -158,8 +158,9 @@ static int count_errors(void *ctx, const rvt_flow_event *ev)
 }
 
 /* History bits over a branch-free loop (`c.j .`): no instruction ever takes
- * them, so the walk must stop with an error once it passes the largest
- * I-CNT (8.4.4) instead of spinning forever.  Likewise an I-CNT above it. */
+ * them, so the walk must stop with an error once it has gone 2^rvtIcntBits
+ * half-words without a branch (8.4.4) instead of spinning forever.  An I-CNT
+ * above the 2^40 ceiling for wide I-CNTs (test_wide_icnt) is refused. */
 static void test_unusable_history(void)
 {
     rvt_image *img = rvt_image_new();
@@ -182,7 +183,7 @@ static void test_unusable_history(void)
     m[2].present = 0;
     rvt_nt_set(&m[2], RVT_NT_F_EVCODE, 0);
     rvt_nt_set(&m[2], RVT_NT_F_CDF, 0);
-    rvt_nt_set(&m[2], RVT_NT_F_ICNT, 1ull << 40);   /* far above 2^12 */
+    rvt_nt_set(&m[2], RVT_NT_F_ICNT, 1ull << 41);   /* above the 2^40 ceiling */
     uint8_t buf[3 * RVT_NT_MAX_MSG];
     size_t n = 0;
     for (int i = 0; i < 3; i++) {
@@ -306,8 +307,52 @@ static void test_illegal_in_span(void)
     }
 }
 
+/* 8.4.4: the reference code never reports I-CNT overflow, so its long runs
+ * carry I-CNTs (and history walks) beyond 2^rvtIcntBits.  The decoder takes
+ * them, counts them in wide_icnt, and decodes exactly.  The loop of
+ * loop_image (addi; bne back: 4 half-words and one HIST bit a turn), 2000
+ * turns then a fall-through, encoded with a 32-bit counter (no overflow
+ * report) and decoded with rvtIcntBits = 12: 8000 half-words > 2^12. */
+static void test_wide_icnt(void)
+{
+    rvt_nt_cfg enc;
+    rvt_nt_cfg_default(&enc);
+    enc.icnt_bits = 32;
+    cap c = {0};
+    int st;
+    rvt_nt_encoder *e = rvt_nt_encoder_new(&enc, cap_put, &c, &st);
+    static rvt_irec r[2000];
+    loop_records(r, 2000, 0);
+    CHECK_EQ(rvt_nt_encoder_put(e, r, 2000), 0);
+    CHECK_EQ(rvt_nt_encoder_end(e), 0);
+    rvt_nt_encoder_free(e);
+    rvt_image *img = loop_image();
+    rvt_nt_cfg dec = enc;
+    dec.icnt_bits = 12;
+    rvt_nt_decoder *d = rvt_nt_decoder_new(&dec, rvt_image_insn_cb, img, -1, &st);
+    tally t = {0};
+    CHECK_EQ(rvt_nt_decode(d, c.b, c.n, tally_ev, &t), 0);
+    rvt_nt_dec_stats ds;
+    rvt_nt_decoder_stats(d, &ds);
+    rvt_nt_decoder_free(d);
+    CHECK_EQ(t.errors, 0);
+    CHECK_EQ(t.insns, 4000);
+    CHECK(ds.wide_icnt >= 1);
+    CHECK(ds.wide_icnt_offset < c.n);
+    /* the same stream with the encoder's width: nothing wide */
+    d = rvt_nt_decoder_new(&enc, rvt_image_insn_cb, img, -1, &st);
+    memset(&t, 0, sizeof t);
+    CHECK_EQ(rvt_nt_decode(d, c.b, c.n, tally_ev, &t), 0);
+    rvt_nt_decoder_stats(d, &ds);
+    rvt_nt_decoder_free(d);
+    CHECK_EQ(t.insns, 4000);
+    CHECK_EQ(ds.wide_icnt, 0);
+    rvt_image_free(img);
+}
+
 int main(void)
 {
+    test_wide_icnt();
     test_illegal_in_span();
     test_unusable_history();
     test_multi_hart();

@@ -8,6 +8,18 @@
 #include "rvtrace/image.h"
 #include "rvtrace/out.h"
 
+/* The decoder accepted I-CNTs wider than the configured counter (8.4.4;
+ * the reference code never reports overflow): say so once. */
+static void note_wide_icnt(const char *path, const rvt_nt_cfg *cfg, const rvt_nt_dec_stats *ds)
+{
+    char msg[256];
+    snprintf(msg, sizeof msg,
+             "I-CNT wider than rvtIcntBits=%u (8.4.4) in %llu message(s), the first here: "
+             "accepted (the encoder did not report I-CNT overflow); --nt-opt icnt-bits=N "
+             "states the width", cfg->icnt_bits, (unsigned long long)ds->wide_icnt);
+    cli_diag((void *)path, RVT_DIAG_INFO, ds->wide_icnt_offset, msg);
+}
+
 /* --src N: a source id, 0..4095 (table 8: SRC is at most 12 bits). */
 static bool parse_src(const char *v, int *src)
 {
@@ -210,6 +222,8 @@ int nt_cmd_decode(int argc, char **argv)
         rvt_nt_decoder_stats(d, &ds);
         if (count)
             printf("%llu instructions\n", (unsigned long long)ds.insns);
+        if (ds.wide_icnt)
+            note_wide_icnt(path, &cfg, &ds);
         if (src >= 0 && !ds.messages) {
             cli_err("%s: no message from source %d", path, src);
             rc = CLI_FAIL;
