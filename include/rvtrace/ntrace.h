@@ -197,6 +197,9 @@ typedef struct rvt_nt_dec_stats {
     /* I-CNTs (or history walks) beyond 2^rvtIcntBits, accepted (8.4.4: the
      * reference code never reports I-CNT overflow), and where the first was */
     uint64_t wide_icnt, wide_icnt_offset;
+    /* B-TYPE 0 sync messages whose F-ADDR contradicted the decoded path
+     * (an RVT_EV_ERROR each: the decoder had lost its way) */
+    uint64_t lost_way;
 } rvt_nt_dec_stats;
 
 /* cfg supplies inst_mode, src_bits, seq_jump, implicit_return,

@@ -484,7 +484,28 @@ static int hist_chunk(rvt_nt_decoder *d, nt_src *s, uint64_t hist)
     return walk(d, s, 0, false, NULL, NULL);
 }
 
-enum end_kind { END_DIRECT, END_ADDR, END_NONE };
+/* END_CHECK: as END_ADDR, for a B-TYPE 0 sync message (table 25): its
+ * F-ADDR is the next PC, so where the last instruction implies its own
+ * successor the two must agree, or the decoder lost its way since the
+ * previous sync (a corrupted HIST bit or I-CNT that decoded without an
+ * error) and the instructions it emitted are suspect. */
+enum end_kind { END_DIRECT, END_ADDR, END_CHECK, END_NONE };
+
+/* The last instruction's successor follows from the image and HIST alone
+ * (no trap, no uninferable jump). */
+static bool implies_next(const rvt_insn *i)
+{
+    return (i->jclass == RVT_JC_NONE || i->jclass == RVT_JC_BRANCH || is_inferable_jump(i)) &&
+           i->op != RVT_OP_ECALL && i->op != RVT_OP_EBREAK && i->op != RVT_OP_ILLEGAL;
+}
+
+static int lose_way(rvt_nt_decoder *d, nt_src *s, uint64_t addr)
+{
+    d->st.lost_way++;
+    s->pc = addr;
+    return lose(d, s, "sync message's F-ADDR is not where the decoded path goes: the "
+                      "instructions since the previous sync may be wrong");
+}
 
 /* The whole span of an I-CNT-bearing message: walk, then resolve its last
  * instruction (taken branch, jump to the message's address, or nothing). */
@@ -542,11 +563,15 @@ static int span(rvt_nt_decoder *d, nt_src *s, uint64_t icnt, bool has_hist, uint
                 next = (last_pc + (uint64_t)last->imm) & d->xmask;
             else
                 next = seq;
-            if (kind == END_ADDR)
+            if (kind == END_CHECK && implies_next(last) && next != addr)
+                return lose_way(d, s, addr);
+            if (kind == END_ADDR || kind == END_CHECK)
                 next = addr;    /* 11.1: the address applies last (a jump's
                                    target or the trap handler) */
         }
-    } else if (kind == END_ADDR) {
+    } else if (kind == END_CHECK && !s->held && next != addr) {
+        return lose_way(d, s, addr);
+    } else if (kind == END_ADDR || kind == END_CHECK) {
         next = addr;
     } else if (kind == END_DIRECT) {
         return lose(d, s, "DirectBranch with I-CNT 0");
@@ -751,7 +776,8 @@ static int branch_msg(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
         target = nt_uaddr_pc(s->ref, m->f[RVT_NT_F_UADDR], d->cfg.no_addr_diff, d->xmask);
     unsigned btype = (unsigned)fget(m, RVT_NT_F_BTYPE);
     int st = span(d, s, m->f[RVT_NT_F_ICNT], rvt_nt_has(m, RVT_NT_F_HIST), fget(m, RVT_NT_F_HIST),
-                  direct && !sync ? END_DIRECT : END_ADDR, target);
+                  direct && !sync ? END_DIRECT
+                  : sync && !direct && btype == RVT_NT_BTYPE_JUMP ? END_CHECK : END_ADDR, target);
     if (st)
         return st;
     if (!s->synced)

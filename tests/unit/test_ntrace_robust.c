@@ -350,8 +350,65 @@ static void test_wide_icnt(void)
     rvt_image_free(img);
 }
 
+/* A decoder that lost its way must not go on as if nothing happened: a
+ * B-TYPE 0 sync message (here IndirectBranchHistSync SYNC=2, periodic) has
+ * F-ADDR = the next PC (table 25), so when the decoded path (loop_image:
+ * addi; bne -4, whose HIST bit says taken = back to 0x1000, or not taken =
+ * on to 0x1008) goes elsewhere, that is an error and decoding restarts at
+ * that sync.  Messages: ProgTraceSync F-ADDR 0x1000; the periodic sync
+ * I-CNT 4 (addi, bne) with HIST 0b11 (stop bit, taken) or 0b10 (not
+ * taken), F-ADDR 0x1000; ProgTraceCorrelation I-CNT 2 (the addi). */
+static void test_sync_contradicts_path(void)
+{
+    rvt_image *img = loop_image();
+    rvt_nt_cfg cfg;
+    rvt_nt_cfg_default(&cfg);
+    for (unsigned taken = 0; taken <= 1; taken++) {
+        rvt_nt_msg m[3];
+        memset(m, 0, sizeof m);
+        m[0].tcode = RVT_NT_PROG_TRACE_SYNC;
+        rvt_nt_set(&m[0], RVT_NT_F_SYNC, 3);
+        rvt_nt_set(&m[0], RVT_NT_F_ICNT, 0);
+        rvt_nt_set(&m[0], RVT_NT_F_FADDR, 0x1000 >> 1);
+        m[1].tcode = RVT_NT_INDIRECT_BRANCH_HIST_SYNC;
+        rvt_nt_set(&m[1], RVT_NT_F_SYNC, 2);
+        rvt_nt_set(&m[1], RVT_NT_F_BTYPE, 0);
+        rvt_nt_set(&m[1], RVT_NT_F_ICNT, 4);
+        rvt_nt_set(&m[1], RVT_NT_F_FADDR, 0x1000 >> 1);
+        rvt_nt_set(&m[1], RVT_NT_F_HIST, 2u | taken);
+        m[2].tcode = RVT_NT_PROG_TRACE_CORRELATION;
+        rvt_nt_set(&m[2], RVT_NT_F_EVCODE, 0);
+        rvt_nt_set(&m[2], RVT_NT_F_CDF, 1);
+        rvt_nt_set(&m[2], RVT_NT_F_ICNT, 2);
+        rvt_nt_set(&m[2], RVT_NT_F_HIST, 1);
+        uint8_t buf[3 * RVT_NT_MAX_MSG];
+        size_t n = 0;
+        for (int i = 0; i < 3; i++) {
+            int k = rvt_nt_msg_encode(&m[i], &cfg, buf + n, sizeof buf - n);
+            CHECK(k > 0);
+            n += (size_t)(k > 0 ? k : 0);
+        }
+        int st;
+        rvt_nt_decoder *d = rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, -1, &st);
+        tally t = {0};
+        CHECK_EQ(rvt_nt_decode(d, buf, n, tally_ev, &t), 0);
+        rvt_nt_dec_stats ds;
+        rvt_nt_decoder_stats(d, &ds);
+        rvt_nt_decoder_free(d);
+        CHECK_EQ(t.errors, (taken ? 0u : 1u));
+        CHECK_EQ(ds.lost_way, (taken ? 0u : 1u));
+        /* addi, bne, then addi from the sync's F-ADDR: the sync message
+         * that exposed the error is itself where decoding restarts (with
+         * an RVT_EV_LOST for what went before) */
+        CHECK_EQ(t.insns, 3);
+        CHECK_EQ(t.lost, (taken ? 0u : 1u));
+    }
+    rvt_image_free(img);
+}
+
 int main(void)
 {
+    test_sync_contradicts_path();
     test_wide_icnt();
     test_illegal_in_span();
     test_unusable_history();

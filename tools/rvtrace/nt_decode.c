@@ -49,6 +49,7 @@ typedef struct dec_ctx {
     const char *path;
     uint64_t errors;
     bool incomplete;          /* RVT_EV_END said RVT_END_INCOMPLETE */
+    uint64_t losses, lost_hw; /* RVT_EV_LOST events, the half-words they name */
     rvt_image *img;
     rvt_nt_decoder *dec;
     smc_word smc[SMC_MAX];
@@ -108,6 +109,10 @@ static int on_event(void *ctx, const rvt_flow_event *ev)
     if (ev->kind == RVT_EV_ERROR || ev->kind == RVT_EV_LOST) {
         if (ev->kind == RVT_EV_ERROR)
             c->errors++;
+        else {
+            c->losses++;
+            c->lost_hw += ev->aux2;
+        }
         char msg[256];
         snprintf(msg, sizeof msg, "%s (src %u, pc 0x%llx)", ev->msg ? ev->msg : "error",
                  ev->src, (unsigned long long)ev->pc);
@@ -126,6 +131,25 @@ static int on_event(void *ctx, const rvt_flow_event *ev)
             return st;
     }
     return 0;
+}
+
+/* After a loss the decoder restarts at the next sync; say once, at the
+ * end, what that cost.  N-Trace counts half-words (8.4), so the skipped
+ * messages' I-CNT bounds the lost instructions (1 or 2 half-words each);
+ * the span where the error struck and HIST-only messages add an unknown
+ * part. */
+static void summarise_losses(const char *path, const dec_ctx *c, const rvt_nt_dec_stats *ds)
+{
+    char msg[384], hw[160] = "";
+    if (c->lost_hw)
+        snprintf(hw, sizeof hw, " (the skipped messages' I-CNT alone covers %llu half-words: "
+                 "%llu to %llu instructions)", (unsigned long long)c->lost_hw,
+                 (unsigned long long)((c->lost_hw + 1) / 2), (unsigned long long)c->lost_hw);
+    snprintf(msg, sizeof msg,
+             "%llu instructions decoded; trace lost at %llu point(s), decoding resumed at the "
+             "next sync each time; instructions lost: unknown%s",
+             (unsigned long long)ds->insns, (unsigned long long)c->losses, hw);
+    cli_diag((void *)path, RVT_DIAG_WARN, UINT64_MAX, msg);
 }
 
 int nt_cmd_decode(int argc, char **argv)
@@ -224,6 +248,8 @@ int nt_cmd_decode(int argc, char **argv)
             printf("%llu instructions\n", (unsigned long long)ds.insns);
         if (ds.wide_icnt)
             note_wide_icnt(path, &cfg, &ds);
+        if (c.losses)
+            summarise_losses(path, &c, &ds);
         if (src >= 0 && !ds.messages) {
             cli_err("%s: no message from source %d", path, src);
             rc = CLI_FAIL;
