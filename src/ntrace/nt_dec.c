@@ -518,7 +518,7 @@ static int span(rvt_nt_decoder *d, nt_src *s, uint64_t icnt, bool has_hist, uint
         set_hist(s, hist);
     }
     if (!icnt_ok(d, icnt))
-        return lose(d, s, "I-CNT larger than 2^40 half-words (8.4.4)");
+        return lose(d, s, "I-CNT above max(2^rvtIcntBits, 2^40) half-words (8.4.4)");
     uint64_t total = s->extra + icnt;
     if (total < s->consumed)
         return lose(d, s, "I-CNT smaller than the instructions its history implies");
@@ -740,7 +740,7 @@ static int marker(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
 {
     uint64_t icnt = fget(m, RVT_NT_F_ICNT);
     if (!icnt_ok(d, icnt))
-        return lose(d, s, "I-CNT larger than 2^40 half-words (8.4.4)");
+        return lose(d, s, "I-CNT above max(2^rvtIcntBits, 2^40) half-words (8.4.4)");
     s->extra += icnt;
     uint64_t pc = nt_faddr_pc(m->f[RVT_NT_F_FADDR], d->xmask);
     s->ref = d->cfg.no_addr_diff ? 0 : pc;  /* 8.1 */
@@ -826,7 +826,7 @@ static int resource_full(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     switch (m->f[RVT_NT_F_RCODE]) {
     case RVT_NT_RCODE_ICNT:
         if (!icnt_ok(d, rdata))
-            return lose(d, s, "I-CNT larger than 2^40 half-words (8.4.4)");
+            return lose(d, s, "I-CNT above max(2^rvtIcntBits, 2^40) half-words (8.4.4)");
         s->extra += rdata;     /* 8.4.4: I-CNT keeps running */
         return 0;
     case RVT_NT_RCODE_HIST:
