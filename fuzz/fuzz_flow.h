@@ -45,6 +45,7 @@ typedef struct rvt_fuzz_flow {
     uint64_t insns, errors, losses, syncs, events;
     bool ended;
     bool stopped;          /* the callback asked the decoder to stop */
+    bool blocks;           /* RVT_EV_INSN are blocks: aux instructions, aux2 half-words */
 } rvt_fuzz_flow;
 
 static inline int rvt_fuzz_flow_event(void *ctx, const rvt_flow_event *ev)
@@ -55,7 +56,9 @@ static inline int rvt_fuzz_flow_event(void *ctx, const rvt_flow_event *ev)
     switch (ev->kind) {
     case RVT_EV_INSN:
         RVT_FUZZ_ASSERT(!f->stopped);    /* a stop request is honoured */
-        f->insns++;
+        /* a block retires instructions of at least one half-word each */
+        RVT_FUZZ_ASSERT(!f->blocks || (ev->aux >= 1 && ev->aux2 >= ev->aux));
+        f->insns += f->blocks ? ev->aux : 1;
         if (f->insns >= RVT_FUZZ_MAX_INSN_FLOOR + RVT_FUZZ_MAX_INSN_PER_BYTE * f->len) {
             RVT_FUZZ_ASSERT(!rvt_fuzz_abort_runaway() ||
                             !"runaway: instructions out of proportion to the input");
@@ -82,7 +85,8 @@ static inline int rvt_fuzz_flow_event(void *ctx, const rvt_flow_event *ev)
         break;
     }
     /* Non-instruction events are bounded by the input too. */
-    RVT_FUZZ_ASSERT(f->events - f->insns <= 64u + 64u * f->len);
+    RVT_FUZZ_ASSERT(f->events - (f->insns < f->events ? f->insns : f->events) <=
+                    64u + 64u * f->len);
     return 0;
 }
 

@@ -7,9 +7,12 @@
 #include "fuzz.h"
 #include "rvtrace/image.h"
 
-/* RV64 and RV32, compressed and not, calls, indirect jumps, traps. */
+/* RV64 and RV32, compressed and not, calls, indirect jumps, traps; ilen*:
+ * illegal words of every length encoding, the reserved >= 192-bit one
+ * (0xffffffff) included, which no I-CNT span may cover (N-Trace 8.4). */
 static const char *const rvt_fuzz_image_names[] = {
     "sort", "crc_rv32", "fptr", "switch", "recurse", "coswap", "ecall", "farcall_rv32",
+    "ilen", "ilen_rv32",
 };
 #define RVT_FUZZ_NIMAGES (sizeof rvt_fuzz_image_names / sizeof *rvt_fuzz_image_names)
 

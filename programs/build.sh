@@ -59,6 +59,8 @@ prog farcall_rv32 "$RV32C"  -O2                    src/farcall.c
 prog ecall        "$RV64C"  -O2                    src/ecall.c
 prog ecall_rv32   "$RV32C"  -O2                    src/ecall.c
 prog illegal      "$RV64C"  -O2                    src/illegal.c
+prog ilen         "$RV64C"  -O2                    src/ilen.c
+prog ilen_rv32    "$RV32C"  -O2                    src/ilen.c
 prog ebreak       "$RV64C"  -O2                    src/ebreak.c
 prog misalign     "$RV64C"  -O2                    src/misalign.c
 prog timer        "$RV64C"  -O2                    src/timer.c

@@ -194,6 +194,12 @@ typedef const rvt_insn *(*rvt_nt_insn_fn)(void *ctx, uint64_t pc);
 typedef struct rvt_nt_decoder rvt_nt_decoder;
 typedef struct rvt_nt_dec_stats {
     uint64_t messages, insns, errors, lost, resyncs, vendor;
+    /* I-CNTs (or history walks) beyond 2^rvtIcntBits, accepted (8.4.4: the
+     * reference code never reports I-CNT overflow), and where the first was */
+    uint64_t wide_icnt, wide_icnt_offset;
+    /* B-TYPE 0 sync messages whose F-ADDR contradicted the decoded path
+     * (an RVT_EV_ERROR each: the decoder had lost its way) */
+    uint64_t lost_way;
 } rvt_nt_dec_stats;
 
 /* cfg supplies inst_mode, src_bits, seq_jump, implicit_return,
@@ -207,7 +213,9 @@ void rvt_nt_decoder_free(rvt_nt_decoder *d);
  * return value.  Errors are reported as RVT_EV_ERROR events, never fatal. */
 int rvt_nt_decode(rvt_nt_decoder *d, const uint8_t *buf, size_t len,
                   rvt_flow_fn fn, void *fn_ctx);
-/* Emit RVT_EV_END. */
+/* Emit RVT_EV_END.  aux = RVT_END_INCOMPLETE when a source (src_filter's,
+ * else any seen) does not end with a ProgTraceCorrelation (7.12), or no
+ * message was seen at all; offset = where the last whole message ends. */
 int rvt_nt_decode_end(rvt_nt_decoder *d, rvt_flow_fn fn, void *fn_ctx);
 /* Forget cached instructions (11.4: the image changed, e.g. from an event
  * callback after a fence.i).  Safe to call from inside the callback. */

@@ -12,6 +12,9 @@
 #include "util/grow.h"
 #include "isa/insn_blocks.h"
 
+/* I-CNT accepted beyond rvtIcntBits (icnt_ok): 2^40 half-words. */
+#define NT_ICNT_CEILING (1ull << 40)
+
 /* Trace Event markers (table 25 SYNC=6) held until the walk is there. */
 #define NT_MARK_MAX (1u << 16)
 
@@ -23,8 +26,11 @@ typedef struct nt_mark {
 /* Decoder state of one message source (11.2). */
 typedef struct nt_src {
     bool synced;
+    bool started;             /* a sync was seen (the first one starts the trace) */
+    bool ended;               /* its last message is a ProgTraceCorrelation (7.12) */
     uint64_t pc, ref;
     uint64_t consumed;        /* half-words walked since the last I-CNT report */
+    uint64_t bit_at;          /* consumed when the last HIST bit was taken */
     uint64_t extra;           /* I-CNT from ResourceFull RCODE 0 (8.4.4) */
     uint64_t hbits;           /* history bits not yet used, oldest at bit hn-1 */
     unsigned hn;
@@ -60,8 +66,11 @@ struct rvt_nt_decoder {
     void *fn_ctx;
     int stop;                 /* fn's nonzero return */
     uint64_t msg_off;
+    uint64_t last_end;        /* stream offset where the last whole message ends */
     uint64_t xmask;
     uint64_t icnt_max;        /* largest I-CNT a message can carry (8.4.4) */
+    uint64_t icnt_ceiling;    /* largest I-CNT accepted (see icnt_ok) */
+    uint64_t wide_off;        /* message of the last wide_icnt count */
     unsigned events;          /* RVT_NT_EVENTS_* */
     rvt_iblocks bc;           /* instructions and straight-line blocks */
 };
@@ -86,6 +95,7 @@ rvt_nt_decoder *rvt_nt_decoder_new(const rvt_nt_cfg *cfg, rvt_nt_insn_fn insn,
     /* the encoder reports at the counter's MSB (2^(bits-1)) plus at most
      * one block; 2^bits leaves room for both */
     d->icnt_max = 1ull << d->cfg.icnt_bits;
+    d->icnt_ceiling = d->icnt_max > NT_ICNT_CEILING ? d->icnt_max : NT_ICNT_CEILING;
     rvt_iblk_init(&d->bc, insn, insn_ctx, d->xmask);
     if (status)
         *status = 0;
@@ -173,6 +183,27 @@ static int lose(rvt_nt_decoder *d, nt_src *s, const char *why)
     return event(d, s, RVT_EV_ERROR, s->pc, 0, 0, why);
 }
 
+/* 8.4.4: an encoder reports I-CNT (ResourceFull RCODE 0, SYNC 4) before it
+ * passes 2^rvtIcntBits, but the reference code never does, so its streams
+ * carry wider I-CNTs on long runs.  They are accepted and counted (the
+ * caller notes it once), up to a ceiling that keeps a hostile I-CNT's walk
+ * finite. */
+static void wide_icnt(rvt_nt_decoder *d)
+{
+    if (d->st.wide_icnt && d->wide_off == d->msg_off)
+        return;                 /* one count per message */
+    d->wide_off = d->msg_off;
+    if (!d->st.wide_icnt++)
+        d->st.wide_icnt_offset = d->msg_off;
+}
+
+static bool icnt_ok(rvt_nt_decoder *d, uint64_t icnt)
+{
+    if (icnt > d->icnt_max)
+        wide_icnt(d);
+    return icnt <= d->icnt_ceiling;
+}
+
 /* ---- instruction walking (11.1) ---- */
 
 static bool is_call(const rvt_insn *i)
@@ -189,6 +220,7 @@ static bool take_bit(nt_src *s, unsigned *bit)
 {
     if (!s->hn)
         return false;
+    s->bit_at = s->consumed;
     s->hn--;
     *bit = (unsigned)(s->hbits >> s->hn) & 1u;
     return true;
@@ -258,6 +290,21 @@ static bool step(rvt_nt_decoder *d, nt_src *s, const rvt_insn *i, uint64_t pc, u
     return false;
 }
 
+/* 8.4: "an exception ... before retirement of an instruction CANNOT update
+ * the I-CNT", and an illegal encoding (the image's 48/64-bit words
+ * included) traps before it retires, so a span cannot walk past one.  It
+ * may end on one: the reference code counts the trapping instruction and
+ * sends the handler as an ordinary B-TYPE 0 address (interop corpus,
+ * docs/conformance-ntrace.md), so the message resolves it.  A reserved
+ * length (>= 80 bits, len 0 here) has no known size at all: the walk would
+ * never move past `.word 0xffffffff`, and spun forever. */
+static bool can_walk(const rvt_insn *i, uint64_t rem, bool final)
+{
+    if (i->op != RVT_OP_ILLEGAL)
+        return true;
+    return i->len != 0 && final && (uint64_t)(i->len >> 1) == rem;
+}
+
 /* One instruction of the slow path: report it, stop at the span's end or
  * step past it.  Returns 0 to go on, 1 when the span ended, else stop. */
 static int walk_one(rvt_nt_decoder *d, nt_src *s, uint64_t *pc, uint64_t *rem, bool final,
@@ -267,6 +314,10 @@ static int walk_one(rvt_nt_decoder *d, nt_src *s, uint64_t *pc, uint64_t *rem, b
     s->pc = *pc;          /* where an error is reported */
     if (!i)
         return lose(d, s, "no program image at the traced address");
+    if (!can_walk(i, *rem, final))
+        return lose(d, s, i->len ? "I-CNT goes past an illegal instruction, which traps without "
+                                   "retiring (8.4)"
+                                 : "I-CNT covers an instruction of reserved length (>= 80 bits)");
     uint64_t sz = i->len >> 1;
     if (final && sz > *rem)
         return lose(d, s, "I-CNT ends inside an instruction (8.4.1)");
@@ -385,15 +436,20 @@ static int walk(rvt_nt_decoder *d, nt_src *s, uint64_t rem, bool final,
     if (s->held && (final ? rem != 0 : s->hn != 0))
         return lose(d, s, "uninferable jump inside an I-CNT span");
     while (final ? rem != 0 : s->hn != 0) {
-        if (!final && s->consumed > s->extra + d->icnt_max) {
-            /* 8.4.4: the encoder reports I-CNT before it exceeds
-             * NTRACE_MAX_ICNT, so this history cannot be real (and a
-             * loop without branches would never use its bits up) */
+        if (!final && s->consumed - s->bit_at > d->icnt_max) {
+            /* a history bit no branch takes: a loop without branches
+             * would never use it up.  No real path runs 2^rvtIcntBits
+             * half-words without a branch. */
             s->pc = pc;
-            return lose(d, s, "history walk longer than the largest I-CNT (8.4.4)");
+            return lose(d, s, "history walk: no branch for 2^rvtIcntBits half-words (8.4.4)");
         }
+        if (!final && s->consumed > s->extra + d->icnt_max)
+            wide_icnt(d);       /* the next I-CNT report will be wider too */
         const rvt_iblock *b = rvt_iblk_block(&d->bc, pc);
-        if (b->n && (!final || b->hw <= rem) && !mark_inside(s, b->hw)) {
+        /* a block ending in an illegal instruction is walked one by one
+         * (can_walk), so that an error names that instruction */
+        if (b->n && b->last->op != RVT_OP_ILLEGAL && (!final || b->hw <= rem) &&
+            !mark_inside(s, b->hw)) {
             bool ends = final && b->hw == rem;
             st = walk_block(d, s, b, &pc, ends ? last : NULL, last_pc);
             if (final && st >= 0)
@@ -428,20 +484,41 @@ static int hist_chunk(rvt_nt_decoder *d, nt_src *s, uint64_t hist)
     return walk(d, s, 0, false, NULL, NULL);
 }
 
-enum end_kind { END_DIRECT, END_ADDR, END_NONE };
+/* END_CHECK: as END_ADDR, for a B-TYPE 0 sync message (table 25): its
+ * F-ADDR is the next PC, so where the last instruction implies its own
+ * successor the two must agree, or the decoder lost its way since the
+ * previous sync (a corrupted HIST bit or I-CNT that decoded without an
+ * error) and the instructions it emitted are suspect. */
+enum end_kind { END_DIRECT, END_ADDR, END_CHECK, END_NONE };
+
+/* The last instruction's successor follows from the image and HIST alone
+ * (no trap, no uninferable jump). */
+static bool implies_next(const rvt_insn *i)
+{
+    return (i->jclass == RVT_JC_NONE || i->jclass == RVT_JC_BRANCH || is_inferable_jump(i)) &&
+           i->op != RVT_OP_ECALL && i->op != RVT_OP_EBREAK && i->op != RVT_OP_ILLEGAL;
+}
+
+static int lose_way(rvt_nt_decoder *d, nt_src *s, uint64_t addr)
+{
+    d->st.lost_way++;
+    s->pc = addr;
+    return lose(d, s, "sync message's F-ADDR is not where the decoded path goes: the "
+                      "instructions since the previous sync may be wrong");
+}
 
 /* The whole span of an I-CNT-bearing message: walk, then resolve its last
  * instruction (taken branch, jump to the message's address, or nothing). */
 static int span(rvt_nt_decoder *d, nt_src *s, uint64_t icnt, bool has_hist, uint64_t hist,
-                enum end_kind kind, unsigned btype, uint64_t addr)
+                enum end_kind kind, uint64_t addr)
 {
     if (has_hist) {
         if (s->hn)
             return lose(d, s, "history bits left over");
         set_hist(s, hist);
     }
-    if (icnt > d->icnt_max)
-        return lose(d, s, "I-CNT larger than NTRACE_MAX_ICNT allows (8.4.4)");
+    if (!icnt_ok(d, icnt))
+        return lose(d, s, "I-CNT above max(2^rvtIcntBits, 2^40) half-words (8.4.4)");
     uint64_t total = s->extra + icnt;
     if (total < s->consumed)
         return lose(d, s, "I-CNT smaller than the instructions its history implies");
@@ -453,7 +530,7 @@ static int span(rvt_nt_decoder *d, nt_src *s, uint64_t icnt, bool has_hist, uint
     if (st || !s->synced)
         return st;
     s->held = NULL;
-    s->consumed = s->extra = 0;
+    s->consumed = s->extra = s->bit_at = 0;
     s->prev = NULL;
     uint64_t next = s->pc;
     if (last) {
@@ -472,10 +549,10 @@ static int span(rvt_nt_decoder *d, nt_src *s, uint64_t icnt, bool has_hist, uint
             if (last->jclass == RVT_JC_CALL_INF)
                 nt_stack_push(&s->stack, seq);
             next = (last_pc + (uint64_t)last->imm) & d->xmask;
-        } else if (kind == END_ADDR && btype != RVT_NT_BTYPE_JUMP) {
-            next = addr;        /* trap after the last instruction */
         } else {
-            /* table 4 stack effects of the last instruction */
+            /* table 4 stack effects of the last instruction: it retired
+             * (8.4), also when a trap follows it (B-TYPE 1-3), as after a
+             * `jal f` whose target's first instruction traps */
             if (last->jclass == RVT_JC_RETURN || last->jclass == RVT_JC_SWAP)
                 nt_stack_pop(&s->stack, &a);
             if (is_call(last))
@@ -486,10 +563,15 @@ static int span(rvt_nt_decoder *d, nt_src *s, uint64_t icnt, bool has_hist, uint
                 next = (last_pc + (uint64_t)last->imm) & d->xmask;
             else
                 next = seq;
-            if (kind == END_ADDR)
-                next = addr;    /* 11.1: the address applies last */
+            if (kind == END_CHECK && implies_next(last) && next != addr)
+                return lose_way(d, s, addr);
+            if (kind == END_ADDR || kind == END_CHECK)
+                next = addr;    /* 11.1: the address applies last (a jump's
+                                   target or the trap handler) */
         }
-    } else if (kind == END_ADDR) {
+    } else if (kind == END_CHECK && !s->held && next != addr) {
+        return lose_way(d, s, addr);
+    } else if (kind == END_ADDR || kind == END_CHECK) {
         next = addr;
     } else if (kind == END_DIRECT) {
         return lose(d, s, "DirectBranch with I-CNT 0");
@@ -502,26 +584,34 @@ static int span(rvt_nt_decoder *d, nt_src *s, uint64_t icnt, bool has_hist, uint
 
 /* ---- messages ---- */
 
-/* Table 25 names, for the sync event's text. */
-static const char *nt_sync_reason(unsigned sync)
+/* What a sync tells happened (table 25; the number stays in the text).
+ * SYNC 3 is "very first synchronization message after exit from debug
+ * mode": an encoder starts every trace with it (table 26), so the first
+ * one of a source is the trace start, a later one a restart after the hart
+ * halted (EVCODE 0). */
+static const char *nt_sync_reason(unsigned sync, bool first)
 {
     static const char *const names[] = {
-        "external trace trigger (SYNC 0)", "exit from reset (SYNC 1)",
-        "periodic (SYNC 2)", "exit from debug mode (SYNC 3)",
-        "sequential instruction counter (SYNC 4)", "trace enable (SYNC 5)",
-        "trace event (SYNC 6)", "restart from FIFO overrun (SYNC 7)", "reserved (SYNC 8)",
-        "exit from power-down (SYNC 9)",
+        "external trace trigger (SYNC 0)", "restart after a hart reset (SYNC 1)",
+        "periodic (SYNC 2)", "trace restart after the hart halted (SYNC 3)",
+        "I-CNT overflow (SYNC 4)", "trace on (SYNC 5)",
+        "trace event (SYNC 6)", "restart after lost trace (FIFO overrun, SYNC 7)",
+        "reserved (SYNC 8)", "restart after power-down (SYNC 9)",
     };
+    if (sync == RVT_NT_SYNC_DEBUG_EXIT && first)
+        return "trace start (SYNC 3)";
     return sync < sizeof names / sizeof names[0] ? names[sync] : "reserved (SYNC 10-15)";
 }
 
-/* 7.12 EVCODE names, for the stop event's text. */
+/* What a ProgTraceCorrelation tells happened (7.12 EVCODE).  EVCODE 0,
+ * "entry into debug mode", is what an encoder sends when the traced hart
+ * stops, which ends every complete trace (8.4.4 example, table 26). */
 static const char *nt_stop_reason(unsigned evcode)
 {
     switch (evcode) {
-    case RVT_NT_EV_DEBUG: return "entry into debug mode (EVCODE 0)";
-    case RVT_NT_EV_LOWPOWER: return "entry into low-power mode (EVCODE 1)";
-    case RVT_NT_EV_DISABLED: return "program trace disabled (EVCODE 4)";
+    case RVT_NT_EV_DEBUG: return "the hart stopped: end of trace (EVCODE 0)";
+    case RVT_NT_EV_LOWPOWER: return "trace paused: the hart entered low-power mode (EVCODE 1)";
+    case RVT_NT_EV_DISABLED: return "trace off (EVCODE 4)";
     default: return "reserved or vendor EVCODE";
     }
 }
@@ -543,9 +633,11 @@ static int resync(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
             return st;
     }
     d->st.resyncs++;
+    bool first = !s->started;
+    s->started = true;
     s->synced = true;
     s->pc = s->ref = pc;
-    s->consumed = s->extra = 0;
+    s->consumed = s->extra = s->bit_at = 0;
     s->hn = 0;
     s->prev = NULL;
     s->last_valid = false;
@@ -556,7 +648,7 @@ static int resync(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     s->mhead = s->nmark = 0;      /* their I-CNT went with the old base */
     nt_stack_clear(&s->stack);
     return event(d, s, RVT_EV_SYNC, pc, m->f[RVT_NT_F_SYNC], 0,
-                 nt_sync_reason((unsigned)m->f[RVT_NT_F_SYNC]));
+                 nt_sync_reason((unsigned)m->f[RVT_NT_F_SYNC], first));
 }
 
 /* A field's value, 0 when the message has none (f[] of absent fields is
@@ -647,8 +739,8 @@ static int trace_event(rvt_nt_decoder *d, nt_src *s, uint64_t pc)
 static int marker(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
 {
     uint64_t icnt = fget(m, RVT_NT_F_ICNT);
-    if (icnt > d->icnt_max)
-        return lose(d, s, "I-CNT larger than NTRACE_MAX_ICNT allows (8.4.4)");
+    if (!icnt_ok(d, icnt))
+        return lose(d, s, "I-CNT above max(2^rvtIcntBits, 2^40) half-words (8.4.4)");
     s->extra += icnt;
     uint64_t pc = nt_faddr_pc(m->f[RVT_NT_F_FADDR], d->xmask);
     s->ref = d->cfg.no_addr_diff ? 0 : pc;  /* 8.1 */
@@ -656,6 +748,21 @@ static int marker(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     if (m->f[RVT_NT_F_SYNC] == RVT_NT_SYNC_EVENT)
         return trace_event(d, s, pc);
     return 0;
+}
+
+/* B-TYPE 1-3: N-Trace names the kind of trap, never its cause (ch. 1: the
+ * encoder "does not require cause and tval ... as these are not reported in
+ * N-Trace messages"), so the event says the cause is unknown, aux/aux2 0. */
+static int trap_event(rvt_nt_decoder *d, nt_src *s, unsigned btype, uint64_t handler)
+{
+    if (d->stop)
+        return d->stop;
+    rvt_flow_event ev = s->ev;
+    ev.kind = btype == RVT_NT_BTYPE_INTERRUPT ? RVT_EV_INTERRUPT : RVT_EV_TRAP;
+    ev.flags = RVT_EVF_CAUSE_UNKNOWN;
+    ev.pc = handler;
+    ev.offset = d->msg_off;
+    return d->stop = d->fn(d->fn_ctx, &ev);
 }
 
 static int branch_msg(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
@@ -669,7 +776,8 @@ static int branch_msg(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
         target = nt_uaddr_pc(s->ref, m->f[RVT_NT_F_UADDR], d->cfg.no_addr_diff, d->xmask);
     unsigned btype = (unsigned)fget(m, RVT_NT_F_BTYPE);
     int st = span(d, s, m->f[RVT_NT_F_ICNT], rvt_nt_has(m, RVT_NT_F_HIST), fget(m, RVT_NT_F_HIST),
-                  direct && !sync ? END_DIRECT : END_ADDR, direct ? 0 : btype, target);
+                  direct && !sync ? END_DIRECT
+                  : sync && !direct && btype == RVT_NT_BTYPE_JUMP ? END_CHECK : END_ADDR, target);
     if (st)
         return st;
     if (!s->synced)
@@ -686,8 +794,7 @@ static int branch_msg(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     if (sync && sync_resets((unsigned)m->f[RVT_NT_F_SYNC]))
         nt_stack_clear(&s->stack);
     if (btype && !direct)
-        st = event(d, s, btype == RVT_NT_BTYPE_INTERRUPT ? RVT_EV_INTERRUPT : RVT_EV_TRAP,
-                   target, btype, 0, NULL);
+        st = trap_event(d, s, btype, target);
     return st;
 }
 
@@ -701,7 +808,7 @@ static int repeat_msg(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     for (uint64_t k = 0; k < m->f[RVT_NT_F_BCNT] && s->synced && !d->stop; k++) {
         uint64_t before = d->st.insns;
         int st = span(d, s, s->last_icnt, hist, s->last_hist, direct ? END_DIRECT : END_ADDR,
-                      0, s->last_target);
+                      s->last_target);
         if (st)
             return st;
         /* A repetition that retires nothing (I-CNT 0 to the same address)
@@ -718,6 +825,8 @@ static int resource_full(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     uint64_t rdata = m->f[RVT_NT_F_RDATA];
     switch (m->f[RVT_NT_F_RCODE]) {
     case RVT_NT_RCODE_ICNT:
+        if (!icnt_ok(d, rdata))
+            return lose(d, s, "I-CNT above max(2^rvtIcntBits, 2^40) half-words (8.4.4)");
         s->extra += rdata;     /* 8.4.4: I-CNT keeps running */
         return 0;
     case RVT_NT_RCODE_HIST:
@@ -804,6 +913,8 @@ static int message(rvt_nt_decoder *d, const rvt_nt_msg *m)
         return RVT_ERR_NOMEM;
     d->st.messages++;
     d->msg_off = m->offset;
+    if (m->tcode < RVT_NT_VENDOR_FIRST)    /* 6.1: vendor messages say nothing about it */
+        s->ended = m->tcode == RVT_NT_PROG_TRACE_CORRELATION;
     int st = 0;
     if (m->tcode == RVT_NT_OWNERSHIP)
         return ownership(d, s, m);
@@ -846,7 +957,7 @@ static int message(rvt_nt_decoder *d, const rvt_nt_msg *m)
         break;
     case RVT_NT_PROG_TRACE_CORRELATION:
         st = span(d, s, m->f[RVT_NT_F_ICNT], rvt_nt_has(m, RVT_NT_F_HIST), fget(m, RVT_NT_F_HIST),
-                  END_NONE, 0, 0);
+                  END_NONE, 0);
         if (!st && s->synced) {
             st = timestamp(d, s, m);
             unsigned ev = (unsigned)fget(m, RVT_NT_F_EVCODE);
@@ -913,6 +1024,7 @@ int rvt_nt_decode(rvt_nt_decoder *d, const uint8_t *buf, size_t len, rvt_flow_fn
                 return st;
             continue;
         }
+        d->last_end = r.base + r.pos;
         st = message(d, &m);
         if (st < 0)
             return st;
@@ -923,14 +1035,27 @@ int rvt_nt_decode(rvt_nt_decoder *d, const uint8_t *buf, size_t len, rvt_flow_fn
     return 0;
 }
 
+/* 7.12: an encoder ends its trace with a ProgTraceCorrelation (EVCODE 0
+ * when the hart stops, 4 when trace is switched off), so a stream whose
+ * sources (the one kept by src_filter, else every one seen) do not all end
+ * with one was cut short: a truncated capture, or an empty file. */
+static bool stream_complete(const rvt_nt_decoder *d)
+{
+    for (unsigned i = 0; i < d->nused; i++)
+        if (!d->src[d->used[i]]->ended)
+            return false;
+    return d->nused > 0;
+}
+
 int rvt_nt_decode_end(rvt_nt_decoder *d, rvt_flow_fn fn, void *fn_ctx)
 {
     d->fn = fn;
     d->fn_ctx = fn_ctx;
     d->stop = 0;
+    bool complete = stream_complete(d);
     nt_src *s = src_state(d, d->src_filter >= 0 ? (unsigned)d->src_filter : 0);
     if (!s)
         return RVT_ERR_NOMEM;
-    d->msg_off = d->base;
-    return event(d, s, RVT_EV_END, s->pc, 0, 0, NULL);
+    d->msg_off = complete ? d->base : d->last_end;
+    return event(d, s, RVT_EV_END, s->pc, complete ? 0 : RVT_END_INCOMPLETE, 0, NULL);
 }

@@ -224,8 +224,110 @@ static void test_no_trap_addr_fixed(void)
     CHECK_EQ(st, RVT_ERR_INVAL);
 }
 
+/* 9.2 with a trap right after a call: `jal ra, f` at 0x1000 retires (8.4),
+ * f's first instruction at 0x1010 traps without retiring, the handler's
+ * mret returns to 0x1012, whose `ret` is an implicit return to 0x1004.  The
+ * exception message ends its span on the jal; the call's push must happen
+ * all the same, else the ret has no address (the decoder used to skip the
+ * last instruction's stack effects when B-TYPE said trap).  Messages, by
+ * hand: ProgTraceSync F-ADDR 0x1000; IndirectBranch B-TYPE 2 I-CNT 2 (the
+ * jal) to 0x2000; IndirectBranch B-TYPE 0 I-CNT 2 (mret) to 0x1012; no
+ * message for the ret; ProgTraceCorrelation I-CNT 2 + 2 (ret, nop). */
+static void test_trap_after_call(void)
+{
+    rvt_image *img = rvt_image_new();
+    put32(img, 0x1000, 0x010000EFu);   /* jal ra, +0x10 */
+    put32(img, 0x1004, 0x00000013u);   /* nop */
+    put16(img, 0x1010, 0x0000);        /* illegal: traps */
+    put32(img, 0x1012, 0x00008067u);   /* ret */
+    put32(img, 0x2000, 0x30200073u);   /* mret */
+    rvt_irec r[4] = {
+        rec(0x1000, 2, RVT_ITYPE_INF_CALL, 1),
+        rec(0x1010, 0, RVT_ITYPE_EXCEPTION, 1),
+        rec(0x2000, 2, RVT_ITYPE_XRET, 1),
+        rec(0x1012, 4, RVT_ITYPE_NONE, 1),
+    };
+    r[1].ninstr = 0;
+    r[1].cause = 2;
+    r[3].ninstr = 2;
+    for (unsigned mode = RVT_NT_MODE_BTM; mode <= RVT_NT_MODE_HTM; mode += 3) {
+        rvt_nt_cfg cfg;
+        rvt_nt_cfg_default(&cfg);
+        cfg.inst_mode = mode;
+        cfg.implicit_return = 3;
+        cap c;
+        rvt_nt_msg m[8];
+        size_t n = encode(&cfg, r, 4, &c, m, 8);
+        CHECK_EQ(n, 4);
+        CHECK_EQ(m[1].f[RVT_NT_F_BTYPE], 2);
+        CHECK_EQ(m[1].f[RVT_NT_F_ICNT], 2);
+        CHECK_EQ(m[3].tcode, RVT_NT_PROG_TRACE_CORRELATION);
+        CHECK_EQ(m[3].f[RVT_NT_F_ICNT], 4);
+        const uint64_t want[] = { 0x1000, 0x2000, 0x1012, 0x1004 };
+        decode_back(&cfg, img, &c, want, 4);
+    }
+    rvt_image_free(img);
+}
+
+/* Events of a trace with an interrupt and an exception.  N-Trace carries
+ * no cause (ch. 1: cause/tval "are not reported in N-Trace messages"; B-TYPE
+ * 3 interrupt, 2 exception), so the trap events say the cause is unknown
+ * (RVT_EVF_CAUSE_UNKNOWN, aux = aux2 = 0), not B-TYPE as a cause.  The
+ * first SYNC=3 is the trace start (table 26), the final EVCODE=0 the end
+ * (7.12, 8.4.4 example). */
+typedef struct evlog { rvt_flow_event ev[16]; size_t n; } evlog;
+static int log_ev(void *ctx, const rvt_flow_event *ev)
+{
+    evlog *l = ctx;
+    if (ev->kind != RVT_EV_INSN && l->n < 16) l->ev[l->n++] = *ev;
+    return 0;
+}
+
+static void test_trap_events(void)
+{
+    rvt_image *img = rvt_image_new();
+    put32(img, 0x1000, 0x00000013u);   /* nop: the interrupt comes after it */
+    put32(img, 0x1004, 0x00000073u);   /* ecall (retires, 8.4 table 2) */
+    put32(img, 0x1008, 0x00000013u);
+    put32(img, 0x2000, 0x30200073u);   /* mret */
+    rvt_irec r[5] = {
+        rec(0x1000, 2, RVT_ITYPE_INTERRUPT, 1),
+        rec(0x2000, 2, RVT_ITYPE_XRET, 1),
+        rec(0x1004, 2, RVT_ITYPE_EXCEPTION, 1),
+        rec(0x2000, 2, RVT_ITYPE_XRET, 1),
+        rec(0x1008, 2, RVT_ITYPE_NONE, 1),
+    };
+    r[0].cause = 7;
+    r[2].cause = 11;
+    rvt_nt_cfg cfg;
+    rvt_nt_cfg_default(&cfg);
+    cap c;
+    rvt_nt_msg m[8];
+    encode(&cfg, r, 5, &c, m, 8);
+    int st;
+    rvt_nt_decoder *d = rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, -1, &st);
+    evlog l = {0};
+    CHECK_EQ(rvt_nt_decode(d, c.b, c.n, log_ev, &l), 0);
+    rvt_nt_decoder_free(d);
+    const uint8_t kinds[] = { RVT_EV_SYNC, RVT_EV_INTERRUPT, RVT_EV_TRAP, RVT_EV_STOP };
+    CHECK_EQ(l.n, 4);
+    for (size_t i = 0; i < 4 && i < l.n; i++)
+        CHECK_EQ(l.ev[i].kind, kinds[i]);
+    CHECK(l.ev[0].msg && strcmp(l.ev[0].msg, "trace start (SYNC 3)") == 0);
+    for (size_t i = 1; i < 3; i++) {
+        CHECK_EQ(l.ev[i].flags, RVT_EVF_CAUSE_UNKNOWN);
+        CHECK_EQ(l.ev[i].aux, 0);
+        CHECK_EQ(l.ev[i].aux2, 0);
+        CHECK_EQ(l.ev[i].pc, 0x2000);
+    }
+    CHECK(l.ev[3].msg && strstr(l.ev[3].msg, "end of trace") != NULL);
+    rvt_image_free(img);
+}
+
 int main(void)
 {
+    test_trap_events();
+    test_trap_after_call();
     test_no_trap_addr_fixed();
     test_spec_icnt_btm();
     test_spec_icnt_overflow();

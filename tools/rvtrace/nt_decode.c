@@ -8,6 +8,30 @@
 #include "rvtrace/image.h"
 #include "rvtrace/out.h"
 
+/* The decoder accepted I-CNTs wider than the configured counter (8.4.4;
+ * the reference code never reports overflow): say so once. */
+static void note_wide_icnt(const char *path, const rvt_nt_cfg *cfg, const rvt_nt_dec_stats *ds)
+{
+    char msg[256];
+    snprintf(msg, sizeof msg,
+             "I-CNT wider than rvtIcntBits=%u (8.4.4) in %llu message(s), the first here: "
+             "accepted (the encoder did not report I-CNT overflow); --nt-opt icnt-bits=N "
+             "states the width", cfg->icnt_bits, (unsigned long long)ds->wide_icnt);
+    cli_diag((void *)path, RVT_DIAG_INFO, ds->wide_icnt_offset, msg);
+}
+
+/* --src N: a source id, 0..4095 (table 8: SRC is at most 12 bits). */
+static bool parse_src(const char *v, int *src)
+{
+    uint64_t n;
+    if (!cli_parse_u64(v, &n) || n > 4095) {
+        cli_err("decode: --src %s: want a source id 0..4095", v);
+        return false;
+    }
+    *src = (int)n;
+    return true;
+}
+
 /* 11.4: self-modifying code.  --smc FILE lists "CONTENT ADDR SIZE WORD"
  * lines (the corpus' amo_smc.smc.txt form); content k is written into the
  * image when the k-th fence.i retires. */
@@ -24,6 +48,8 @@ typedef struct dec_ctx {
     size_t nout;
     const char *path;
     uint64_t errors;
+    bool incomplete;          /* RVT_EV_END said RVT_END_INCOMPLETE */
+    uint64_t losses, lost_hw; /* RVT_EV_LOST events, the half-words they name */
     rvt_image *img;
     rvt_nt_decoder *dec;
     smc_word smc[SMC_MAX];
@@ -83,11 +109,21 @@ static int on_event(void *ctx, const rvt_flow_event *ev)
     if (ev->kind == RVT_EV_ERROR || ev->kind == RVT_EV_LOST) {
         if (ev->kind == RVT_EV_ERROR)
             c->errors++;
+        else {
+            c->losses++;
+            c->lost_hw += ev->aux2;
+        }
         char msg[256];
         snprintf(msg, sizeof msg, "%s (src %u, pc 0x%llx)", ev->msg ? ev->msg : "error",
                  ev->src, (unsigned long long)ev->pc);
         cli_diag((void *)c->path, ev->kind == RVT_EV_ERROR ? RVT_DIAG_ERROR : RVT_DIAG_WARN,
                  ev->offset, msg);
+    }
+    if (ev->kind == RVT_EV_END && (ev->aux & RVT_END_INCOMPLETE)) {
+        c->incomplete = true;
+        cli_diag((void *)c->path, RVT_DIAG_WARN, ev->offset,
+                 "incomplete trace: the stream ends without the encoder's end marker "
+                 "(ProgTraceCorrelation, 7.12); the last complete message ends here");
     }
     for (size_t i = 0; i < c->nout; i++) {
         int st = rvt_out_event(c->outs[i], ev);
@@ -97,14 +133,32 @@ static int on_event(void *ctx, const rvt_flow_event *ev)
     return 0;
 }
 
+/* After a loss the decoder restarts at the next sync; say once, at the
+ * end, what that cost.  N-Trace counts half-words (8.4), so the skipped
+ * messages' I-CNT bounds the lost instructions (1 or 2 half-words each);
+ * the span where the error struck and HIST-only messages add an unknown
+ * part. */
+static void summarise_losses(const char *path, const dec_ctx *c, const rvt_nt_dec_stats *ds)
+{
+    char msg[384], hw[160] = "";
+    if (c->lost_hw)
+        snprintf(hw, sizeof hw, " (the skipped messages' I-CNT alone covers %llu half-words: "
+                 "%llu to %llu instructions)", (unsigned long long)c->lost_hw,
+                 (unsigned long long)((c->lost_hw + 1) / 2), (unsigned long long)c->lost_hw);
+    snprintf(msg, sizeof msg,
+             "%llu instructions decoded; trace lost at %llu point(s), decoding resumed at the "
+             "next sync each time; instructions lost: unknown%s",
+             (unsigned long long)ds->insns, (unsigned long long)c->losses, hw);
+    cli_diag((void *)path, RVT_DIAG_WARN, UINT64_MAX, msg);
+}
+
 int nt_cmd_decode(int argc, char **argv)
 {
     const char *path = NULL, *elf = NULL, *pcs = NULL, *smc = NULL, *v;
     rvt_out_kind kind = RVT_OUT_LISTING;
     int kinds = 0;              /* --listing/--json/--folded given */
     int src = -1;
-    uint64_t srcv;
-    bool count = false;
+    bool count = false, strict = false;
     for (int i = 1; i < argc; i++) {
         if ((v = cli_opt(argc, argv, &i, "--elf")))
             elf = v;
@@ -112,8 +166,11 @@ int nt_cmd_decode(int argc, char **argv)
             pcs = v;
         else if ((v = cli_opt(argc, argv, &i, "--smc")))
             smc = v;
-        else if ((v = cli_opt(argc, argv, &i, "--src")))
-            src = cli_parse_range("--src", v, CLI_NUM_PLAIN, 0, 4095, &srcv) ? (int)srcv : -2;
+        else if ((v = cli_opt(argc, argv, &i, "--src"))) {
+            if (!parse_src(v, &src))
+                return CLI_USAGE;
+        } else if (!strcmp(argv[i], "--strict"))
+            strict = true;
         else if (cli_stdout_kind(argv[i], &kind, &kinds))
             continue;
         else if (!strcmp(argv[i], "--count"))
@@ -127,7 +184,7 @@ int nt_cmd_decode(int argc, char **argv)
             return CLI_USAGE;
         }
     }
-    if (src == -2 || kinds > 1)
+    if (kinds > 1)
         return CLI_USAGE;
     if (!path || !elf) {
         fputs(cmd_decode_help, stderr);
@@ -183,11 +240,18 @@ int nt_cmd_decode(int argc, char **argv)
             st = rvt_nt_decode_end(d, on_event, &c);
         cli_progress_done(&c.pr.p);
         ran = true;
-        rc = st < 0 || c.errors ? CLI_FAIL : CLI_OK;
-        if (count) {
-            rvt_nt_dec_stats ds;
-            rvt_nt_decoder_stats(d, &ds);
+        rc = st < 0 || c.errors || (strict && c.incomplete) ? CLI_FAIL : CLI_OK;
+        rvt_nt_dec_stats ds;
+        rvt_nt_decoder_stats(d, &ds);
+        if (count)
             printf("%llu instructions\n", (unsigned long long)ds.insns);
+        if (ds.wide_icnt)
+            note_wide_icnt(path, &cfg, &ds);
+        if (c.losses)
+            summarise_losses(path, &c, &ds);
+        if (src >= 0 && !ds.messages) {
+            cli_err("%s: no message from source %d", path, src);
+            rc = CLI_FAIL;
         }
     }
     for (size_t i = 0; i < c.nout; i++)

@@ -21,13 +21,20 @@ const char nt_options_help[] =
     "                           icnt-bits=N, hist-bits=N, itype3, xlen=32|64,\n"
     "                           port=1|2|4|8 (bytes per probe word), start-disabled\n"
     "  --nt-src BITS:ID         SRC field of BITS bits with this encoder's ID\n"
-    "                           (decode: the SRC width; --src N picks a source)\n"
+    "                           (decode: the SRC width)\n"
+    "  decode --src N           decode only source N (0..4095); a source the\n"
+    "                           stream does not have is an error\n"
     "  encode --ntrace A.rvi B.rvi ...: one hart per input, ids ID, ID+1, ...\n"
     "                           (no --nt-src: the fewest bits, ids from 0), merged\n"
     "                           into one stream by record time\n"
     "  --nt-attr NAME=VALUE     set a chapter 4 control by name\n"
     "  decode --count           print only the number of instructions decoded\n"
-    "                           (no per-instruction work: fastest)\n";
+    "                           (no per-instruction work: fastest)\n"
+    "  decode --strict          exit 1 when the stream ends without its end marker\n"
+    "                           (the last ProgTraceCorrelation of each source: a\n"
+    "                           cut capture or an empty file); without it, a\n"
+    "                           warning names the offset where the last complete\n"
+    "                           message ends\n";
 
 static bool set_num(rvt_nt_cfg *c, const char *name, const char *v)
 {
