@@ -64,6 +64,11 @@ bool cli_parse_u64(const char *s, uint64_t *out);
  * NULL if argv[*i] is not --name. */
 const char *cli_opt(int argc, char **argv, int *i, const char *name);
 bool cli_has_suffix(const char *s, const char *suffix);
+/* --isa of run/verify: rv64gc = rv64imafdc (the default), rv64g, rv64imac,
+ * rv64ima and the rv32 ones; false for another name. */
+#define CLI_ISA_NAMES "rv64gc (= rv64imafdc), rv64g, rv64imac, rv64ima and\n" \
+    "                       the rv32 ones"
+bool cli_parse_isa(const char *isa, unsigned *xlen, bool *no_c, bool *no_fp);
 /* Number with thousands separators, into buf. */
 const char *cli_thousands(uint64_t v, char *buf, size_t n);
 

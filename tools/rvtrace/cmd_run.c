@@ -21,8 +21,8 @@ const char cmd_run_help[] =
     "when it writes the test finisher (0x100000).\n"
     "\n"
     "options:\n"
-    "  --isa ISA            rv64imac, rv32imac, rv64ima or rv32ima (default: from\n"
-    "                       the ELF class, with C)\n"
+    "  --isa ISA            " CLI_ISA_NAMES "\n"
+    "                       (default: from the ELF class, with F, D and C)\n"
     "  --max-instr N        stop after N retired instructions (exit status 1)\n"
     "  --retire-width N     instructions retired per cycle, 1..8 (E-Trace 4.2.2)\n"
     "  --ram-size N         RAM at 0x80000000 in bytes (default 128M)\n"
@@ -127,22 +127,6 @@ static void on_console(void *ctx, const char *buf, size_t n)
 }
 
 static int null_put(void *ctx, const rvt_irec *r, size_t n) { (void)ctx; (void)r; (void)n; return 0; }
-
-static bool parse_isa(const char *isa, unsigned *xlen, bool *no_c)
-{
-    static const struct { const char *name; unsigned xlen; bool no_c; } isas[] = {
-        { "rv64imac", 64, false }, { "rv32imac", 32, false },
-        { "rv64ima", 64, true }, { "rv32ima", 32, true },
-    };
-    for (size_t i = 0; i < sizeof isas / sizeof isas[0]; i++) {
-        if (!strcmp(isa, isas[i].name)) {
-            *xlen = isas[i].xlen;
-            *no_c = isas[i].no_c;
-            return true;
-        }
-    }
-    return false;
-}
 
 static bool num_opt(int argc, char **argv, int *i, const char *name, uint64_t *out, bool *err)
 {
@@ -452,11 +436,11 @@ static int execute(const run_opts *o, rvt_hart *h, double *secs)
 static int run_loaded(const run_opts *o, rvt_image *img)
 {
     unsigned xlen = rvt_image_xlen(img) ? rvt_image_xlen(img) : 64;
-    bool no_c = false;
+    bool no_c = false, no_fp = false;
     if (o->isa) {
         unsigned want;
-        if (!parse_isa(o->isa, &want, &no_c)) {
-            cli_err("run: --isa must be rv64imac, rv32imac, rv64ima or rv32ima, not '%s'", o->isa);
+        if (!cli_parse_isa(o->isa, &want, &no_c, &no_fp)) {
+            cli_err("run: --isa must be rv64gc, rv64imafdc, rv64g, rv64imac, rv64ima or an rv32 one, not '%s'", o->isa);
             return CLI_USAGE;
         }
         if (rvt_image_xlen(img) && want != xlen) {
@@ -479,7 +463,7 @@ static int run_loaded(const run_opts *o, rvt_image *img)
     if (!rc) {
         run_ctx ctx = { all, ret };
         rvt_hart_cfg cfg = {
-            .xlen = xlen, .no_compressed = no_c, .ram_size = o->ram_size,
+            .xlen = xlen, .no_compressed = no_c, .no_fp = no_fp, .ram_size = o->ram_size,
             .max_instr = o->max_instr, .retire_width = (unsigned)o->width,
             .sink = hart_sink(&sk), .data_records = o->data,
             .split_loads = (unsigned)o->data_split,
