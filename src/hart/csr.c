@@ -280,6 +280,8 @@ int hart_csr_op(rvt_hart *h, const hart_op *o, uint64_t pc)
     if (writes) {
         if (!csr_write(h, csr, nv & xmask))
             return CAUSE_ILLEGAL + 1;
+        if ((csr & ~0x80u) == 0xB00 || (csr & ~0x80u) == 0xB02)
+            hart_counter_written(h, csr & 31);   /* pmu_csr.c: not counting itself */
         hart_recheck(h);
     }
     if (o->rd)

@@ -350,6 +350,7 @@ bool hart_ctr_csr_read(const rvt_hart *h, unsigned csr, uint64_t *v);
 bool hart_ctr_csr_write(rvt_hart *h, unsigned csr, uint64_t v);
 uint64_t hart_counter_get(const rvt_hart *h, unsigned idx);   /* 0, 2, 3..31 */
 void hart_counter_set(rvt_hart *h, unsigned idx, uint64_t v);
+void hart_counter_written(rvt_hart *h, unsigned idx);   /* after a CSR write */
 void hart_inhibit_write(rvt_hart *h, uint64_t v);
 
 /* ---- obs.c: CTR/PMU hooks and the loop choice ---- */
