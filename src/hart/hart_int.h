@@ -215,11 +215,15 @@ static inline void hart_store_hook(rvt_hart *h, uint64_t addr, uint64_t off, uns
         h->resv = HART_NO_RESV;
 }
 
-/* Fast RAM paths; misaligned accesses trap (priv 3.6.3, a choice). */
+/* misalign.c: a misaligned access traps or is performed (--misaligned) */
+int hart_load_misaligned(rvt_hart *h, uint64_t addr, unsigned size, uint64_t *v);
+int hart_store_misaligned(rvt_hart *h, uint64_t addr, unsigned size, uint64_t v);
+
+/* Fast RAM paths; misaligned accesses go to misalign.c (priv 3.6.3.4). */
 static inline int hart_load(rvt_hart *h, uint64_t addr, unsigned size, uint64_t *v)
 {
     if (addr & (size - 1))
-        return CAUSE_MISALIGNED_LOAD + 1;
+        return hart_load_misaligned(h, addr, size, v);
     uint64_t off = addr - h->ram_base;
     if (off < h->ram_size) {
         uint64_t t = 0;
@@ -233,7 +237,7 @@ static inline int hart_load(rvt_hart *h, uint64_t addr, unsigned size, uint64_t 
 static inline int hart_store(rvt_hart *h, uint64_t addr, unsigned size, uint64_t v)
 {
     if (addr & (size - 1))
-        return CAUSE_MISALIGNED_STORE + 1;
+        return hart_store_misaligned(h, addr, size, v);
     uint64_t off = addr - h->ram_base;
     if (off < h->ram_size) {
         memcpy(h->ram + off, &v, size);

@@ -23,6 +23,8 @@ const char cmd_run_help[] =
     "options:\n"
     "  --isa ISA            " CLI_ISA_NAMES "\n"
     "                       (default: from the ELF class, with F, D and C)\n"
+    "  --misaligned trap|emulate  misaligned loads/stores: trap (default, like\n"
+    "                       Spike) or perform them in RAM (like QEMU 7.2)\n"
     "  --max-instr N        stop after N retired instructions (exit status 1)\n"
     "  --retire-width N     instructions retired per cycle, 1..8 (E-Trace 4.2.2)\n"
     "  --ram-size N         RAM at 0x80000000 in bytes (default 128M)\n"
@@ -93,7 +95,7 @@ static void pc_put(pc_file *p, uint64_t pc)
 }
 
 typedef struct run_opts {
-    const char *elf, *isa, *pcs, *pcs_retired, *ingress, *tv, *data_out;
+    const char *elf, *isa, *pcs, *pcs_retired, *ingress, *tv, *data_out, *misaligned;
     uint64_t max_instr, width, ram_size, ctr_control;
     bool data, quiet, stats, null_trace, tv_eaddr, tv_mem, ctr, stat, sbi;
     const char *events;
@@ -192,6 +194,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
         } else if ((v = cli_opt(argc, argv, &i, "--pcs-traced"))) {
             o->pcs_traced = v;
         } else if ((v = cli_opt(argc, argv, &i, "--isa"))) o->isa = v;
+        else if ((v = cli_opt(argc, argv, &i, "--misaligned"))) o->misaligned = v;
         else if ((v = cli_opt(argc, argv, &i, "--pcs-retired"))) o->pcs_retired = v;
         else if ((v = cli_opt(argc, argv, &i, "--pcs"))) o->pcs = v;
         else if ((v = cli_opt(argc, argv, &i, "--ingress"))) o->ingress = v;
@@ -449,6 +452,10 @@ static int run_loaded(const run_opts *o, rvt_image *img)
         }
         xlen = want;
     }
+    if (o->misaligned && strcmp(o->misaligned, "trap") && strcmp(o->misaligned, "emulate")) {
+        cli_err("run: --misaligned must be trap or emulate, not '%s'", o->misaligned);
+        return CLI_USAGE;
+    }
     pc_file *all = NULL, *ret = NULL;
     sinks sk = { 0 };
     tv_out *tv = NULL;
@@ -464,6 +471,7 @@ static int run_loaded(const run_opts *o, rvt_image *img)
         run_ctx ctx = { all, ret };
         rvt_hart_cfg cfg = {
             .xlen = xlen, .no_compressed = no_c, .no_fp = no_fp, .ram_size = o->ram_size,
+            .misaligned_emulate = o->misaligned && !strcmp(o->misaligned, "emulate"),
             .max_instr = o->max_instr, .retire_width = (unsigned)o->width,
             .sink = hart_sink(&sk), .data_records = o->data,
             .split_loads = (unsigned)o->data_split,
