@@ -5,12 +5,14 @@
  * frm; the static encodings are checked against the dynamic ones); each
  * result and the fflags it raised go into a per-group FNV-1a hash that is
  * printed, so QEMU's output and the hart's must agree line by line.
- * Conversions run over values at the integer limits.  Also: NaN boxing
+ * Conversions run over values at the integer limits; a "random" group
+ * runs fma/div/sqrt/conversions on random subnormal, tiny and huge
+ * operands.  Also: NaN boxing
  * (an improperly boxed single reads as the canonical NaN; flw boxes),
  * mstatus.FS (Off: FP instructions and fcsr accesses are illegal; a write
  * makes it Dirty and sets SD), an invalid frm with a dynamic rm
  * (illegal), misa F and D.  A few results are checked against values
- * derived by hand from the spec (the `want` list in main). */
+ * derived by hand from the spec (hand_checks). */
 #include "rt.h"
 
 #define FS_MASK (3UL << 13)
@@ -232,6 +234,55 @@ static int static_modes(void)
     return err;
 }
 
+/* Random operands (xorshift64, fixed seed) biased to the hard cases:
+ * subnormals, tiny and huge normals, and random significands, so that the
+ * sticky bits of fma/div/sqrt and the subnormal rounding are exercised
+ * beyond the special-value table. */
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static uint64_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static uint64_t rnd_double(void)
+{
+    uint64_t r = rnd(), keep = r & 0x800fffffffffffffull;
+    switch (r >> 61) {
+    case 0: return keep;                                        /* subnormal */
+    case 1: return keep | ((1 + ((r >> 52) & 7)) << 52);        /* tiny normal */
+    case 2: return keep | ((0x7f8 + ((r >> 52) & 7)) << 52);    /* huge */
+    default: return keep | ((0x3c0 + ((r >> 52) & 0x7f)) << 52);
+    }
+}
+
+static void random_ops(void)
+{
+    group_start();
+    for (unsigned i = 0; i < 1000; i++) {
+        uint64_t a = rnd_double(), b = rnd_double(), c = rnd_double();
+        uint64_t sa = (uint32_t)(a >> 29), sb = (uint32_t)(b >> 29), sc = (uint32_t)(c >> 29);
+        set_frm(i % 5);
+        record(fmadd_d(a, b, c));
+        record(fdiv_d(a, b));
+        record(fsqrt_d(a & ~(1ull << 63)));
+        record(fadd_d(a, c));
+        record(fmul_d(a, b));
+        record(fmsub_s(sa, sb, sc));
+        record(fdiv_s(sa, sb));
+        record(fsqrt_s(sb));
+        record(fmul_s(sa, sc));
+        record(fcvt_s_d(a));
+        record(fcvt_w_d(a));
+        record(fcvt_d_w(a));
+    }
+    set_frm(0);
+    group_end("random");
+}
+
 /* NaN boxing (12.2): a single operand whose upper 32 bits are not all
  * ones reads as the canonical NaN; flw and fmv.w.x box; fsw and fmv.x.w
  * move the low bits as they are. */
@@ -426,6 +477,7 @@ __attribute__((noinline)) static int run_all(void)
     run1("fcvt.s.l", fcvt_s_l, ivals, N(ivals), 5);
     run1("fcvt.s.lu", fcvt_s_lu, ivals, N(ivals), 5);
 #endif
+    random_ops();
     err |= static_modes();
     err |= boxing();
     err |= fs_rules();
