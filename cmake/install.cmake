@@ -12,7 +12,7 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/rvtrace
 
 # rvtrace.pc.  libdir/includedir are relative to ${prefix} (when
 # GNUInstallDirs made them relative), so --define-variable=prefix works.
-# pkg-config --static must bring libelf along: Requires.private when libelf
+# pkg-config --static must bring libelf (and libm, for the hart's FPU) along: Requires.private when libelf
 # has a .pc (Debian's libelf-dev), else Libs.private.
 foreach(d LIBDIR INCLUDEDIR)
   if(IS_ABSOLUTE "${CMAKE_INSTALL_${d}}")
@@ -26,9 +26,9 @@ if(PKG_CONFIG_FOUND)
   pkg_check_modules(RVT_LIBELF_PC QUIET libelf)
 endif()
 if(RVT_LIBELF_PC_FOUND)
-  set(RVT_PC_PRIVATE "Requires.private: libelf")
+  set(RVT_PC_PRIVATE "Requires.private: libelf\nLibs.private: -lm")
 else()
-  set(RVT_PC_PRIVATE "Libs.private: -lelf")
+  set(RVT_PC_PRIVATE "Libs.private: -lelf -lm")
 endif()
 # The prefix is the one in force at install time (cmake --install --prefix
 # may differ from CMAKE_INSTALL_PREFIX here): this step leaves

@@ -24,6 +24,8 @@ fi
 RV64C="-march=rv64imac_zicsr_zifencei -mabi=lp64"
 RV64NC="-march=rv64ima_zicsr_zifencei -mabi=lp64"
 RV32C="-march=rv32imac_zicsr_zifencei -mabi=ilp32"
+RV64G="-march=rv64gc_zicsr_zifencei -mabi=lp64d"
+RV32G="-march=rv32gc_zicsr_zifencei -mabi=ilp32d"
 # picolibc supplies headers only (stdint.h, stddef.h); no libc is linked.
 COMMON="--specs=$specs -std=gnu11 -ffreestanding -fno-builtin -nostdlib
  -nostartfiles -fno-tree-loop-distribute-patterns -fno-stack-protector
@@ -75,3 +77,5 @@ prog ctr          "$RV64C"  -O2                    src/ctr.c
 prog pmu          "$RV64C"  -O2                    src/pmu.c
 prog trigger      "$RV64C"  -O2                    src/trigger.c
 prog trigger_rv32 "$RV32C"  -O2                    src/trigger.c
+prog fpu          "$RV64G"  -O2                    src/fpu.c
+prog fpu_rv32     "$RV32G"  -O2                    src/fpu.c

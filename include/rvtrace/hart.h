@@ -56,6 +56,10 @@ typedef struct rvt_hart_commit {
 typedef struct rvt_hart_cfg {
     unsigned xlen;            /* 32 or 64; 0 = from the image's ELF class */
     bool no_compressed;       /* --isa without C: 2-byte encodings are illegal */
+    bool no_fp;               /* --isa without F and D: FP instructions and CSRs are illegal */
+    /* --misaligned emulate: misaligned loads/stores in RAM are performed
+     * (QEMU 7.2) instead of trapping (Spike, the default); docs/hart.md */
+    bool misaligned_emulate;
     uint64_t ram_base;        /* 0 = 0x80000000 */
     uint64_t ram_size;        /* 0 = 128 MiB */
     uint64_t max_instr;       /* 0 = no limit */

@@ -81,8 +81,8 @@ static bool writes_rd(unsigned op)
     case RVT_OP_SFENCE_VMA: case RVT_OP_ECALL: case RVT_OP_EBREAK:
     case RVT_OP_MRET: case RVT_OP_SRET: case RVT_OP_WFI: case RVT_OP_ILLEGAL:
         return false;
-    default:
-        return true;
+    default:   /* F/D ops write an x register only for fcvt.w, feq, fmv.x.w, ... */
+        return op < RVT_OP_BASE_COUNT || hart_fp_writes_x(op);
     }
 }
 

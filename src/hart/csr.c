@@ -19,9 +19,52 @@ void hart_csr_reset(rvt_hart *h)
     uint64_t ext = (1u << 0) | (1u << 8) | (1u << 12) | (1u << 18) | (1u << 20);
     if (!h->cfg.no_compressed)
         ext |= 1u << 2;
+    if (!h->cfg.no_fp)
+        ext |= (1u << 3) | (1u << 5);                 /* D, F */
     h->misa = rv64 ? (2ull << 62) | ext : (1ull << 30) | ext;
     h->mstatus = rv64 ? (2ull << 32) | (2ull << 34) : 0;   /* UXL = SXL = 64 */
     h->satp = 0;
+}
+
+/* FS is writable only with F (priv 3.1.6.6: read-only 0 otherwise is a
+ * legal choice); SD is read-only: FS == Dirty. */
+static uint64_t fs_mask(const rvt_hart *h)
+{
+    return h->cfg.no_fp ? 0 : MSTATUS_FS;
+}
+
+static uint64_t with_sd(const rvt_hart *h, uint64_t st)
+{
+    st &= ~hart_sd_bit(h);
+    return (st & MSTATUS_FS) == MSTATUS_FS ? st | hart_sd_bit(h) : st;
+}
+
+/* fflags/frm/fcsr exist with F and are illegal while FS is Off (11.2). */
+static bool fp_csr_on(const rvt_hart *h)
+{
+    return !h->cfg.no_fp && (h->mstatus & MSTATUS_FS);
+}
+
+static bool fp_csr_read(const rvt_hart *h, unsigned csr, uint64_t *v)
+{
+    if (!fp_csr_on(h))
+        return false;
+    *v = csr == 0x001 ? h->fcsr & 0x1f : csr == 0x002 ? (h->fcsr >> 5) & 7 : h->fcsr & 0xff;
+    return true;
+}
+
+static bool fp_csr_write(rvt_hart *h, unsigned csr, uint64_t v)
+{
+    if (!fp_csr_on(h))
+        return false;
+    if (csr == 0x001)
+        h->fcsr = (h->fcsr & ~0x1full) | (v & 0x1f);
+    else if (csr == 0x002)
+        h->fcsr = (h->fcsr & 0x1f) | ((v & 7) << 5);
+    else
+        h->fcsr = v & 0xff;
+    hart_fs_dirty(h);
+    return true;
 }
 
 static uint64_t epc_mask(const rvt_hart *h)
@@ -75,7 +118,8 @@ static bool csr_read(const rvt_hart *h, unsigned csr, uint64_t *v)
     }
     if (csr >= 0x3B0 && csr <= 0x3EF) { *v = h->pmpaddr[csr - 0x3B0]; return true; }
     switch (csr) {
-    case 0x100: *v = h->mstatus & (SSTATUS_W | MSTATUS_UXL); return true;
+    case 0x001: case 0x002: case 0x003: return fp_csr_read(h, csr, v);
+    case 0x100: *v = h->mstatus & (SSTATUS_W | MSTATUS_UXL | MSTATUS_FS | hart_sd_bit(h)); return true;
     case 0x104: *v = h->mie & h->mideleg; return true;
     case 0x105: *v = h->stvec; return true;
     case 0x106: *v = h->scounteren; return true;
@@ -136,7 +180,8 @@ static uint64_t mstatus_write(const rvt_hart *h, uint64_t v)
     uint64_t old = h->mstatus;
     if (((v & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT) == 2)     /* reserved: keep */
         v = (v & ~MSTATUS_MPP) | (old & MSTATUS_MPP);
-    return (old & ~MSTATUS_W) | (v & MSTATUS_W);
+    uint64_t w = MSTATUS_W | fs_mask(h);
+    return with_sd(h, (old & ~w) | (v & w));
 }
 
 static bool satp_bare(const rvt_hart *h, uint64_t v)
@@ -161,7 +206,12 @@ static bool csr_write(rvt_hart *h, unsigned csr, uint64_t v)
         return true;
     }
     switch (csr) {
-    case 0x100: h->mstatus = (h->mstatus & ~SSTATUS_W) | (v & SSTATUS_W); return true;
+    case 0x001: case 0x002: case 0x003: return fp_csr_write(h, csr, v);
+    case 0x100: {
+        uint64_t w = SSTATUS_W | fs_mask(h);
+        h->mstatus = with_sd(h, (h->mstatus & ~w) | (v & w));
+        return true;
+    }
     case 0x104: h->mie = (h->mie & ~h->mideleg) | (v & h->mideleg & ALL_IRQS); return true;
     case 0x105: h->stvec = tvec_legal(h->stvec, v); return true;
     case 0x106: h->scounteren = v & LO32; return true;
@@ -230,6 +280,8 @@ int hart_csr_op(rvt_hart *h, const hart_op *o, uint64_t pc)
     if (writes) {
         if (!csr_write(h, csr, nv & xmask))
             return CAUSE_ILLEGAL + 1;
+        if ((csr & ~0x80u) == 0xB00 || (csr & ~0x80u) == 0xB02)
+            hart_counter_written(h, csr & 31);   /* pmu_csr.c: not counting itself */
         hart_recheck(h);
     }
     if (o->rd)

@@ -229,7 +229,12 @@ int HART_EXEC(rvt_hart *h)
             continue;
         }
         default:
-            goto illegal;
+            /* F/D (fpu.c): predecode lets them through only with F and D */
+            if (o->op == RVT_OP_ILLEGAL)
+                goto illegal;
+            r = hart_fp(h, o, pc, &tval);
+            if (r) goto trap_r;
+            break;
         }
         x[0] = 0;
         h->pc = npc;

@@ -54,6 +54,7 @@ enum { IRQ_LCOFI = 13 };   /* Sscofpmf */
 #define MSTATUS_TSR  (1ull << 22)
 #define MSTATUS_UXL  (3ull << 32)
 #define MSTATUS_SXL  (3ull << 34)
+#define MSTATUS_FS   (3ull << 13)   /* priv 3.1.6.6: Off, Initial, Clean, Dirty */
 
 /* One predecoded instruction.  len == 0 marks an empty cache slot. */
 typedef struct hart_op {
@@ -67,6 +68,10 @@ typedef struct hart_op {
     uint8_t uninf;        /* jalr-type: candidate for sijump (4.1.1) */
     uint8_t si_writer;    /* lui/c.lui/auipc: rd holds a sequential target */
 } hart_op;
+/* F/D ops have no CSR: `csr` holds rs3 (bits 4:0) and the rm field
+ * (bits 10:8), keeping hart_op at 24 bytes for the integer loop. */
+#define HOP_RS3(o) ((unsigned)(o)->csr & 31)
+#define HOP_RM(o) ((unsigned)(o)->csr >> 8)
 
 struct rvt_hart {
     uint64_t x[32];
@@ -161,6 +166,10 @@ struct rvt_hart {
     uint8_t trig_pend;           /* RVT_IREC_F_TRIG_* of the executing instruction */
     uint8_t blk_flags;           /* RVT_IREC_F_TRIG_* of the open block (retire.c) */
     uint64_t trig_tval;          /* xtval of a breakpoint (action 0) */
+
+    /* F and D (fpu.c), last: the integer loop's fields keep their offsets */
+    uint64_t f[32];             /* FLEN = 64; single values NaN-boxed (12.2) */
+    uint64_t fcsr;              /* frm (7:5) and fflags (4:0) */
 };
 
 /* ---- predecode.c ---- */
@@ -206,11 +215,15 @@ static inline void hart_store_hook(rvt_hart *h, uint64_t addr, uint64_t off, uns
         h->resv = HART_NO_RESV;
 }
 
-/* Fast RAM paths; misaligned accesses trap (priv 3.6.3, a choice). */
+/* misalign.c: a misaligned access traps or is performed (--misaligned) */
+int hart_load_misaligned(rvt_hart *h, uint64_t addr, unsigned size, uint64_t *v);
+int hart_store_misaligned(rvt_hart *h, uint64_t addr, unsigned size, uint64_t v);
+
+/* Fast RAM paths; misaligned accesses go to misalign.c (priv 3.6.3.4). */
 static inline int hart_load(rvt_hart *h, uint64_t addr, unsigned size, uint64_t *v)
 {
     if (addr & (size - 1))
-        return CAUSE_MISALIGNED_LOAD + 1;
+        return hart_load_misaligned(h, addr, size, v);
     uint64_t off = addr - h->ram_base;
     if (off < h->ram_size) {
         uint64_t t = 0;
@@ -224,7 +237,7 @@ static inline int hart_load(rvt_hart *h, uint64_t addr, unsigned size, uint64_t 
 static inline int hart_store(rvt_hart *h, uint64_t addr, unsigned size, uint64_t v)
 {
     if (addr & (size - 1))
-        return CAUSE_MISALIGNED_STORE + 1;
+        return hart_store_misaligned(h, addr, size, v);
     uint64_t off = addr - h->ram_base;
     if (off < h->ram_size) {
         memcpy(h->ram + off, &v, size);
@@ -245,6 +258,22 @@ void hart_csr_reset(rvt_hart *h);
  * instruction itself and sets h->pc; returns 0 or an exception cause + 1
  * (the instruction then did not retire). ---- */
 int hart_system(rvt_hart *h, const hart_op *o, uint64_t pc);
+
+/* ---- fpu.c: an F/D instruction (unpriv ch. 11, 12); 0 or an exception
+ * cause + 1 with *tval ---- */
+int hart_fp(rvt_hart *h, const hart_op *o, uint64_t pc, uint64_t *tval);
+bool hart_fp_writes_x(unsigned op);   /* result in an x register (fcvt.w, feq, ...) */
+
+/* priv 3.1.6.6: any FP state write makes FS Dirty; SD (the top bit)
+ * summarises FS (VS and XS are always Off). */
+static inline uint64_t hart_sd_bit(const rvt_hart *h)
+{
+    return h->xlen == 64 ? 1ull << 63 : 1ull << 31;
+}
+static inline void hart_fs_dirty(rvt_hart *h)
+{
+    h->mstatus |= MSTATUS_FS | hart_sd_bit(h);
+}
 
 /* ---- trap.c ---- */
 void hart_exception(rvt_hart *h, uint64_t pc, unsigned cause, uint64_t tval);
@@ -325,6 +354,7 @@ bool hart_ctr_csr_read(const rvt_hart *h, unsigned csr, uint64_t *v);
 bool hart_ctr_csr_write(rvt_hart *h, unsigned csr, uint64_t v);
 uint64_t hart_counter_get(const rvt_hart *h, unsigned idx);   /* 0, 2, 3..31 */
 void hart_counter_set(rvt_hart *h, unsigned idx, uint64_t v);
+void hart_counter_written(rvt_hart *h, unsigned idx);   /* after a CSR write */
 void hart_inhibit_write(rvt_hart *h, uint64_t v);
 
 /* ---- obs.c: CTR/PMU hooks and the loop choice ---- */

@@ -40,6 +40,20 @@ void hart_counter_set(rvt_hart *h, unsigned idx, uint64_t v)
     }
 }
 
+/* priv 3.1.11 (Zicntr): a CSR write takes effect after the writing
+ * instruction has otherwise completed, so the instruction that writes
+ * mcycle/minstret (or an RV32 high half) does not increment it: the offset
+ * absorbs the one increment its retirement adds (for mcycle: the end of
+ * its cycle, docs/hart.md).  The PMU counters (src/pmu) count events of
+ * other instructions only. */
+void hart_counter_written(rvt_hart *h, unsigned idx)
+{
+    if (idx == CY && !inhibited(h, CY))
+        h->cycle_off--;
+    else if (idx == IR && !inhibited(h, IR))
+        h->instret_off--;
+}
+
 /* priv 3.1.12: an inhibited counter keeps its value; bit 1 (TM) is 0. */
 void hart_inhibit_write(rvt_hart *h, uint64_t v)
 {

@@ -19,7 +19,7 @@ static bool rv64_only(unsigned op)
 }
 
 /* Decode through the ISA layer, then reject what this hart does not have:
- * F/D and longer encodings, RV64-only ops on RV32, and 16-bit encodings
+ * F/D without --isa ...fd, longer encodings, RV64-only ops on RV32, and 16-bit encodings
  * when C is off.  Illegal slots keep the instruction bits for xtval. */
 static void fill(const rvt_hart *h, hart_op *o, uint32_t raw)
 {
@@ -33,14 +33,14 @@ static void fill(const rvt_hart *h, hart_op *o, uint32_t raw)
     o->len = (uint8_t)len;
     o->raw = len == 2 ? (raw & 0xffff) : raw;
     unsigned op = rc < 0 ? RVT_OP_ILLEGAL : in.op;
-    if (op >= RVT_OP_BASE_COUNT || len > 4 || (len == 2 && h->cfg.no_compressed) ||
+    if ((op >= RVT_OP_BASE_COUNT && h->cfg.no_fp) || len > 4 || (len == 2 && h->cfg.no_compressed) ||
         (h->xlen == 32 && rv64_only(op)))
         op = RVT_OP_ILLEGAL;
     o->op = (uint16_t)op;
     if (op == RVT_OP_ILLEGAL)
         return;
     o->imm = in.imm;
-    o->csr = in.csr;
+    o->csr = op >= RVT_OP_BASE_COUNT ? (uint16_t)(in.rs3 | in.aqrl << 8) : in.csr;
     o->rd = in.rd;
     o->rs1 = in.rs1;
     o->rs2 = in.rs2;

@@ -21,6 +21,9 @@ for f in "$RVT_SRC"/programs/*.elf "$RVT_SRC"/../shared/interop/programs/*.elf; 
         amo_smc) continue ;;
         # 200M instructions: measured by bench/, not in the matrix.
         *long*) continue ;;
+        # 1-2M instructions of F/D corner cases: too long for 96 runs each;
+        # tests/e2e/fpu_trace.sh round-trips them once per protocol.
+        fpu*) continue ;;
     esac
     elfs+=("$f")
 done

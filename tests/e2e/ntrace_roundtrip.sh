@@ -25,6 +25,7 @@ first_diff() {
 for elf in "${progs[@]}"; do
     p=$(basename "$elf" .elf)
     case "$p" in long*|*_long*) continue ;; esac    # the 200M-instruction workload: bench only
+    case "$p" in fpu*) continue ;; esac    # F/D workloads (1-2M instructions): tests/e2e/fpu_trace.sh
     if ! timeout 60 "$RVT_BIN" run "$elf" --pcs-traced "$T/$p.pcs" --pcs-retired "$T/$p.ret" \
             --ingress "$T/$p.rvi" \
             --ntrace "$T/$p.run.nt" --nt-opt htm,implicit-return=3,repeat-history >/dev/null 2>"$T/$p.runerr"; then

@@ -10,7 +10,8 @@
 #   instructions are skipped.
 # - QEMU 7.2 executes misaligned loads without trapping; the hart traps.
 #   Such programs are compared up to the divergence, which must be a
-#   misaligned access, and their console output modulo that difference.
+#   misaligned access, and their console output modulo that difference;
+#   then again with `--misaligned emulate`, which must match QEMU fully.
 # Skips (77) when QEMU or the programs are missing.
 set -u
 : "${RVT_SRC:?}" "${RVT_BIN:?}" "${RVT_TMP:?}"
@@ -101,10 +102,21 @@ for p in "${progs[@]}"; do
         pc=$(sed -n "${first}p" "$out/$n.q.cmp")
         prev=$(sed -n "$((first - 1))p" "$out/$n.q.cmp")
         insn=$($objdump -d "$p" 2>/dev/null | grep -i "^ *${prev}:" | head -1)
-        if printf '%s\n' "$insn" | grep -Pq '\t(c\.)?(lw|lh|lhu|lwu|ld|sw|sh|sd)\t'; then
+        if printf '%s\n' "$insn" | grep -Pq '\t(c\.)?(lw|lh|lhu|lwu|ld|sw|sh|sd|flw|fld|fsw|fsd)\t'; then
             note=" (compared up to the misaligned access at $prev, which QEMU 7.2 does not trap)"
             misaligned_console_fix <"$out/$n.qout" >"$out/$n.qout.fixed"
             cons_q="$out/$n.qout.fixed"
+            # with --misaligned emulate the hart performs them as QEMU does:
+            # then the whole PC stream (up to an interrupt) and the console match
+            "$RVT_BIN" run "$p" --quiet --max-instr 50000000 --misaligned emulate \
+                --pcs "$out/$n.em.pcs" >"$out/$n.em.out" 2>/dev/null
+            if ! cmp -s "$out/$n.q.cmp" <(head -n "$limit" "$out/$n.em.pcs") ||
+               { [ -z "$nint" ] && ! cmp -s "$out/$n.qout" "$out/$n.em.out"; }; then
+                echo "FAIL $n: with --misaligned emulate the PC stream or console differs from QEMU"
+                fail=1
+                continue
+            fi
+            note="$note; with --misaligned emulate: all equal"
         else
             echo "FAIL $n: PC streams differ at line $first: qemu $pc, rvtrace $(sed -n "${first}p" "$out/$n.r.cmp")"
             fail=1

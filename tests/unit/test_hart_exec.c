@@ -343,7 +343,7 @@ static void test_limits(void)
 }
 
 /* RV32: 32-bit wrap-around and sign rules; an RV64-only encoding (ld) is
- * illegal; misa says MXL=1 with A C I M S U. */
+ * illegal; misa says MXL=1 with A C D F I M S U. */
 static const tinsn rv32[] = {
     I4(0x00000297), /* 00000: auipc x5,0x0 */
     I4(0x06028293), /* 00004: addi x5,x5,96 */
@@ -393,7 +393,7 @@ static void test_rv32(void)
     CHECK_EQ(treg(&t, 18), 0xffffffff);
     CHECK_EQ(treg(&t, 19), 0xffff);
     CHECK_EQ(treg(&t, 20), 2);            /* ld is illegal on RV32 */
-    CHECK_EQ(treg(&t, 21), 0x40141105);
+    CHECK_EQ(treg(&t, 21), 0x4014112d);  /* MXL=1; A C D F I M S U (issue 15: F and D) */
     CHECK_EQ(treg(&t, 23), 0);
     trun_free(&t);
 }

@@ -99,6 +99,11 @@ bool cli_has_suffix(const char *s, const char *suffix);
  * arg is one; *given counts them, > 1 (printed) when two differ.  The
  * stdout output does not depend on where --pcs stands. */
 bool cli_stdout_kind(const char *arg, rvt_out_kind *kind, int *given);
+/* --isa of run/verify: rv64gc = rv64imafdc (the default), rv64g, rv64imac,
+ * rv64ima and the rv32 ones; false for another name. */
+#define CLI_ISA_NAMES "rv64gc (= rv64imafdc), rv64g, rv64imac, rv64ima and\n" \
+    "                       the rv32 ones"
+bool cli_parse_isa(const char *isa, unsigned *xlen, bool *no_c, bool *no_fp);
 /* Number with thousands separators, into buf. */
 const char *cli_thousands(uint64_t v, char *buf, size_t n);
 

@@ -174,3 +174,21 @@ uint8_t *cli_slurp(const char *path, size_t *len)
         cli_err("%s: cannot read: %s", path, why);
     return buf;
 }
+
+bool cli_parse_isa(const char *isa, unsigned *xlen, bool *no_c, bool *no_fp)
+{
+    static const struct { const char *name; bool no_c, no_fp; } isas[] = {
+        { "imafdc", false, false }, { "gc", false, false }, { "imafd", true, false },
+        { "g", true, false }, { "imac", false, true }, { "ima", true, true },
+    };
+    unsigned x = !strncmp(isa, "rv64", 4) ? 64 : !strncmp(isa, "rv32", 4) ? 32 : 0;
+    for (size_t i = 0; x && i < sizeof isas / sizeof isas[0]; i++) {
+        if (!strcmp(isa + 4, isas[i].name)) {
+            *xlen = x;
+            *no_c = isas[i].no_c;
+            *no_fp = isas[i].no_fp;
+            return true;
+        }
+    }
+    return false;
+}

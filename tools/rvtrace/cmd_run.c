@@ -21,8 +21,10 @@ const char cmd_run_help[] =
     "when it writes the test finisher (0x100000).\n"
     "\n"
     "options:\n"
-    "  --isa ISA            rv64imac, rv32imac, rv64ima or rv32ima (default: from\n"
-    "                       the ELF class, with C)\n"
+    "  --isa ISA            " CLI_ISA_NAMES "\n"
+    "                       (default: from the ELF class, with F, D and C)\n"
+    "  --misaligned trap|emulate  misaligned loads/stores: trap (default, like\n"
+    "                       Spike) or perform them in RAM (like QEMU 7.2)\n"
     "  --max-instr N        stop after N >= 1 retired instructions (exit status 1;\n"
     "                       k/M/G = 10^3/10^6/10^9)\n"
     "  --retire-width N     instructions retired per cycle, 1..8 (E-Trace 4.2.2)\n"
@@ -105,6 +107,7 @@ static void pc_put(pc_file *p, uint64_t pc)
 
 typedef struct run_opts {
     const char *elf, *isa, *pcs, *pcs_retired, *ingress, *tv, *data_out, *spike_csv, *spike_data;
+    const char *misaligned;
     uint64_t max_instr, width, ram_size, ctr_control;
     bool data, quiet, stats, null_trace, tv_eaddr, tv_mem, ctr, stat, sbi;
     const char *events;
@@ -138,22 +141,6 @@ static void on_console(void *ctx, const char *buf, size_t n)
 }
 
 static int null_put(void *ctx, const rvt_irec *r, size_t n) { (void)ctx; (void)r; (void)n; return 0; }
-
-static bool parse_isa(const char *isa, unsigned *xlen, bool *no_c)
-{
-    static const struct { const char *name; unsigned xlen; bool no_c; } isas[] = {
-        { "rv64imac", 64, false }, { "rv32imac", 32, false },
-        { "rv64ima", 64, true }, { "rv32ima", 32, true },
-    };
-    for (size_t i = 0; i < sizeof isas / sizeof isas[0]; i++) {
-        if (!strcmp(isa, isas[i].name)) {
-            *xlen = isas[i].xlen;
-            *no_c = isas[i].no_c;
-            return true;
-        }
-    }
-    return false;
-}
 
 /* A numeric option of `kind` within lo..hi (*err on a bad value). */
 static bool num_opt(int argc, char **argv, int *i, const char *name, cli_num_kind kind, uint64_t lo,
@@ -219,6 +206,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
         } else if ((v = cli_opt(argc, argv, &i, "--pcs-traced"))) {
             o->pcs_traced = v;
         } else if ((v = cli_opt(argc, argv, &i, "--isa"))) o->isa = v;
+        else if ((v = cli_opt(argc, argv, &i, "--misaligned"))) o->misaligned = v;
         else if ((v = cli_opt(argc, argv, &i, "--pcs-retired"))) o->pcs_retired = v;
         else if ((v = cli_opt(argc, argv, &i, "--pcs-executed")) || (v = cli_opt(argc, argv, &i, "--pcs")))
             o->pcs = v;
@@ -507,11 +495,11 @@ static int execute(const run_opts *o, rvt_hart *h, double *secs)
 static int run_loaded(const run_opts *o, rvt_image *img)
 {
     unsigned xlen = rvt_image_xlen(img) ? rvt_image_xlen(img) : 64;
-    bool no_c = false;
+    bool no_c = false, no_fp = false;
     if (o->isa) {
         unsigned want;
-        if (!parse_isa(o->isa, &want, &no_c)) {
-            cli_err("run: --isa must be rv64imac, rv32imac, rv64ima or rv32ima, not '%s'", o->isa);
+        if (!cli_parse_isa(o->isa, &want, &no_c, &no_fp)) {
+            cli_err("run: --isa must be rv64gc, rv64imafdc, rv64g, rv64imac, rv64ima or an rv32 one, not '%s'", o->isa);
             return CLI_USAGE;
         }
         if (rvt_image_xlen(img) && want != xlen) {
@@ -519,6 +507,10 @@ static int run_loaded(const run_opts *o, rvt_image *img)
             return CLI_USAGE;
         }
         xlen = want;
+    }
+    if (o->misaligned && strcmp(o->misaligned, "trap") && strcmp(o->misaligned, "emulate")) {
+        cli_err("run: --misaligned must be trap or emulate, not '%s'", o->misaligned);
+        return CLI_USAGE;
     }
     pc_file *all = NULL, *ret = NULL;
     sinks sk = { 0 };
@@ -534,7 +526,8 @@ static int run_loaded(const run_opts *o, rvt_image *img)
     if (!rc) {
         run_ctx ctx = { all, ret };
         rvt_hart_cfg cfg = {
-            .xlen = xlen, .no_compressed = no_c, .ram_size = o->ram_size,
+            .xlen = xlen, .no_compressed = no_c, .no_fp = no_fp, .ram_size = o->ram_size,
+            .misaligned_emulate = o->misaligned && !strcmp(o->misaligned, "emulate"),
             .max_instr = o->max_instr, .retire_width = (unsigned)o->width,
             .sink = hart_sink(&sk), .data_records = o->data,
             .split_loads = (unsigned)o->data_split,

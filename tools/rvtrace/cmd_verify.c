@@ -17,7 +17,8 @@ const char cmd_verify_help[] =
     "\n"
     "options:\n"
     "  --elf PROG.elf       the program the trace was taken from (required)\n"
-    "  --isa ISA            rv64imac, rv32imac, rv64ima, rv32ima (default: ELF)\n"
+    "  --isa ISA            " CLI_ISA_NAMES "\n"
+    "                       (default: from the ELF, with F, D and C)\n"
     "  --ram-size N         RAM of the reference hart, 4K..16G in whole 4K pages\n"
     "                       (k/M/G = KiB/MiB/GiB; default 128M)\n"
     "  --max-report N       report up to N divergences (default 1; all are\n"
@@ -57,20 +58,10 @@ static int parse(int argc, char **argv, verify_opts *o)
     return err ? CLI_USAGE : 0;
 }
 
-static bool isa_opts(const verify_opts *o, unsigned *xlen, bool *no_c)
+static bool isa_opts(const verify_opts *o, unsigned *xlen, bool *no_c, bool *no_fp)
 {
-    if (!o->isa)
+    if (!o->isa || cli_parse_isa(o->isa, xlen, no_c, no_fp))
         return true;
-    static const struct { const char *n; unsigned x; bool noc; } t[] = {
-        { "rv64imac", 64, false }, { "rv32imac", 32, false },
-        { "rv64ima", 64, true }, { "rv32ima", 32, true },
-    };
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (!strcmp(o->isa, t[i].n)) {
-            *xlen = t[i].x;
-            *no_c = t[i].noc;
-            return true;
-        }
     cli_err("verify: unknown --isa '%s'", o->isa);
     return false;
 }
@@ -130,12 +121,12 @@ static int report(const verify_opts *o, rvt_tv_verifier *v, int64_t bad)
 static int verify_loaded(const verify_opts *o, rvt_image *img)
 {
     unsigned xlen = rvt_image_xlen(img) ? rvt_image_xlen(img) : 64;
-    bool no_c = false;
-    if (!isa_opts(o, &xlen, &no_c))
+    bool no_c = false, no_fp = false;
+    if (!isa_opts(o, &xlen, &no_c, &no_fp))
         return CLI_USAGE;
     rvt_tv_verify_cfg cfg = {
         .tv = o->tv, .max_report = o->max_report, .diag = cli_diag, .diag_ctx = (void *)o->path,
-        .hart = { .xlen = xlen, .no_compressed = no_c, .ram_size = o->ram_size,
+        .hart = { .xlen = xlen, .no_compressed = no_c, .no_fp = no_fp, .ram_size = o->ram_size,
                   .sbi_pmu = rvt_hart_wants_sbi(img) },
     };
     if (!cfg.tv.xlen)
