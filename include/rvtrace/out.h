@@ -67,16 +67,43 @@ typedef struct rvt_flow_event {
  * (the value is passed back). */
 typedef int (*rvt_flow_fn)(void *ctx, const rvt_flow_event *ev);
 
-/* Output writers (src/out).  Each is an rvt_flow_fn with its own context. */
-typedef enum rvt_out_kind {
-    RVT_OUT_PCS = 0,      /* one lowercase hex PC per line, no 0x */
-    RVT_OUT_LISTING,      /* disassembly with symbols and annotations */
-    RVT_OUT_JSON,         /* one JSON object per event */
-    RVT_OUT_FOLDED,       /* folded call stacks with instruction counts,
-                             written when the writer is freed */
-} rvt_out_kind;
+/* Output writers (src/out): plug-ins behind one interface, one file each
+ * (src/out/pcs.c, listing.c, json.c, folded.c), looked up by name in a
+ * constant registry (src/out/registry.c).  A new writer is one file and one
+ * registry line.  An rvt_out wraps a writer's state with the counters every
+ * output keeps; rvt_out_event is an rvt_flow_fn. */
+typedef struct rvt_out_writer {
+    const char *name;           /* "pcs", "listing", "json", "folded" */
+    bool needs_image;           /* open() must be given an image */
+    /* The writer's state for output to f, or NULL (out of memory). */
+    void *(*open)(FILE *f, rvt_image *img);
+    void (*event)(void *state, const rvt_flow_event *ev);
+    /* Writes what the writer holds back (folded stacks) and frees state. */
+    void (*finish)(void *state);
+} rvt_out_writer;
+
+/* The registered writer called name, or NULL. */
+const rvt_out_writer *rvt_out_find(const char *name);
+/* The i-th registered writer (registry order), NULL past the last: for
+ * listing them. */
+const rvt_out_writer *rvt_out_writer_at(size_t i);
 
 typedef struct rvt_out rvt_out;
+/* An output of writer w to f; NULL if w or f is NULL, the writer needs an
+ * image and img is NULL, or out of memory.  Also takes a writer of the
+ * caller's own (it need not be registered). */
+rvt_out *rvt_out_open(const rvt_out_writer *w, FILE *f, rvt_image *img);
+
+/* The writers by enum: rvt_out_new(kind, f, img) is
+ * rvt_out_open(rvt_out_find(<name>), f, img), kept for existing callers. */
+typedef enum rvt_out_kind {
+    RVT_OUT_PCS = 0,      /* "pcs": one lowercase hex PC per line, no 0x */
+    RVT_OUT_LISTING,      /* "listing": disassembly with symbols and annotations */
+    RVT_OUT_JSON,         /* "json": one JSON object per event */
+    RVT_OUT_FOLDED,       /* "folded": folded call stacks with instruction
+                             counts, written when the output is freed */
+} rvt_out_kind;
+
 /* img may be NULL for RVT_OUT_PCS. */
 rvt_out *rvt_out_new(rvt_out_kind kind, FILE *f, rvt_image *img);
 int rvt_out_event(void *out, const rvt_flow_event *ev);   /* an rvt_flow_fn */
@@ -84,7 +111,7 @@ int rvt_out_event(void *out, const rvt_flow_event *ev);   /* an rvt_flow_fn */
 uint64_t rvt_out_insns(const rvt_out *o);
 uint64_t rvt_out_errors(const rvt_out *o);
 uint64_t rvt_out_lost(const rvt_out *o);
-void rvt_out_free(rvt_out *o);   /* flushes */
+void rvt_out_free(rvt_out *o);   /* finishes the writer, then flushes */
 
 #ifdef __cplusplus
 }

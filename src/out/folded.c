@@ -8,6 +8,7 @@
 #include <string.h>
 #include "util/grow.h"
 #include "out/folded.h"
+#include "out/writers.h"
 #include "rvtrace/isa.h"
 
 #define FO_MAX_DEPTH 1024u      /* frames named; deeper calls are only counted */
@@ -266,3 +267,40 @@ void rvt_folded_write(const rvt_folded *fo, FILE *f)
                 (unsigned long long)fo->deep_insns, FO_MAX_DEPTH, (unsigned long long)fo->max_depth,
                 FO_MAX_DEPTH);
 }
+
+/* The "folded" writer: the stacks are written when the output finishes. */
+typedef struct fo_out {
+    rvt_folded *fo;
+    FILE *f;
+} fo_out;
+
+static void *folded_open(FILE *f, rvt_image *img)
+{
+    fo_out *o = calloc(1, sizeof *o);
+    if (!o)
+        return NULL;
+    o->f = f;
+    if (!(o->fo = rvt_folded_new(img))) {
+        free(o);
+        return NULL;
+    }
+    return o;
+}
+
+static void folded_event(void *state, const rvt_flow_event *ev)
+{
+    rvt_folded_event(((fo_out *)state)->fo, ev);
+}
+
+static void folded_finish(void *state)
+{
+    fo_out *o = state;
+    rvt_folded_write(o->fo, o->f);
+    rvt_folded_free(o->fo);
+    free(o);
+}
+
+const rvt_out_writer rvt_out_folded_writer = {
+    .name = "folded", .needs_image = true,
+    .open = folded_open, .event = folded_event, .finish = folded_finish,
+};

@@ -95,10 +95,11 @@ bool cli_parse_range(const char *name, const char *v, cli_num_kind kind, uint64_
  * usage error: printed, then exit status 2 (nothing written is kept). */
 const char *cli_opt(int argc, char **argv, int *i, const char *name);
 bool cli_has_suffix(const char *s, const char *suffix);
-/* decode: --listing, --json or --folded (what goes to stdout).  True if
- * arg is one; *given counts them, > 1 (printed) when two differ.  The
- * stdout output does not depend on where --pcs stands. */
-bool cli_stdout_kind(const char *arg, rvt_out_kind *kind, int *given);
+/* decode: --NAME of a registered writer other than pcs (--listing, --json,
+ * --folded: what goes to stdout).  True if arg is one, *w set to it;
+ * *given counts them, > 1 (printed) when two differ.  The stdout output
+ * does not depend on where --pcs stands. */
+bool cli_stdout_writer(const char *arg, const rvt_out_writer **w, int *given);
 /* --isa of run/verify: rv64gc = rv64imafdc (the default), rv64g, rv64imac,
  * rv64ima and the rv32 ones; false for another name. */
 #define CLI_ISA_NAMES "rv64gc (= rv64imafdc), rv64g, rv64imac, rv64ima and\n" \

@@ -104,24 +104,40 @@ bool cli_parse_ram_size(const char *name, const char *v, uint64_t *out)
     return false;
 }
 
-bool cli_stdout_kind(const char *arg, rvt_out_kind *kind, int *given)
+/* "--NAME" of a registered writer (out.h); "pcs" is --pcs FILE, not stdout. */
+static const rvt_out_writer *stdout_writer_opt(const char *arg)
 {
-    static const struct { const char *opt; rvt_out_kind kind; } kinds[] = {
-        { "--listing", RVT_OUT_LISTING }, { "--json", RVT_OUT_JSON }, { "--folded", RVT_OUT_FOLDED },
-    };
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-        if (strcmp(arg, kinds[k].opt))
-            continue;
-        if (*given && *kind != kinds[k].kind) {
-            cli_err("decode: one of --listing, --json, --folded goes to stdout, not two");
-            (*given)++;
-        } else if (!*given) {
-            *given = 1;
-        }
-        *kind = kinds[k].kind;
-        return true;
+    if (strncmp(arg, "--", 2) || !strcmp(arg + 2, "pcs"))
+        return NULL;
+    return rvt_out_find(arg + 2);
+}
+
+/* "--listing, --json, --folded": every stdout writer, in registry order. */
+static void stdout_writer_names(char *buf, size_t n)
+{
+    size_t k = 0;
+    buf[0] = 0;
+    const rvt_out_writer *w;
+    for (size_t i = 0; (w = rvt_out_writer_at(i)) != NULL && k < n; i++)
+        if (strcmp(w->name, "pcs"))
+            k += (size_t)snprintf(buf + k, n - k, "%s--%s", k ? ", " : "", w->name);
+}
+
+bool cli_stdout_writer(const char *arg, const rvt_out_writer **w, int *given)
+{
+    const rvt_out_writer *opt = stdout_writer_opt(arg);
+    if (!opt)
+        return false;
+    if (*given && *w != opt) {
+        char names[128];
+        stdout_writer_names(names, sizeof names);
+        cli_err("decode: one of %s goes to stdout, not two", names);
+        (*given)++;
+    } else if (!*given) {
+        *given = 1;
     }
-    return false;
+    *w = opt;
+    return true;
 }
 
 const char *cli_opt(int argc, char **argv, int *i, const char *name)

@@ -155,7 +155,7 @@ static void summarise_losses(const char *path, const dec_ctx *c, const rvt_nt_de
 int nt_cmd_decode(int argc, char **argv)
 {
     const char *path = NULL, *elf = NULL, *pcs = NULL, *smc = NULL, *v;
-    rvt_out_kind kind = RVT_OUT_LISTING;
+    const rvt_out_writer *stdout_w = rvt_out_find("listing");
     int kinds = 0;              /* --listing/--json/--folded given */
     int src = -1;
     bool count = false, strict = false;
@@ -171,7 +171,7 @@ int nt_cmd_decode(int argc, char **argv)
                 return CLI_USAGE;
         } else if (!strcmp(argv[i], "--strict"))
             strict = true;
-        else if (cli_stdout_kind(argv[i], &kind, &kinds))
+        else if (cli_stdout_writer(argv[i], &stdout_w, &kinds))
             continue;
         else if (!strcmp(argv[i], "--count"))
             count = true;
@@ -222,11 +222,11 @@ int nt_cmd_decode(int argc, char **argv)
     if (buf && pcs) {
         pf = cli_out_fopen(pcs, "w");
         if (pf)
-            c.outs[c.nout++] = rvt_out_new(RVT_OUT_PCS, pf, img);
+            c.outs[c.nout++] = rvt_out_open(rvt_out_find("pcs"), pf, img);
     }
     bool to_stdout = buf && (kinds || (!count && !pcs));   /* as asked, else the listing */
     if (to_stdout)
-        c.outs[c.nout++] = rvt_out_new(kind, stdout, img);
+        c.outs[c.nout++] = rvt_out_open(stdout_w, stdout, img);
     rvt_nt_decoder *d = buf ? rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, src, &st) : NULL;
     if (d && count && !pcs && !c.nsmc)
         rvt_nt_decoder_set_events(d, RVT_NT_EVENTS_COUNT);   /* --smc needs each fence.i */

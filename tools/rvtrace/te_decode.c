@@ -85,7 +85,7 @@ static int te_decode_data_only(const rvt_te_attrs *a, const char *in, const char
 int te_cmd_decode(int argc, char **argv)
 {
     const char *elf = NULL, *in = NULL, *pcs = NULL, *raw = NULL, *data = NULL, *v;
-    rvt_out_kind kind = RVT_OUT_LISTING;
+    const rvt_out_writer *stdout_w = rvt_out_find("listing");
     bool count = false, strict = false, spike_rv = false;
     int kinds = 0;              /* --listing/--json/--folded given */
     for (int i = 1; i < argc; i++) {
@@ -110,7 +110,7 @@ int te_cmd_decode(int argc, char **argv)
             count = true;       /* only the number of instructions */
         else if (!strcmp(argv[i], "--strict"))
             strict = true;      /* an incomplete trace fails */
-        else if (cli_stdout_kind(argv[i], &kind, &kinds))
+        else if (cli_stdout_writer(argv[i], &stdout_w, &kinds))
             continue;
         else if (argv[i][0] != '-')
             in = argv[i];
@@ -151,9 +151,9 @@ int te_cmd_decode(int argc, char **argv)
     if (pcs && !(pf = cli_out_fopen(pcs, "w")))
         goto out;
     if (pf)
-        o.pcs = rvt_out_new(RVT_OUT_PCS, pf, img);
+        o.pcs = rvt_out_open(rvt_out_find("pcs"), pf, img);
     if (main_out)
-        o.main = rvt_out_new(kind, stdout, img);
+        o.main = rvt_out_open(stdout_w, stdout, img);
     int st = 0;
     rvt_te_decoder *d = rvt_te_decoder_new(&a, img, on_event, &o, &st);
     if (!d) {

@@ -1,0 +1,27 @@
+/* The writer registry: constant, in rvt_out_kind order (rvt_out_new indexes
+ * it), so there is no global mutable state.  A new writer: its file and one
+ * line here. */
+#include <string.h>
+#include "out/writers.h"
+
+static const rvt_out_writer *const writers[] = {
+    &rvt_out_pcs_writer,        /* RVT_OUT_PCS */
+    &rvt_out_listing_writer,    /* RVT_OUT_LISTING */
+    &rvt_out_json_writer,       /* RVT_OUT_JSON */
+    &rvt_out_folded_writer,     /* RVT_OUT_FOLDED */
+};
+
+const rvt_out_writer *rvt_out_writer_at(size_t i)
+{
+    return i < sizeof writers / sizeof writers[0] ? writers[i] : NULL;
+}
+
+const rvt_out_writer *rvt_out_find(const char *name)
+{
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < sizeof writers / sizeof writers[0]; i++)
+        if (!strcmp(writers[i]->name, name))
+            return writers[i];
+    return NULL;
+}

@@ -1,0 +1,12 @@
+/* The writers the registry (registry.c) lists, one file each. */
+#ifndef RVT_OUT_WRITERS_H
+#define RVT_OUT_WRITERS_H
+
+#include "rvtrace/out.h"
+
+extern const rvt_out_writer rvt_out_pcs_writer;       /* pcs.c */
+extern const rvt_out_writer rvt_out_listing_writer;   /* listing.c */
+extern const rvt_out_writer rvt_out_json_writer;      /* json.c */
+extern const rvt_out_writer rvt_out_folded_writer;    /* folded.c */
+
+#endif
