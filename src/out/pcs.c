@@ -9,17 +9,23 @@ static void *pcs_open(FILE *f, rvt_image *img)
     return f;
 }
 
-/* Lowercase hex without leading zeros; faster than fprintf. */
+/* Lowercase hex without leading zeros, one line; faster than fprintf.
+ * Two digits per step from a byte table, into one aligned 32-byte block so
+ * fwrite's copy never loads across a cache line. */
 static void put_hex_line(FILE *f, uint64_t v)
 {
-    char buf[20];
-    int i = 19;
+    static const char hex[] = "0123456789abcdef";
+    _Alignas(32) char buf[32];
+    int i = 31;
     buf[i] = '\n';
     do {
-        buf[--i] = "0123456789abcdef"[v & 15];
-        v >>= 4;
+        unsigned b = (unsigned)(v & 0xff);
+        buf[--i] = hex[b & 15];
+        buf[--i] = hex[b >> 4];
+        v >>= 8;
     } while (v);
-    fwrite(buf + i, 1, (size_t)(20 - i), f);
+    i += buf[i] == '0' && i < 30;       /* the high nibble of the top byte */
+    fwrite(buf + i, 1, (size_t)(32 - i), f);
 }
 
 static void pcs_event(void *state, const rvt_flow_event *ev)

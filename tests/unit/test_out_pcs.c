@@ -1,0 +1,26 @@
+/* The "pcs" writer at the digit-count edges (docs/formats.md PC lists:
+ * lowercase hex, no 0x, no leading zeros, one per line): an odd and an
+ * even number of digits, zero, and all 16. */
+#include <stdlib.h>
+#include "tharness.h"
+#include "rvtrace/out.h"
+
+int main(void)
+{
+    static const uint64_t pcs[] = { 0, 0x5, 0x10, 0xab, 0x100, 0x80000000, 0x800000000,
+                                    0xffffffffffffffffull, 0x0123456789abcdefull };
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    rvt_out *o = rvt_out_open(rvt_out_find("pcs"), f, NULL);
+    CHECK(o != NULL);
+    for (size_t i = 0; i < sizeof pcs / sizeof pcs[0]; i++) {
+        rvt_flow_event ev = { .kind = RVT_EV_INSN, .pc = pcs[i] };
+        rvt_out_event(o, &ev);
+    }
+    rvt_out_free(o);
+    fclose(f);
+    CHECK_STR(text, "0\n5\n10\nab\n100\n80000000\n800000000\nffffffffffffffff\n123456789abcdef\n");
+    free(text);
+    return TH_DONE();
+}
