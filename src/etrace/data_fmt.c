@@ -128,7 +128,9 @@ int rvt_te_dpkt_format(const rvt_te_attrs *a, const rvt_te_dpkt *p, bool json, c
         buf[1] = 0;
         o.len = 1;
     }
-    emit(&o, "msg", "te_data", 0, false);
+    /* docs/formats.md: every JSON object names its record in "kind"; the
+     * text dump keeps msg= */
+    emit(&o, json ? "kind" : "msg", "te_data", 0, false);
     emit(&o, "format", rvt_te_dpkt_kind(a, p), 0, false);
     if (is_split(a, p))
         split_fields(&o, p);

@@ -287,7 +287,7 @@ int rvt_nt_msg_format(const rvt_nt_msg *m, bool json, char *buf, size_t n)
     int c;
 #define ADV(x) do { c = (x); if (c < 0) return c; k += (size_t)c; if (k >= n) return (int)(n ? n - 1 : 0); } while (0)
     if (json)
-        ADV(snprintf(buf, n, "{\"offset\":%llu,\"msg\":\"%s\",\"tcode\":%u",
+        ADV(snprintf(buf, n, "{\"offset\":%llu,\"kind\":\"%s\",\"tcode\":%u",
                      (unsigned long long)m->offset, name, m->tcode));
     else
         ADV(snprintf(buf, n, "@%llu %s(%u)", (unsigned long long)m->offset, name, m->tcode));

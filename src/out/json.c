@@ -31,7 +31,7 @@ static void json_event(void *state, const rvt_flow_event *ev)
         "notify",
     };
     const char *kind = ev->kind < sizeof kinds / sizeof kinds[0] ? kinds[ev->kind] : "unknown";
-    fprintf(f, "{\"event\":\"%s\"", kind);
+    fprintf(f, "{\"kind\":\"%s\"", kind);
     if (ev->src)
         fprintf(f, ",\"src\":%u", (unsigned)ev->src);
     switch (ev->kind) {

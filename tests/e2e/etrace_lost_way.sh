@@ -36,9 +36,9 @@ warn "neither" "return_stack_size=0, call_counter_size=0" --te-attr return_stack
 "$RVT_BIN" decode --elf "$elf" "$T/t.te" --json >"$T/ev.json" 2>"$T/err"
 rc=$?
 [ $rc = 1 ] || fail "decode exit $rc, want 1"
-grep -q '"event":"error"' "$T/ev.json" || fail "no error event"
-bad=$(awk '/"event":"error"/ {lost = 1} /"event":"sync"/ {lost = 0}
-           /"event":"insn"/ && lost {n++} END {print n + 0}' "$T/ev.json")
+grep -q '"kind":"error"' "$T/ev.json" || fail "no error event"
+bad=$(awk '/"kind":"error"/ {lost = 1} /"kind":"sync"/ {lost = 0}
+           /"kind":"insn"/ && lost {n++} END {print n + 0}' "$T/ev.json")
 [ "$bad" = 0 ] || fail "$bad instructions emitted between an error and the next sync"
 grep -q 'decode errors: .* instructions decoded; .* packets skipped' "$T/err" ||
   fail "no loss summary: $(tail -1 "$T/err")"

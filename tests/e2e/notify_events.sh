@@ -2,7 +2,7 @@
 # Trace-notify (watchpoint) hits in both decoders (docs/filter.md "What
 # the decoders show"): `rvtrace run --trace-notify ADDR` writes an E-Trace
 # and an N-Trace stream; `rvtrace decode --json` on each must report one
-# {"event":"notify"} per retirement of ADDR (counted in --pcs-retired),
+# {"kind":"notify"} per retirement of ADDR (counted in --pcs-retired),
 # each with pc ADDR and right after that instruction's insn event, and
 # the listing prints `-- notify at PC <sym>`.  The E-Trace exception is
 # 6.6.2 case 4: a notified instruction that is the target of an
@@ -39,14 +39,14 @@ check() {
     "$RVT_BIN" decode --elf "$elf" --json "$T/t.$ext" >"$T/t.json" 2>"$T/err"
     # notify events, and those that are at ADDR right after the insn at ADDR
     local got good
-    got=$(grep -c '"event":"notify"' "$T/t.json")
+    got=$(grep -c '"kind":"notify"' "$T/t.json")
     good=$(awk -v pc="\"0x$a\"" '
-        /"event":"notify"/ { if (index($0, "\"pc\":" pc) && index(prev, "\"event\":\"insn\",\"pc\":" pc)) g++ }
+        /"kind":"notify"/ { if (index($0, "\"pc\":" pc) && index(prev, "\"kind\":\"insn\",\"pc\":" pc)) g++ }
         { prev = $0 }
         END { print g + 0 }' "$T/t.json")
-    if [ "$got" != "$expect" ] || [ "$good" != "$expect" ] || grep -q '"event":"error"' "$T/t.json"; then
+    if [ "$got" != "$expect" ] || [ "$good" != "$expect" ] || grep -q '"kind":"error"' "$T/t.json"; then
         echo "FAIL $(basename "$elf") $tgt ($kind $*): $hits retired, want $expect notify events," \
-             "got $got ($good right after 0x$a); $(grep -m1 '"event":"error"' "$T/t.json")"
+             "got $got ($good right after 0x$a); $(grep -m1 '"kind":"error"' "$T/t.json")"
         fail=1
     fi
 }
@@ -92,7 +92,7 @@ for o in "--nt-opt htm" "--nt-opt btm"; do
         "$RVT_BIN" decode --elf "$sort_elf" "$T/w.$ext" --pcs "$T/w.pcs" 2>/dev/null
         cmp -s "$T/w.pcs" "$T/all.pcs" || { echo "FAIL every-block notify ($ext $o): PCs differ"; fail=1; }
         "$RVT_BIN" decode --elf "$sort_elf" --json "$T/w.$ext" >"$T/t.json"
-        got+=("$(grep -c '"event":"notify"' "$T/t.json")")
+        got+=("$(grep -c '"kind":"notify"' "$T/t.json")")
     done
     got_nt=${got[0]} got_te=${got[1]}
     if [ -z "$flagged" ] || [ "$flagged" -lt 100000 ] || [ "$got_nt" != "$flagged" ] ||

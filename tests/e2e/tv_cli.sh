@@ -13,7 +13,7 @@ fail() { echo "tv_cli: $*"; exit 1; }
 head -3 "$T.dump" | grep -q ' begin$' || fail "dump: no begin item first"
 grep -q ' full_reg reg=x' "$T.dump" || fail "dump: no register items"
 grep -q ' mem_req addr=0x' "$T.dump" || fail "dump: no memory requests"
-"$RVT_BIN" dump --json "$T.tvt" | head -2 | tail -1 | grep -q '^{"offset":1,"index":1,"op":"init"}$' \
+"$RVT_BIN" dump --json "$T.tvt" | head -2 | tail -1 | grep -q '^{"offset":1,"kind":"init","index":1}$' \
     || fail "dump --json: second item is not the state initialization"
 "$RVT_BIN" verify --elf "$P" "$T.tvt" >"$T.out" 2>&1 || { cat "$T.out"; fail "verify rejected a good trace"; }
 

@@ -133,11 +133,11 @@ static void parse_json(const char *path, outcome *o)
         return;
     bool synced_once = false;
     for (char *s = strtok(t, "\n"); s; s = strtok(NULL, "\n")) {
-        if (strstr(s, "\"event\":\"insn\"")) {
+        if (strstr(s, "\"kind\":\"insn\"")) {
             const char *pc = strstr(s, "\"pc\":\"");
             if (pc)
                 pcs_push(&o->all, strtoull(pc + 6, NULL, 16));
-        } else if (strstr(s, "\"event\":\"lost\"") || strstr(s, "\"event\":\"error\"")) {
+        } else if (strstr(s, "\"kind\":\"lost\"") || strstr(s, "\"kind\":\"error\"")) {
             o->losses++;
             if (o->head_to == SIZE_MAX)
                 o->head_to = o->all.n;
@@ -145,9 +145,9 @@ static void parse_json(const char *path, outcome *o)
             const char *c = strstr(s, "\"lost\":");
             if (c)
                 o->lost_count += strtoull(c + 7, NULL, 10);
-            else if (strstr(s, "\"event\":\"lost\""))
+            else if (strstr(s, "\"kind\":\"lost\""))
                 o->lost_unknown = true;
-        } else if (strstr(s, "\"event\":\"sync\"")) {
+        } else if (strstr(s, "\"kind\":\"sync\"")) {
             /* The first sync starts the trace; later ones after a loss
              * mark the resync point. */
             if (synced_once && o->losses)

@@ -84,13 +84,13 @@ int main(void)
     rvt_out_event(o, &ill);
     rvt_out_free(o);
     fclose(f);
-    CHECK_STR(text, "{\"event\":\"insn\",\"pc\":\"0x80000004\",\"insn\":\"0x8082\",\"asm\":\"ret\"}\n"
-                    "{\"event\":\"notify\",\"pc\":\"0x80000004\"}\n"
-                    "{\"event\":\"error\",\"offset\":41,\"msg\":\"bad\"}\n"
-                    "{\"event\":\"stop\",\"pc\":\"0x80000004\",\"code\":3,"
+    CHECK_STR(text, "{\"kind\":\"insn\",\"pc\":\"0x80000004\",\"insn\":\"0x8082\",\"asm\":\"ret\"}\n"
+                    "{\"kind\":\"notify\",\"pc\":\"0x80000004\"}\n"
+                    "{\"kind\":\"error\",\"offset\":41,\"msg\":\"bad\"}\n"
+                    "{\"kind\":\"stop\",\"pc\":\"0x80000004\",\"code\":3,"
                     "\"reason\":\"qualification ended (qual_status ended_upd)\"}\n"
-                    "{\"event\":\"trap\",\"cause\":2,\"tval\":\"0x1234\"}\n"
-                    "{\"event\":\"trap\",\"cause\":2,\"epc\":\"0x80000004\"}\n");
+                    "{\"kind\":\"trap\",\"cause\":2,\"tval\":\"0x1234\"}\n"
+                    "{\"kind\":\"trap\",\"cause\":2,\"epc\":\"0x80000004\"}\n");
     free(text);
     rvt_image_free(img);
     return TH_DONE();

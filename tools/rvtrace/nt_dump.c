@@ -98,7 +98,8 @@ int nt_cmd_dump(int argc, char **argv)
             errors++;
             cli_diag((void *)path, RVT_DIAG_ERROR, r.err_offset, r.err);
             if (json)
-                printf("{\"offset\":%llu,\"error\":\"%s\"}\n", (unsigned long long)r.err_offset, r.err);
+                printf("{\"offset\":%llu,\"kind\":\"error\",\"msg\":\"%s\"}\n",
+                       (unsigned long long)r.err_offset, r.err);
             continue;
         }
         if (sum) {

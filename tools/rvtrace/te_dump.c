@@ -127,7 +127,7 @@ int te_cmd_dump(int argc, char **argv)
         }
         rvt_te_pkt_format(&a, &p, json, line, sizeof line);
         if (json)   /* docs/formats.md: every object names its kind */
-            printf("{\"offset\":%" PRIu64 ",\"msg\":\"te_inst\",\"name\":\"%s\",%s\n", off,
+            printf("{\"offset\":%" PRIu64 ",\"kind\":\"te_inst\",\"name\":\"%s\",%s\n", off,
                    rvt_te_pkt_name(&p), line + 1);
         else
             printf("%8" PRIu64 "  %s\n", off, line);

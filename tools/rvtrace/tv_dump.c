@@ -55,8 +55,8 @@ static void print_item(const rvt_tv_item *it, bool json)
     char f[256];
     fields(it, json, f, sizeof f);
     if (json)
-        printf("{\"offset\":%" PRIu64 ",\"index\":%" PRIu64 ",\"op\":\"%s\"%s}\n",
-               it->offset, it->index, rvt_tv_op_name(it->op), f);
+        printf("{\"offset\":%" PRIu64 ",\"kind\":\"%s\",\"index\":%" PRIu64 "%s}\n",
+               it->offset, rvt_tv_op_name(it->op), it->index, f);
     else
         printf("%08" PRIx64 " #%-6" PRIu64 " %s%s\n", it->offset, it->index,
                rvt_tv_op_name(it->op), f);
