@@ -1,5 +1,21 @@
 /* Text pieces the listing and JSON writers share (event_text.h). */
+#include <stdlib.h>
 #include "out/event_text.h"
+
+void *rvt_out_text_open(FILE *f, rvt_image *img)
+{
+    rvt_out_text *o = calloc(1, sizeof *o);
+    if (o) {
+        o->f = f;
+        o->img = img;
+    }
+    return o;
+}
+
+void rvt_out_text_finish(void *state)
+{
+    free(state);
+}
 
 const char *rvt_out_priv_name(unsigned p)
 {

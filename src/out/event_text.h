@@ -6,6 +6,18 @@
 #include "rvtrace/out.h"
 #include "rvtrace/isa.h"
 
+/* The state of the text writers (listing, JSON): where to, the image to
+ * disassemble from, and the listing's symbol of the previous instruction. */
+typedef struct rvt_out_text {
+    FILE *f;
+    rvt_image *img;
+    const char *last_sym;
+} rvt_out_text;
+
+/* rvt_out_writer open/finish of the text writers. */
+void *rvt_out_text_open(FILE *f, rvt_image *img);
+void rvt_out_text_finish(void *state);
+
 /* "U", "S", "H", "M", "D", or "?" past them. */
 const char *rvt_out_priv_name(unsigned p);
 /* What a trap's aux2 holds: "tval", or "epc" with RVT_EVF_TVAL_EPC. */

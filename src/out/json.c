@@ -1,30 +1,14 @@
 /* The "json" writer: one JSON object per event (docs/formats.md JSON
- * lines): the event kind first, addresses as "0x..." strings, counts as
- * integers. */
+ * lines): the event named in "kind", the first key; addresses as "0x..."
+ * strings; counts as integers. */
 #include <inttypes.h>
-#include <stdlib.h>
 #include <string.h>
 #include "out/writers.h"
 #include "out/event_text.h"
 
-typedef struct jsn {
-    FILE *f;
-    rvt_image *img;
-} jsn;
-
-static void *json_open(FILE *f, rvt_image *img)
-{
-    jsn *o = calloc(1, sizeof *o);
-    if (o) {
-        o->f = f;
-        o->img = img;
-    }
-    return o;
-}
-
 static void json_event(void *state, const rvt_flow_event *ev)
 {
-    jsn *o = state;
+    rvt_out_text *o = state;
     FILE *f = o->f;
     static const char *const kinds[] = {
         "insn", "sync", "trap", "interrupt", "priv", "context", "time", "lost", "error", "end", "stop",
@@ -103,12 +87,7 @@ static void json_event(void *state, const rvt_flow_event *ev)
     fputs("}\n", f);
 }
 
-static void json_finish(void *state)
-{
-    free(state);
-}
-
 const rvt_out_writer rvt_out_json_writer = {
     .name = "json", .needs_image = true,
-    .open = json_open, .event = json_event, .finish = json_finish,
+    .open = rvt_out_text_open, .event = json_event, .finish = rvt_out_text_finish,
 };

@@ -2,27 +2,10 @@
  * header when the function changes, and "-- " lines for every other event
  * (docs/formats.md listing). */
 #include <inttypes.h>
-#include <stdlib.h>
 #include "out/writers.h"
 #include "out/event_text.h"
 
-typedef struct lst {
-    FILE *f;
-    rvt_image *img;
-    const char *last_sym;   /* symbol of the previous instruction */
-} lst;
-
-static void *listing_open(FILE *f, rvt_image *img)
-{
-    lst *o = calloc(1, sizeof *o);
-    if (o) {
-        o->f = f;
-        o->img = img;
-    }
-    return o;
-}
-
-static void listing_insn(lst *o, const rvt_flow_event *ev)
+static void listing_insn(rvt_out_text *o, const rvt_flow_event *ev)
 {
     uint64_t off = 0;
     const char *sym = rvt_image_symbol(o->img, ev->pc, &off);
@@ -39,7 +22,7 @@ static void listing_insn(lst *o, const rvt_flow_event *ev)
 }
 
 /* A trace-notify (watchpoint) hit: its PC, and the symbol if known. */
-static void listing_notify(lst *o, const rvt_flow_event *ev)
+static void listing_notify(rvt_out_text *o, const rvt_flow_event *ev)
 {
     uint64_t off = 0;
     const char *sym = rvt_image_symbol(o->img, ev->pc, &off);
@@ -53,7 +36,7 @@ static void listing_notify(lst *o, const rvt_flow_event *ev)
 
 static void listing_event(void *state, const rvt_flow_event *ev)
 {
-    lst *o = state;
+    rvt_out_text *o = state;
     FILE *f = o->f;
     switch (ev->kind) {
     case RVT_EV_INSN: listing_insn(o, ev); break;
@@ -104,12 +87,7 @@ static void listing_event(void *state, const rvt_flow_event *ev)
     }
 }
 
-static void listing_finish(void *state)
-{
-    free(state);
-}
-
 const rvt_out_writer rvt_out_listing_writer = {
     .name = "listing", .needs_image = true,
-    .open = listing_open, .event = listing_event, .finish = listing_finish,
+    .open = rvt_out_text_open, .event = listing_event, .finish = rvt_out_text_finish,
 };
