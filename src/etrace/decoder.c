@@ -9,6 +9,9 @@
 #include "util/bitio.h"
 #include "etrace/bpjtc.h"
 #include "isa/insn_blocks.h"
+#include "flow/flow_insn.h"
+#include "flow/flow_seq.h"
+#include "flow/flow_stack.h"
 
 /* Instructions followed for one packet before giving up: no legitimate
  * stream runs this far without a packet (a full branch map comes every
@@ -34,11 +37,10 @@ struct rvt_te_decoder {
     uint64_t pcount;            /* 6.8: correctly predicted branches to come */
     bool pfail;                 /* then one that failed its prediction */
     te_bpjtc t;                 /* predictor and jump target cache (3.2.6-7) */
-    uint64_t *stack;
-    uint64_t ir_max, depth;
+    rvt_flow_stack ret;         /* implicit return (3.2.5) */
     struct te_walk {            /* cycle check of a walk (Brent) */
-        uint64_t pc, last_pc, pending, depth;
-        uint64_t *stack;
+        uint64_t pc, last_pc, pending;
+        rvt_flow_stack ret;
         uint64_t power, lam;
     } walk;
     uint8_t priv;
@@ -106,14 +108,16 @@ static rvt_te_decoder *alloc_dec(const rvt_te_attrs *a, int *status)
         st = RVT_ERR_NOMEM;
     if (st == 0) {
         d->a = *a;
-        d->ir_max = a->return_stack_size ? 1ull << a->return_stack_size
-                  : a->call_counter_size ? 1ull << a->call_counter_size : 64;
-        d->stack = calloc(d->ir_max, sizeof *d->stack);
-        d->walk.stack = calloc(d->ir_max, sizeof *d->stack);
-        if (!d->stack || !d->walk.stack || te_bpjtc_init(&d->t, a) < 0) {
+        /* The decoder keeps addresses even for a counter (it knows them);
+         * 64 deep when the attributes give neither (the reference flow's
+         * mode, docs/conformance-etrace.md). */
+        uint64_t max = rvt_flow_stack_entries(a->return_stack_size, a->call_counter_size, 64);
+        rvt_flow_stack_init(&d->ret, calloc(max, sizeof(uint64_t)), max, max);
+        rvt_flow_stack_init(&d->walk.ret, calloc(max, sizeof(uint64_t)), max, max);
+        if (!d->ret.slot || !d->walk.ret.slot || te_bpjtc_init(&d->t, a) < 0) {
             te_bpjtc_free(&d->t);
-            free(d->walk.stack);
-            free(d->stack);
+            free(d->walk.ret.slot);
+            free(d->ret.slot);
             free(d);
             d = NULL;
             st = RVT_ERR_NOMEM;
@@ -154,37 +158,16 @@ const rvt_te_dec_stats *rvt_te_decoder_stats(const rvt_te_decoder *d) { return &
 void rvt_te_decoder_free(rvt_te_decoder *d)
 {
     if (d) {
-        free(d->stack);
-        free(d->walk.stack);
+        free(d->ret.slot);
+        free(d->walk.ret.slot);
         te_bpjtc_free(&d->t);
     }
     free(d);
 }
 
-/* ---- instruction classes (11.1, with 4.1.1's x1/x5 convention) ---- */
+/* ---- instruction classes: 11.1's, src/flow/flow_insn.h ---- */
 
-static bool is_branch(const rvt_insn *i) { return i->jclass == RVT_JC_BRANCH; }
-
-static bool is_inferable_jump(const rvt_insn *i)
-{
-    return i->op == RVT_OP_JAL || (i->op == RVT_OP_JALR && i->rs1 == 0);
-}
-
-static bool is_uninferable_jump(const rvt_insn *i)
-{
-    return i->op == RVT_OP_JALR && i->rs1 != 0;
-}
-
-static bool is_uninferable_discon(const rvt_insn *i)
-{
-    return is_uninferable_jump(i) || i->op == RVT_OP_MRET || i->op == RVT_OP_SRET ||
-           i->op == RVT_OP_ECALL || i->op == RVT_OP_EBREAK;
-}
-
-static bool is_call(const rvt_insn *i)
-{
-    return i->jclass == RVT_JC_CALL_INF || i->jclass == RVT_JC_CALL_UNINF;
-}
+#define TE_RULES (&rvt_flow_rules_etrace)
 
 static inline const rvt_insn *insn_at(rvt_te_decoder *d, uint64_t pc)
 {
@@ -195,15 +178,11 @@ static inline const rvt_insn *insn_at(rvt_te_decoder *d, uint64_t pc)
  * before it gives, whatever the mode. */
 static bool sequential_target(rvt_te_decoder *d, const rvt_insn *i, uint64_t *target)
 {
-    if (!is_uninferable_jump(i) || d->last_pc == d->pc)
+    /* last_pc == pc: nothing retired before (a sync, 11.1) */
+    if (!rvt_flow_is_uninferable_jump(i, TE_RULES) || d->last_pc == d->pc)
         return false;
-    const rvt_insn *p = insn_at(d, d->last_pc);
-    if (!p || (p->op != RVT_OP_AUIPC && p->op != RVT_OP_LUI) || p->rd != i->rs1)
-        return false;
-    uint64_t t = (uint64_t)p->imm + (p->op == RVT_OP_AUIPC ? d->last_pc : 0);
-    /* RV32: lui/auipc values are sign-extended; addresses are XLEN wide. */
-    *target = (t + (uint64_t)i->imm) & ~1ull & rvt_mask(d->a.iaddress_width);
-    return true;
+    return rvt_flow_seq_target(insn_at(d, d->last_pc), d->last_pc, i,
+                               rvt_mask(d->a.iaddress_width), target);
 }
 
 static bool sequential_jump(rvt_te_decoder *d, const rvt_insn *i, uint64_t *target)
@@ -226,16 +205,18 @@ static uint64_t pending(const rvt_te_decoder *d);
 
 static bool implicit_return(rvt_te_decoder *d, const rvt_insn *i)
 {
-    if (!(d->a.options & RVT_TE_OPT_IMPLICIT_RETURN) || i->jclass != RVT_JC_RETURN || d->depth == 0)
+    uint64_t depth = rvt_flow_stack_depth(&d->ret);
+    if (!(d->a.options & RVT_TE_OPT_IMPLICIT_RETURN) || !rvt_flow_is_return(i, TE_RULES) ||
+        depth == 0)
         return false;
     /* The return reported explicitly (6.6.3): irdepth names its depth, and
      * it is the packet's last discontinuity, so only the branch at the
      * reported address (if any) is left.  An earlier return at the same
      * depth, or one whose prediction is the reported address, is not it. */
-    if (d->pkt && d->flags.irreport && d->pkt->irdepth == d->depth &&
-        d->stack[d->depth - 1] != d->address) {
+    if (d->pkt && d->flags.irreport && d->pkt->irdepth == depth &&
+        rvt_flow_stack_peek(&d->ret) != d->address) {
         const rvt_insn *t = insn_at(d, d->address);
-        uint64_t here = t && t->jclass == RVT_JC_BRANCH ? 1 : 0;
+        uint64_t here = t && rvt_flow_is_branch(t) ? 1 : 0;
         if (pending(d) == here)
             return false;
     }
@@ -244,13 +225,8 @@ static bool implicit_return(rvt_te_decoder *d, const rvt_insn *i)
 
 static void push_return(rvt_te_decoder *d, uint64_t link)
 {
-    if (!(d->a.options & RVT_TE_OPT_IMPLICIT_RETURN))
-        return;
-    if (d->depth == d->ir_max) {
-        memmove(d->stack, d->stack + 1, (d->ir_max - 1) * sizeof *d->stack);
-        d->depth--;
-    }
-    d->stack[d->depth++] = link;
+    if (d->a.options & RVT_TE_OPT_IMPLICIT_RETURN)
+        rvt_flow_stack_push(&d->ret, link);
 }
 
 /* Branch outcomes not yet used: map bits, then counted predictions. */
@@ -298,13 +274,6 @@ static int settle(rvt_te_decoder *d)
     return 0;
 }
 
-/* No control transfer (ecall/ebreak have no jclass but are discontinuities). */
-static bool is_plain(const rvt_insn *i)
-{
-    return i->jclass == RVT_JC_NONE && i->op != RVT_OP_ECALL && i->op != RVT_OP_EBREAK &&
-           i->op != RVT_OP_ILLEGAL;
-}
-
 /* next_pc of 11.1: returns 1 when it stopped at an uninferable jump to
  * `address`, 0 otherwise, negative on error. */
 static int next_pc(rvt_te_decoder *d, uint64_t address)
@@ -316,22 +285,21 @@ static int next_pc(rvt_te_decoder *d, uint64_t address)
     int stop = 0;
     d->inferred_jump = TE_JUMP_NONE;
     /* Most instructions transfer no control: skip the classification. */
-    if (is_plain(i)) {
+    if (rvt_flow_is_plain(i)) {
         d->pc = this_pc + i->len;
         d->last_pc = this_pc;
         retire(d, d->pc);
         return 0;
     }
-    if (is_inferable_jump(i)) {
-        d->pc = (i->op == RVT_OP_JAL ? this_pc + (uint64_t)i->imm : (uint64_t)i->imm & ~1ull) &
-                rvt_mask(d->a.iaddress_width);
+    if (rvt_flow_is_inferable_jump(i, TE_RULES)) {
+        d->pc = rvt_flow_inferable_target(i, this_pc) & rvt_mask(d->a.iaddress_width);
     } else if (sequential_jump(d, i, &target)) {
         d->pc = target;
         d->inferred_jump = TE_JUMP_SEQUENTIAL;
     } else if (implicit_return(d, i)) {
-        d->pc = d->stack[--d->depth];
+        rvt_flow_stack_pop(&d->ret, &d->pc);
         d->inferred_jump = TE_JUMP_RETURN;
-    } else if (is_uninferable_discon(i)) {
+    } else if (rvt_flow_is_uninferable_discon(i, TE_RULES)) {
         if (d->stop_at_last_branch)
             return fail(d, RVT_ERR_MISMATCH, "unexpected uninferable discontinuity");
         if (sijump_contradicted(d, i, address))
@@ -343,7 +311,7 @@ static int next_pc(rvt_te_decoder *d, uint64_t address)
             uint32_t index;
             te_jtc_see(&d->t, address, &index);     /* 3.2.7, as the encoder */
         }
-    } else if (is_branch(i)) {
+    } else if (rvt_flow_is_branch(i)) {
         bool taken = false;
         int st = take_branch(d, this_pc, &taken);
         if (st < 0)
@@ -352,7 +320,7 @@ static int next_pc(rvt_te_decoder *d, uint64_t address)
     } else {
         d->pc = this_pc + i->len;
     }
-    if (is_call(i))
+    if (rvt_flow_is_call(i, TE_RULES))
         push_return(d, this_pc + i->len);
     d->last_pc = this_pc;
     retire(d, d->pc);
@@ -362,7 +330,7 @@ static int next_pc(rvt_te_decoder *d, uint64_t address)
 static bool pc_is_branch(rvt_te_decoder *d)
 {
     const rvt_insn *i = insn_at(d, d->pc);
-    return i && is_branch(i);
+    return i && rvt_flow_is_branch(i);
 }
 
 /* May the reported address, just reached with every branch processed,
@@ -377,13 +345,15 @@ static bool pc_is_branch(rvt_te_decoder *d)
  * - after a sequentially inferable jump (3.2.4) as after any instruction. */
 static bool may_be_inferred(rvt_te_decoder *d, const rvt_te_pkt *p)
 {
-    bool depth_ok = !d->flags.irreport || p->irdepth == d->depth;
+    uint64_t depth = rvt_flow_stack_depth(&d->ret);
+    bool depth_ok = !d->flags.irreport || p->irdepth == depth;
     if (d->inferred_jump == TE_JUMP_RETURN) {
         bool no_depth = !d->a.return_stack_size && !d->a.call_counter_size;
-        return no_depth ? depth_ok : d->flags.irreport && p->irdepth == d->depth;
+        return no_depth ? depth_ok : d->flags.irreport && p->irdepth == depth;
     }
     const rvt_insn *li = insn_at(d, d->last_pc);
-    return li && (d->inferred_jump == TE_JUMP_SEQUENTIAL || !is_uninferable_discon(li)) && depth_ok;
+    return li && depth_ok && (d->inferred_jump == TE_JUMP_SEQUENTIAL ||
+                              !rvt_flow_is_uninferable_discon(li, TE_RULES));
 }
 
 /* A walk towards a reported address is a function of (pc, last_pc,
@@ -410,15 +380,14 @@ static bool walk_loops(rvt_te_decoder *d)
 {
     struct te_walk *w = &d->walk;
     uint64_t left = pending(d);
-    if (w->pc == d->pc && w->last_pc == d->last_pc && w->pending == left && w->depth == d->depth &&
-        memcmp(w->stack, d->stack, d->depth * sizeof *d->stack) == 0)
+    if (w->pc == d->pc && w->last_pc == d->last_pc && w->pending == left &&
+        rvt_flow_stack_same(&w->ret, &d->ret))
         return true;
     if (++w->lam == w->power) {
         w->pc = d->pc;
         w->last_pc = d->last_pc;
         w->pending = left;
-        w->depth = d->depth;
-        memcpy(w->stack, d->stack, d->depth * sizeof *d->stack);
+        rvt_flow_stack_copy(&w->ret, &d->ret);
         w->power *= 2;
         w->lam = 0;
     }
@@ -627,7 +596,7 @@ static int handler_address(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t *add
 static void sync_branch(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t address)
 {
     const rvt_insn *i = insn_at(d, address);
-    if (i && is_branch(i)) {
+    if (i && rvt_flow_is_branch(i)) {
         d->map |= (uint64_t)p->branch << d->branches;
         d->branches++;
     }
@@ -691,7 +660,7 @@ static int process_f3(rvt_te_decoder *d, const rvt_te_pkt *p)
      * once the decoder has reached its address. */
     te_bpjtc_reset(&d->t);
     d->start = false;
-    d->depth = 0;
+    rvt_flow_stack_clear(&d->ret);    /* 3.2.5: reset at every sync */
     return st;
 }
 

@@ -4,6 +4,7 @@
 
 #include "rvtrace/etrace.h"
 #include "etrace/bpjtc.h"
+#include "flow/flow_stack.h"
 
 #define TE_SPAN_MAX 8
 
@@ -46,8 +47,7 @@ struct rvt_te_encoder {
     uint64_t steps;         /* te_enc_step calls */
     uint64_t rep_step;      /* the step whose instruction a packet last reported */
     uint64_t last_addr;
-    uint64_t ir_max, ir_depth;
-    uint64_t *stack;
+    rvt_flow_stack ret;     /* 3.2.5: stack (return_stack_size) or counter */
     bool returns_since_call, branch_since_return, last_was_ret;
     uint64_t ir_seen;       /* depths (mod 64) of implicit returns since the last packet */
     /* 6.6.3 depth reports: the instructions run since the last packet or

@@ -2,7 +2,6 @@
  * and next), format 0/1/2 selection (8.1), resynchronisation (8.2),
  * implicit return (3.2.5) and sequentially inferable jumps (3.2.4); and the
  * reduction of ingress blocks to the instructions that matter (8.3). */
-#include <string.h>
 #include "rvtrace/etrace.h"
 #include "util/bitio.h"
 #include "etrace/enc_state.h"
@@ -41,32 +40,17 @@ static bool reported_discon(rvt_te_encoder *e, const te_ins *p, const te_ins *c,
         return false;
     /* With neither counter nor stack (the reference flow's mode, docs/
      * conformance-etrace.md) every return and co-routine swap is implicit. */
-    if ((p->itype == 13 || (p->itype == 12 && !e->ir_max)) &&
+    if ((p->itype == 13 || (p->itype == 12 && !e->ret.max)) &&
         (e->a.options & RVT_TE_OPT_IMPLICIT_RETURN)) {
-        if (!e->ir_max)
+        if (!e->ret.max)
             return false;
-        if (e->ir_depth == 0)
+        if (rvt_flow_stack_depth(&e->ret) == 0)
             return true;
-        if (!e->stack || e->stack[e->ir_depth - 1] == c->addr)
+        if (!e->ret.slot || rvt_flow_stack_peek(&e->ret) == c->addr)
             return false;
         *ir_fail = true;         /* 6.6.3: misprediction, report the depth */
     }
     return true;
-}
-
-static void ir_push(rvt_te_encoder *e, uint64_t ret)
-{
-    if (!e->ir_max)
-        return;
-    if (e->ir_depth == e->ir_max) {
-        /* Full: drop the oldest, as the decoder of 11.1 does. */
-        if (e->stack)
-            memmove(e->stack, e->stack + 1, (e->ir_max - 1) * sizeof *e->stack);
-        e->ir_depth--;
-    }
-    if (e->stack)
-        e->stack[e->ir_depth] = ret;
-    e->ir_depth++;
 }
 
 static uint64_t addr_bits_val(const rvt_te_encoder *e, uint64_t v)
@@ -191,7 +175,7 @@ static void span_add(rvt_te_encoder *e, const te_ins *c)
  * (The depth costs the whole address: irreport sits above it, 6.6.3.) */
 static bool depth_needed(const rvt_te_encoder *e, const te_ins *c, bool after_return)
 {
-    if (!(e->a.options & RVT_TE_OPT_IMPLICIT_RETURN) || !e->ir_max)
+    if (!(e->a.options & RVT_TE_OPT_IMPLICIT_RETURN) || !e->ret.max)
         return false;
     if (after_return)
         return true;
@@ -228,10 +212,11 @@ static bool resync_due_after(const rvt_te_encoder *e, const te_ins *c, bool pack
 
 static void after(rvt_te_encoder *e, const te_ins *c)
 {
-    if (e->ir_max)
+    if (e->ret.max)
         span_add(e, c);
     if (c->itype == 8 || c->itype == 9) {
-        ir_push(e, c->next_seq);
+        /* Full: drop the oldest, as the decoder of 11.1 does. */
+        rvt_flow_stack_push(&e->ret, c->next_seq);
         e->returns_since_call = false;
     }
     e->resync_cnt = resync_cnt_after(e, c);
@@ -431,7 +416,7 @@ int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
     } else {
         bool ir_fail;
         bool pud = reported_discon(e, p, c, &ir_fail);
-        if (ir_fail && (e->ir_seen >> (e->ir_depth & 63) & 1)) {
+        if (ir_fail && (e->ir_seen >> (rvt_flow_stack_depth(&e->ret) & 63) & 1)) {
             /* 6.6.3 names the failed return by its depth only: after an
              * implicit return at the same depth in this packet's span the
              * decoder could not tell them apart, so a notification packet
@@ -446,10 +431,9 @@ int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
         int bp = take_branch(e, c);
         bool implicit_ret = !pud && p->itype == 13 && (e->a.options & RVT_TE_OPT_IMPLICIT_RETURN) &&
                             !sequentially_inferred(e, p);
-        uint64_t fail_depth = e->ir_depth;
-        if (implicit_ret && e->ir_depth) {
-            e->ir_seen |= 1ull << (e->ir_depth & 63);
-            e->ir_depth--;
+        uint64_t fail_depth = rvt_flow_stack_depth(&e->ret), popped;
+        if (implicit_ret && rvt_flow_stack_pop(&e->ret, &popped)) {
+            e->ir_seen |= 1ull << (fail_depth & 63);
             e->returns_since_call = true;
             e->branch_since_return = false;     /* 6.6.3: branches since the last return */
         }
@@ -471,7 +455,7 @@ int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
             uint64_t depth = fail_depth;
             if (!irr && (next_f3 || resync_due_after(e, c, true)) && depth_needed(e, c, implicit_ret)) {
                 irr = true;
-                depth = e->ir_depth;
+                depth = rvt_flow_stack_depth(&e->ret);
             }
             /* 6.5.1: the end of trace is ended_upd when this packet would
              * have been sent anyway for an uninferable discontinuity, but

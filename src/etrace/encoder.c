@@ -38,9 +38,11 @@ rvt_te_encoder *rvt_te_encoder_new(const rvt_te_attrs *a, rvt_te_byte_fn out, vo
     e->out = out;
     e->ctx = ctx;
     e->resync_max = resync_limit(a);
-    e->ir_max = a->return_stack_size ? 1ull << a->return_stack_size
-              : a->call_counter_size ? 1ull << a->call_counter_size : 0;
-    if (a->return_stack_size && !(e->stack = calloc(e->ir_max, sizeof *e->stack))) {
+    /* 3.2.5: a stack of return addresses, or only a count of calls */
+    uint64_t max = rvt_flow_stack_entries(a->return_stack_size, a->call_counter_size, 0);
+    uint64_t *slot = a->return_stack_size ? calloc(max, sizeof *slot) : NULL;
+    rvt_flow_stack_init(&e->ret, slot, max, max);
+    if (a->return_stack_size && !slot) {
         free(e);
         if (status)
             *status = RVT_ERR_NOMEM;
@@ -66,7 +68,7 @@ void rvt_te_encoder_free(rvt_te_encoder *e)
 {
     if (!e)
         return;
-    free(e->stack);
+    free(e->ret.slot);
     te_bpjtc_free(&e->t);
     free(e);
 }
@@ -113,7 +115,7 @@ static void sync_reset(rvt_te_encoder *e, const te_ins *c)
     e->map = 0;
     e->resync_cnt = 0;
     e->resync_due = false;
-    e->ir_depth = 0;
+    rvt_flow_stack_clear(&e->ret);
     e->last_addr = addr;
     e->rep_step = e->steps;
     e->returns_since_call = false;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rvtrace/ntrace.h"
+#include "ntrace/nt_return.h"
 
 typedef struct cfg_item {
     const char *name;
@@ -31,7 +32,7 @@ static const cfg_item items[] = {
     B("trTeInstExtendAddrMSB", extend_addr_msb),
     B("trTsEnable", timestamps),
     /* rvtrace extras (implementation parameters) */
-    U("rvtReturnStackDepth", return_depth, 0, 32),
+    U("rvtReturnStackDepth", return_depth, 0, NT_RETURN_DEPTH_MAX),
     U("rvtReturnAddrBits", return_bits, 0, 64),
     U("rvtRepeatKinds", repeat_kinds, 0, 7),
     U("rvtIcntBits", icnt_bits, 0, 64),
@@ -61,7 +62,8 @@ static bool pow2(unsigned v) { return v && !(v & (v - 1)); }
 int rvt_nt_cfg_check(rvt_nt_cfg *c)
 {
     if (!c->inst_mode) c->inst_mode = RVT_NT_MODE_HTM;
-    if (!c->return_depth) c->return_depth = 32;    /* 9.2: the largest depth, fewest explicit returns */
+    if (!c->return_depth)                           /* 9.2: the largest depth, */
+        c->return_depth = NT_RETURN_DEPTH_MAX;      /* fewest explicit returns */
     if (!c->return_bits) c->return_bits = 16;
     if (!c->repeat_kinds) c->repeat_kinds = 5;     /* RepeatBranch + pattern runs */
     if (!c->icnt_bits) c->icnt_bits = 22;
@@ -73,7 +75,7 @@ int rvt_nt_cfg_check(rvt_nt_cfg *c)
         return RVT_ERR_INVAL;       /* 4: trTeInstMode 3 or 6 */
     if (c->xlen != 32 && c->xlen != 64)
         return RVT_ERR_INVAL;
-    if (c->return_depth > 32 || c->implicit_return > 3)
+    if (c->return_depth > NT_RETURN_DEPTH_MAX || c->implicit_return > 3)
         return RVT_ERR_INVAL;       /* 9.2: never deeper than 32 */
     if (c->icnt_bits < 4 || c->icnt_bits > 62 || c->hist_bits < 3 || c->hist_bits > 32)
         return RVT_ERR_INVAL;

@@ -6,7 +6,10 @@
 #include <string.h>
 #include "rvtrace/ntrace.h"
 #include "ntrace/nt_addr.h"
-#include "ntrace/nt_stack.h"
+#include "flow/flow_insn.h"
+#include "flow/flow_seq.h"
+#include "flow/flow_stack.h"
+#include "ntrace/nt_return.h"
 #include "ntrace/nt_read.h"
 #include "util/bitio.h"
 #include "util/grow.h"
@@ -34,7 +37,8 @@ typedef struct nt_src {
     uint64_t extra;           /* I-CNT from ResourceFull RCODE 0 (8.4.4) */
     uint64_t hbits;           /* history bits not yet used, oldest at bit hn-1 */
     unsigned hn;
-    nt_stack stack;           /* 9.2 */
+    rvt_flow_stack stack;     /* 9.2 */
+    uint64_t stack_slot[NT_RETURN_DEPTH_MAX];
     uint64_t ts;              /* 8.7 */
     uint64_t lost_hw;         /* I-CNT of messages skipped while unsynced */
     bool lost_unknown;
@@ -132,7 +136,8 @@ static nt_src *src_state(rvt_nt_decoder *d, unsigned id)
         nt_src *s = calloc(1, sizeof *s);
         if (!s)
             return NULL;
-        nt_stack_init(&s->stack, NT_STACK_MAX);   /* 9.2: assume max depth */
+        /* 9.2: assume the largest depth */
+        rvt_flow_stack_init(&s->stack, s->stack_slot, NT_RETURN_DEPTH_MAX, NT_RETURN_DEPTH_MAX);
         s->ev.src = (uint16_t)id;
         s->ev.priv = 3;
         d->src[id] = s;
@@ -206,14 +211,14 @@ static bool icnt_ok(rvt_nt_decoder *d, uint64_t icnt)
 
 /* ---- instruction walking (11.1) ---- */
 
-static bool is_call(const rvt_insn *i)
-{
-    return i->jclass == RVT_JC_CALL_INF || i->jclass == RVT_JC_CALL_UNINF || i->jclass == RVT_JC_SWAP;
-}
+/* Instruction classes: table 2's, src/flow/flow_insn.h. */
+#define NT_RULES (&rvt_flow_rules_ntrace)
 
-static bool is_inferable_jump(const rvt_insn *i)
+static inline bool is_call(const rvt_insn *i) { return rvt_flow_is_call(i, NT_RULES); }
+static inline bool is_return(const rvt_insn *i) { return rvt_flow_is_return(i, NT_RULES); }
+static inline bool is_inferable_jump(const rvt_insn *i)
 {
-    return i->jclass == RVT_JC_CALL_INF || i->jclass == RVT_JC_TAIL_INF || i->jclass == RVT_JC_JUMP_INF;
+    return rvt_flow_is_inferable_jump(i, NT_RULES);
 }
 
 static bool take_bit(nt_src *s, unsigned *bit)
@@ -229,18 +234,7 @@ static bool take_bit(nt_src *s, unsigned *bit)
 /* 9.1: jalr after lui/auipc/c.lui writing its base register, in the same span. */
 static bool seq_target(rvt_nt_decoder *d, nt_src *s, const rvt_insn *j, uint64_t *t)
 {
-    const rvt_insn *p = s->prev;
-    if (!d->cfg.seq_jump || !p || p->rd == 0 || p->rd != j->rs1)
-        return false;
-    uint64_t base;
-    if (p->op == RVT_OP_LUI)
-        base = (uint64_t)p->imm;
-    else if (p->op == RVT_OP_AUIPC)
-        base = s->prev_pc + (uint64_t)p->imm;
-    else
-        return false;
-    *t = (base + (uint64_t)j->imm) & ~1ull & d->xmask;
-    return true;
+    return d->cfg.seq_jump && rvt_flow_seq_target(s->prev, s->prev_pc, j, d->xmask, t);
 }
 
 /* Next PC after a mid-span instruction (all of its outcomes are implied).
@@ -266,9 +260,9 @@ static bool step(rvt_nt_decoder *d, nt_src *s, const rvt_insn *i, uint64_t pc, u
     case RVT_JC_CALL_INF: case RVT_JC_TAIL_INF: case RVT_JC_JUMP_INF:
         if (d->cfg.all_jumps && d->cfg.inst_mode == RVT_NT_MODE_HTM && !take_bit(s, &bit))
             return false;
-        if (i->jclass == RVT_JC_CALL_INF)
-            nt_stack_push(&s->stack, seq);
-        *next = (pc + (uint64_t)i->imm) & d->xmask;
+        if (is_call(i))
+            rvt_flow_stack_push(&s->stack, seq);
+        *next = rvt_flow_inferable_target(i, pc) & d->xmask;
         return true;
     default:
         break;
@@ -277,13 +271,13 @@ static bool step(rvt_nt_decoder *d, nt_src *s, const rvt_insn *i, uint64_t pc, u
      * sequentially inferable jump (9.1). */
     if (seq_target(d, s, i, next)) {
         if (is_call(i))
-            nt_stack_push(&s->stack, seq);
+            rvt_flow_stack_push(&s->stack, seq);
         return true;
     }
-    if ((i->jclass == RVT_JC_RETURN || i->jclass == RVT_JC_SWAP) && d->cfg.implicit_return &&
-        nt_stack_pop(&s->stack, &a)) {
-        if (i->jclass == RVT_JC_SWAP)
-            nt_stack_push(&s->stack, seq);
+    /* table 4: a swap pops, then pushes its own link */
+    if (is_return(i) && d->cfg.implicit_return && rvt_flow_stack_pop(&s->stack, &a)) {
+        if (is_call(i))
+            rvt_flow_stack_push(&s->stack, seq);
         *next = a;
         return true;
     }
@@ -495,8 +489,7 @@ enum end_kind { END_DIRECT, END_ADDR, END_CHECK, END_NONE };
  * (no trap, no uninferable jump). */
 static bool implies_next(const rvt_insn *i)
 {
-    return (i->jclass == RVT_JC_NONE || i->jclass == RVT_JC_BRANCH || is_inferable_jump(i)) &&
-           i->op != RVT_OP_ECALL && i->op != RVT_OP_EBREAK && i->op != RVT_OP_ILLEGAL;
+    return rvt_flow_is_plain(i) || rvt_flow_is_branch(i) || is_inferable_jump(i);
 }
 
 static int lose_way(rvt_nt_decoder *d, nt_src *s, uint64_t addr)
@@ -546,21 +539,21 @@ static int span(rvt_nt_decoder *d, nt_src *s, uint64_t icnt, bool has_hist, uint
              * trTeInstEnAllJumps) */
             if (last->jclass != RVT_JC_BRANCH && !is_inferable_jump(last))
                 return lose(d, s, "DirectBranch does not end on a direct branch");
-            if (last->jclass == RVT_JC_CALL_INF)
-                nt_stack_push(&s->stack, seq);
-            next = (last_pc + (uint64_t)last->imm) & d->xmask;
+            if (is_call(last))
+                rvt_flow_stack_push(&s->stack, seq);
+            next = (last_pc + (uint64_t)last->imm) & d->xmask;   /* branch or jal */
         } else {
             /* table 4 stack effects of the last instruction: it retired
              * (8.4), also when a trap follows it (B-TYPE 1-3), as after a
              * `jal f` whose target's first instruction traps */
-            if (last->jclass == RVT_JC_RETURN || last->jclass == RVT_JC_SWAP)
-                nt_stack_pop(&s->stack, &a);
+            if (is_return(last))
+                rvt_flow_stack_pop(&s->stack, &a);
             if (is_call(last))
-                nt_stack_push(&s->stack, seq);
+                rvt_flow_stack_push(&s->stack, seq);
             if (last->jclass == RVT_JC_BRANCH)
                 next = bit ? (last_pc + (uint64_t)last->imm) & d->xmask : seq;
             else if (is_inferable_jump(last))
-                next = (last_pc + (uint64_t)last->imm) & d->xmask;
+                next = rvt_flow_inferable_target(last, last_pc) & d->xmask;
             else
                 next = seq;
             if (kind == END_CHECK && implies_next(last) && next != addr)
@@ -646,7 +639,7 @@ static int resync(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     s->retired_pc = UINT64_MAX;
     s->held = NULL;
     s->mhead = s->nmark = 0;      /* their I-CNT went with the old base */
-    nt_stack_clear(&s->stack);
+    rvt_flow_stack_clear(&s->stack);
     return event(d, s, RVT_EV_SYNC, pc, m->f[RVT_NT_F_SYNC], 0,
                  nt_sync_reason((unsigned)m->f[RVT_NT_F_SYNC], first));
 }
@@ -792,7 +785,7 @@ static int branch_msg(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     s->last_hist = fget(m, RVT_NT_F_HIST);
     s->last_target = target;
     if (sync && sync_resets((unsigned)m->f[RVT_NT_F_SYNC]))
-        nt_stack_clear(&s->stack);
+        rvt_flow_stack_clear(&s->stack);
     if (btype && !direct)
         st = trap_event(d, s, btype, target);
     return st;

@@ -4,7 +4,8 @@
 #include <string.h>
 #include "rvtrace/ntrace.h"
 #include "ntrace/nt_addr.h"
-#include "ntrace/nt_stack.h"
+#include "flow/flow_stack.h"
+#include "ntrace/nt_return.h"
 #include "util/bitio.h"
 
 /* What the last block left to report once the next PC is known (table 3:
@@ -35,8 +36,8 @@ struct rvt_nt_encoder {
     unsigned pend_btype;
     uint64_t pend_ret;        /* predicted return address (P_RETURN) */
     uint64_t pend_time;
-    nt_stack stack;           /* 9.2 modes 2/3 */
-    unsigned ret_count;       /* 9.2 mode 1 */
+    rvt_flow_stack stack;     /* 9.2: mode 1 counts, modes 2/3 keep addresses */
+    uint64_t stack_slot[NT_RETURN_DEPTH_MAX];
     uint64_t ret_mask;
     unsigned last_priv;
     uint64_t last_ctx;
@@ -88,7 +89,9 @@ rvt_nt_encoder *rvt_nt_encoder_new(const rvt_nt_cfg *cfg, rvt_nt_byte_sink sink,
     e->icnt_limit = 1ull << (e->cfg.icnt_bits - 1);
     e->hist = 1;
     e->hist_data_bits = e->cfg.hist_bits - 1;
-    nt_stack_init(&e->stack, e->cfg.return_depth);
+    /* 9.2 mode 1 is a counter: the stack without its addresses */
+    rvt_flow_stack_init(&e->stack, e->cfg.implicit_return >= 2 ? e->stack_slot : NULL,
+                        NT_RETURN_DEPTH_MAX, e->cfg.implicit_return ? e->cfg.return_depth : 0);
     e->ret_mask = e->cfg.implicit_return == 2 ? rvt_mask(e->cfg.return_bits) : ~0ull;
     e->sync_period = 1ull << (e->cfg.sync_max + 4);
     e->repeat_br = e->cfg.repeat_history && (e->cfg.repeat_kinds & 1);
@@ -226,8 +229,7 @@ static void set_sync_fields(rvt_nt_encoder *e, rvt_nt_msg *m, unsigned sync, uin
     e->ref = addr;
     if (sync != RVT_NT_SYNC_ICNT && sync != RVT_NT_SYNC_TRIGGER && sync != RVT_NT_SYNC_EVENT) {
         /* table 25: these reset the encoder state (9.2: stack and count) */
-        nt_stack_clear(&e->stack);
-        e->ret_count = 0;
+        rvt_flow_stack_clear(&e->stack);
         e->sync_count = 0;
         e->sync_due = false;
     }
@@ -439,23 +441,18 @@ static int hist_full(rvt_nt_encoder *e)
 
 static void push(rvt_nt_encoder *e, uint64_t ret)
 {
-    if (e->cfg.implicit_return == 1) {
-        if (e->ret_count < e->cfg.return_depth)
-            e->ret_count++;
-    } else if (e->cfg.implicit_return) {
-        nt_stack_push(&e->stack, ret);
-    }
+    rvt_flow_stack_push(&e->stack, ret);    /* a no-op in mode 0 (capacity 0) */
 }
 
 /* Table 4 for a return or a swap's pop half. */
 static void ret(rvt_nt_encoder *e)
 {
     uint64_t a;
-    if (e->cfg.implicit_return == 1 && e->ret_count) {
-        e->ret_count--;                 /* counted: always implicit */
-    } else if (e->cfg.implicit_return >= 2 && nt_stack_pop(&e->stack, &a)) {
-        e->pend = P_RETURN;
-        e->pend_ret = a;
+    if (rvt_flow_stack_pop(&e->stack, &a)) {
+        if (e->cfg.implicit_return >= 2) {
+            e->pend = P_RETURN;
+            e->pend_ret = a;
+        }                               /* mode 1, counted: always implicit */
     } else {
         e->pend = P_INDIRECT;
         e->pend_btype = RVT_NT_BTYPE_JUMP;
