@@ -49,6 +49,8 @@ static int load_vm(rvt_hart *h, uint64_t addr, unsigned size, uint64_t *v)
     return 0;
 }
 
+/* The bytes may reach into the next page and the next 8-byte granule:
+ * drop decodes and the reservation on both sides. */
 static void store_part(rvt_hart *h, uint64_t pa, const uint8_t *b, unsigned n)
 {
     uint64_t off = pa - h->ram_base;
@@ -95,12 +97,8 @@ int hart_store_misaligned(rvt_hart *h, uint64_t addr, unsigned size, uint64_t v)
         return store_vm(h, addr, size, v);
     if (!in_ram(h, addr, size))
         return CAUSE_STORE_ACCESS + 1;
-    uint64_t off = addr - h->ram_base;
-    memcpy(h->ram + off, &v, size);
-    /* the bytes may reach into the next page and the next 8-byte granule:
-     * drop decodes and the reservation on both sides */
-    hart_code_store(h, off, size);
-    if ((addr >> 3) == h->resv || ((addr + size - 1) >> 3) == h->resv)
-        h->resv = HART_NO_RESV;
+    uint8_t b[8];
+    memcpy(b, &v, sizeof b);
+    store_part(h, addr, b, size);
     return 0;
 }

@@ -215,6 +215,29 @@ static void test_sfence(void)
     tvm_free(&t);
 }
 
+/* --misaligned emulate: an access across a page boundary is translated
+ * per page; a fault in the second page writes nothing.  0x40005ffc..
+ * 0x40006003: 4 bytes in L0[5] (PA 0x80020ffc), 4 in the U page L0[6]
+ * (PA 0x80021000). */
+static void test_misaligned_split(void)
+{
+    tvm t;
+    rvt_hart *h = sv39_hart(&t);
+    if (!h)
+        return;
+    h->cfg.misaligned_emulate = true;
+    CHECK_EQ(hart_store(h, 0x40005ffc, 8, 0x8877665544332211ull), CAUSE_STORE_PAGE + 1);
+    CHECK_EQ(tvm_get(h, 0x80020ffc, 4), 0);
+    tvm_mode(h, PRV_S, MSTATUS_SUM);
+    CHECK_EQ(hart_store(h, 0x40005ffc, 8, 0x8877665544332211ull), 0);
+    CHECK_EQ(tvm_get(h, 0x80020ffc, 4), 0x44332211);
+    CHECK_EQ(tvm_get(h, 0x80021000, 4), 0x88776655);
+    uint64_t v = 0;
+    CHECK_EQ(hart_load(h, 0x40005ffe, 4, &v), 0);
+    CHECK_EQ(v, 0x66554433);
+    tvm_free(&t);
+}
+
 /* satp (4.1.11): MODE WARL; Sv48 (9), Sv57 (10) and reserved modes leave
  * satp unchanged; ASIDLEN 16 (every ASID bit writable). */
 static void test_satp_warl(void)
@@ -274,6 +297,7 @@ int main(void)
     test_sv39_sum_mxr();
     test_mprv();
     test_sfence();
+    test_misaligned_split();
     test_satp_warl();
     test_sv32();
     return TH_DONE();
