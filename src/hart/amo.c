@@ -65,15 +65,23 @@ int hart_amo(rvt_hart *h, const hart_op *o, uint64_t pc, uint64_t *tval)
     }
     if (addr & (size - 1))
         return (lr ? CAUSE_MISALIGNED_LOAD : CAUSE_MISALIGNED_STORE) + 1;
-    uint8_t *p = ram_at(h, addr, size);
+    /* paging/PMP (mmu.c): LR translates as a load, SC and AMOs as stores
+     * (page fault 13 / 15); the reservation holds the physical address */
+    uint64_t pa = addr;
+    if (h->xl_data) {
+        int r = hart_xlate(h, addr, size, lr ? HART_ACC_LOAD : HART_ACC_STORE, &pa);
+        if (r)
+            return r;
+    }
+    uint8_t *p = ram_at(h, pa, size);
     if (!p)
         return (lr ? CAUSE_LOAD_ACCESS : CAUSE_STORE_ACCESS) + 1;
     uint64_t mem = 0;
     memcpy(&mem, p, size);
-    uint64_t off = addr - h->ram_base;
+    uint64_t off = pa - h->ram_base;
     if (lr) {
-        h->resv = addr >> 3;
-        h->resv_addr = addr;
+        h->resv = pa >> 3;
+        h->resv_addr = pa;
         wr(h, o->rd, word ? sext32(mem) : mem);
         if (h->data_on)
             hart_drec(h, pc, RVT_DTYPE_LOAD, addr, size, mem, 0, 0);
@@ -82,11 +90,11 @@ int hart_amo(rvt_hart *h, const hart_op *o, uint64_t pc, uint64_t *tval)
     if (op == RVT_OP_SC_W || op == RVT_OP_SC_D) {
         /* unpriv 8.2: succeeds only with a valid reservation for this
          * address; every SC clears the reservation */
-        bool ok = h->resv != HART_NO_RESV && h->resv_addr == addr;
+        bool ok = h->resv != HART_NO_RESV && h->resv_addr == pa;
         h->resv = HART_NO_RESV;
         if (ok) {
             memcpy(p, &src, size);
-            hart_store_hook(h, addr, off, size);
+            hart_store_hook(h, pa, off, size);
         }
         wr(h, o->rd, !ok);
         if (h->data_on)
@@ -97,7 +105,7 @@ int hart_amo(rvt_hart *h, const hart_op *o, uint64_t pc, uint64_t *tval)
     unsigned dtype;
     uint64_t nv = amo_apply(op, word, mem, src, &dtype);
     memcpy(p, &nv, size);
-    hart_store_hook(h, addr, off, size);
+    hart_store_hook(h, pa, off, size);
     wr(h, o->rd, word ? sext32(mem) : mem);
     if (h->data_on)
         hart_drec(h, pc, dtype, addr, size, word ? (uint32_t)src : src, mem, 0);

@@ -113,7 +113,7 @@ static bool csr_read(const rvt_hart *h, unsigned csr, uint64_t *v)
     if (csr >= 0x3A0 && csr <= 0x3AF) {
         if (!rv32 && (csr & 1))
             return false;
-        *v = h->pmpcfg[csr - 0x3A0];
+        *v = hart_pmpcfg_read(h, csr - 0x3A0);   /* pmp.c */
         return true;
     }
     if (csr >= 0x3B0 && csr <= 0x3EF) { *v = h->pmpaddr[csr - 0x3B0]; return true; }
@@ -184,11 +184,6 @@ static uint64_t mstatus_write(const rvt_hart *h, uint64_t v)
     return with_sd(h, (old & ~w) | (v & w));
 }
 
-static bool satp_bare(const rvt_hart *h, uint64_t v)
-{
-    return h->xlen == 64 ? (v >> 60) == 0 : ((v >> 31) & 1) == 0;
-}
-
 static bool csr_write(rvt_hart *h, unsigned csr, uint64_t v)
 {
     bool rv32 = h->xlen == 32;
@@ -197,12 +192,11 @@ static bool csr_write(rvt_hart *h, unsigned csr, uint64_t v)
     if (csr >= 0x3A0 && csr <= 0x3AF) {
         if (!rv32 && (csr & 1))
             return false;
-        /* docs/hart.md: stored, not enforced; reserved bits 5-6 of each byte read 0 */
-        h->pmpcfg[csr - 0x3A0] = v & 0x9f9f9f9f9f9f9f9full;
+        hart_pmpcfg_write(h, csr - 0x3A0, v);   /* pmp.c: enforced, L bit */
         return true;
     }
     if (csr >= 0x3B0 && csr <= 0x3EF) {
-        h->pmpaddr[csr - 0x3B0] = rv32 ? v : v & ((1ull << 54) - 1);
+        hart_pmpaddr_write(h, csr - 0x3B0, v);
         return true;
     }
     switch (csr) {
@@ -228,8 +222,7 @@ static bool csr_write(rvt_hart *h, unsigned csr, uint64_t v)
     case 0x180:
         if (tvm_trap(h))
             return false;
-        if (satp_bare(h, v))        /* docs/hart.md: only Bare; others ignored */
-            h->satp = v;
+        hart_satp_write(h, v);      /* mmu.c: WARL MODE, TLB */
         return true;
     case 0x300: h->mstatus = mstatus_write(h, v); return true;
     case 0x301: return true;        /* misa: WARL, fixed */

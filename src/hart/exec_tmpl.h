@@ -80,7 +80,7 @@ int HART_EXEC(rvt_hart *h)
         }
 #endif
         if (!o) {
-            hart_exception(h, pc, CAUSE_FETCH_ACCESS, pc);
+            hart_exception(h, pc, h->ifault_cause, h->ifault_tval);
             CM_END();
             continue;
         }

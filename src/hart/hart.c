@@ -110,9 +110,12 @@ rvt_hart *rvt_hart_new(const rvt_hart_cfg *cfg, rvt_image *img, int *status)
     if (!h->ram || !h->pages || !h->code)
         goto fail;
     st = load_image(h, img);
+    if (st >= 0)
+        st = hart_mmu_new(h);
     if (st < 0)
         goto fail;
     reset(h, img);
+    hart_vm_update(h);
     st = hart_ext_new(h);
     if (st >= 0 && h->cfg.on_commit)
         st = hart_cm_init(h);
@@ -138,6 +141,7 @@ void rvt_hart_free(rvt_hart *h)
     free(h->pages);
     free(h->code);
     hart_cm_free(h);
+    hart_mmu_free(h);
     free(h->ram);
     hart_ext_free(h);
     free(h);

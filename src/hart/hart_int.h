@@ -31,6 +31,7 @@ enum {
     CAUSE_BREAKPOINT = 3, CAUSE_MISALIGNED_LOAD = 4, CAUSE_LOAD_ACCESS = 5,
     CAUSE_MISALIGNED_STORE = 6, CAUSE_STORE_ACCESS = 7, CAUSE_ECALL_U = 8,
     CAUSE_ECALL_S = 9, CAUSE_ECALL_M = 11,
+    CAUSE_FETCH_PAGE = 12, CAUSE_LOAD_PAGE = 13, CAUSE_STORE_PAGE = 15,
 };
 /* Interrupt codes (priv 3.1.9). */
 enum { IRQ_SSI = 1, IRQ_MSI = 3, IRQ_STI = 5, IRQ_MTI = 7, IRQ_SEI = 9, IRQ_MEI = 11 };
@@ -94,6 +95,13 @@ struct rvt_hart {
     hart_op tmp_op;             /* decode of a page-crossing instruction */
     uint64_t resv;              /* LR reservation: 8-byte granule, or HART_NO_RESV */
     uint64_t resv_addr;
+    /* paging and PMP (mmu.c, pmp.c): the loads/stores resp. fetches of the
+     * current mode need translation or PMP checks (0: the RAM fast path) */
+    uint8_t xl_data, xl_fetch;
+    uint8_t pmp_any, pmp_locked;      /* an entry is active / locked and active */
+    unsigned ifault_cause;            /* hart_fetch() returned NULL: why */
+    uint64_t ifault_tval;
+    struct hart_tlb *tlb;
 
     /* CSRs (priv ch. 3/4) */
     uint64_t mstatus, misa, medeleg, mideleg, mie, mip;   /* mip: SSIP/STIP/SEIP */
@@ -177,7 +185,13 @@ const hart_op *hart_fetch_slow(rvt_hart *h, uint64_t pc);
 void hart_code_store(rvt_hart *h, uint64_t off, unsigned size);
 void hart_flush_icache(rvt_hart *h);
 
-static inline const hart_op *hart_fetch(rvt_hart *h, uint64_t pc)
+const hart_op *hart_fetch_vm(rvt_hart *h, uint64_t pc);
+/* A decode of raw instruction bits, not cached (page-crossing fetches). */
+const hart_op *hart_fetch_raw(rvt_hart *h, uint32_t raw);
+
+/* The predecode cache is indexed by physical address (docs/hart.md), so
+ * satp writes and sfence.vma never leave stale decodes behind. */
+static inline const hart_op *hart_fetch_pa(rvt_hart *h, uint64_t pc)
 {
     uint64_t off = pc - h->ram_base;
     if (off < h->ram_size) {
@@ -189,6 +203,13 @@ static inline const hart_op *hart_fetch(rvt_hart *h, uint64_t pc)
         }
     }
     return hart_fetch_slow(h, pc);
+}
+
+static inline const hart_op *hart_fetch(rvt_hart *h, uint64_t pc)
+{
+    if (__builtin_expect(h->xl_fetch, 0))
+        return hart_fetch_vm(h, pc);
+    return hart_fetch_pa(h, pc);
 }
 
 /* ---- mem.c: loads/stores; return 0 or an exception cause + 1 ---- */
@@ -215,6 +236,28 @@ static inline void hart_store_hook(rvt_hart *h, uint64_t addr, uint64_t off, uns
         h->resv = HART_NO_RESV;
 }
 
+/* ---- mmu.c: Sv39/Sv32 (priv 4.3, 4.4) and pmp.c (priv 3.7) ---- */
+enum { HART_ACC_FETCH = 0, HART_ACC_LOAD = 1, HART_ACC_STORE = 2 };
+/* Virtual to physical for one access of the current mode: 0 or an
+ * exception cause + 1 (page fault, or access fault from PMP/a walk). */
+int hart_xlate(rvt_hart *h, uint64_t va, unsigned size, unsigned acc, uint64_t *pa);
+int hart_load_vm(rvt_hart *h, uint64_t addr, unsigned size, uint64_t *v);
+int hart_store_vm(rvt_hart *h, uint64_t addr, unsigned size, uint64_t v);
+int hart_load_phys(rvt_hart *h, uint64_t pa, unsigned size, uint64_t *v);
+int hart_store_phys(rvt_hart *h, uint64_t pa, unsigned size, uint64_t v);
+void hart_vm_update(rvt_hart *h);     /* priv, mstatus, satp or PMP changed */
+void hart_tlb_flush(rvt_hart *h, bool all, uint64_t va, bool by_asid, uint64_t asid);
+bool hart_satp_write(rvt_hart *h, uint64_t v);
+int hart_mmu_new(rvt_hart *h);
+void hart_mmu_free(rvt_hart *h);
+/* pmp.c */
+bool hart_pmp_ok(const rvt_hart *h, uint64_t pa, unsigned size, unsigned acc, unsigned priv);
+uint64_t hart_pmpcfg_read(const rvt_hart *h, unsigned idx);
+void hart_pmpcfg_write(rvt_hart *h, unsigned idx, uint64_t v);
+void hart_pmpaddr_write(rvt_hart *h, unsigned idx, uint64_t v);
+unsigned hart_pmp_cfg(const rvt_hart *h, unsigned entry);
+void hart_pmp_summary(rvt_hart *h);   /* pmp_any, pmp_locked */
+
 /* misalign.c: a misaligned access traps or is performed (--misaligned) */
 int hart_load_misaligned(rvt_hart *h, uint64_t addr, unsigned size, uint64_t *v);
 int hart_store_misaligned(rvt_hart *h, uint64_t addr, unsigned size, uint64_t v);
@@ -224,6 +267,8 @@ static inline int hart_load(rvt_hart *h, uint64_t addr, unsigned size, uint64_t 
 {
     if (addr & (size - 1))
         return hart_load_misaligned(h, addr, size, v);
+    if (__builtin_expect(h->xl_data, 0))
+        return hart_load_vm(h, addr, size, v);
     uint64_t off = addr - h->ram_base;
     if (off < h->ram_size) {
         uint64_t t = 0;
@@ -238,6 +283,8 @@ static inline int hart_store(rvt_hart *h, uint64_t addr, unsigned size, uint64_t
 {
     if (addr & (size - 1))
         return hart_store_misaligned(h, addr, size, v);
+    if (__builtin_expect(h->xl_data, 0))
+        return hart_store_vm(h, addr, size, v);
     uint64_t off = addr - h->ram_base;
     if (off < h->ram_size) {
         memcpy(h->ram + off, &v, size);

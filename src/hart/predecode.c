@@ -51,16 +51,30 @@ static void fill(const rvt_hart *h, hart_op *o, uint32_t raw)
     o->si_writer = (op == RVT_OP_LUI || op == RVT_OP_AUIPC) && in.rd != 0;
 }
 
+const hart_op *hart_fetch_raw(rvt_hart *h, uint32_t raw)
+{
+    fill(h, &h->tmp_op, raw);
+    return &h->tmp_op;
+}
+
+/* Not in RAM: instruction access fault, xtval = the address (priv 3.1.16). */
+static const hart_op *fetch_fault(rvt_hart *h, uint64_t pc)
+{
+    h->ifault_cause = CAUSE_FETCH_ACCESS;
+    h->ifault_tval = pc;
+    return NULL;
+}
+
 const hart_op *hart_fetch_slow(rvt_hart *h, uint64_t pc)
 {
     uint64_t off = pc - h->ram_base;
     if (off >= h->ram_size || (pc & 1))
-        return NULL;
+        return fetch_fault(h, pc);
     uint64_t avail = h->ram_size - off;
     uint32_t raw = 0;
     memcpy(&raw, h->ram + off, avail >= 4 ? 4 : 2);
     if (rvt_isa_length((uint16_t)raw) != 2 && avail < 4)
-        return NULL;
+        return fetch_fault(h, pc);
     size_t page = off >> HART_PAGE_SHIFT;
     size_t idx = (off & (HART_PAGE_SIZE - 1)) >> 1;
     bool crosses = idx == HART_OPS_PER_PAGE - 1 && rvt_isa_length((uint16_t)raw) != 2;

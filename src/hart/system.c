@@ -100,6 +100,9 @@ int hart_system(rvt_hart *h, const hart_op *o, uint64_t pc)
     case RVT_OP_SFENCE_VMA:
         if (priv == PRV_U || (priv == PRV_S && (h->mstatus & MSTATUS_TVM)))
             return CAUSE_ILLEGAL + 1;
+        /* priv 4.2.1: rs1 = x0 all addresses, rs2 = x0 all ASIDs (mmu.c) */
+        hart_tlb_flush(h, o->rs1 == 0 && o->rs2 == 0, h->x[o->rs1], o->rs2 != 0,
+                       h->x[o->rs2] & (h->xlen == 64 ? 0xffff : 0x1ff));
         break;
     case RVT_OP_FENCE_I:
         h->pc = npc;

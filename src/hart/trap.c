@@ -17,6 +17,7 @@ void hart_fatal(rvt_hart *h, const char *fmt, ...)
 void hart_recheck(rvt_hart *h)
 {
     h->event_at = 0;
+    hart_vm_update(h);   /* priv, MPRV/MPP, satp or PMP may have changed */
 }
 
 uint64_t hart_mip(const rvt_hart *h)
@@ -85,7 +86,7 @@ static bool same_trap_again(rvt_hart *h, uint64_t pc)
  * fetched).  Ingress: itype 1 on the newest block of the cycle. */
 void hart_exception(rvt_hart *h, uint64_t pc, unsigned cause, uint64_t tval)
 {
-    if (cause != CAUSE_FETCH_ACCESS) {
+    if (cause != CAUSE_FETCH_ACCESS && cause != CAUSE_FETCH_PAGE) {   /* never fetched */
         h->faulted++;
         if (h->cfg.on_pc)
             h->cfg.on_pc(h->cfg.pc_ctx, pc, false);

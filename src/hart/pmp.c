@@ -1,0 +1,138 @@
+/* Physical memory protection (priv 1.12, 3.7): 16 entries, OFF, TOR, NA4
+ * and NAPOT, the L bit, granularity 4 bytes (G = 0).  pmpcfg4-15 and
+ * pmpaddr16-63 exist as CSRs hard-wired to zero (3.7.1 allows 0, 16 or 64
+ * entries; the unimplemented ones are read-only zero).
+ *
+ * docs/hart.md "PMP": an access no entry matches succeeds in M-mode and
+ * fails in S/U-mode (3.7.1) -- but while every entry is OFF the hart
+ * behaves as one with no PMP at all (everything allowed), so bare-metal
+ * code that never programs PMP runs in S/U-mode unchanged. */
+#include "hart_int.h"
+
+#define PMP_N 16
+#define PMP_R 0x01u
+#define PMP_W 0x02u
+#define PMP_X 0x04u
+#define PMP_A 0x18u
+#define PMP_L 0x80u
+enum { PMP_OFF = 0, PMP_TOR = 1, PMP_NA4 = 2, PMP_NAPOT = 3 };
+
+/* The configuration byte of an entry: 8 per pmpcfg register on RV64 (the
+ * even ones), 4 on RV32. */
+unsigned hart_pmp_cfg(const rvt_hart *h, unsigned entry)
+{
+    if (h->xlen == 64)
+        return (unsigned)(h->pmpcfg[(entry / 8) * 2] >> (8 * (entry % 8))) & 0xff;
+    return (unsigned)(h->pmpcfg[entry / 4] >> (8 * (entry % 4))) & 0xff;
+}
+
+static unsigned mode_of(unsigned cfg)
+{
+    return (cfg & PMP_A) >> 3;
+}
+
+void hart_pmp_summary(rvt_hart *h)
+{
+    h->pmp_any = h->pmp_locked = 0;
+    for (unsigned i = 0; i < PMP_N; i++) {
+        unsigned c = hart_pmp_cfg(h, i);
+        if (mode_of(c) != PMP_OFF) {
+            h->pmp_any = 1;
+            h->pmp_locked |= (c & PMP_L) != 0;
+        }
+    }
+}
+
+static bool cfg_reg_exists(const rvt_hart *h, unsigned idx)
+{
+    return h->xlen == 64 ? idx == 0 || idx == 2 : idx < 4;
+}
+
+uint64_t hart_pmpcfg_read(const rvt_hart *h, unsigned idx)
+{
+    return cfg_reg_exists(h, idx) ? h->pmpcfg[idx] : 0;
+}
+
+/* A locked entry's byte keeps its value (3.7.1.3); bits 6:5 read zero. */
+void hart_pmpcfg_write(rvt_hart *h, unsigned idx, uint64_t v)
+{
+    if (!cfg_reg_exists(h, idx))
+        return;
+    unsigned bytes = h->xlen / 8;
+    uint64_t old = h->pmpcfg[idx], nv = 0;
+    for (unsigned b = 0; b < bytes; b++) {
+        uint64_t ob = (old >> (8 * b)) & 0xff, vb = (v >> (8 * b)) & 0x9f;
+        nv |= ((ob & PMP_L) ? ob : vb) << (8 * b);
+    }
+    h->pmpcfg[idx] = nv;
+    hart_recheck(h);   /* hart_vm_update: the summary and the fast-path flags */
+}
+
+/* pmpaddr i is locked by its own L, and by entry i+1's L when that one is
+ * TOR (3.7.1.3). */
+void hart_pmpaddr_write(rvt_hart *h, unsigned idx, uint64_t v)
+{
+    if (idx >= PMP_N)
+        return;
+    if (hart_pmp_cfg(h, idx) & PMP_L)
+        return;
+    if (idx + 1 < PMP_N) {
+        unsigned next = hart_pmp_cfg(h, idx + 1);
+        if ((next & PMP_L) && mode_of(next) == PMP_TOR)
+            return;
+    }
+    h->pmpaddr[idx] = h->xlen == 32 ? v & 0xffffffffull : v & ((1ull << 54) - 1);
+}
+
+/* [lo, hi) of an entry in bytes; false when OFF. */
+static bool entry_range(const rvt_hart *h, unsigned i, unsigned cfg, uint64_t *lo, uint64_t *hi)
+{
+    uint64_t a = h->pmpaddr[i];
+    switch (mode_of(cfg)) {
+    case PMP_TOR:
+        *lo = i ? h->pmpaddr[i - 1] << 2 : 0;
+        *hi = a << 2;
+        return true;
+    case PMP_NA4:
+        *lo = a << 2;
+        *hi = *lo + 4;
+        return true;
+    case PMP_NAPOT: {
+        /* 3.7.1.2: trailing ones t give a 2^(t+3)-byte region */
+        unsigned t = (unsigned)__builtin_ctzll(~a);
+        uint64_t size = 1ull << (t + 3);
+        *lo = (a & ~((1ull << t) - 1)) << 2;
+        *hi = *lo + size;
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+static bool perm_ok(unsigned cfg, unsigned acc)
+{
+    unsigned need = acc == HART_ACC_FETCH ? PMP_X : acc == HART_ACC_LOAD ? PMP_R : PMP_W;
+    return (cfg & need) != 0;
+}
+
+/* 3.7.1: the lowest-numbered entry that matches any byte decides; it must
+ * match all of them.  L makes the entry bind M-mode too. */
+bool hart_pmp_ok(const rvt_hart *h, uint64_t pa, unsigned size, unsigned acc, unsigned priv)
+{
+    if (!h->pmp_any)
+        return true;
+    uint64_t end = pa + size;
+    for (unsigned i = 0; i < PMP_N; i++) {
+        unsigned cfg = hart_pmp_cfg(h, i);
+        uint64_t lo, hi;
+        if (!entry_range(h, i, cfg, &lo, &hi) || lo >= hi || end <= lo || pa >= hi)
+            continue;
+        if (pa < lo || end > hi)
+            return false;   /* a partial match fails */
+        if (priv == PRV_M && !(cfg & PMP_L))
+            return true;
+        return perm_ok(cfg, acc);
+    }
+    return priv == PRV_M;
+}
