@@ -14,10 +14,16 @@ FILE *csv_out_open(const char *path, const char *header, bool *own)
     return f;
 }
 
+int csv_out_flush(FILE *f, int *err)
+{
+    if (fflush(f) != 0 && *err == RVT_OK)
+        *err = RVT_ERR_IO;
+    return *err;
+}
+
 int csv_out_close(FILE *f, bool own, int err)
 {
-    if (fflush(f) != 0 && err == RVT_OK)
-        err = RVT_ERR_IO;
+    csv_out_flush(f, &err);
     if (own && fclose(f) != 0 && err == RVT_OK)
         err = RVT_ERR_IO;
     return err;

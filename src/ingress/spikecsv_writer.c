@@ -151,9 +151,7 @@ static int w_end(void *ctx)
 {
     rvt_spikecsv_writer *w = ctx;
     flush_pend(w);
-    if (fflush(w->f) != 0 && w->err == RVT_OK)
-        w->err = RVT_ERR_IO;
-    return w->err;
+    return csv_out_flush(w->f, &w->err);
 }
 
 rvt_irec_sink rvt_spikecsv_writer_sink(rvt_spikecsv_writer *w)

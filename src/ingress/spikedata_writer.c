@@ -79,9 +79,7 @@ static int w_data(void *ctx, const rvt_drec *recs, size_t n)
 static int w_end(void *ctx)
 {
     rvt_spikedata_writer *w = ctx;
-    if (fflush(w->f) != 0 && w->err == RVT_OK)
-        w->err = RVT_ERR_IO;
-    return w->err;
+    return csv_out_flush(w->f, &w->err);
 }
 
 rvt_irec_sink rvt_spikedata_writer_sink(rvt_spikedata_writer *w)
