@@ -1,6 +1,8 @@
-/* The reference-flow raw container (DESIGN.md, E-Trace figure 6.1 with a
- * zero-width index and no timestamp): header byte msg_type<<5 | length. */
+/* The E-Trace packet reader over the reference-flow raw container: the
+ * framing itself is the transport stage's "refflow" (src/transport/
+ * refflow.c); this file only unpacks te_inst payloads. */
 #include "rvtrace/etrace.h"
+#include "transport/tp_int.h"
 
 void rvt_te_reader_init(rvt_te_reader *r, const rvt_te_attrs *a, const uint8_t *buf, size_t len)
 {
@@ -13,27 +15,16 @@ void rvt_te_reader_init(rvt_te_reader *r, const rvt_te_attrs *a, const uint8_t *
 int rvt_te_reader_frame(rvt_te_reader *r, unsigned *type, const uint8_t **payload,
                         size_t *len, uint64_t *offset)
 {
-    if (r->pos >= r->len)
-        return 0;
-    size_t at = r->pos;
-    uint8_t h = r->buf[at];
-    unsigned t = (h >> 5) & 3, n = h & 31;
-    *offset = at;
-    /* Bit 7 (timestamp present) is never set by rvtrace or the reference
-     * flow; a zero length or flows 0/1 are not packets. */
-    if ((h & 0x80) || n == 0 || t < RVT_TE_MSG_INST) {
-        r->pos = at + 1;
-        return RVT_ERR_FORMAT;
+    rvt_tp_frame f;
+    int st = tp_refflow_step(r->buf, r->len, &r->pos, &f);   /* src/transport/refflow.c */
+    if (st != 0)
+        *offset = f.offset;
+    if (st > 0) {
+        *type = f.type;
+        *payload = f.payload;
+        *len = f.len;
     }
-    if (r->len - at - 1 < n) {
-        r->pos = r->len;
-        return RVT_ERR_TRUNC;
-    }
-    r->pos = at + 1 + n;
-    *type = t;
-    *payload = r->buf + at + 1;
-    *len = n;
-    return 1;
+    return st;
 }
 
 int rvt_te_reader_next(rvt_te_reader *r, rvt_te_pkt *p, uint64_t *offset)

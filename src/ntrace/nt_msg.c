@@ -5,6 +5,7 @@
 #include "rvtrace/ntrace.h"
 #include "ntrace/nt_mseo.h"
 #include "ntrace/nt_read.h"
+#include "transport/tp_int.h"
 #include "util/bitio.h"
 
 /* Fields of each message in transmission order (table 8).  Optional
@@ -160,16 +161,6 @@ static int fail(rvt_nt_reader *r, uint64_t off, const char *why, int st)
     return st;
 }
 
-/* After an error: continue after the next end-of-message byte (3.4: the
- * byte after MSEO 11 starts a message or is idle). */
-static void skip_to_end(rvt_nt_reader *r)
-{
-    while (r->pos < r->len && (r->buf[r->pos] & 3u) != NT_MSEO_MEND)
-        r->pos++;
-    if (r->pos < r->len)
-        r->pos++;
-}
-
 static int parse(rvt_nt_reader *r, const uint8_t *b, size_t len, rvt_nt_msg *m)
 {
     nt_mr mr;
@@ -226,43 +217,15 @@ int nt_reader_next_present(rvt_nt_reader *r, rvt_nt_msg *m)
     m->present = 0;
     m->nvar = 0;
     m->tcode = 0;
-    while (r->pos < r->len && r->buf[r->pos] == NT_IDLE)
-        r->pos++;
-    if (r->pos >= r->len)
-        return 0;
-    size_t start = r->pos;
     m->len = 0;
+    size_t start, n, err_at;
+    const char *why;
+    /* the MSEO splitting is the transport stage's "mseo" (src/transport/mseo.c) */
+    int st = tp_mseo_step(r->buf, r->len, &r->pos, &start, &n, &why, &err_at);
     m->offset = r->base + start;
-    if ((r->buf[start] & 3u) != NT_MSEO_CONT) {
-        skip_to_end(r);
-        if (r->pos == start + 1 && (r->buf[start] & 3u) == NT_MSEO_MEND)
-            return fail(r, start, "end-of-message byte outside a message", RVT_ERR_FORMAT);
-        return fail(r, start, "message does not start with MSEO 00", RVT_ERR_FORMAT);
-    }
-    size_t i = start;
-    for (;;) {
-        if (i >= r->len) {
-            r->pos = r->len;
-            return fail(r, start, "stream ends inside a message", RVT_ERR_TRUNC);
-        }
-        unsigned mseo = r->buf[i] & 3u;
-        if (mseo == NT_MSEO_RESERVED) {
-            r->pos = i;
-            skip_to_end(r);
-            return fail(r, i, "reserved MSEO value 10", RVT_ERR_FORMAT);
-        }
-        if (i - start + 1 > RVT_NT_MAX_MSG) {
-            /* 3: all-zero data looks like an endless variable field */
-            r->pos = i;
-            skip_to_end(r);
-            return fail(r, start, "message longer than 48 bytes", RVT_ERR_FORMAT);
-        }
-        if (mseo == NT_MSEO_MEND)
-            break;
-        i++;
-    }
-    r->pos = i + 1;
-    m->len = (uint32_t)(i + 1 - start);
+    if (st <= 0)
+        return st < 0 ? fail(r, err_at, why, st) : 0;
+    m->len = (uint32_t)n;
     return parse(r, r->buf + start, m->len, m);
 }
 
