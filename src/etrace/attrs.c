@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rvtrace/etrace.h"
+#include "rvtrace/transport.h"
 
 void rvt_te_attrs_default(rvt_te_attrs *a)
 {
@@ -273,8 +274,8 @@ int rvt_te_attrs_read(rvt_te_attrs *a, FILE *f, unsigned *line)
         char *s = buf;
         while (isspace((unsigned char)*s))
             s++;
-        if (!*s || *s == '#')
-            continue;
+        if (!*s || *s == '#' || rvt_tp_config_key(s))
+            continue;       /* container keys belong to the transport */
         int st = rvt_te_attrs_set(a, s);
         if (st < 0) {
             if (line)

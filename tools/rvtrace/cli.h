@@ -196,4 +196,24 @@ bool nt_is_run_option(int argc, char **argv, int i, int *consumed);
 int nt_sink_open(int argc, char **argv, unsigned xlen, rvt_irec_sink *out, void **handle);
 int nt_sink_close(void *handle);
 
+/* Containers (cli_container.c, issue #16): --container refflow|encap and
+ * --encap-* options of encode/dump/decode.  option_args: how many argv
+ * entries option i takes (0: not a container option).  option: 1 taken
+ * (i moved), 0 not ours, -1 usage error (printed). */
+int cli_container_option_args(int argc, char **argv, int i);
+int cli_container_option(int argc, char **argv, int *i);
+/* encode: check the settings against the stream (CLI status); write one
+ * reference-flow frame in the chosen container; the container keys for
+ * OUT.attrs (nothing for refflow). */
+int cli_container_encode_start(bool data_trace);
+int cli_container_write(FILE *f, const uint8_t *frame, size_t n);
+void cli_container_attrs_write(FILE *f);
+/* dump/decode, after cli_slurp: the container from --container, FILE.attrs
+ * or the bytes (said on stderr when not refflow); an encapsulated stream
+ * comes back in the reference-flow framing (buf replaced).  NULL (printed,
+ * buf freed) on error; NULL buf passes through. */
+uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len);
+/* Whether an unwrapped stream had bad packets (reported): exit 1. */
+bool cli_container_damaged(void);
+
 #endif

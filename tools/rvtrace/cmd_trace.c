@@ -37,6 +37,8 @@ static int option_args(int argc, char **argv, int i)
     if (te_is_run_option(argc, argv, i, &used) || nt_is_run_option(argc, argv, i, &used) ||
         encode_filter_option(argc, argv, i, &used))
         return used;
+    if ((used = cli_container_option_args(argc, argv, i)) > 0)
+        return used;
     for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
         if (!strcmp(a, valued[k]))
             return i + 1 < argc ? 2 : 1;
@@ -152,7 +154,11 @@ const char cmd_dump_help[] =
     "first (E-Trace bytes include the 1-byte headers).  --addresses (N-Trace):\n"
     "each message with an F-ADDR or U-ADDR ends with the PC it stands for\n"
     "(\"-> 0x...\"; JSON: \"pc\"), U-ADDR being XORed with the source's previous\n"
-    "address (N-Trace 8.1).\n";
+    "address (N-Trace 8.1).\n"
+    "E-Trace containers: the reference-flow framing, or the ratified\n"
+    "encapsulation (--container encap, docs/transport.md) when FILE.attrs says\n"
+    "so or the file starts with a synchronisation sequence; the choice is\n"
+    "said on stderr, and --container/--encap-* options override it.\n";
 
 const char cmd_decode_help[] =
     "usage: rvtrace decode --elf PROG.elf [OPTIONS] FILE.te|FILE.nt\n"
@@ -192,6 +198,16 @@ const char cmd_encode_help[] =
     "--filter, --trace-on/-off/-notify; docs/filter.md) apply here too (N-Trace\n"
     "with several inputs: to each hart); --elf PROG.elf lets their addresses be\n"
     "symbols.\n"
+    "\n"
+    "E-Trace container (docs/transport.md): --container refflow (default: the\n"
+    "reference flow's header byte per packet) or encap (Unformatted Trace &\n"
+    "Diagnostic Data Packet Encapsulation 1.0) with --encap-src-bits 0..16,\n"
+    "--encap-src-id N, --encap-ts-bytes 0..8 (recorded; packets carry no\n"
+    "timestamp), --encap-type-bits 0..8 (default 0, 1 with --te-data: 0\n"
+    "te_inst, 1 te_data), --encap-sync-interval BYTES (a sync sequence of\n"
+    "N+1 nulls starts the stream and follows every BYTES; 0 = only at the\n"
+    "start), --encap-unframed; all recorded in OUT.attrs.  decode and dump take\n"
+    "--encap-source N to pick one srcID of several (default: the first).\n"
     "\n"
     "A progress line (instructions so far) is shown every 2 s on a terminal.\n";
 

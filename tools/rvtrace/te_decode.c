@@ -74,7 +74,7 @@ static int add_reset_vector(rvt_image *img, const rvt_te_attrs *a, bool asked)
 static int te_decode_data_only(const rvt_te_attrs *a, const char *in, const char *out)
 {
     size_t len = 0;
-    uint8_t *buf = cli_slurp(in, &len);
+    uint8_t *buf = cli_container_unwrap(in, cli_slurp(in, &len), &len);
     if (!buf)
         return CLI_FAIL;
     int rc = te_data_decode(a, buf, len, in, out);
@@ -87,7 +87,7 @@ int te_cmd_decode(int argc, char **argv)
     const char *elf = NULL, *in = NULL, *pcs = NULL, *raw = NULL, *data = NULL, *v;
     const rvt_out_writer *stdout_w = rvt_out_find("listing");
     bool count = false, strict = false, spike_rv = false;
-    int kinds = 0;              /* --listing/--json/--folded given */
+    int kinds = 0, kinds_c;     /* --listing/--json/--folded given; container option */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--te-opt") || !strcmp(argv[i], "--te-attr") ||
             !strcmp(argv[i], "--te-profile")) {
@@ -96,6 +96,11 @@ int te_cmd_decode(int argc, char **argv)
         }
         if (!strncmp(argv[i], "--te-", 5) || !strcmp(argv[i], "--etrace"))
             continue;
+        if ((kinds_c = cli_container_option(argc, argv, &i)) != 0) {
+            if (kinds_c < 0)
+                return CLI_USAGE;
+            continue;
+        }
         if ((v = cli_opt(argc, argv, &i, "--elf")))
             elf = v;
         else if ((v = cli_opt(argc, argv, &i, "--data-out")) || (v = cli_opt(argc, argv, &i, "--data")))
@@ -146,7 +151,7 @@ int te_cmd_decode(int argc, char **argv)
     bool ran = false;
     dec_out o = { .file = in };
     if (!cli_in(elf) || rvt_image_load_elf(img, elf) < 0 || (raw && load_raw(img, raw) < 0) ||
-        add_reset_vector(img, &a, spike_rv) < 0 || !(buf = cli_slurp(in, &len)))
+        add_reset_vector(img, &a, spike_rv) < 0 || !(buf = cli_container_unwrap(in, cli_slurp(in, &len), &len)))
         goto out;
     if (pcs && !(pf = cli_out_fopen(pcs, "w")))
         goto out;
@@ -170,7 +175,7 @@ int te_cmd_decode(int argc, char **argv)
         te_decode_loss_summary(in, rvt_te_decoder_stats(d));
     if (count)
         printf("%llu instructions\n", (unsigned long long)rvt_te_decoder_stats(d)->instructions);
-    rc = o.errors || (strict && o.incomplete) ? CLI_FAIL : CLI_OK;
+    rc = o.errors || (strict && o.incomplete) || cli_container_damaged() ? CLI_FAIL : CLI_OK;
     rvt_te_decoder_free(d);
 out:
     if (o.pcs)

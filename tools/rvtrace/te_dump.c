@@ -19,8 +19,10 @@ static int parse_args(int argc, char **argv, const char **in, bool *json, bool *
         int r = te_opt_apply(argc, argv, &i, &scratch);
         if (r < 0)
             return CLI_USAGE;
-        if (r > 0 || !strcmp(argv[i], "--etrace"))
+        if (r > 0 || !strcmp(argv[i], "--etrace") || (r = cli_container_option(argc, argv, &i)) > 0)
             continue;
+        if (r < 0)
+            return CLI_USAGE;
         if (!strcmp(argv[i], "--json"))
             *json = true;
         else if (!strcmp(argv[i], "--summary"))
@@ -74,7 +76,7 @@ int te_cmd_dump(int argc, char **argv)
     if (te_attrs_for_input(in, argc, argv, &a) < 0)
         return CLI_USAGE;
     size_t len;
-    uint8_t *buf = cli_slurp(in, &len);
+    uint8_t *buf = cli_container_unwrap(in, cli_slurp(in, &len), &len);
     if (!buf)
         return CLI_FAIL;
     dump_summary *sum = summary ? calloc(1, sizeof *sum) : NULL;
@@ -138,5 +140,5 @@ int te_cmd_dump(int argc, char **argv)
         te_warn_incomplete(in, complete);
     free(sum);
     free(buf);
-    return errors ? CLI_FAIL : CLI_OK;
+    return errors || cli_container_damaged() ? CLI_FAIL : CLI_OK;
 }

@@ -17,7 +17,7 @@ static int write_bytes(void *ctx, const uint8_t *b, size_t n)
     te_sink *s = ctx;
     if (s->dt)
         rvt_te_data_encoder_observe(s->dt, b, n);   /* 7.1.3: sync with te_inst */
-    return fwrite(b, 1, n, s->f) == n ? 0 : RVT_ERR_IO;
+    return cli_container_write(s->f, b, n);
 }
 
 static te_sink *sink_new(const char *path, const rvt_te_attrs *a)
@@ -77,8 +77,10 @@ int te_cmd_encode(int argc, char **argv)
         int r = te_opt_apply(argc, argv, &i, &a), used;
         if (r < 0)
             return CLI_USAGE;
-        if (r > 0 || !strcmp(argv[i], "--etrace"))
+        if (r > 0 || !strcmp(argv[i], "--etrace") || (r = cli_container_option(argc, argv, &i)) > 0)
             continue;
+        if (r < 0)
+            return CLI_USAGE;
         if (encode_filter_option(argc, argv, i, &used))
             i += used - 1;         /* taken by encode_filter_open() */
         else if ((v = cli_opt(argc, argv, &i, "-o")))
@@ -100,7 +102,7 @@ int te_cmd_encode(int argc, char **argv)
         te_attrs_input_xlen(argc, argv, &a, r ? rvt_rvi_reader_xlen(r) : 0);
         rvt_rvi_reader_close(r);
     }
-    if (te_attrs_finish(argc, argv, &a, "encode") < 0)
+    if (te_attrs_finish(argc, argv, &a, "encode") < 0 || cli_container_encode_start(a.data_trace))
         return CLI_USAGE;
     if (!cli_in(in))
         return CLI_FAIL;

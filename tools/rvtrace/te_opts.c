@@ -183,6 +183,7 @@ int te_attrs_save(const char *trace, const rvt_te_attrs *a)
     if (!f)
         return -1;
     int st = rvt_te_attrs_write(a, f);
+    cli_container_attrs_write(f);
     if (fclose(f) != 0 || st < 0) {
         cli_err("%s: write error", path);
         return -1;
