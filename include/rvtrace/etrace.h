@@ -180,6 +180,7 @@ typedef struct rvt_te_reader {
     const rvt_te_attrs *attrs;
     const uint8_t *buf;
     size_t len, pos;
+    uint64_t skipped;       /* bytes passed over by resynchronisation */
 } rvt_te_reader;
 void rvt_te_reader_init(rvt_te_reader *r, const rvt_te_attrs *a, const uint8_t *buf, size_t len);
 /* Next te_inst packet: 1 with *p and *offset filled (offset of its header),
@@ -192,6 +193,10 @@ int rvt_te_reader_next(rvt_te_reader *r, rvt_te_pkt *p, uint64_t *offset);
  * status with *offset at the bad byte (the reader has moved past it). */
 int rvt_te_reader_frame(rvt_te_reader *r, unsigned *type, const uint8_t **payload,
                         size_t *len, uint64_t *offset);
+/* The frame at offset (just returned) does not decode: resume byte by
+ * byte at offset + 1 (the transport's rvt_tp_reject), counting the byte in
+ * r->skipped, unless the frame ended the stream (nothing to resume to). */
+void rvt_te_reader_reject(rvt_te_reader *r, uint64_t offset);
 
 /* One line describing p, every field named (dump), or a JSON object. */
 int rvt_te_pkt_format(const rvt_te_attrs *a, const rvt_te_pkt *p, bool json, char *buf, size_t n);

@@ -179,14 +179,16 @@ static int attrs_container(const char *trace, rvt_tp_config *c, const char **nam
 }
 
 /* Without FILE.attrs: a reference-flow stream starts with a header whose
- * length is not 0; an encapsulated one written by a sink starts with a
- * synchronisation sequence of N + 1 = 32 + S + T null bytes (2.3). */
+ * length is not 0; an encapsulated one written by rvtrace starts with a
+ * synchronisation sequence of N + 1 = 32 + S + T null bytes (2.3)... */
 static bool bytes_say_encap(const uint8_t *buf, size_t len, rvt_tp_config *c)
 {
     size_t run = 0;
     while (run < len && (buf[run] & 31) == 0)
         run++;
-    if (run < 32)
+    /* ...ending in a null.alignment (0x80) before a packet: all-zero bytes
+     * are damage, not a container */
+    if (run < 32 || run >= len || buf[run - 1] != 0x80)
         return false;
     unsigned extra = run - 32 > 2 ? 2 : (unsigned)(run - 32);
     if (!opt.cfg_init)      /* assumed: whole srcID bytes, no timestamp */

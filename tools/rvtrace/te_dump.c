@@ -109,9 +109,8 @@ int te_cmd_dump(int argc, char **argv)
             complete = r.pos;
         if (st == 0)
             continue;                   /* printed by te_dump_data */
-        if (st < 0 && r.pos > off + 1 && r.pos < len)
-            r.pos = (size_t)off + 1;    /* resynchronise byte by byte */
         if (st < 0) {
+            rvt_te_reader_reject(&r, off);      /* resynchronise byte by byte */
             ended = false;
             char msg[96];
             snprintf(msg, sizeof msg, "bad packet (%s)", rvt_status_str(st));
