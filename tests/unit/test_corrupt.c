@@ -215,6 +215,25 @@ static size_t nt_bounds(const uint8_t *b, size_t n, size_t *out, size_t max)
     return k;
 }
 
+/* Encapsulation 1.0 with srcID 0 bits, no timestamp, no type (2.1):
+ * null bytes (five LSBs zero) are null packets, a normal packet is its
+ * header plus header.length bytes. */
+static size_t encap_bounds(const uint8_t *b, size_t n, size_t *out, size_t max)
+{
+    size_t k = 0, pos = 0;
+    while (pos < n && k < max) {
+        if ((b[pos] & 0x1fu) == 0) {
+            pos++;
+            continue;
+        }
+        if (b[pos] & 0x80)
+            break;
+        out[k++] = pos;
+        pos += 1u + (b[pos] & 0x1fu);
+    }
+    return k;
+}
+
 static const fmt formats[] = {
     /* E-Trace: sync every 16 packets (resync_max 0, table 2.1). */
     { "etrace", ".te", "--etrace %s --te-attr resync_mode=packets --te-attr resync_max=0",
@@ -222,6 +241,13 @@ static const fmt formats[] = {
     /* N-Trace: a sync message every 16 messages (sync=1:0, 4.x). */
     { "ntrace", ".nt", "--ntrace %s --nt-opt sync=1:0",
       "decode --elf %s %s --json", nt_bounds, 0x02, false, true, true },
+    /* E-Trace in Encapsulation 1.0 with a sync sequence every 256 bytes
+     * (2.3); a header with extend set and no timestamp width (0x81) is
+     * forbidden, all-zero bytes are null packets (valid, empty).  Not
+     * strict: payload damage reaches the E-Trace decoder as in .te. */
+    { "encap", ".te", "--etrace %s --container encap --encap-sync-interval 256 "
+      "--te-attr resync_mode=packets --te-attr resync_max=0",
+      "decode --elf %s %s --json", encap_bounds, 0x81, true, false, false },
 };
 
 /* ---- one case ---- */

@@ -143,8 +143,13 @@ bool te_is_run_option(int argc, char **argv, int i, int *consumed)
     if (strcmp(a, "--etrace") && strncmp(a, "--etrace=", 9) && strcmp(a, "--te-data") &&
         strcmp(a, "--te-opt") && strncmp(a, "--te-opt=", 9) &&
         strcmp(a, "--te-attr") && strncmp(a, "--te-attr=", 10) &&
-        strcmp(a, "--te-profile") && strncmp(a, "--te-profile=", 13))
+        strcmp(a, "--te-profile") && strncmp(a, "--te-profile=", 13) &&
+        !cli_container_option_args(argc, argv, i))
         return false;
+    if (cli_container_option_args(argc, argv, i)) {
+        *consumed = cli_container_option_args(argc, argv, i);
+        return true;
+    }
     *consumed = strchr(a, '=') || i + 1 >= argc || !strcmp(a, "--te-data") ? 1 : 2;
     return true;
 }
@@ -163,13 +168,15 @@ int te_sink_open(int argc, char **argv, unsigned xlen, rvt_irec_sink *out, void 
             return CLI_USAGE;
         if (r == 0 && (v = cli_opt(argc, argv, &i, "--etrace")))
             path = v;
+        else if (r == 0 && cli_container_option(argc, argv, &i) < 0)
+            return CLI_USAGE;
     }
     *handle = NULL;
     if (!path) {
         cli_err("--te-opt/--te-attr need --etrace OUT.te");
         return CLI_USAGE;
     }
-    if (te_attrs_finish(argc, argv, &a, "--etrace") < 0)
+    if (te_attrs_finish(argc, argv, &a, "--etrace") < 0 || cli_container_encode_start(a.data_trace))
         return CLI_USAGE;
     te_sink *s = sink_new(path, &a);
     if (!s)
