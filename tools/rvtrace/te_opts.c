@@ -37,6 +37,12 @@ const char te_options_help[] =
     "                            no_address, data_compress, split_loads,\n"
     "                            index_width\n"
     "                            (docs/format-te.md)\n"
+    "  --container refflow|encap the stream's framing: the reference flow's, or\n"
+    "                            Encapsulation 1.0 with --encap-src-bits,\n"
+    "                            --encap-src-id, --encap-ts-bytes,\n"
+    "                            --encap-type-bits, --encap-sync-interval,\n"
+    "                            --encap-unframed (rvtrace help encode;\n"
+    "                            docs/transport.md)\n"
     "  decode --count            print only the number of instructions decoded\n"
     "  decode --strict           exit 1 when the stream ends without the encoder's\n"
     "                            end marker (final support packet): truncated\n";
