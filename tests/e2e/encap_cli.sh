@@ -57,6 +57,15 @@ rc=$?
 [ $rc = 1 ] || bad "corrupt stream: exit $rc, want 1"
 grep -q "bad.te: offset 40: error: bad encapsulated packet" "$T/err" || bad "corrupt: no offset: $(head -2 "$T/err")"
 
+# A buffer that starts mid-packet (a wrapped sink): --encap-resync starts
+# at the first sync point, reports the skipped bytes, and the PCs decoded
+# are the hart's last ones
+tail -c +4000 "$T/e8.te" >"$T/wrap.te"; cp "$T/e8.te.attrs" "$T/wrap.te.attrs"
+"$RVT_BIN" decode --elf "$elf" "$T/wrap.te" --encap-resync --pcs "$T/w.pcs" 2>"$T/err"
+grep -q "encap: [0-9]* bytes skipped to resynchronise" "$T/err" || bad "wrap: skipped bytes not reported"
+n=$(wc -l <"$T/w.pcs")
+[ "$n" -gt 1000 ] && cmp -s "$T/w.pcs" <(tail -n "$n" "$T/hart.pcs") || bad "wrap: $n PCs, not the hart's last"
+
 "$RVT_BIN" encode --etrace "$T/r.rvi" -o "$T/y.te" --container zip 2>/dev/null
 [ $? = 2 ] || bad "--container zip is not a usage error"
 "$RVT_BIN" encode --etrace "$T/r.rvi" -o "$T/y.te" --container encap --encap-src-bits 6 --encap-src-id 64 2>/dev/null

@@ -16,6 +16,7 @@ static struct {
     bool cfg_init, type_given;
     long source;             /* --encap-source: decode this srcID only; -1 = first seen */
     bool damaged;            /* an encapsulated stream had bad packets */
+    bool resync;             /* --encap-resync: start at the first sync point (2.3) */
 } opt = { .source = -1 };
 
 static rvt_tp_config *cfg(void)
@@ -40,7 +41,7 @@ int cli_container_option_args(int argc, char **argv, int i)
     const char *a = argv[i];
     if (strcmp(a, "--container") && strcmp(a, "--encap-source") && strncmp(a, "--encap-", 8))
         return 0;
-    if (!strcmp(a, "--encap-unframed") || strchr(a, '='))
+    if (!strcmp(a, "--encap-unframed") || !strcmp(a, "--encap-resync") || strchr(a, '='))
         return 1;
     return i + 1 < argc ? 2 : 1;
 }
@@ -68,6 +69,9 @@ int cli_container_option(int argc, char **argv, int *i)
             return -1;
         }
         opt.name = !strcmp(v, "encap") ? "encap" : "refflow";
+        r = 1;
+    } else if (!strcmp(argv[j], "--encap-resync")) {
+        opt.resync = true;      /* a wrapped sink buffer starts mid-packet */
         r = 1;
     } else if (!strcmp(argv[j], "--encap-unframed")) {
         cfg()->unframed = true;
@@ -236,6 +240,8 @@ static uint8_t *unwrap_encap(const char *trace, const rvt_tp_config *c, uint8_t 
     }
     rvt_tp_frame f;
     int st;
+    if (opt.resync && rvt_tp_sync_forward(t) < 0)
+        cli_err("%s: encap: no synchronisation point in the stream", trace);
     while ((st = rvt_tp_next(t, &f)) != 0) {
         if (st > 0) {
             put_frame(&u, &f);

@@ -207,7 +207,9 @@ const char cmd_encode_help[] =
     "te_inst, 1 te_data), --encap-sync-interval BYTES (a sync sequence of\n"
     "N+1 nulls starts the stream and follows every BYTES; 0 = only at the\n"
     "start), --encap-unframed; all recorded in OUT.attrs.  decode and dump take\n"
-    "--encap-source N to pick one srcID of several (default: the first).\n"
+    "--encap-source N to pick one srcID of several (default: the first), and\n"
+    "--encap-resync to start at the first synchronisation point (a wrapped\n"
+    "sink buffer that begins mid-packet; the bytes skipped are reported).\n"
     "\n"
     "A progress line (instructions so far) is shown every 2 s on a terminal.\n";
 
