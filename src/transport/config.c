@@ -18,7 +18,7 @@ int rvt_tp_config_check(const rvt_tp_config *c)
      * byte in 31 bytes */
     if (!c || c->src_bits > 16 || c->ts_bytes > 8 || c->type_bits > 8)
         return RVT_ERR_INVAL;
-    if (c->src_bits < 32 && c->src_id >> c->src_bits)
+    if (c->src_id >> c->src_bits)
         return RVT_ERR_INVAL;
     return 0;
 }
