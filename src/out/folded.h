@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include "rvtrace/out.h"
+#include "out/callstack.h"
 
 typedef struct rvt_folded rvt_folded;
 
@@ -16,5 +17,16 @@ void rvt_folded_event(rvt_folded *fo, const rvt_flow_event *ev);
  * how many instructions ran deeper and the deepest stack. */
 void rvt_folded_write(const rvt_folded *fo, FILE *f);
 void rvt_folded_free(rvt_folded *fo);
+/* One distinct stack: names[0..n) outermost first, the leaf last; the
+ * instructions retired and the time (RVT_EV_TIME units, e.g. cycles)
+ * spent with it. */
+typedef void (*rvt_folded_fn)(void *ctx, const char *const *names, uint32_t n, uint64_t insns,
+                              uint64_t cycles);
+/* Every stack with instructions or time, in the order first seen. */
+void rvt_folded_each(const rvt_folded *fo, rvt_folded_fn fn, void *ctx);
+/* Instructions that ran deeper than the frames named (RVT_CS_MAX_DEPTH). */
+uint64_t rvt_folded_deep_insns(const rvt_folded *fo);
+/* The call-stack tracker inside (the current leaf, depth, effect). */
+const rvt_callstack *rvt_folded_stack(const rvt_folded *fo);
 
 #endif

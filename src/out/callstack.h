@@ -1,0 +1,56 @@
+/* The call stack a decoded flow implies, shared by the writers that need
+ * it (folded stacks, profile, timeline).  It follows the link-register
+ * convention the trace encoders use (E-Trace 4.1.1, tables 4.4/4.5; N-Trace
+ * follows it for implicit return): a call pushes the caller's function, a
+ * return pops it, a co-routine swap does both; a trap pushes the
+ * interrupted function and the xret pops it.  A loss, decode error or stop
+ * forgets the stack: continuity is unknown there. */
+#ifndef RVT_OUT_CALLSTACK_H
+#define RVT_OUT_CALLSTACK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "rvtrace/out.h"
+
+#define RVT_CS_MAX_DEPTH 1024u      /* frames named; deeper calls are only counted */
+#define RVT_CS_SYM_CACHE 1024u      /* pc -> function name, direct mapped */
+
+/* What the previous instruction did to the stack, seen at the next one. */
+enum rvt_cs_effect { RVT_CS_NONE = 0, RVT_CS_CALL, RVT_CS_RETURN, RVT_CS_SWAP };
+
+typedef struct rvt_callstack {
+    rvt_image *img;
+    const char *stk[RVT_CS_MAX_DEPTH];  /* the callers, outermost first */
+    uint64_t depth;             /* frames outstanding (stk holds the outermost) */
+    uint64_t max_depth;         /* the deepest stack seen */
+    uint8_t pending;            /* rvt_jclass of the previous instruction */
+    uint8_t effect;             /* rvt_cs_effect applied before the current insn */
+    bool have_prev;
+    bool dirty;                 /* the callers changed since the caller last cleared it */
+    const char *leaf;           /* function of the current instruction */
+    struct { uint64_t pc; const char *name; } cache[RVT_CS_SYM_CACHE];
+} rvt_callstack;
+
+/* "[unknown]": the function name of a pc no symbol covers. */
+extern const char rvt_cs_unknown[];
+
+void rvt_cs_init(rvt_callstack *cs, rvt_image *img);
+/* The function containing pc (rvt_cs_unknown if none), cached. */
+const char *rvt_cs_function(rvt_callstack *cs, uint64_t pc);
+/* An instruction retired at pc: applies the previous one's effect (in
+ * cs->effect), then makes pc's function the leaf; returns it. */
+const char *rvt_cs_insn(rvt_callstack *cs, uint64_t pc);
+/* A trap or interrupt: the interrupted function becomes a caller. */
+void rvt_cs_trap(rvt_callstack *cs);
+/* Continuity lost (loss, error, stop): the stack is forgotten. */
+void rvt_cs_reset(rvt_callstack *cs);
+/* The named frames: min(depth, RVT_CS_MAX_DEPTH). */
+static inline unsigned rvt_cs_named(const rvt_callstack *cs)
+{
+    return cs->depth < RVT_CS_MAX_DEPTH ? (unsigned)cs->depth : RVT_CS_MAX_DEPTH;
+}
+/* Feed one flow event (INSN, TRAP/INTERRUPT, LOST/ERROR/STOP); true for
+ * an instruction. */
+bool rvt_cs_event(rvt_callstack *cs, const rvt_flow_event *ev);
+
+#endif
