@@ -12,14 +12,35 @@ void rvt_cs_init(rvt_callstack *cs, rvt_image *img)
     cs->dirty = true;
 }
 
-const char *rvt_cs_function(rvt_callstack *cs, uint64_t pc)
+/* The stack effect of a jump class (table 4.4's call/return/swap). */
+static uint8_t effect_of(uint8_t jclass)
 {
-    size_t k = (pc >> 1) & (RVT_CS_SYM_CACHE - 1);
-    if (cs->cache[k].name && cs->cache[k].pc == pc)
-        return cs->cache[k].name;
+    switch (jclass) {
+    case RVT_JC_CALL_INF:
+    case RVT_JC_CALL_UNINF: return RVT_CS_CALL;
+    case RVT_JC_RETURN:
+    case RVT_JC_XRET: return RVT_CS_RETURN;
+    case RVT_JC_SWAP: return RVT_CS_SWAP;
+    default: return RVT_CS_NONE;
+    }
+}
+
+/* Looked up once per pc (the cache is not told about self-modifying code:
+ * a rewritten call/return keeps its first class). */
+void rvt_cs_fill(rvt_callstack *cs, size_t k, uint64_t pc)
+{
     const char *n = cs->img ? rvt_image_symbol(cs->img, pc, NULL) : NULL;
+    const rvt_insn *i = cs->img ? rvt_image_insn(cs->img, pc) : NULL;
     cs->cache[k].pc = pc;
     cs->cache[k].name = n ? n : rvt_cs_unknown;
+    cs->cache[k].effect = effect_of(i ? i->jclass : RVT_JC_NONE);
+}
+
+const char *rvt_cs_function(rvt_callstack *cs, uint64_t pc)
+{
+    size_t k = (pc >> 1) & (RVT_CS_CACHE - 1);
+    if (cs->cache[k].pc != pc || !cs->cache[k].name)
+        rvt_cs_fill(cs, k, pc);
     return cs->cache[k].name;
 }
 
@@ -42,56 +63,40 @@ static void pop(rvt_callstack *cs)
 }
 
 /* The stack effect of the previous instruction, now that it retired and
- * the next one is known (table 4.4's call/return/swap classes). */
-static void apply_pending(rvt_callstack *cs)
+ * the next one is known. */
+void rvt_cs_apply(rvt_callstack *cs)
 {
     switch (cs->pending) {
-    case RVT_JC_CALL_INF:
-    case RVT_JC_CALL_UNINF:
+    case RVT_CS_CALL:
         push(cs, cs->leaf);
-        cs->effect = RVT_CS_CALL;
         break;
-    case RVT_JC_RETURN:
-    case RVT_JC_XRET:
+    case RVT_CS_RETURN:
         pop(cs);
-        cs->effect = RVT_CS_RETURN;
         break;
-    case RVT_JC_SWAP:
+    case RVT_CS_SWAP:
         pop(cs);
         push(cs, cs->leaf);
-        cs->effect = RVT_CS_SWAP;
         break;
     default:
         break;
     }
-    cs->pending = RVT_JC_NONE;
-}
-
-const char *rvt_cs_insn(rvt_callstack *cs, uint64_t pc)
-{
-    cs->effect = RVT_CS_NONE;
-    if (cs->have_prev)
-        apply_pending(cs);
-    const rvt_insn *i = cs->img ? rvt_image_insn(cs->img, pc) : NULL;
-    cs->pending = i ? i->jclass : RVT_JC_NONE;
-    cs->leaf = rvt_cs_function(cs, pc);
-    cs->have_prev = true;
-    return cs->leaf;
+    cs->effect = cs->pending;
+    cs->pending = RVT_CS_NONE;
 }
 
 void rvt_cs_trap(rvt_callstack *cs)
 {
-    if (!cs->have_prev)
+    if (!cs->leaf)
         return;
-    apply_pending(cs);
+    rvt_cs_apply(cs);
     push(cs, cs->leaf);
 }
 
 void rvt_cs_reset(rvt_callstack *cs)
 {
     cs->depth = 0;
-    cs->have_prev = false;
-    cs->pending = RVT_JC_NONE;
+    cs->leaf = NULL;
+    cs->pending = RVT_CS_NONE;
     cs->dirty = true;
 }
 

@@ -9,11 +9,12 @@
 #define RVT_OUT_CALLSTACK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "rvtrace/out.h"
 
 #define RVT_CS_MAX_DEPTH 1024u      /* frames named; deeper calls are only counted */
-#define RVT_CS_SYM_CACHE 1024u      /* pc -> function name, direct mapped */
+#define RVT_CS_CACHE 4096u          /* pc -> function and jump class, direct mapped */
 
 /* What the previous instruction did to the stack, seen at the next one. */
 enum rvt_cs_effect { RVT_CS_NONE = 0, RVT_CS_CALL, RVT_CS_RETURN, RVT_CS_SWAP };
@@ -23,12 +24,14 @@ typedef struct rvt_callstack {
     const char *stk[RVT_CS_MAX_DEPTH];  /* the callers, outermost first */
     uint64_t depth;             /* frames outstanding (stk holds the outermost) */
     uint64_t max_depth;         /* the deepest stack seen */
-    uint8_t pending;            /* rvt_jclass of the previous instruction */
+    uint8_t pending;            /* rvt_cs_effect the previous instruction will have */
     uint8_t effect;             /* rvt_cs_effect applied before the current insn */
-    bool have_prev;
     bool dirty;                 /* the callers changed since the caller last cleared it */
-    const char *leaf;           /* function of the current instruction */
-    struct { uint64_t pc; const char *name; } cache[RVT_CS_SYM_CACHE];
+    const char *leaf;           /* function of the current instruction; NULL
+                                   before the first one and after a reset */
+    /* What each instruction needs, looked up once per pc: the function
+     * symbol (a binary search) and the jump class (the image's decode). */
+    struct { uint64_t pc; const char *name; uint8_t effect; } cache[RVT_CS_CACHE];
 } rvt_callstack;
 
 /* "[unknown]": the function name of a pc no symbol covers. */
@@ -37,9 +40,26 @@ extern const char rvt_cs_unknown[];
 void rvt_cs_init(rvt_callstack *cs, rvt_image *img);
 /* The function containing pc (rvt_cs_unknown if none), cached. */
 const char *rvt_cs_function(rvt_callstack *cs, uint64_t pc);
+/* Internal to rvt_cs_insn: the previous instruction's effect; the cache
+ * line k filled for pc. */
+void rvt_cs_apply(rvt_callstack *cs);
+void rvt_cs_fill(rvt_callstack *cs, size_t k, uint64_t pc);
+
 /* An instruction retired at pc: applies the previous one's effect (in
- * cs->effect), then makes pc's function the leaf; returns it. */
-const char *rvt_cs_insn(rvt_callstack *cs, uint64_t pc);
+ * cs->effect), then makes pc's function the leaf; returns it.  Inline:
+ * every writer that follows the stack calls it per instruction. */
+static inline const char *rvt_cs_insn(rvt_callstack *cs, uint64_t pc)
+{
+    cs->effect = RVT_CS_NONE;
+    if (cs->pending != RVT_CS_NONE)
+        rvt_cs_apply(cs);
+    size_t k = (pc >> 1) & (RVT_CS_CACHE - 1);
+    if (cs->cache[k].pc != pc || !cs->cache[k].name)
+        rvt_cs_fill(cs, k, pc);
+    cs->pending = cs->cache[k].effect;
+    cs->leaf = cs->cache[k].name;
+    return cs->leaf;
+}
 /* A trap or interrupt: the interrupted function becomes a caller. */
 void rvt_cs_trap(rvt_callstack *cs);
 /* Continuity lost (loss, error, stop): the stack is forgotten. */

@@ -137,7 +137,7 @@ static size_t lookup(rvt_folded *fo, const char *leaf)
     return i;
 }
 
-static void insn(rvt_folded *fo)
+static inline __attribute__((always_inline)) void insn(rvt_folded *fo)
 {
     const char *leaf = fo->cs.leaf;
     if (fo->cs.dirty || leaf != fo->prev_leaf || fo->cur == SIZE_MAX) {
@@ -161,9 +161,17 @@ static void time_event(rvt_folded *fo, uint64_t t)
     fo->time = t;
 }
 
+void rvt_folded_insn(rvt_folded *fo, uint64_t pc)
+{
+    rvt_cs_insn(&fo->cs, pc);
+    insn(fo);
+}
+
 void rvt_folded_event(rvt_folded *fo, const rvt_flow_event *ev)
 {
-    if (rvt_cs_event(&fo->cs, ev))
+    if (ev->kind == RVT_EV_INSN)
+        rvt_folded_insn(fo, ev->pc);
+    else if (rvt_cs_event(&fo->cs, ev))
         insn(fo);
     else if (ev->kind == RVT_EV_TIME)
         time_event(fo, ev->aux);

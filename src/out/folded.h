@@ -12,6 +12,8 @@ typedef struct rvt_folded rvt_folded;
 
 rvt_folded *rvt_folded_new(rvt_image *img);
 void rvt_folded_event(rvt_folded *fo, const rvt_flow_event *ev);
+/* The same for an RVT_EV_INSN at pc (the hot path). */
+void rvt_folded_insn(rvt_folded *fo, uint64_t pc);
 /* Every distinct stack, in the order first seen; then, when calls went
  * deeper than the 1,024 frames kept, a final "# rvtrace: ..." line with
  * how many instructions ran deeper and the deepest stack. */

@@ -94,19 +94,35 @@ static void call(rvt_profile *p, const rvt_callstack *cs)
         ++*e;
 }
 
-static void insn(rvt_profile *p, const rvt_flow_event *ev)
+/* Instructions per privilege mode, context and hart are counted in runs:
+ * a run ends when one of them changes, and its length is added to their
+ * counters then (a compare per instruction, not three table updates). */
+static void end_run(rvt_profile *p)
 {
-    const rvt_callstack *cs = rvt_folded_stack(p->fo);
-    p->insns++;
-    p->priv_insns[ev->priv & 7]++;
-    if (cs->effect == RVT_CS_CALL || cs->effect == RVT_CS_SWAP)
-        call(p, cs);
+    uint64_t n = p->insns - p->run_start;
+    p->run_start = p->insns;
+    if (!n)
+        return;
+    p->priv_insns[p->run_priv & 7] += n;
     uint64_t *c = count_of(p, &p->ctx_ix, &p->ctx_insns, &p->ctx_cap, p->context, 0);
     if (c)
-        ++*c;
-    uint64_t *h = count_of(p, &p->hart_ix, &p->hart_insns, &p->hart_cap, ev->src, 0);
+        *c += n;
+    uint64_t *h = count_of(p, &p->hart_ix, &p->hart_insns, &p->hart_cap, p->run_src, 0);
     if (h)
-        ++*h;
+        *h += n;
+}
+
+static inline __attribute__((always_inline)) void insn(rvt_profile *p, const rvt_flow_event *ev)
+{
+    const rvt_callstack *cs = rvt_folded_stack(p->fo);
+    if (ev->priv != p->run_priv || ev->src != p->run_src) {
+        end_run(p);
+        p->run_priv = ev->priv;
+        p->run_src = ev->src;
+    }
+    p->insns++;
+    if (cs->effect == RVT_CS_CALL || cs->effect == RVT_CS_SWAP)
+        call(p, cs);
 }
 
 static void trap(rvt_profile *p, const rvt_flow_event *ev)
@@ -128,12 +144,19 @@ static void time_event(rvt_profile *p, uint64_t t)
 int rvt_profile_event(void *ctx, const rvt_flow_event *ev)
 {
     rvt_profile *p = ctx;
+    if (ev->kind == RVT_EV_INSN) {          /* the hot path */
+        rvt_folded_insn(p->fo, ev->pc);
+        insn(p, ev);
+        return 0;
+    }
     rvt_folded_event(p->fo, ev);
     switch (ev->kind) {
-    case RVT_EV_INSN: insn(p, ev); break;
     case RVT_EV_TRAP:
     case RVT_EV_INTERRUPT: trap(p, ev); break;
-    case RVT_EV_CONTEXT: p->context = ev->aux; break;
+    case RVT_EV_CONTEXT:
+        end_run(p);
+        p->context = ev->aux;
+        break;
     case RVT_EV_TIME: time_event(p, ev->aux); break;
     case RVT_EV_ERROR: p->errors++; break;
     case RVT_EV_LOST: p->lost++; break;
@@ -180,6 +203,7 @@ void rvt_profile_totals(rvt_profile *p)
     if (p->totalled)
         return;
     p->totalled = true;
+    end_run(p);
     totals_walk w = { .p = p };
     rvt_folded_each(p->fo, add_stack, &w);
 }

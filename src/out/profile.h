@@ -33,6 +33,9 @@ struct rvt_profile {
     uint64_t *ctx_insns;
     size_t ctx_cap;
     uint64_t context;              /* the current one (RVT_EV_CONTEXT) */
+    uint64_t run_start;            /* instructions before the current run */
+    uint16_t run_src;              /* its hart and privilege (profile.c end_run) */
+    uint8_t run_priv;
     rvt_keymap hart_ix;            /* src -> hart_insns */
     uint64_t *hart_insns;
     size_t hart_cap;
@@ -44,8 +47,8 @@ struct rvt_profile {
     uint64_t t_first, t_last;
 };
 
-/* Self and total instructions and time of every function, from the stacks
- * (once; later calls do nothing). */
+/* Self and total instructions and time of every function, from the stacks,
+ * and the last run's counts (once; later calls do nothing). */
 void rvt_profile_totals(rvt_profile *p);
 /* Function indices sorted by key, best first (free() the result); *n
  * gets the count.  NULL when out of memory. */

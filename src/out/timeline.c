@@ -46,6 +46,7 @@ typedef struct tl_out {
     rvt_keymap hart_ix;           /* src -> harts */
     tl_hart **harts;
     size_t hart_cap;
+    tl_hart *last;                /* the hart of the previous event */
     tl_ev *evs;
     size_t nevs, ev_cap;
     uint64_t insns, time, first_time;
@@ -154,7 +155,7 @@ static void time_event(tl_out *o, uint64_t t)
 static void tl_event(void *state, const rvt_flow_event *ev)
 {
     tl_out *o = state;
-    tl_hart *h = hart(o, ev->src);
+    tl_hart *h = o->last && o->last->tid == ev->src ? o->last : (o->last = hart(o, ev->src));
     if (!h) {
         o->oom = true;
         return;
