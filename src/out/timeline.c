@@ -30,6 +30,7 @@ typedef struct tl_ev {
     uint16_t tid;
     uint8_t ph;
     uint8_t kind;                 /* instants: rvt_ev_kind */
+    uint8_t flags;                /* instants: rvt_flow_event.flags */
 } tl_ev;
 
 typedef struct tl_hart {
@@ -82,7 +83,8 @@ static tl_hart *hart(tl_out *o, uint16_t src)
     return o->harts[i];
 }
 
-static void put(tl_out *o, uint8_t ph, uint16_t tid, const char *name, uint8_t kind, uint64_t arg)
+static void put(tl_out *o, uint8_t ph, uint16_t tid, const char *name, uint8_t kind, uint8_t flags,
+                uint64_t arg)
 {
     tl_ev *e = rvt_grow(o->evs, &o->ev_cap, o->nevs + 1, sizeof *e, 1024);
     if (!e) {
@@ -90,7 +92,7 @@ static void put(tl_out *o, uint8_t ph, uint16_t tid, const char *name, uint8_t k
         return;
     }
     o->evs = e;
-    e[o->nevs++] = (tl_ev){ o->insns, o->time, name, arg, tid, ph, kind };
+    e[o->nevs++] = (tl_ev){ o->insns, o->time, name, arg, tid, ph, kind, flags };
 }
 
 /* Close the open slices down to depth keep. */
@@ -98,7 +100,7 @@ static void close_to(tl_out *o, tl_hart *h, unsigned keep)
 {
     while (h->nopen > keep) {
         h->nopen--;
-        put(o, TL_END, h->tid, h->open[h->nopen], 0, 0);
+        put(o, TL_END, h->tid, h->open[h->nopen], 0, 0, 0);
     }
 }
 
@@ -113,7 +115,7 @@ static void restack(tl_out *o, tl_hart *h)
     close_to(o, h, same);
     for (unsigned i = same; i <= n; i++) {
         h->open[i] = i < n ? cs->stk[i] : cs->leaf;
-        put(o, TL_BEGIN, h->tid, h->open[i], 0, 0);
+        put(o, TL_BEGIN, h->tid, h->open[i], 0, 0, 0);
     }
     h->nopen = n + 1;
 }
@@ -178,7 +180,7 @@ static void tl_event(void *state, const rvt_flow_event *ev)
     }
     uint64_t arg = ev->kind == RVT_EV_TRAP || ev->kind == RVT_EV_INTERRUPT || ev->kind == RVT_EV_PRIV ||
                    ev->kind == RVT_EV_CONTEXT ? ev->aux : 0;
-    put(o, TL_INSTANT, h->tid, what, ev->kind, arg);
+    put(o, TL_INSTANT, h->tid, what, ev->kind, ev->flags, arg);
 }
 
 /* ---- writing ---- */
@@ -194,7 +196,12 @@ static void put_args(FILE *f, const tl_ev *e)
 {
     switch (e->kind) {
     case RVT_EV_TRAP:
-    case RVT_EV_INTERRUPT: fprintf(f, ",\"args\":{\"cause\":%" PRIu64 "}", e->arg); break;
+    case RVT_EV_INTERRUPT:
+        if (e->flags & RVT_EVF_CAUSE_UNKNOWN)
+            fputs(",\"args\":{\"cause\":\"not traced\"}", f);     /* N-Trace */
+        else
+            fprintf(f, ",\"args\":{\"cause\":%" PRIu64 "}", e->arg);
+        break;
     case RVT_EV_PRIV: fprintf(f, ",\"args\":{\"privilege\":\"%s\"}", rvt_out_priv_name((unsigned)e->arg)); break;
     case RVT_EV_CONTEXT: fprintf(f, ",\"args\":{\"context\":\"0x%" PRIx64 "\"}", e->arg); break;
     default: break;

@@ -38,6 +38,8 @@ static void timeline(rvt_image *img)
     put_time(o, 120);
     rvt_flow_event trap = { .kind = RVT_EV_INTERRUPT, .aux = 7 };
     rvt_out_event(o, &trap);
+    rvt_flow_event nt_trap = { .kind = RVT_EV_TRAP, .flags = RVT_EVF_CAUSE_UNKNOWN };
+    rvt_out_event(o, &nt_trap);     /* N-Trace: no cause on the wire */
     rvt_out_free(o);
     fclose(f);
     static const char *const want[] = {
@@ -49,6 +51,8 @@ static void timeline(rvt_image *img)
         "\"ph\":\"E\",\"pid\":1,\"tid\":0,\"ts\":10,\"name\":\"is_even\"",
         "\"ph\":\"i\",\"pid\":1,\"tid\":0,\"ts\":20,\"name\":\"interrupt\",\"s\":\"t\",\"cat\":\"trace\","
         "\"args\":{\"cause\":7}",
+        "\"ph\":\"i\",\"pid\":1,\"tid\":0,\"ts\":20,\"name\":\"exception\",\"s\":\"t\",\"cat\":\"trace\","
+        "\"args\":{\"cause\":\"not traced\"}",
         "\"ph\":\"E\",\"pid\":1,\"tid\":0,\"ts\":20,\"name\":\"main\"",
         "\"ph\":\"E\",\"pid\":1,\"tid\":0,\"ts\":20,\"name\":\"_start\"",
         "\"time_base\":\"timestamps\"",
