@@ -61,5 +61,22 @@ fib = [r for r in top if r[0] == "fib"][0]
 assert fib[5] == "57,313", fib
 print("html: page text ok (%d table rows)" % len(t.rows))
 PY
+# The flame graph zooms: a copy of the page with a script that clicks fib's
+# box: fib then spans the width (1180 px from x = 10), its three callers
+# (all, _start, main) grey above the rest, everything else hidden; Reset
+# Zoom shows every box again.
+sed 's#</body></html>#<pre id="result"></pre><script>\
+var g = document.querySelector("g.f[data-n=fib]"), r = g.querySelector("rect");\
+r.dispatchEvent(new MouseEvent("click", {bubbles: true}));\
+var res = "zoomed " + r.getAttribute("width") + " at " + r.getAttribute("x") + " up " +\
+  document.querySelectorAll("g.f.up").length + " shown " + document.querySelectorAll("g.f:not(.hide)").length;\
+document.querySelector(".unzoom").dispatchEvent(new MouseEvent("click", {bubbles: true}));\
+res += " reset hidden " + document.querySelectorAll("g.f.hide").length;\
+document.getElementById("result").textContent = res;</script></body></html>#' "$T/r.html" > "$T/zoom.html"
+timeout 120 "$B" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$T/profile" \
+    --dump-dom "file://$T/zoom.html" 2>/dev/null > "$T/zoom.dom" || bad "chromium failed on the zoom page"
+# fib(22) nests 22 deep: the 22 fib boxes, its 3 callers = 25 shown.
+grep -q '<pre id="result">zoomed 1180.00 at 10.00 up 3 shown 25 reset hidden 0</pre>' "$T/zoom.dom" ||
+    bad "zoom: $(grep -o '<pre id="result">[^<]*' "$T/zoom.dom")"
 [ $fail = 0 ] && echo "report --html: ok in $B (screenshot $(wc -c < "$T/r.png") bytes)"
 exit $fail
