@@ -18,6 +18,8 @@ retired=$(wc -l < "$T/r.pcs")
 "$RVT_BIN" report --elf "$P" "$T/r.te" > "$T/te.txt"
 "$RVT_BIN" report --elf "$P" "$T/r.nt" > "$T/nt.txt"
 "$RVT_BIN" report --elf "$P" "$T/r.rvi" > "$T/rvi.txt"
+"$RVT_BIN" report --elf="$P" "$T/r.rvi" > "$T/rvi2.txt"    # --elf=P is --elf P
+cmp -s "$T/rvi.txt" "$T/rvi2.txt" || bad "--elf=PROG differs from --elf PROG"
 "$RVT_BIN" report "$P" --quiet > "$T/run.out"
 grep -v '^recurse: PASS' "$T/run.out" > "$T/run.txt"
 # The function rows (share, counts, calls, name) without the cycles the

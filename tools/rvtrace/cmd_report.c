@@ -286,6 +286,8 @@ static int dispatch(int n, char **rest)
     for (int i = 1; i < n; i++) {
         if (!strcmp(rest[i], "--elf") && i + 1 < n)
             elf = rest[++i];
+        else if (!strncmp(rest[i], "--elf=", 6))
+            elf = rest[i] + 6;
         else if (is_file_arg(rest[i]) && !first)
             first = rest[i];
         if (is_file_arg(rest[i]) && cli_has_suffix(rest[i], ".rvi"))
