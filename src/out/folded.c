@@ -7,29 +7,6 @@
 #include "out/folded.h"
 #include "out/writers.h"
 
-typedef struct fo_entry {
-    uint64_t hash;
-    size_t off;                 /* first name in the pool */
-    uint32_t len;               /* names: callers then the leaf */
-    uint64_t count;             /* instructions retired with this stack */
-    uint64_t cycles;            /* time (RVT_EV_TIME units) spent with it */
-} fo_entry;
-
-struct rvt_folded {
-    rvt_callstack cs;
-    uint64_t deep_insns;        /* instructions retired deeper than RVT_CS_MAX_DEPTH */
-    const char *prev_leaf;
-    size_t cur;                 /* entry of the current stack, or SIZE_MAX */
-    bool have_time;
-    uint64_t time;              /* the last RVT_EV_TIME */
-    fo_entry *ents;
-    size_t nents, cap;
-    uint32_t *index;            /* open addressing: entry + 1, 0 = free */
-    size_t index_cap;           /* power of two, > 2 * nents */
-    const char **pool;
-    size_t npool, pool_cap;
-};
-
 rvt_folded *rvt_folded_new(rvt_image *img)
 {
     rvt_folded *fo = calloc(1, sizeof *fo);
@@ -137,18 +114,10 @@ static size_t lookup(rvt_folded *fo, const char *leaf)
     return i;
 }
 
-static inline __attribute__((always_inline)) void insn(rvt_folded *fo)
+void rvt_folded_restack(rvt_folded *fo)
 {
-    const char *leaf = fo->cs.leaf;
-    if (fo->cs.dirty || leaf != fo->prev_leaf || fo->cur == SIZE_MAX) {
-        fo->cur = lookup(fo, leaf);
-        fo->cs.dirty = false;
-    }
-    if (fo->cur != SIZE_MAX)
-        fo->ents[fo->cur].count++;
-    if (fo->cs.depth > RVT_CS_MAX_DEPTH)
-        fo->deep_insns++;
-    fo->prev_leaf = leaf;
+    fo->cur = lookup(fo, fo->cs.leaf);
+    fo->cs.dirty = false;
 }
 
 /* Time passes with the current stack: the cycles since the last
@@ -161,18 +130,10 @@ static void time_event(rvt_folded *fo, uint64_t t)
     fo->time = t;
 }
 
-void rvt_folded_insn(rvt_folded *fo, uint64_t pc)
-{
-    rvt_cs_insn(&fo->cs, pc);
-    insn(fo);
-}
-
 void rvt_folded_event(rvt_folded *fo, const rvt_flow_event *ev)
 {
     if (ev->kind == RVT_EV_INSN)
         rvt_folded_insn(fo, ev->pc);
-    else if (rvt_cs_event(&fo->cs, ev))
-        insn(fo);
     else if (ev->kind == RVT_EV_TIME)
         time_event(fo, ev->aux);
     else if (ev->kind == RVT_EV_LOST || ev->kind == RVT_EV_ERROR || ev->kind == RVT_EV_STOP)

@@ -20,6 +20,7 @@ rvt_profile *rvt_profile_new(rvt_image *img)
         free(p);
         return NULL;
     }
+    p->img = img;
     return p;
 }
 
@@ -112,9 +113,33 @@ static void end_run(rvt_profile *p)
         *h += n;
 }
 
+/* The file of the segment holding pc (ELF or raw binary), or NULL. */
+static const char *image_of(const rvt_image *img, uint64_t pc)
+{
+    size_t n = img ? rvt_image_segment_count(img) : 0;
+    for (size_t i = 0; i < n; i++) {
+        const rvt_segment *s = rvt_image_segment(img, i);
+        if (pc - s->vaddr < s->memsz)
+            return s->name;
+    }
+    return NULL;
+}
+
+/* A new leaf: the image of its function, if not known yet (a function's
+ * code comes from one file; only leaf changes pay for the lookup). */
+static void leaf_image(rvt_profile *p, const char *leaf, uint64_t pc)
+{
+    p->last_leaf = leaf;
+    rvt_prof_fn *f = function(p, leaf);
+    if (f && !f->image)
+        f->image = image_of(p->img, pc);
+}
+
 static inline __attribute__((always_inline)) void insn(rvt_profile *p, const rvt_flow_event *ev)
 {
-    const rvt_callstack *cs = rvt_folded_stack(p->fo);
+    const rvt_callstack *cs = &p->fo->cs;
+    if (cs->leaf != p->last_leaf)
+        leaf_image(p, cs->leaf, ev->pc);
     if (ev->priv != p->run_priv || ev->src != p->run_src) {
         end_run(p);
         p->run_priv = ev->priv;
@@ -164,6 +189,32 @@ int rvt_profile_event(void *ctx, const rvt_flow_event *ev)
     default: break;
     }
     return 0;
+}
+
+rvt_prof_image *rvt_profile_images(const rvt_profile *p, size_t *n)
+{
+    rvt_prof_image *im = NULL;
+    size_t cap = 0;
+    *n = 0;
+    for (size_t i = 0; i < p->fn_ix.n; i++) {
+        const rvt_prof_fn *f = &p->fns[i];
+        const char *name = f->image ? f->image : "[unknown]";
+        size_t k = 0;
+        while (k < *n && strcmp(im[k].name, name))
+            k++;
+        if (k == *n) {
+            rvt_prof_image *g = rvt_grow(im, &cap, k + 1, sizeof *im, 4);
+            if (!g) {
+                free(im);
+                return NULL;
+            }
+            im = g;
+            im[k] = (rvt_prof_image){ name, 0 };
+            ++*n;
+        }
+        im[k].insns += f->self;
+    }
+    return im;
 }
 
 uint64_t rvt_profile_cycles(const rvt_profile *p)

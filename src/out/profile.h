@@ -13,6 +13,7 @@ typedef struct rvt_prof_fn {
     uint64_t calls;
     uint64_t self_cycles, total_cycles;
     uint64_t stamp;                /* rvt_profile_totals: the last stack counted */
+    const char *image;             /* file of the segment it first ran in, or NULL */
 } rvt_prof_fn;
 
 typedef struct rvt_prof_count {    /* a context, hart or trap cause, and its count */
@@ -21,6 +22,8 @@ typedef struct rvt_prof_count {    /* a context, hart or trap cause, and its cou
 } rvt_prof_count;
 
 struct rvt_profile {
+    rvt_image *img;
+    const char *last_leaf;         /* the leaf whose image is known */
     rvt_folded *fo;                /* the stacks; the call-stack tracker inside */
     rvt_keymap fn_ix;              /* name pointer -> fns */
     rvt_prof_fn *fns;
@@ -53,6 +56,14 @@ void rvt_profile_totals(rvt_profile *p);
 /* Function indices sorted by key, best first (free() the result); *n
  * gets the count.  NULL when out of memory. */
 size_t *rvt_profile_sorted(const rvt_profile *p, rvt_prof_sort key, size_t *n);
+/* Instructions per image (the file a function's code came from), in the
+ * order first seen: *n entries of { name, self instructions }; free() the
+ * result.  NULL when none or out of memory. */
+typedef struct rvt_prof_image {
+    const char *name;
+    uint64_t insns;
+} rvt_prof_image;
+rvt_prof_image *rvt_profile_images(const rvt_profile *p, size_t *n);
 /* Cycles from the first to the last timestamp, 0 if none. */
 uint64_t rvt_profile_cycles(const rvt_profile *p);
 /* A count table's entry i as a string into buf: trap "exception 2",

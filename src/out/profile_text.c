@@ -60,9 +60,22 @@ static void count_row(FILE *f, uint64_t count, uint64_t whole, const char *what)
     fprintf(f, "  %8.2f%% %15s  %s\n", share(count, whole), rvt_thousands(count, a, sizeof a), what);
 }
 
+static void image_table(const rvt_profile *p, FILE *f)
+{
+    size_t n;
+    rvt_prof_image *im = rvt_profile_images(p, &n);
+    if (!im)
+        return;
+    fprintf(f, "#\n# images\n# %8s %15s  Image\n", "Share", "Instructions");
+    for (size_t i = 0; i < n; i++)
+        count_row(f, im[i].insns, p->insns, im[i].name);
+    free(im);
+}
+
 static void side_tables(const rvt_profile *p, FILE *f)
 {
     char name[64];
+    image_table(p, f);
     fprintf(f, "#\n# privilege modes\n# %8s %15s  Mode\n", "Share", "Instructions");
     for (unsigned m = 0; m < 8; m++)
         if (p->priv_insns[m])
@@ -258,6 +271,15 @@ static void json_tables(const rvt_profile *p, FILE *f)
     for (size_t i = 0; i < p->hart_ix.n; i++)
         fprintf(f, "%s{\"hart\":%" PRIu64 ",\"instructions\":%" PRIu64 "}", i ? "," : "", p->hart_ix.keys[i].a,
                 p->hart_insns[i]);
+    fputs("],\"images\":[", f);
+    size_t n;
+    rvt_prof_image *im = rvt_profile_images(p, &n);
+    for (size_t i = 0; im && i < n; i++) {
+        fputs(i ? ",{\"image\":" : "{\"image\":", f);
+        rvt_out_json_string(f, im[i].name);
+        fprintf(f, ",\"instructions\":%" PRIu64 "}", im[i].insns);
+    }
+    free(im);
     fputs("],\"traps\":[", f);
     for (size_t i = 0; i < p->trap_ix.n; i++) {
         fprintf(f, "%s{\"trap\":", i ? "," : "");

@@ -91,6 +91,7 @@ static void json(rvt_image *img)
     has(t, "{\"name\":\"main\",\"children\":11,\"self\":3,\"calls\":1,\"children_percent\":91.67,"
            "\"self_percent\":25.00,\"cycles\":20,\"self_cycles\":10}");
     has(t, "\"modes\":[{\"mode\":\"U\",\"instructions\":10},{\"mode\":\"M\",\"instructions\":2}]");
+    has(t, "programs/tailcall.elf\",\"instructions\":12}]");     /* one image: the ELF */
     CHECK(strstr(t, "parity_entry") == NULL);      /* 3 / 12 = 25 % < 30 % */
     free(t);
 }
