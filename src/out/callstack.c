@@ -36,14 +36,6 @@ void rvt_cs_fill(rvt_callstack *cs, size_t k, uint64_t pc)
     cs->cache[k].effect = effect_of(i ? i->jclass : RVT_JC_NONE);
 }
 
-const char *rvt_cs_function(rvt_callstack *cs, uint64_t pc)
-{
-    size_t k = (pc >> 1) & (RVT_CS_CACHE - 1);
-    if (cs->cache[k].pc != pc || !cs->cache[k].name)
-        rvt_cs_fill(cs, k, pc);
-    return cs->cache[k].name;
-}
-
 static void push(rvt_callstack *cs, const char *name)
 {
     if (cs->depth < RVT_CS_MAX_DEPTH)

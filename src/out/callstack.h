@@ -38,8 +38,6 @@ typedef struct rvt_callstack {
 extern const char rvt_cs_unknown[];
 
 void rvt_cs_init(rvt_callstack *cs, rvt_image *img);
-/* The function containing pc (rvt_cs_unknown if none), cached. */
-const char *rvt_cs_function(rvt_callstack *cs, uint64_t pc);
 /* Internal to rvt_cs_insn: the previous instruction's effect; the cache
  * line k filled for pc. */
 void rvt_cs_apply(rvt_callstack *cs);

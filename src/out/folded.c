@@ -33,11 +33,6 @@ void rvt_folded_free(rvt_folded *fo)
     free(fo);
 }
 
-const rvt_callstack *rvt_folded_stack(const rvt_folded *fo)
-{
-    return &fo->cs;
-}
-
 static uint64_t stack_hash(const rvt_folded *fo, const char *leaf)
 {
     uint64_t h = 1469598103934665603ull;           /* FNV-1a over the pointers */
@@ -147,11 +142,6 @@ void rvt_folded_each(const rvt_folded *fo, rvt_folded_fn fn, void *ctx)
         if (e->count || e->cycles)
             fn(ctx, &fo->pool[e->off], e->len, e->count, e->cycles);
     }
-}
-
-uint64_t rvt_folded_deep_insns(const rvt_folded *fo)
-{
-    return fo->deep_insns;
 }
 
 void rvt_folded_write(const rvt_folded *fo, FILE *f)

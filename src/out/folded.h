@@ -62,9 +62,6 @@ typedef void (*rvt_folded_fn)(void *ctx, const char *const *names, uint32_t n, u
                               uint64_t cycles);
 /* Every stack with instructions or time, in the order first seen. */
 void rvt_folded_each(const rvt_folded *fo, rvt_folded_fn fn, void *ctx);
-/* Instructions that ran deeper than the frames named (RVT_CS_MAX_DEPTH). */
-uint64_t rvt_folded_deep_insns(const rvt_folded *fo);
-/* The call-stack tracker inside (the current leaf, depth, effect). */
-const rvt_callstack *rvt_folded_stack(const rvt_folded *fo);
+
 
 #endif
