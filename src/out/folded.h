@@ -63,5 +63,4 @@ typedef void (*rvt_folded_fn)(void *ctx, const char *const *names, uint32_t n, u
 /* Every stack with instructions or time, in the order first seen. */
 void rvt_folded_each(const rvt_folded *fo, rvt_folded_fn fn, void *ctx);
 
-
 #endif
