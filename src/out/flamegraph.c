@@ -216,7 +216,7 @@ static void svg_node(FILE *f, const fg_node *n, uint64_t total, unsigned height)
     fputs("</text></g>\n", f);
 }
 
-int rvt_flamegraph_svg(const rvt_folded *fo, FILE *f, const char *title, bool standalone)
+int rvt_flamegraph_svg(rvt_folded *fo, FILE *f, const char *title, bool standalone)
 {
     fg_tree t = { 0 };
     rvt_folded_each(fo, add_stack, &t);

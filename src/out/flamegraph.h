@@ -11,7 +11,7 @@
 /* The SVG of fo's stacks; standalone: with the XML declaration (false:
  * an <svg> element to put inside an HTML page).  0, or -1 when out of
  * memory (nothing useful written). */
-int rvt_flamegraph_svg(const rvt_folded *fo, FILE *f, const char *title, bool standalone);
+int rvt_flamegraph_svg(rvt_folded *fo, FILE *f, const char *title, bool standalone);
 
 /* s with &, <, >, " and ' escaped for XML text and attributes. */
 void rvt_out_xml_text(FILE *f, const char *s);

@@ -109,10 +109,23 @@ static size_t lookup(rvt_folded *fo, const char *leaf)
     return i;
 }
 
+/* The instructions since the stack last changed go to its entry. */
+static void end_run(rvt_folded *fo)
+{
+    uint64_t n = fo->n - fo->run_start;
+    fo->run_start = fo->n;
+    if (fo->cur != SIZE_MAX)
+        fo->ents[fo->cur].count += n;
+    if (fo->deep)
+        fo->deep_insns += n;
+}
+
 void rvt_folded_restack(rvt_folded *fo)
 {
+    end_run(fo);
     fo->cur = lookup(fo, fo->cs.leaf);
     fo->cs.dirty = false;
+    fo->deep = fo->cs.depth > RVT_CS_MAX_DEPTH;
 }
 
 /* Time passes with the current stack: the cycles since the last
@@ -127,16 +140,22 @@ static void time_event(rvt_folded *fo, uint64_t t)
 
 void rvt_folded_event(rvt_folded *fo, const rvt_flow_event *ev)
 {
-    if (ev->kind == RVT_EV_INSN)
+    if (ev->kind == RVT_EV_INSN) {
         rvt_folded_insn(fo, ev->pc);
-    else if (ev->kind == RVT_EV_TIME)
+        return;
+    }
+    rvt_cs_event(&fo->cs, ev);          /* traps, losses */
+    if (ev->kind == RVT_EV_TIME)
         time_event(fo, ev->aux);
-    else if (ev->kind == RVT_EV_LOST || ev->kind == RVT_EV_ERROR || ev->kind == RVT_EV_STOP)
+    else if (ev->kind == RVT_EV_LOST || ev->kind == RVT_EV_ERROR || ev->kind == RVT_EV_STOP) {
+        end_run(fo);
         fo->cur = SIZE_MAX;
+    }
 }
 
-void rvt_folded_each(const rvt_folded *fo, rvt_folded_fn fn, void *ctx)
+void rvt_folded_each(rvt_folded *fo, rvt_folded_fn fn, void *ctx)
 {
+    end_run(fo);
     for (size_t i = 0; i < fo->nents; i++) {
         const fo_entry *e = &fo->ents[i];
         if (e->count || e->cycles)
@@ -144,8 +163,9 @@ void rvt_folded_each(const rvt_folded *fo, rvt_folded_fn fn, void *ctx)
     }
 }
 
-void rvt_folded_write(const rvt_folded *fo, FILE *f)
+void rvt_folded_write(rvt_folded *fo, FILE *f)
 {
+    end_run(fo);
     for (size_t i = 0; i < fo->nents; i++) {
         const fo_entry *e = &fo->ents[i];
         if (!e->count)

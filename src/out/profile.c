@@ -42,7 +42,7 @@ void rvt_profile_free(rvt_profile *p)
     free(p);
 }
 
-uint64_t rvt_profile_insns(const rvt_profile *p) { return p->insns; }
+uint64_t rvt_profile_insns(const rvt_profile *p) { return p->fo->n; }
 
 /* The counter of key (a, b) in a table: index map plus a parallel array
  * of elem-byte entries, zeroed when new.  NULL when out of memory. */
@@ -98,10 +98,10 @@ static void call(rvt_profile *p, const rvt_callstack *cs)
 /* Instructions per privilege mode, context and hart are counted in runs:
  * a run ends when one of them changes, and its length is added to their
  * counters then (a compare per instruction, not three table updates). */
-static void end_run(rvt_profile *p)
+static void end_run(rvt_profile *p, uint64_t upto)
 {
-    uint64_t n = p->insns - p->run_start;
-    p->run_start = p->insns;
+    uint64_t n = upto - p->run_start;
+    p->run_start = upto;
     if (!n)
         return;
     p->priv_insns[p->run_priv & 7] += n;
@@ -141,11 +141,10 @@ static inline __attribute__((always_inline)) void insn(rvt_profile *p, const rvt
     if (cs->leaf != p->last_leaf)
         leaf_image(p, cs->leaf, ev->pc);
     if (ev->priv != p->run_priv || ev->src != p->run_src) {
-        end_run(p);
+        end_run(p, p->fo->n - 1);          /* the run ends before this one */
         p->run_priv = ev->priv;
         p->run_src = ev->src;
     }
-    p->insns++;
     if (cs->effect == RVT_CS_CALL || cs->effect == RVT_CS_SWAP)
         call(p, cs);
 }
@@ -179,7 +178,7 @@ int rvt_profile_event(void *ctx, const rvt_flow_event *ev)
     case RVT_EV_TRAP:
     case RVT_EV_INTERRUPT: trap(p, ev); break;
     case RVT_EV_CONTEXT:
-        end_run(p);
+        end_run(p, p->fo->n);
         p->context = ev->aux;
         break;
     case RVT_EV_TIME: time_event(p, ev->aux); break;
@@ -254,7 +253,8 @@ void rvt_profile_totals(rvt_profile *p)
     if (p->totalled)
         return;
     p->totalled = true;
-    end_run(p);
+    p->insns = p->fo->n;
+    end_run(p, p->insns);
     totals_walk w = { .p = p };
     rvt_folded_each(p->fo, add_stack, &w);
 }

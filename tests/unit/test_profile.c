@@ -119,6 +119,29 @@ static void neighbours(rvt_image *img)
     rvt_profile_free(p);
 }
 
+/* Folded stacks across a trap and a loss: parity_entry's 80000056 (no
+ * jump), an interrupt whose handler is is_even (80000044): the trap
+ * pushes parity_entry; a loss forgets the stack, so is_even's 80000046
+ * starts a new root. */
+static void folded_trap_loss(rvt_image *img)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    rvt_out *o = rvt_out_open(rvt_out_find("folded"), f, img);
+    rvt_flow_event evs[] = {
+        { .kind = RVT_EV_INSN, .pc = 0x80000056 }, { .kind = RVT_EV_INTERRUPT, .aux = 7 },
+        { .kind = RVT_EV_INSN, .pc = 0x80000044 }, { .kind = RVT_EV_LOST, .aux = UINT64_MAX },
+        { .kind = RVT_EV_INSN, .pc = 0x80000046 },
+    };
+    for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
+        rvt_out_event(o, &evs[i]);
+    rvt_out_free(o);
+    fclose(f);
+    CHECK_STR(text, "parity_entry 1\nparity_entry;is_even 1\nis_even 1\n");
+    free(text);
+}
+
 int main(void)
 {
     const char *src = getenv("RVT_SRC");
@@ -136,6 +159,7 @@ int main(void)
     table(img);
     json(img);
     neighbours(img);
+    folded_trap_loss(img);
     rvt_image_free(img);
     return TH_DONE();
 }
