@@ -15,6 +15,8 @@
 #include "rvtrace/hart.h"
 #include "rvtrace/ntrace.h"
 #include "encap_cost.h"
+#include "rvtrace/out.h"
+#include "rvtrace/profile.h"
 #include "floors.h"
 
 #define MAX_PROGS 64
@@ -282,6 +284,60 @@ static int measure_workload(workload *w)
 }
 
 /* ---- the long workload: throughput ---- */
+
+/* Passes over the decoder's output (issue #17 "Speed"): the decoder with
+ * its events delivered to a counter (the least any output costs), to the
+ * profile of `rvtrace report` (its table written at the end), and to the
+ * timeline writer (its JSON written to /dev/null at the end). */
+enum { PASS_COUNT, PASS_REPORT, PASS_TIMELINE, NPASSES };
+static const char *const pass_names[NPASSES] = { "events to a counter", "report (profile table)",
+                                                 "timeline (trace-event JSON)" };
+
+typedef struct pass_ctx {
+    int which;
+    uint64_t n;
+    rvt_profile *prof;
+    rvt_out *out;
+    FILE *null;
+} pass_ctx;
+
+static int pass_event(void *ctx, const rvt_flow_event *ev)
+{
+    pass_ctx *c = ctx;
+    if (c->which == PASS_REPORT)
+        return rvt_profile_event(c->prof, ev);
+    if (c->which == PASS_TIMELINE)
+        return rvt_out_event(c->out, ev);
+    c->n += ev->kind == RVT_EV_INSN;
+    return 0;
+}
+
+static bool pass_open(pass_ctx *c, int which, rvt_image *img)
+{
+    *c = (pass_ctx){ .which = which };
+    if (which == PASS_COUNT)
+        return true;
+    if (!(c->null = fopen("/dev/null", "w")))
+        return false;
+    if (which == PASS_REPORT)
+        return (c->prof = rvt_profile_new(img)) != NULL;
+    return (c->out = rvt_out_open(rvt_out_find("timeline"), c->null, img)) != NULL;
+}
+
+/* Ends the pass (writes what it holds back: part of its cost). */
+static void pass_close(pass_ctx *c)
+{
+    if (c->prof) {
+        rvt_profile_opts o = { 0 };
+        rvt_profile_write(c->prof, c->null, &o);
+        rvt_profile_free(c->prof);
+    }
+    if (c->out)
+        rvt_out_free(c->out);
+    if (c->null)
+        fclose(c->null);
+}
+
 typedef struct {
     uint64_t instret;
     double hart_none_mips, hart_none_wall_mips;
@@ -291,6 +347,7 @@ typedef struct {
     double bits[2];
     double enc_cpu, dec_cpu;            /* te:all encoder and decoder CPU seconds */
     encap_cost encap;                   /* te:all stream re-framed (encap_cost.h) */
+    double pass_mips[2][NPASSES];       /* decoder feeding each pass (passes[]) */
 } long_result;
 
 static double mips(uint64_t n, double s) { return s > 0 ? (double)n / s / 1e6 : 0; }
@@ -302,7 +359,9 @@ static int count_ev(void *ctx, const rvt_flow_event *ev)
     return 0;
 }
 
-static double decode_mips(const mode *m, unsigned xlen, const char *elf, const bytes_out *b, uint64_t *insns)
+/* The decoder's speed: events off (pass < 0), or delivered to a pass. */
+static double decode_mips(const mode *m, unsigned xlen, const char *elf, const bytes_out *b, uint64_t *insns,
+                          int pass)
 {
     rvt_image *img = rvt_image_new();
     if (!img || rvt_image_load_elf(img, elf) < 0)
@@ -311,15 +370,22 @@ static double decode_mips(const mode *m, unsigned xlen, const char *elf, const b
     uint64_t n = 0;
     stamp t0;
     stamp t;
+    pass_ctx pc;
+    if (pass >= 0 && !pass_open(&pc, pass, img))
+        goto fail;
+    rvt_flow_fn fn = pass >= 0 ? pass_event : count_ev;
+    void *ctx = pass >= 0 ? (void *)&pc : (void *)&n;
     if (!m->nt_mode) {
         rvt_te_attrs a;
         te_attrs_for(m, xlen, &a);
-        rvt_te_decoder *d = rvt_te_decoder_new(&a, img, count_ev, &n, &st);
+        rvt_te_decoder *d = rvt_te_decoder_new(&a, img, fn, ctx, &st);
         if (!d)
-            goto fail;
-        rvt_te_decoder_set_events(d, false);
+            goto fail_pass;
+        rvt_te_decoder_set_events(d, pass >= 0);
         t0 = now();
         rvt_te_decoder_run(d, b->buf, b->len);      /* ends the trace too */
+        if (pass >= 0)
+            pass_close(&pc);
         t = since(t0);
         n = rvt_te_decoder_stats(d)->instructions;
         rvt_te_decoder_free(d);
@@ -328,10 +394,12 @@ static double decode_mips(const mode *m, unsigned xlen, const char *elf, const b
         nt_cfg_for(m, xlen, &c);
         rvt_nt_decoder *d = rvt_nt_decoder_new(&c, rvt_image_insn_cb, img, -1, &st);
         if (!d)
-            goto fail;
+            goto fail_pass;
         t0 = now();
-        rvt_nt_decode(d, b->buf, b->len, count_ev, &n);
-        rvt_nt_decode_end(d, count_ev, &n);
+        rvt_nt_decode(d, b->buf, b->len, fn, ctx);
+        rvt_nt_decode_end(d, fn, ctx);
+        if (pass >= 0)
+            pass_close(&pc);
         t = since(t0);
         rvt_nt_dec_stats s;
         rvt_nt_decoder_stats(d, &s);
@@ -341,6 +409,9 @@ static double decode_mips(const mode *m, unsigned xlen, const char *elf, const b
     rvt_image_free(img);
     *insns = n;
     return mips(n, t.cpu);
+fail_pass:
+    if (pass >= 0)
+        pass_close(&pc);
 fail:
     rvt_image_free(img);
     return 0;
@@ -397,11 +468,15 @@ static int measure_long(const char *elf, long_result *L)
         L->enc_mips[k] = enc_cpu > 0 ? mips(r.instret, enc_cpu) : 0;
         L->bits[k] = r.instret ? (double)e.out.bytes * 8 / (double)r.instret : 0;
         uint64_t n = 0;
-        L->dec_mips[k] = decode_mips(m, xlen, elf, &e.out, &n);
+        L->dec_mips[k] = decode_mips(m, xlen, elf, &e.out, &n, -1);
         if (k == 0) {
             L->enc_cpu = enc_cpu;
             L->dec_cpu = L->dec_mips[0] > 0 ? (double)n / (L->dec_mips[0] * 1e6) : 0;
             encap_cost_measure(e.out.buf, e.out.len, &L->encap);
+        }
+        for (int p = 0; p < NPASSES; p++) {
+            uint64_t pn = 0;
+            L->pass_mips[k][p] = decode_mips(m, xlen, elf, &e.out, &pn, p);
         }
         if (n != r.instret)
             fprintf(stderr, "bench: %s decoded %" PRIu64 " of %" PRIu64 " instructions\n",
@@ -501,6 +576,21 @@ static void report(FILE *f, workload *w, size_t n, const long_result *L, const c
                 L->enc_cpu > 0 ? 100 * L->encap.write_cpu / L->enc_cpu : 0,
                 L->dec_cpu > 0 ? 100 * L->encap.unwrap_cpu / L->dec_cpu : 0,
                 L->encap.identical ? "" : " (UNWRAPPED STREAM DIFFERS)");
+        fprintf(f, "Passes over the decoders' output (issue #17): the decoder delivering every\n"
+                   "event to the pass, ratio to the same decoder feeding a counter (goal >= 50 %%)\n"
+                   "and to the decoder with events off.\n\n"
+                   "| pass | E-Trace M instr/s | ratio | ratio to events off | N-Trace M instr/s | ratio | "
+                   "ratio to events off |\n|---|---:|---:|---:|---:|---:|---:|\n");
+        for (int p = 0; p < NPASSES; p++) {
+            fprintf(f, "| %s |", pass_names[p]);
+            for (int k = 0; k < 2; k++) {
+                double base = L->pass_mips[k][PASS_COUNT], off = L->dec_mips[k];
+                fprintf(f, " %.0f | %.0f %% | %.0f %% |", L->pass_mips[k][p],
+                        base > 0 ? 100 * L->pass_mips[k][p] / base : 0, off > 0 ? 100 * L->pass_mips[k][p] / off : 0);
+            }
+            fputc('\n', f);
+        }
+        fputc('\n', f);
         fprintf(f, "Bits per instruction on the long workload: E-Trace all modes %.4f, "
                    "N-Trace HTM+sj+ir+rpt %.4f.\n\n", L->bits[0], L->bits[1]);
     }

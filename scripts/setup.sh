@@ -15,6 +15,9 @@ have_pkg libelf-dev || need+=(libelf-dev)
 have_cmd pkg-config || need+=(pkgconf)
 # The hart's external oracle (tests/e2e/qemu_conformance.sh).
 have_cmd qemu-system-riscv64 || need+=(qemu-system-misc)
+# report --html opened in a headless browser, report JSON/SVG checks (tests/e2e/report_*.sh).
+have_cmd chromium || need+=(chromium)
+have_cmd python3 || need+=(python3)
 # Fuzz targets (make fuzz, .ci/run): libFuzzer comes with clang's runtime.
 if [ "${RVT_SETUP_FUZZ:-0}" = 1 ]; then
   have_cmd clang || need+=(clang)

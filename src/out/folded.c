@@ -1,53 +1,18 @@
-/* Folded call stacks (folded.h).  The stack is rebuilt from the decoded
- * flow with the link-register convention the trace encoders use (E-Trace
- * 4.1.1, tables 4.4/4.5; N-Trace follows it for implicit return): a call
- * pushes the caller's function, a return pops it, a co-routine swap does
- * both; a trap pushes the interrupted function and the xret pops it.  A
- * loss or decode error forgets the stack: continuity is unknown there. */
+/* Folded call stacks (folded.h): the stack comes from the shared tracker
+ * (callstack.h); this file counts instructions (and cycles) per distinct
+ * stack. */
 #include <stdlib.h>
 #include <string.h>
 #include "util/grow.h"
 #include "out/folded.h"
 #include "out/writers.h"
-#include "rvtrace/isa.h"
-
-#define FO_MAX_DEPTH 1024u      /* frames named; deeper calls are only counted */
-#define FO_SYM_CACHE 1024u      /* pc -> function name, direct mapped */
-
-static const char fo_unknown[] = "[unknown]";
-
-typedef struct fo_entry {
-    uint64_t hash;
-    size_t off;                 /* first name in the pool */
-    uint32_t len;               /* names: callers then the leaf */
-    uint64_t count;             /* instructions retired with this stack */
-} fo_entry;
-
-struct rvt_folded {
-    rvt_image *img;
-    const char *stk[FO_MAX_DEPTH];
-    uint64_t depth;             /* frames outstanding (stk holds the outermost) */
-    uint64_t max_depth;         /* the deepest stack seen */
-    uint64_t deep_insns;        /* instructions retired deeper than FO_MAX_DEPTH */
-    uint8_t pending;            /* rvt_jclass of the previous instruction */
-    bool have_prev, dirty;
-    const char *prev_leaf;
-    size_t cur;                 /* entry of the current stack, or SIZE_MAX */
-    fo_entry *ents;
-    size_t nents, cap;
-    uint32_t *index;            /* open addressing: entry + 1, 0 = free */
-    size_t index_cap;           /* power of two, > 2 * nents */
-    const char **pool;
-    size_t npool, pool_cap;
-    struct { uint64_t pc; const char *name; } cache[FO_SYM_CACHE];
-};
 
 rvt_folded *rvt_folded_new(rvt_image *img)
 {
     rvt_folded *fo = calloc(1, sizeof *fo);
     if (!fo)
         return NULL;
-    fo->img = img;
+    rvt_cs_init(&fo->cs, img);
     fo->cur = SIZE_MAX;
     fo->index_cap = 256;
     fo->index = calloc(fo->index_cap, sizeof *fo->index);
@@ -68,28 +33,12 @@ void rvt_folded_free(rvt_folded *fo)
     free(fo);
 }
 
-static const char *leaf_name(rvt_folded *fo, uint64_t pc)
-{
-    size_t k = (pc >> 1) & (FO_SYM_CACHE - 1);
-    if (fo->cache[k].name && fo->cache[k].pc == pc)
-        return fo->cache[k].name;
-    const char *n = fo->img ? rvt_image_symbol(fo->img, pc, NULL) : NULL;
-    fo->cache[k].pc = pc;
-    fo->cache[k].name = n ? n : fo_unknown;
-    return fo->cache[k].name;
-}
-
-static unsigned named_depth(const rvt_folded *fo)
-{
-    return fo->depth < FO_MAX_DEPTH ? (unsigned)fo->depth : FO_MAX_DEPTH;
-}
-
 static uint64_t stack_hash(const rvt_folded *fo, const char *leaf)
 {
     uint64_t h = 1469598103934665603ull;           /* FNV-1a over the pointers */
-    unsigned n = named_depth(fo);
+    unsigned n = rvt_cs_named(&fo->cs);
     for (unsigned i = 0; i <= n; i++) {
-        h ^= (uint64_t)(uintptr_t)(i < n ? fo->stk[i] : leaf);
+        h ^= (uint64_t)(uintptr_t)(i < n ? fo->cs.stk[i] : leaf);
         h *= 1099511628211ull;
     }
     return h;
@@ -97,10 +46,10 @@ static uint64_t stack_hash(const rvt_folded *fo, const char *leaf)
 
 static bool same_stack(const rvt_folded *fo, const fo_entry *e, const char *leaf)
 {
-    unsigned n = named_depth(fo);
+    unsigned n = rvt_cs_named(&fo->cs);
     if (e->len != n + 1 || fo->pool[e->off + n] != leaf)
         return false;
-    return memcmp(&fo->pool[e->off], fo->stk, n * sizeof fo->stk[0]) == 0;
+    return memcmp(&fo->pool[e->off], fo->cs.stk, n * sizeof fo->cs.stk[0]) == 0;
 }
 
 static bool grow_index(rvt_folded *fo)
@@ -123,7 +72,7 @@ static bool grow_index(rvt_folded *fo)
 
 static size_t add_entry(rvt_folded *fo, uint64_t h, const char *leaf)
 {
-    unsigned n = named_depth(fo);
+    unsigned n = rvt_cs_named(&fo->cs);
     if (fo->nents >= UINT32_MAX - 1)
         return SIZE_MAX;
     fo_entry *e = rvt_grow(fo->ents, &fo->cap, fo->nents + 1, sizeof *e, 64);
@@ -134,9 +83,9 @@ static size_t add_entry(rvt_folded *fo, uint64_t h, const char *leaf)
     if (!p)
         return SIZE_MAX;
     fo->pool = p;
-    memcpy(&fo->pool[fo->npool], fo->stk, n * sizeof fo->stk[0]);
+    memcpy(&fo->pool[fo->npool], fo->cs.stk, n * sizeof fo->cs.stk[0]);
     fo->pool[fo->npool + n] = leaf;
-    fo->ents[fo->nents] = (fo_entry){ h, fo->npool, n + 1, 0 };
+    fo->ents[fo->nents] = (fo_entry){ h, fo->npool, n + 1, 0, 0 };
     fo->npool += n + 1;
     return fo->nents++;
 }
@@ -160,94 +109,63 @@ static size_t lookup(rvt_folded *fo, const char *leaf)
     return i;
 }
 
-static void push(rvt_folded *fo, const char *name)
+/* The instructions since the stack last changed go to its entry. */
+static void end_run(rvt_folded *fo)
 {
-    if (fo->depth < FO_MAX_DEPTH)
-        fo->stk[fo->depth] = name;
-    fo->depth++;
-    fo->dirty = true;
-}
-
-static void pop(rvt_folded *fo)
-{
-    if (fo->depth) {
-        fo->depth--;
-        fo->dirty = true;
-    }
-}
-
-/* The stack effect of the previous instruction, now that it retired and
- * the next one is known (table 4.4's call/return/swap classes). */
-static void apply_pending(rvt_folded *fo)
-{
-    switch (fo->pending) {
-    case RVT_JC_CALL_INF:
-    case RVT_JC_CALL_UNINF:
-        push(fo, fo->prev_leaf);
-        break;
-    case RVT_JC_RETURN:
-    case RVT_JC_XRET:
-        pop(fo);
-        break;
-    case RVT_JC_SWAP:
-        pop(fo);
-        push(fo, fo->prev_leaf);
-        break;
-    default:
-        break;
-    }
-    fo->pending = RVT_JC_NONE;
-}
-
-static void insn(rvt_folded *fo, uint64_t pc)
-{
-    if (fo->have_prev)
-        apply_pending(fo);
-    const char *leaf = leaf_name(fo, pc);
-    if (fo->dirty || leaf != fo->prev_leaf || fo->cur == SIZE_MAX) {
-        fo->cur = lookup(fo, leaf);
-        fo->dirty = false;
-    }
+    uint64_t n = fo->n - fo->run_start;
+    fo->run_start = fo->n;
     if (fo->cur != SIZE_MAX)
-        fo->ents[fo->cur].count++;
-    if (fo->depth > fo->max_depth)
-        fo->max_depth = fo->depth;
-    if (fo->depth > FO_MAX_DEPTH)
-        fo->deep_insns++;
-    const rvt_insn *i = fo->img ? rvt_image_insn(fo->img, pc) : NULL;
-    fo->pending = i ? i->jclass : RVT_JC_NONE;
-    fo->prev_leaf = leaf;
-    fo->have_prev = true;
+        fo->ents[fo->cur].count += n;
+    if (fo->deep)
+        fo->deep_insns += n;
+}
+
+void rvt_folded_restack(rvt_folded *fo)
+{
+    end_run(fo);
+    fo->cur = lookup(fo, fo->cs.leaf);
+    fo->cs.dirty = false;
+    fo->deep = fo->cs.depth > RVT_CS_MAX_DEPTH;
+}
+
+/* Time passes with the current stack: the cycles since the last
+ * timestamp are charged to it. */
+static void time_event(rvt_folded *fo, uint64_t t)
+{
+    if (fo->have_time && t > fo->time && fo->cur != SIZE_MAX)
+        fo->ents[fo->cur].cycles += t - fo->time;
+    fo->have_time = true;
+    fo->time = t;
 }
 
 void rvt_folded_event(rvt_folded *fo, const rvt_flow_event *ev)
 {
-    switch (ev->kind) {
-    case RVT_EV_INSN:
-        insn(fo, ev->pc);
-        break;
-    case RVT_EV_TRAP:
-    case RVT_EV_INTERRUPT:
-        if (fo->have_prev) {
-            apply_pending(fo);
-            push(fo, fo->prev_leaf);
-        }
-        break;
-    case RVT_EV_LOST:
-    case RVT_EV_ERROR:
-    case RVT_EV_STOP:       /* what runs until the restart is not traced */
-        fo->depth = 0;
-        fo->have_prev = false;
-        fo->pending = RVT_JC_NONE;
-        fo->dirty = true;
-        break;
-    default:
-        break;
+    if (ev->kind == RVT_EV_INSN) {
+        rvt_folded_insn(fo, ev->pc);
+        return;
+    }
+    rvt_cs_event(&fo->cs, ev);          /* traps, losses */
+    if (ev->kind == RVT_EV_TIME)
+        time_event(fo, ev->aux);
+    else if (ev->kind == RVT_EV_LOST || ev->kind == RVT_EV_ERROR || ev->kind == RVT_EV_STOP) {
+        end_run(fo);
+        fo->cur = SIZE_MAX;
     }
 }
 
-void rvt_folded_write(const rvt_folded *fo, FILE *f)
+void rvt_folded_each(rvt_folded *fo, rvt_folded_fn fn, void *ctx)
 {
+    end_run(fo);
+    for (size_t i = 0; i < fo->nents; i++) {
+        const fo_entry *e = &fo->ents[i];
+        if (e->count || e->cycles)
+            fn(ctx, &fo->pool[e->off], e->len, e->count, e->cycles);
+    }
+}
+
+void rvt_folded_write(rvt_folded *fo, FILE *f)
+{
+    end_run(fo);
     for (size_t i = 0; i < fo->nents; i++) {
         const fo_entry *e = &fo->ents[i];
         if (!e->count)
@@ -264,8 +182,8 @@ void rvt_folded_write(const rvt_folded *fo, FILE *f)
     if (fo->deep_insns)
         fprintf(f, "# rvtrace: %llu instructions ran deeper than %u frames (deepest %llu); "
                 "their stacks keep the %u outermost frames and the leaf\n",
-                (unsigned long long)fo->deep_insns, FO_MAX_DEPTH, (unsigned long long)fo->max_depth,
-                FO_MAX_DEPTH);
+                (unsigned long long)fo->deep_insns, RVT_CS_MAX_DEPTH, (unsigned long long)fo->cs.max_depth,
+                RVT_CS_MAX_DEPTH);
 }
 
 /* The "folded" writer: the stacks are written when the output finishes. */

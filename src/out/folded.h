@@ -4,17 +4,67 @@
 #ifndef RVT_OUT_FOLDED_H
 #define RVT_OUT_FOLDED_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include "rvtrace/out.h"
+#include "out/callstack.h"
 
-typedef struct rvt_folded rvt_folded;
+/* The stacks and their counts; the fields are folded.c's (here so the
+ * per-instruction path can be inline in the writers built on it). */
+typedef struct fo_entry {
+    uint64_t hash;
+    size_t off;                 /* first name in the pool */
+    uint32_t len;               /* names: callers then the leaf */
+    uint64_t count;             /* instructions retired with this stack */
+    uint64_t cycles;            /* time (RVT_EV_TIME units) spent with it */
+} fo_entry;
+
+typedef struct rvt_folded {
+    rvt_callstack cs;
+    uint64_t deep_insns;        /* instructions retired deeper than RVT_CS_MAX_DEPTH */
+    const char *prev_leaf;
+    size_t cur;                 /* entry of the current stack, or SIZE_MAX */
+    /* Counts go to the entry a run at a time: the instructions retired
+     * since the stack last changed are added when it changes again (one
+     * counter per instruction, not an entry update). */
+    uint64_t n;                 /* instructions retired */
+    uint64_t run_start;         /* n when cur was chosen */
+    bool deep;                  /* the current stack is deeper than named */
+    bool have_time;
+    uint64_t time;              /* the last RVT_EV_TIME */
+    fo_entry *ents;
+    size_t nents, cap;
+    uint32_t *index;            /* open addressing: entry + 1, 0 = free */
+    size_t index_cap;           /* power of two, > 2 * nents */
+    const char **pool;
+    size_t npool, pool_cap;
+} rvt_folded;
 
 rvt_folded *rvt_folded_new(rvt_image *img);
 void rvt_folded_event(rvt_folded *fo, const rvt_flow_event *ev);
+/* Internal to rvt_folded_insn: count the run, find the entry of the
+ * changed stack. */
+void rvt_folded_restack(rvt_folded *fo);
+/* rvt_folded_event for an RVT_EV_INSN at pc: the hot path, inline. */
+static inline void rvt_folded_insn(rvt_folded *fo, uint64_t pc)
+{
+    const char *leaf = rvt_cs_insn(&fo->cs, pc);
+    if (fo->cs.dirty || leaf != fo->prev_leaf || fo->cur == SIZE_MAX)
+        rvt_folded_restack(fo);
+    fo->n++;
+    fo->prev_leaf = leaf;
+}
 /* Every distinct stack, in the order first seen; then, when calls went
  * deeper than the 1,024 frames kept, a final "# rvtrace: ..." line with
  * how many instructions ran deeper and the deepest stack. */
-void rvt_folded_write(const rvt_folded *fo, FILE *f);
+void rvt_folded_write(rvt_folded *fo, FILE *f);
 void rvt_folded_free(rvt_folded *fo);
+/* One distinct stack: names[0..n) outermost first, the leaf last; the
+ * instructions retired and the time (RVT_EV_TIME units, e.g. cycles)
+ * spent with it. */
+typedef void (*rvt_folded_fn)(void *ctx, const char *const *names, uint32_t n, uint64_t insns,
+                              uint64_t cycles);
+/* Every stack with instructions or time, in the order first seen. */
+void rvt_folded_each(rvt_folded *fo, rvt_folded_fn fn, void *ctx);
 
 #endif

@@ -9,6 +9,11 @@ static const rvt_out_writer *const writers[] = {
     &rvt_out_listing_writer,    /* RVT_OUT_LISTING */
     &rvt_out_json_writer,       /* RVT_OUT_JSON */
     &rvt_out_folded_writer,     /* RVT_OUT_FOLDED */
+    &rvt_out_report_writer,     /* the profile table (rvtrace report) */
+    &rvt_out_flamegraph_writer, /* flame-graph SVG */
+    &rvt_out_speedscope_writer, /* speedscope JSON */
+    &rvt_out_timeline_writer,   /* Chrome trace-event JSON */
+    &rvt_out_html_writer,       /* one-page HTML report */
 };
 
 const rvt_out_writer *rvt_out_writer_at(size_t i)

@@ -8,5 +8,10 @@ extern const rvt_out_writer rvt_out_pcs_writer;       /* pcs.c */
 extern const rvt_out_writer rvt_out_listing_writer;   /* listing.c */
 extern const rvt_out_writer rvt_out_json_writer;      /* json.c */
 extern const rvt_out_writer rvt_out_folded_writer;    /* folded.c */
+extern const rvt_out_writer rvt_out_report_writer;    /* report.c */
+extern const rvt_out_writer rvt_out_flamegraph_writer; /* flamegraph.c */
+extern const rvt_out_writer rvt_out_speedscope_writer; /* speedscope.c */
+extern const rvt_out_writer rvt_out_timeline_writer;  /* timeline.c */
+extern const rvt_out_writer rvt_out_html_writer;      /* html.c */
 
 #endif

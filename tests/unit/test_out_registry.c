@@ -44,7 +44,16 @@ static void registry(void)
         CHECK_STR(w->name, names[i]);
         CHECK_EQ(w->needs_image, i != RVT_OUT_PCS);
     }
-    CHECK(rvt_out_writer_at(4) == NULL);
+    /* issue #17's writers follow the rvt_out_kind ones */
+    static const char *const more[] = { "report", "flamegraph", "speedscope", "timeline", "html" };
+    for (size_t i = 0; i < 5; i++) {
+        CHECK(rvt_out_find(more[i]) != NULL);
+        CHECK(rvt_out_find(more[i])->needs_image);
+    }
+    size_t n = 0;
+    while (rvt_out_writer_at(n))
+        n++;
+    CHECK(n >= 9);
     CHECK(rvt_out_find("probe") == NULL);
     CHECK(rvt_out_find("JSON") == NULL);
     CHECK(rvt_out_find("") == NULL);

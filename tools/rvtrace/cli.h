@@ -100,6 +100,18 @@ bool cli_has_suffix(const char *s, const char *suffix);
  * *given counts them, > 1 (printed) when two differ.  The stdout output
  * does not depend on where --pcs stands. */
 bool cli_stdout_writer(const char *arg, const rvt_out_writer **w, int *given);
+/* A writer of the command's own that cli_stdout_writer also takes as
+ * --NAME (report hands decode its fan-out of outputs this way); NULL: none. */
+void cli_extra_writer(const rvt_out_writer *w);
+/* An ingress sink of the command's own that `run` adds to its outputs
+ * (report profiles the hart's run this way): open() gives the sink for
+ * the loaded image, close() after the run finishes its outputs.  Both
+ * return CLI statuses (errors printed).  NULL: none. */
+typedef struct cli_run_hook {
+    int (*open)(struct rvt_image *img, rvt_irec_sink *out);
+    int (*close)(void);
+} cli_run_hook;
+extern const cli_run_hook *cli_run_extra;
 /* --isa of run/verify: rv64gc = rv64imafdc (the default), rv64g, rv64imac,
  * rv64ima and the rv32 ones; false for another name. */
 #define CLI_ISA_NAMES "rv64gc (= rv64imafdc), rv64g, rv64imac, rv64ima and\n" \
@@ -118,6 +130,7 @@ int cmd_disasm(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_report(int argc, char **argv);     /* cmd_report.c */
 int rvi_cmd_dump(int argc, char **argv);   /* rvi_dump.c */
 int cmd_verify(int argc, char **argv);     /* cmd_verify.c */
 int tv_cmd_dump(int argc, char **argv);    /* tv_dump.c */
@@ -126,7 +139,7 @@ int tv_cmd_dump(int argc, char **argv);    /* tv_dump.c */
 const char *cli_help_text(const char *cmd);
 extern const char cmd_run_help[], cmd_dump_help[], cmd_decode_help[],
     cmd_encode_help[], cmd_import_help[], cmd_disasm_help[], cmd_verify_help[],
-    cmd_stat_help[], cmd_bench_help[];
+    cmd_stat_help[], cmd_bench_help[], cmd_report_help[];
 /* Option summaries of the two trace paths, shown inside run/encode/decode help. */
 extern const char te_options_help[], nt_options_help[];
 

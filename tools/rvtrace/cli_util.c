@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "util/thousands.h"
 #include "rvtrace/io.h"
 
 void cli_err(const char *fmt, ...)
@@ -104,11 +105,21 @@ bool cli_parse_ram_size(const char *name, const char *v, uint64_t *out)
     return false;
 }
 
-/* "--NAME" of a registered writer (out.h); "pcs" is --pcs FILE, not stdout. */
+static const rvt_out_writer *cli_extra;     /* cli_extra_writer */
+
+void cli_extra_writer(const rvt_out_writer *w)
+{
+    cli_extra = w;
+}
+
+/* "--NAME" of a registered writer (out.h) or the command's own
+ * (cli_extra_writer); "pcs" is --pcs FILE, not stdout. */
 static const rvt_out_writer *stdout_writer_opt(const char *arg)
 {
     if (strncmp(arg, "--", 2) || !strcmp(arg + 2, "pcs"))
         return NULL;
+    if (cli_extra && !strcmp(arg + 2, cli_extra->name))
+        return cli_extra;
     return rvt_out_find(arg + 2);
 }
 
@@ -167,16 +178,7 @@ bool cli_has_suffix(const char *s, const char *suffix)
 
 const char *cli_thousands(uint64_t v, char *buf, size_t n)
 {
-    char tmp[32];
-    int len = snprintf(tmp, sizeof tmp, "%" PRIu64, v);
-    size_t o = 0;
-    for (int i = 0; i < len && o + 1 < n; i++) {
-        if (i > 0 && (len - i) % 3 == 0 && o + 2 < n)
-            buf[o++] = ',';
-        buf[o++] = tmp[i];
-    }
-    buf[o] = '\0';
-    return buf;
+    return rvt_thousands(v, buf, n);
 }
 
 uint8_t *cli_slurp(const char *path, size_t *len)

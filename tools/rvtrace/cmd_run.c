@@ -72,6 +72,8 @@ const char cmd_run_help[] =
     "another code (printed), on a fatal hart error, when --max-instr stops the\n"
     "run or an output cannot be written; 2 on a usage error.\n";
 
+const cli_run_hook *cli_run_extra;     /* cli.h: set by report */
+
 /* ---- buffered PC list writer ---- */
 typedef struct pc_file {
     FILE *f;
@@ -381,6 +383,12 @@ static int open_sinks(const run_opts *o, unsigned xlen, rvt_image *img, sinks *s
             return CLI_FAIL;
         rvt_irec_tee_add(&s->tee, &k);
     }
+    if (cli_run_extra) {            /* report's profile of this run */
+        int rc = cli_run_extra->open(img, &k);
+        if (rc != CLI_OK)
+            return rc;
+        rvt_irec_tee_add(&s->tee, &k);
+    }
     if (o->null_trace) {
         rvt_irec_sink null = { NULL, null_put, NULL, NULL };
         rvt_irec_tee_add(&s->tee, &null);
@@ -416,6 +424,8 @@ static int close_sinks(sinks *s)
         rc = CLI_FAIL;
     }
     if (te_sink_close(s->te) != CLI_OK)
+        rc = CLI_FAIL;
+    if (cli_run_extra && cli_run_extra->close() != CLI_OK)
         rc = CLI_FAIL;
     if (nt_sink_close(s->nt) != CLI_OK)
         rc = CLI_FAIL;

@@ -1,0 +1,114 @@
+/* The call stack of a decoded flow (callstack.h). */
+#include <string.h>
+#include "out/callstack.h"
+#include "rvtrace/isa.h"
+
+const char rvt_cs_unknown[] = "[unknown]";
+
+void rvt_cs_init(rvt_callstack *cs, rvt_image *img)
+{
+    memset(cs, 0, sizeof *cs);
+    cs->img = img;
+    cs->dirty = true;
+}
+
+/* The stack effect of a jump class (table 4.4's call/return/swap). */
+static uint8_t effect_of(uint8_t jclass)
+{
+    switch (jclass) {
+    case RVT_JC_CALL_INF:
+    case RVT_JC_CALL_UNINF: return RVT_CS_CALL;
+    case RVT_JC_RETURN:
+    case RVT_JC_XRET: return RVT_CS_RETURN;
+    case RVT_JC_SWAP: return RVT_CS_SWAP;
+    default: return RVT_CS_NONE;
+    }
+}
+
+/* Looked up once per pc (the cache is not told about self-modifying code:
+ * a rewritten call/return keeps its first class). */
+void rvt_cs_fill(rvt_callstack *cs, size_t k, uint64_t pc)
+{
+    const char *n = cs->img ? rvt_image_symbol(cs->img, pc, NULL) : NULL;
+    const rvt_insn *i = cs->img ? rvt_image_insn(cs->img, pc) : NULL;
+    cs->cache[k].pc = pc;
+    cs->cache[k].name = n ? n : rvt_cs_unknown;
+    cs->cache[k].effect = effect_of(i ? i->jclass : RVT_JC_NONE);
+}
+
+static void push(rvt_callstack *cs, const char *name)
+{
+    if (cs->depth < RVT_CS_MAX_DEPTH)
+        cs->stk[cs->depth] = name;
+    cs->depth++;
+    if (cs->depth > cs->max_depth)
+        cs->max_depth = cs->depth;
+    cs->dirty = true;
+}
+
+static void pop(rvt_callstack *cs)
+{
+    if (cs->depth) {
+        cs->depth--;
+        cs->dirty = true;
+    }
+}
+
+/* The stack effect of the previous instruction, now that it retired and
+ * the next one is known. */
+void rvt_cs_apply(rvt_callstack *cs)
+{
+    switch (cs->pending) {
+    case RVT_CS_CALL:
+        push(cs, cs->leaf);
+        break;
+    case RVT_CS_RETURN:
+        pop(cs);
+        break;
+    case RVT_CS_SWAP:
+        pop(cs);
+        push(cs, cs->leaf);
+        break;
+    default:
+        break;
+    }
+    cs->effect = cs->pending;
+    cs->pending = RVT_CS_NONE;
+}
+
+void rvt_cs_trap(rvt_callstack *cs)
+{
+    if (!cs->leaf)
+        return;
+    rvt_cs_apply(cs);
+    push(cs, cs->leaf);
+}
+
+void rvt_cs_reset(rvt_callstack *cs)
+{
+    cs->depth = 0;
+    cs->leaf = NULL;
+    cs->pending = RVT_CS_NONE;
+    cs->dirty = true;
+}
+
+bool rvt_cs_event(rvt_callstack *cs, const rvt_flow_event *ev)
+{
+    switch (ev->kind) {
+    case RVT_EV_INSN:
+        rvt_cs_insn(cs, ev->pc);
+        return true;
+    case RVT_EV_TRAP:
+    case RVT_EV_INTERRUPT:
+        rvt_cs_trap(cs);
+        break;
+    case RVT_EV_LOST:
+    case RVT_EV_ERROR:
+    case RVT_EV_STOP:       /* what runs until the restart is not traced */
+        rvt_cs_reset(cs);
+        break;
+    default:
+        break;
+    }
+    return false;
+}

@@ -1,0 +1,74 @@
+/* The call stack a decoded flow implies, shared by the writers that need
+ * it (folded stacks, profile, timeline).  It follows the link-register
+ * convention the trace encoders use (E-Trace 4.1.1, tables 4.4/4.5; N-Trace
+ * follows it for implicit return): a call pushes the caller's function, a
+ * return pops it, a co-routine swap does both; a trap pushes the
+ * interrupted function and the xret pops it.  A loss, decode error or stop
+ * forgets the stack: continuity is unknown there. */
+#ifndef RVT_OUT_CALLSTACK_H
+#define RVT_OUT_CALLSTACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "rvtrace/out.h"
+
+#define RVT_CS_MAX_DEPTH 1024u      /* frames named; deeper calls are only counted */
+#define RVT_CS_CACHE 4096u          /* pc -> function and jump class, direct mapped */
+
+/* What the previous instruction did to the stack, seen at the next one. */
+enum rvt_cs_effect { RVT_CS_NONE = 0, RVT_CS_CALL, RVT_CS_RETURN, RVT_CS_SWAP };
+
+typedef struct rvt_callstack {
+    rvt_image *img;
+    const char *stk[RVT_CS_MAX_DEPTH];  /* the callers, outermost first */
+    uint64_t depth;             /* frames outstanding (stk holds the outermost) */
+    uint64_t max_depth;         /* the deepest stack seen */
+    uint8_t pending;            /* rvt_cs_effect the previous instruction will have */
+    uint8_t effect;             /* rvt_cs_effect applied before the current insn */
+    bool dirty;                 /* the callers changed since the caller last cleared it */
+    const char *leaf;           /* function of the current instruction; NULL
+                                   before the first one and after a reset */
+    /* What each instruction needs, looked up once per pc: the function
+     * symbol (a binary search) and the jump class (the image's decode). */
+    struct { uint64_t pc; const char *name; uint8_t effect; } cache[RVT_CS_CACHE];
+} rvt_callstack;
+
+/* "[unknown]": the function name of a pc no symbol covers. */
+extern const char rvt_cs_unknown[];
+
+void rvt_cs_init(rvt_callstack *cs, rvt_image *img);
+/* Internal to rvt_cs_insn: the previous instruction's effect; the cache
+ * line k filled for pc. */
+void rvt_cs_apply(rvt_callstack *cs);
+void rvt_cs_fill(rvt_callstack *cs, size_t k, uint64_t pc);
+
+/* An instruction retired at pc: applies the previous one's effect (in
+ * cs->effect), then makes pc's function the leaf; returns it.  Inline:
+ * every writer that follows the stack calls it per instruction. */
+static inline const char *rvt_cs_insn(rvt_callstack *cs, uint64_t pc)
+{
+    cs->effect = RVT_CS_NONE;
+    if (cs->pending != RVT_CS_NONE)
+        rvt_cs_apply(cs);
+    size_t k = (pc >> 1) & (RVT_CS_CACHE - 1);
+    if (cs->cache[k].pc != pc || !cs->cache[k].name)
+        rvt_cs_fill(cs, k, pc);
+    cs->pending = cs->cache[k].effect;
+    cs->leaf = cs->cache[k].name;
+    return cs->leaf;
+}
+/* A trap or interrupt: the interrupted function becomes a caller. */
+void rvt_cs_trap(rvt_callstack *cs);
+/* Continuity lost (loss, error, stop): the stack is forgotten. */
+void rvt_cs_reset(rvt_callstack *cs);
+/* The named frames: min(depth, RVT_CS_MAX_DEPTH). */
+static inline unsigned rvt_cs_named(const rvt_callstack *cs)
+{
+    return cs->depth < RVT_CS_MAX_DEPTH ? (unsigned)cs->depth : RVT_CS_MAX_DEPTH;
+}
+/* Feed one flow event (INSN, TRAP/INTERRUPT, LOST/ERROR/STOP); true for
+ * an instruction. */
+bool rvt_cs_event(rvt_callstack *cs, const rvt_flow_event *ev);
+
+#endif

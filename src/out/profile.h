@@ -1,0 +1,73 @@
+/* The profile's tables (profile.c), read by its report (profile_text.c)
+ * and the HTML page (html.c). */
+#ifndef RVT_OUT_PROFILE_H
+#define RVT_OUT_PROFILE_H
+
+#include "rvtrace/profile.h"
+#include "out/folded.h"
+#include "out/keymap.h"
+
+typedef struct rvt_prof_fn {
+    const char *name;
+    uint64_t self, total;          /* instructions: in it, and with callees */
+    uint64_t calls;
+    uint64_t self_cycles, total_cycles;
+    uint64_t stamp;                /* rvt_profile_totals: the last stack counted */
+    const char *image;             /* file of the segment it first ran in, or NULL */
+} rvt_prof_fn;
+
+typedef struct rvt_prof_count {    /* a context, hart or trap cause, and its count */
+    uint64_t key, key2;
+    uint64_t count;
+} rvt_prof_count;
+
+struct rvt_profile {
+    rvt_image *img;
+    const char *last_leaf;         /* the leaf whose image is known */
+    rvt_folded *fo;                /* the stacks; the call-stack tracker inside */
+    rvt_keymap fn_ix;              /* name pointer -> fns */
+    rvt_prof_fn *fns;
+    size_t fn_cap;
+    rvt_keymap edge_ix;            /* (caller, callee) -> edge_calls */
+    uint64_t *edge_calls;
+    size_t edge_cap;
+    uint64_t priv_insns[8];        /* by privilege (event priv & 7) */
+    rvt_keymap ctx_ix;             /* context -> ctx_insns */
+    uint64_t *ctx_insns;
+    size_t ctx_cap;
+    uint64_t context;              /* the current one (RVT_EV_CONTEXT) */
+    uint64_t run_start;            /* instructions before the current run */
+    uint16_t run_src;              /* its hart and privilege (profile.c end_run) */
+    uint8_t run_priv;
+    rvt_keymap hart_ix;            /* src -> hart_insns */
+    uint64_t *hart_insns;
+    size_t hart_cap;
+    rvt_keymap trap_ix;            /* (kind | flags << 8, cause) -> trap_counts */
+    uint64_t *trap_counts;
+    size_t trap_cap;
+    uint64_t insns, errors, lost;
+    bool have_time, incomplete, totalled, oom;
+    uint64_t t_first, t_last;
+};
+
+/* Self and total instructions and time of every function, from the stacks,
+ * and the last run's counts (once; later calls do nothing). */
+void rvt_profile_totals(rvt_profile *p);
+/* Function indices sorted by key, best first (free() the result); *n
+ * gets the count.  NULL when out of memory. */
+size_t *rvt_profile_sorted(const rvt_profile *p, rvt_prof_sort key, size_t *n);
+/* Instructions per image (the file a function's code came from), in the
+ * order first seen: *n entries of { name, self instructions }; free() the
+ * result.  NULL when none or out of memory. */
+typedef struct rvt_prof_image {
+    const char *name;
+    uint64_t insns;
+} rvt_prof_image;
+rvt_prof_image *rvt_profile_images(const rvt_profile *p, size_t *n);
+/* Cycles from the first to the last timestamp, 0 if none. */
+uint64_t rvt_profile_cycles(const rvt_profile *p);
+/* A count table's entry i as a string into buf: trap "exception 2",
+ * "interrupt 7", "trap (cause unknown)". */
+const char *rvt_profile_trap_name(const rvt_profile *p, size_t i, char *buf, size_t n);
+
+#endif
