@@ -69,7 +69,7 @@ rvt_memv *rvt_memv_new(const rvt_mem *m)
     if (!v)
         return NULL;
     v->mem = m;
-    v->space = (rvt_space){ .context = 0, .priv = 3, .source = 0 };
+    v->space = RVT_MEMV_START;
     v->gen = 1;
     v->xlen = rvt_mem_xlen(m);
     if (!resolve(v)) {
@@ -277,6 +277,7 @@ int rvt_dec_mem_open(rvt_dec_mem *dm, const rvt_mem *m, const rvt_image *img)
         }
         m = dm->own;
     }
+    dm->space = RVT_MEMV_START;
     if (!(dm->view = rvt_memv_new(m))) {
         rvt_dec_mem_close(dm);
         return RVT_ERR_NOMEM;

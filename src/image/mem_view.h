@@ -11,8 +11,9 @@
 
 typedef struct rvt_memv rvt_memv;
 
-/* A view over m (borrowed), in space {context 0, priv 3 (M), source 0}
- * until rvt_memv_set_space.  NULL when out of memory or m is NULL. */
+/* A view over m (borrowed), in space RVT_MEMV_START until
+ * rvt_memv_set_space.  NULL when out of memory or m is NULL. */
+#define RVT_MEMV_START ((rvt_space){ .context = 0, .priv = 3, .source = 0 })
 rvt_memv *rvt_memv_new(const rvt_mem *m);
 void rvt_memv_free(rvt_memv *v);
 /* Decode in space from now on.  True when lookups may now answer
@@ -31,6 +32,7 @@ const rvt_insn *rvt_memv_insn(void *v, uint64_t pc);
 typedef struct rvt_dec_mem {
     rvt_mem *own;            /* made for an rvt_image entry point, else NULL */
     rvt_memv *view;          /* NULL: a custom rvt_*_insn_fn */
+    rvt_space space;         /* the view's, checked inline: set per message */
 } rvt_dec_mem;
 
 /* A view over m, or over a single-space rvt_mem holding img (the rvt_image
@@ -44,8 +46,11 @@ void rvt_dec_mem_close(rvt_dec_mem *dm);
 static inline void rvt_dec_mem_space(rvt_dec_mem *dm, rvt_iblocks *bc, uint64_t context,
                                      unsigned priv, unsigned source)
 {
-    rvt_space s = { .context = context, .priv = priv, .source = source };
-    if (dm->view && rvt_memv_set_space(dm->view, &s))
+    if (!dm->view || (dm->space.context == context && dm->space.priv == priv &&
+                      dm->space.source == source))
+        return;
+    dm->space = (rvt_space){ .context = context, .priv = priv, .source = source };
+    if (rvt_memv_set_space(dm->view, &dm->space))
         rvt_iblk_flush(bc);
 }
 

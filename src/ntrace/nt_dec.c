@@ -139,7 +139,8 @@ void rvt_nt_decoder_free(rvt_nt_decoder *d)
 
 void rvt_nt_decoder_flush_cache(rvt_nt_decoder *d)
 {
-    rvt_dec_mem_flush(&d->mem, &d->bc);
+    if (d)
+        rvt_dec_mem_flush(&d->mem, &d->bc);
 }
 
 /* mem.h: a source's code is looked up in the space its last Ownership

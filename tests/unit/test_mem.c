@@ -262,6 +262,7 @@ static void null_args(void)
     CHECK(rvt_te_decoder_new_mem(NULL, m, NULL, NULL, &st) == NULL);
     CHECK_EQ(st, RVT_ERR_INVAL);
     rvt_te_decoder_flush(NULL);
+    rvt_nt_decoder_flush_cache(NULL);
     rvt_nt_cfg cfg;
     rvt_nt_cfg_default(&cfg);
     st = 0;
