@@ -224,6 +224,17 @@ static void flush(void)
     CHECK(old->len == 4 && old->raw == ADDI);       /* still readable */
     i = rvt_memv_insn(v, 0x1000);
     CHECK(i == img_old && i->len == 4);             /* re-decoded in place */
+    /* A segment added to an image after the view was made (single-threaded
+     * patching: the latest segment shadows the earlier) is what the view
+     * reads from then on (the decoder's block cache above it keeps the old
+     * decode until the decoder is flushed). */
+    uint16_t cli = CLI5;
+    CHECK_EQ(rvt_image_add_bytes(ia, 0x1000, &cli, 2, "patch"), 0);
+    rvt_memv_flush(v);
+    i = rvt_memv_insn(v, 0x1000);
+    CHECK(i && i->raw == CLI5 && i->len == 2);
+    i = rvt_memv_insn(v, 0x1002);
+    CHECK(i && i->raw == 0x0015);                   /* the addi's upper half, unshadowed */
     rvt_memv_flush(NULL);
     rvt_memv_free(v);
     rvt_mem_free(m);
