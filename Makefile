@@ -2,13 +2,14 @@
 # set-up a fresh Debian machine needs: both call scripts/setup.sh first.
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+TSAN_BUILD ?= build-tsan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CTEST_ARGS ?=
 # make install: where (PREFIX) and under which staging root (DESTDIR).
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 
-.PHONY: all setup build install demo test asan bench fuzz programs clean
+.PHONY: all setup build install demo test asan tsan bench fuzz programs clean
 
 all: build
 
@@ -40,6 +41,16 @@ asan: setup $(ASAN_BUILD)/build.ninja
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
 
+# ThreadSanitizer over the tests that decode on several threads (one
+# rvt_mem shared by decoders on two threads, include/rvtrace/mem.h).
+$(TSAN_BUILD)/build.ninja:
+	cmake -S . -B $(TSAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRVT_TSAN=ON
+
+tsan: setup $(TSAN_BUILD)/build.ninja
+	cmake --build $(TSAN_BUILD) -j $(JOBS) --target test_mem_threads test_mem
+	cd $(TSAN_BUILD) && TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
+	  ctest --output-on-failure -R '^unit[.]test_mem' $(CTEST_ARGS)
+
 bench: setup build
 	@bash bench/run.sh $(BUILD)
 
@@ -50,4 +61,4 @@ programs:
 	@bash programs/build.sh
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) build-fuzz

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include "rvtrace/ingress.h"
 #include "rvtrace/image.h"
+#include "rvtrace/mem.h"
 #include "rvtrace/out.h"
 #include "rvtrace/status.h"
 
@@ -246,6 +247,16 @@ rvt_te_decoder *rvt_te_decoder_new(const rvt_te_attrs *a, rvt_image *img,
 /* Same, with a custom instruction lookup (tests, benchmarks). */
 rvt_te_decoder *rvt_te_decoder_new_fn(const rvt_te_attrs *a, rvt_te_insn_fn insn, void *insn_ctx,
                                       rvt_flow_fn fn, void *ctx, int *status);
+/* Over an rvt_mem (mem.h): code is looked up in the space of the last
+ * format 3 packet (its privilege and context; source 0).  mem must outlive
+ * the decoder; several decoders (threads) may share it.  The rvt_image
+ * entry point above is the single-space case (the image in every space). */
+rvt_te_decoder *rvt_te_decoder_new_mem(const rvt_te_attrs *a, const rvt_mem *mem,
+                                       rvt_flow_fn fn, void *ctx, int *status);
+/* Forget cached instructions (11.4 of N-Trace, the same for E-Trace: the
+ * code changed, e.g. self-modifying code served by an rvt_mem read
+ * callback after a fence.i).  Safe to call from inside the callback. */
+void rvt_te_decoder_flush(rvt_te_decoder *d);
 /* Emit RVT_EV_INSN events?  (Off: only count, for benchmarks.) */
 void rvt_te_decoder_set_events(rvt_te_decoder *d, bool insn_events);
 /* Decode a whole raw stream and end the trace (rvt_te_decoder_finish:

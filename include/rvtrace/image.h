@@ -1,5 +1,7 @@
 /* rvtrace program image: ELF32/ELF64 (libelf) and raw binaries, symbols,
- * and the decoded-instruction cache every decoder shares. */
+ * and a decoded-instruction cache for single-threaded callers (listings).
+ * Decoders read images through an rvt_mem (mem.h) with caches of their
+ * own, so one image can serve decoders on several threads. */
 #ifndef RVTRACE_IMAGE_H
 #define RVTRACE_IMAGE_H
 
@@ -65,8 +67,9 @@ bool rvt_image_code_range(const rvt_image *img, size_t i, uint64_t *start, uint6
  * (stops at the end of a segment's memsz). */
 size_t rvt_image_read(const rvt_image *img, uint64_t addr, void *buf, size_t len);
 
-/* Decoded instruction at pc, cached (never decoded twice).  NULL when no
- * image covers pc.  xlen 0 = the image's own. */
+/* Decoded instruction at pc, cached in the image (never decoded twice).
+ * NULL when no image covers pc.  Fills the image's cache: not while other
+ * threads use the image (decoders over an rvt_mem do not call it). */
 const rvt_insn *rvt_image_insn(rvt_image *img, uint64_t pc);
 /* rvt_image_insn in the shape of the flow decoders' instruction callbacks
  * (rvt_te_insn_fn, rvt_nt_insn_fn): pass it with the image as context. */

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include "rvtrace/mem.h"
 #include "rvtrace/ingress.h"
 #include "rvtrace/isa.h"
 #include "rvtrace/out.h"
@@ -207,6 +208,12 @@ typedef struct rvt_nt_dec_stats {
  * src_filter < 0: decode every SRC (separate state per source). */
 rvt_nt_decoder *rvt_nt_decoder_new(const rvt_nt_cfg *cfg, rvt_nt_insn_fn insn,
                                    void *insn_ctx, int src_filter, int *status);
+/* Over an rvt_mem (mem.h): each source's code is looked up in the space
+ * of its last Ownership message (7.1: context and PRV; 0 and 0 before
+ * one) and its SRC.  mem must outlive the decoder; several decoders
+ * (threads) may share it.  cfg NULL: RVT_ERR_INVAL. */
+rvt_nt_decoder *rvt_nt_decoder_new_mem(const rvt_nt_cfg *cfg, const rvt_mem *mem, int src_filter,
+                                       int *status);
 void rvt_nt_decoder_free(rvt_nt_decoder *d);
 /* Decode a buffer (may be called repeatedly for consecutive chunks that
  * end on message boundaries); events go to fn.  Returns 0, or fn's nonzero

@@ -9,6 +9,7 @@
 #include "util/bitio.h"
 #include "etrace/bpjtc.h"
 #include "isa/insn_blocks.h"
+#include "image/mem_view.h"
 #include "flow/flow_insn.h"
 #include "flow/flow_seq.h"
 #include "flow/flow_stack.h"
@@ -52,6 +53,7 @@ struct rvt_te_decoder {
     bool end_marker;            /* the last te_inst packet ends the trace (6.5) */
     uint64_t complete_end;      /* where the last complete packet ends */
     rvt_te_dec_stats stats;
+    rvt_dec_mem mem;            /* the view the block cache reads (mem.h) */
 };
 
 /* Hand an event to the caller; a non-zero answer stops the decoder. */
@@ -146,10 +148,38 @@ rvt_te_decoder *rvt_te_decoder_new_fn(const rvt_te_attrs *a, rvt_te_insn_fn insn
     return d;
 }
 
+/* Over an rvt_mem, or an image in every space: the decoder's own view. */
+static rvt_te_decoder *new_over(const rvt_te_attrs *a, const rvt_mem *m, const rvt_image *img,
+                                rvt_flow_fn fn, void *ctx, int *status)
+{
+    rvt_dec_mem dm = { 0 };
+    int st = a ? rvt_dec_mem_open(&dm, m, img) : RVT_ERR_INVAL;
+    rvt_te_decoder *d = st < 0 ? NULL : rvt_te_decoder_new_fn(a, rvt_memv_insn, dm.view, fn, ctx, &st);
+    if (d)
+        d->mem = dm;
+    else
+        rvt_dec_mem_close(&dm);
+    if (status)
+        *status = st;
+    return d;
+}
+
 rvt_te_decoder *rvt_te_decoder_new(const rvt_te_attrs *a, rvt_image *img,
                                    rvt_flow_fn fn, void *ctx, int *status)
 {
-    return rvt_te_decoder_new_fn(a, rvt_image_insn_cb, img, fn, ctx, status);
+    return new_over(a, NULL, img, fn, ctx, status);
+}
+
+rvt_te_decoder *rvt_te_decoder_new_mem(const rvt_te_attrs *a, const rvt_mem *mem,
+                                       rvt_flow_fn fn, void *ctx, int *status)
+{
+    return new_over(a, mem, NULL, fn, ctx, status);
+}
+
+void rvt_te_decoder_flush(rvt_te_decoder *d)
+{
+    if (d)
+        rvt_dec_mem_flush(&d->mem, &d->bc);
 }
 
 void rvt_te_decoder_set_events(rvt_te_decoder *d, bool on) { d->insn_events = on; }
@@ -161,6 +191,7 @@ void rvt_te_decoder_free(rvt_te_decoder *d)
         free(d->ret.slot);
         free(d->walk.ret.slot);
         te_bpjtc_free(&d->t);
+        rvt_dec_mem_close(&d->mem);
     }
     free(d);
 }
@@ -602,10 +633,18 @@ static void sync_branch(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t address
     }
 }
 
+/* mem.h: code is looked up in the space of the last format 3 (its
+ * privilege and context: 1.1.1 6.2-6.4 "Format 3 subformat 0-2");
+ * one stream, source 0. */
+static void te_space(rvt_te_decoder *d, const rvt_te_pkt *p)
+{
+    rvt_dec_mem_space(&d->mem, &d->bc, p->context, p->privilege, 0);
+}
+
 static int process_f3(rvt_te_decoder *d, const rvt_te_pkt *p)
 {
     if (p->subformat == 2)
-        return event(d, RVT_EV_CONTEXT, d->pc, p->context, 0, NULL), 0;
+        return te_space(d, p), event(d, RVT_EV_CONTEXT, d->pc, p->context, 0, NULL), 0;
     d->inferred = false;
     uint64_t address = p->address << d->a.iaddress_lsb;
     if (p->subformat == 1 && d->a.version == RVT_TE_V20 && !p->thaddr) {
@@ -636,6 +675,7 @@ static int process_f3(rvt_te_decoder *d, const rvt_te_pkt *p)
             event(d, RVT_EV_PRIV, address, p->privilege, 0, NULL);
         }
     }
+    te_space(d, p);    /* the walk to address was in the old space */
     if (resync) {
         d->branches = 0;
         d->map = 0;

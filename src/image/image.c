@@ -18,20 +18,21 @@ rvt_image *rvt_image_new(void)
     return calloc(1, sizeof(rvt_image));
 }
 
-void img_seg_free_cache(img_seg *s)
+void img_icache_free(img_icache *c)
 {
-    if (!s->chunks)
+    if (!c->chunks)
         return;
-    for (size_t i = 0; i < s->nchunks; i++)
-        free(s->chunks[i]);
-    free(s->chunks);
-    s->chunks = NULL;
+    for (size_t i = 0; i < c->nchunks; i++)
+        free(c->chunks[i]);
+    free(c->chunks);
+    c->chunks = NULL;
+    c->nchunks = 0;
 }
 
 void img_truncate(rvt_image *img, size_t nsegs, size_t nsyms)
 {
     for (size_t i = nsegs; i < img->nsegs; i++) {
-        img_seg_free_cache(&img->segs[i]);
+        img_icache_free(&img->segs[i].cache);
         free(img->segs[i].own);
         free(img->segs[i].name);
     }
@@ -109,7 +110,6 @@ int img_add_segment(rvt_image *img, uint64_t vaddr, uint64_t memsz, uint8_t *dat
     /* The cache covers the file-backed bytes; the zero fill past them all
      * decodes to the same (illegal) instruction, img->zero_insn. */
     s->cache_span = (filesz + IMG_CHUNK_BYTES - 1) & ~(uint64_t)(IMG_CHUNK_BYTES - 1);
-    s->nchunks = (size_t)(s->cache_span >> IMG_CHUNK_SHIFT);
     return RVT_OK;
 }
 

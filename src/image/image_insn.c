@@ -1,14 +1,13 @@
-/* The decoded-instruction cache: every pc is decoded once.  Decoders call
- * rvt_image_insn for every retired instruction, so the hit path is a
- * one-entry segment hint, a chunk pointer and an array index. */
+/* The decoded-instruction cache: every pc is decoded once.  The image's
+ * own cache (rvt_image_insn) serves single-threaded callers (listings,
+ * the verifier); decoders over an rvt_mem keep their own caches of the
+ * same shape (mem_view.c), so a shared image is never written.  The hit
+ * path is a one-entry segment hint, a chunk pointer and an array index. */
 #include <stdlib.h>
 #include <string.h>
 #include "image/image_internal.h"
 
-/* Decode the instruction at pc from the image bytes; an instruction that
- * runs past the end of its segment is decoded from the bytes there are
- * (the rest read as zero). */
-static void decode_at(const rvt_image *img, uint64_t pc, rvt_insn *out)
+void img_decode_at(const rvt_image *img, uint64_t pc, rvt_insn *out)
 {
     uint8_t b[4] = { 0, 0, 0, 0 };
     rvt_image_read(img, pc, b, sizeof b);
@@ -17,21 +16,26 @@ static void decode_at(const rvt_image *img, uint64_t pc, rvt_insn *out)
     rvt_isa_decode(raw, img->xlen ? img->xlen : 64, out);
 }
 
-static rvt_insn *cache_slot(img_seg *s, uint64_t off)
+rvt_insn *img_icache_slot(img_icache *c, const img_seg *s, uint64_t off, uint32_t **gen)
 {
-    if (!s->chunks) {
-        s->chunks = calloc(s->nchunks, sizeof *s->chunks);
-        if (!s->chunks)
+    if (!c->chunks) {
+        size_t n = (size_t)(s->cache_span >> IMG_CHUNK_SHIFT);
+        c->chunks = calloc(n, sizeof *c->chunks);
+        if (!c->chunks)
             return NULL;
+        c->nchunks = n;
     }
     size_t ci = (size_t)(off >> IMG_CHUNK_SHIFT);
-    if (!s->chunks[ci]) {
-        /* calloc: len == 0 marks "not decoded yet" */
-        s->chunks[ci] = calloc(IMG_CHUNK_INSNS, sizeof(rvt_insn));
-        if (!s->chunks[ci])
+    if (!c->chunks[ci]) {
+        /* calloc: len == 0 and generation 0 mark "not decoded yet" */
+        c->chunks[ci] = calloc(1, sizeof(img_chunk));
+        if (!c->chunks[ci])
             return NULL;
     }
-    return &s->chunks[ci][(off & (IMG_CHUNK_BYTES - 1)) >> 1];
+    size_t k = (off & (IMG_CHUNK_BYTES - 1)) >> 1;
+    if (gen)
+        *gen = &c->chunks[ci]->gen[k];
+    return &c->chunks[ci]->insn[k];
 }
 
 static const rvt_insn *insn_slow(rvt_image *img, uint64_t pc)
@@ -45,14 +49,14 @@ static const rvt_insn *insn_slow(rvt_image *img, uint64_t pc)
     if (off >= s->pub.filesz) {
         /* Zero fill: every pc there holds the same all-zero word. */
         if (!img->zero_insn.len)
-            decode_at(img, pc, &img->zero_insn);
+            img_decode_at(img, pc, &img->zero_insn);
         return &img->zero_insn;
     }
-    rvt_insn *slot = cache_slot(s, off);
+    rvt_insn *slot = img_icache_slot(&s->cache, s, off, NULL);
     if (!slot)
         return NULL;
     if (!slot->len)
-        decode_at(img, pc, slot);
+        img_decode_at(img, pc, slot);
     if (!s->shadowed)
         img->hint = s;
     return slot;
@@ -64,9 +68,9 @@ const rvt_insn *rvt_image_insn(rvt_image *img, uint64_t pc)
     if (s) {
         uint64_t off = pc - s->pub.vaddr;
         if (off < s->pub.filesz && !(pc & 1)) {
-            rvt_insn *c = s->chunks[off >> IMG_CHUNK_SHIFT];
+            img_chunk *c = s->cache.chunks[off >> IMG_CHUNK_SHIFT];
             if (c) {
-                rvt_insn *e = &c[(off & (IMG_CHUNK_BYTES - 1)) >> 1];
+                rvt_insn *e = &c->insn[(off & (IMG_CHUNK_BYTES - 1)) >> 1];
                 if (e->len)
                     return e;
             }
@@ -82,7 +86,7 @@ void rvt_image_invalidate(rvt_image *img, uint64_t addr, uint64_t len)
     uint64_t hi = addr + len < addr ? UINT64_MAX : addr + len;
     for (size_t i = 0; i < img->nsegs; i++) {
         img_seg *s = &img->segs[i];
-        if (!s->chunks)
+        if (!s->cache.chunks)
             continue;
         uint64_t a = lo > s->pub.vaddr ? lo - s->pub.vaddr : 0;
         uint64_t b = hi - s->pub.vaddr < s->cache_span && hi > s->pub.vaddr
@@ -90,9 +94,9 @@ void rvt_image_invalidate(rvt_image *img, uint64_t addr, uint64_t len)
         if (hi <= s->pub.vaddr)
             continue;
         for (uint64_t off = a & ~(uint64_t)1; off < b; off += 2) {
-            rvt_insn *c = s->chunks[off >> IMG_CHUNK_SHIFT];
+            img_chunk *c = s->cache.chunks[off >> IMG_CHUNK_SHIFT];
             if (c)
-                c[(off & (IMG_CHUNK_BYTES - 1)) >> 1].len = 0;
+                c->insn[(off & (IMG_CHUNK_BYTES - 1)) >> 1].len = 0;
         }
     }
     memset(&img->zero_insn, 0, sizeof img->zero_insn);

@@ -11,13 +11,28 @@
 #define IMG_CHUNK_BYTES (1u << IMG_CHUNK_SHIFT)
 #define IMG_CHUNK_INSNS (IMG_CHUNK_BYTES / 2)
 
+/* One chunk of decoded instructions.  gen[k] is the generation insn[k]
+ * was decoded in: the image's own cache uses generation 0 only (a slot is
+ * valid when its len is not 0); a decoder's view over an rvt_mem
+ * (mem_view.c) counts generations so that a flush never clears a slot a
+ * walk may still hold. */
+typedef struct img_chunk {
+    rvt_insn insn[IMG_CHUNK_INSNS];
+    uint32_t gen[IMG_CHUNK_INSNS];
+} img_chunk;
+
+/* Decoded-instruction cache over the file-backed bytes of one segment. */
+typedef struct img_icache {
+    img_chunk **chunks;      /* nchunks pointers, each allocated on first use */
+    size_t nchunks;
+} img_icache;
+
 typedef struct img_seg {
     rvt_segment pub;
     uint8_t *own;            /* pub.data, owned */
     char *name;              /* pub.name, owned */
-    rvt_insn **chunks;       /* cache over [vaddr, vaddr + cache_span) */
+    img_icache cache;        /* the image's own cache (rvt_image_insn) */
     uint64_t cache_span;     /* filesz rounded up to a chunk */
-    size_t nchunks;
     bool shadowed;           /* a later segment overlaps this one */
 } img_seg;
 
@@ -64,7 +79,13 @@ img_seg *img_find(const rvt_image *img, uint64_t addr);
 /* Add a symbol (name copied). */
 int img_sym_add(rvt_image *img, const char *name, uint64_t addr, uint64_t size,
                 uint64_t lim, unsigned rank);
-void img_seg_free_cache(img_seg *s);
+void img_icache_free(img_icache *c);
+/* The slot of the instruction at offset off (< s->cache_span) of segment
+ * s in cache c (sized for s on first use); NULL when out of memory. */
+rvt_insn *img_icache_slot(img_icache *c, const img_seg *s, uint64_t off, uint32_t **gen);
+/* Decode the instruction at pc from the image's bytes (an instruction
+ * running past its segment reads zeros there). */
+void img_decode_at(const rvt_image *img, uint64_t pc, rvt_insn *out);
 void img_syms_free(rvt_image *img);
 /* Record an executable section. */
 int img_code_add(rvt_image *img, const char *name, uint64_t start, uint64_t end);

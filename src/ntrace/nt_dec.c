@@ -12,6 +12,7 @@
 #include "ntrace/nt_return.h"
 #include "ntrace/nt_read.h"
 #include "util/bitio.h"
+#include "image/mem_view.h"
 #include "util/grow.h"
 #include "isa/insn_blocks.h"
 
@@ -56,6 +57,7 @@ typedef struct nt_src {
     bool last_valid;
     uint64_t last_icnt, last_hist, last_target;
     rvt_flow_event ev;        /* template: src, priv */
+    uint64_t context;         /* the last Ownership message's (7.1), 0 before */
 } nt_src;
 
 struct rvt_nt_decoder {
@@ -77,6 +79,7 @@ struct rvt_nt_decoder {
     uint64_t wide_off;        /* message of the last wide_icnt count */
     unsigned events;          /* RVT_NT_EVENTS_* */
     rvt_iblocks bc;           /* instructions and straight-line blocks */
+    rvt_dec_mem mem;          /* the view bc reads (mem.h), if over an rvt_mem */
 };
 
 rvt_nt_decoder *rvt_nt_decoder_new(const rvt_nt_cfg *cfg, rvt_nt_insn_fn insn,
@@ -106,10 +109,27 @@ rvt_nt_decoder *rvt_nt_decoder_new(const rvt_nt_cfg *cfg, rvt_nt_insn_fn insn,
     return d;
 }
 
+rvt_nt_decoder *rvt_nt_decoder_new_mem(const rvt_nt_cfg *cfg, const rvt_mem *mem, int src_filter,
+                                       int *status)
+{
+    rvt_dec_mem dm = { 0 };
+    int st = cfg ? rvt_dec_mem_open(&dm, mem, NULL) : RVT_ERR_INVAL;
+    rvt_nt_decoder *d = st < 0 ? NULL
+                        : rvt_nt_decoder_new(cfg, rvt_memv_insn, dm.view, src_filter, &st);
+    if (d)
+        d->mem = dm;
+    else
+        rvt_dec_mem_close(&dm);
+    if (status)
+        *status = st;
+    return d;
+}
+
 void rvt_nt_decoder_free(rvt_nt_decoder *d)
 {
     if (!d)
         return;
+    rvt_dec_mem_close(&d->mem);
     for (unsigned i = 0; i < d->nused; i++) {
         free(d->src[d->used[i]]->marks);
         free(d->src[d->used[i]]);
@@ -119,7 +139,16 @@ void rvt_nt_decoder_free(rvt_nt_decoder *d)
 
 void rvt_nt_decoder_flush_cache(rvt_nt_decoder *d)
 {
-    rvt_iblk_flush(&d->bc);
+    if (d)
+        rvt_dec_mem_flush(&d->mem, &d->bc);
+}
+
+/* mem.h: a source's code is looked up in the space its last Ownership
+ * message named (7.1: PRV and context; 11.3: decoders must know which
+ * image runs in which context). */
+static void nt_space(rvt_nt_decoder *d, const nt_src *s)
+{
+    rvt_dec_mem_space(&d->mem, &d->bc, s->context, s->ev.priv, s->ev.src);
 }
 
 void rvt_nt_decoder_set_events(rvt_nt_decoder *d, unsigned mode)
@@ -850,6 +879,9 @@ static int ownership(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
         s->ev.priv = (uint8_t)prv;
         st = event(d, s, RVT_EV_PRIV, s->pc, prv, (p >> 4) & 1u, NULL);
     }
+    if (fmt >= 2)
+        s->context = p >> 5;
+    nt_space(d, s);
     if (!st && fmt >= 2)
         st = event(d, s, RVT_EV_CONTEXT, s->pc, p >> 5, fmt, NULL);
     return st;
@@ -906,6 +938,7 @@ static int message(rvt_nt_decoder *d, const rvt_nt_msg *m)
         return RVT_ERR_NOMEM;
     d->st.messages++;
     d->msg_off = m->offset;
+    nt_space(d, s);
     if (m->tcode < RVT_NT_VENDOR_FIRST)    /* 6.1: vendor messages say nothing about it */
         s->ended = m->tcode == RVT_NT_PROG_TRACE_CORRELATION;
     int st = 0;

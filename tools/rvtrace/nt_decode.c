@@ -5,6 +5,7 @@
 #include <string.h>
 #include "cli.h"
 #include "nt_cli.h"
+#include "cli_image.h"
 #include "rvtrace/image.h"
 #include "rvtrace/out.h"
 
@@ -33,16 +34,9 @@ static bool parse_src(const char *v, int *src)
 }
 
 /* 11.4: self-modifying code.  --smc FILE lists "CONTENT ADDR SIZE WORD"
- * lines (the corpus' amo_smc.smc.txt form); content k is written into the
- * image when the k-th fence.i retires. */
-#define SMC_MAX 256
-typedef struct smc_word {
-    unsigned content;
-    uint64_t addr;
-    uint32_t word;
-    unsigned size;
-} smc_word;
-
+ * lines (the corpus' amo_smc.smc.txt form); content k is in force once the
+ * k-th fence.i retires (rvt_mem_patches, served through the rvt_mem read
+ * callback). */
 typedef struct dec_ctx {
     rvt_out *outs[2];
     size_t nout;
@@ -52,48 +46,13 @@ typedef struct dec_ctx {
     uint64_t losses, lost_hw; /* RVT_EV_LOST events, the half-words they name */
     rvt_image *img;
     rvt_nt_decoder *dec;
-    smc_word smc[SMC_MAX];
-    size_t nsmc;
-    unsigned fences;
+    rvt_mem_patches *smc;
     cli_decode_progress pr;
 } dec_ctx;
 
-static bool smc_load(dec_ctx *c, const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        cli_err("%s: cannot open", path);
-        return false;
-    }
-    char line[256];
-    while (fgets(line, sizeof line, f) && c->nsmc < SMC_MAX) {
-        smc_word w;
-        unsigned long long a;
-        unsigned word;
-        if (line[0] == '#' || sscanf(line, "%u %llx %u %x", &w.content, &a, &w.size, &word) != 4)
-            continue;
-        w.addr = a;
-        w.word = word;
-        c->smc[c->nsmc++] = w;
-    }
-    fclose(f);
-    return true;
-}
-
 static void smc_fence(dec_ctx *c)
 {
-    unsigned k = ++c->fences;
-    bool any = false;
-    for (size_t i = 0; i < c->nsmc; i++) {
-        if (c->smc[i].content != k)
-            continue;
-        uint8_t b[4] = { (uint8_t)c->smc[i].word, (uint8_t)(c->smc[i].word >> 8),
-                         (uint8_t)(c->smc[i].word >> 16), (uint8_t)(c->smc[i].word >> 24) };
-        rvt_image_add_bytes(c->img, c->smc[i].addr, b, c->smc[i].size, "smc");
-        rvt_image_invalidate(c->img, c->smc[i].addr, c->smc[i].size);
-        any = true;
-    }
-    if (any)
+    if (rvt_mem_patches_fence(c->smc))
         rvt_nt_decoder_flush_cache(c->dec);
 }
 
@@ -101,7 +60,7 @@ static int on_event(void *ctx, const rvt_flow_event *ev)
 {
     dec_ctx *c = ctx;
     cli_decode_progress_event(&c->pr, ev);
-    if (ev->kind == RVT_EV_INSN && c->nsmc) {
+    if (ev->kind == RVT_EV_INSN && c->smc) {
         const rvt_insn *i = rvt_image_insn(c->img, ev->pc);
         if (i && i->op == RVT_OP_FENCE_I)
             smc_fence(c);
@@ -199,9 +158,11 @@ int nt_cmd_decode(int argc, char **argv)
     if (!img)
         return CLI_FAIL;
     rvt_image_set_diag(img, cli_diag, (void *)elf);
-    if (!cli_in(elf) || rvt_image_load_elf(img, elf) < 0) {
+    bool usage = false;
+    cli_mem *mem = cli_image_load(img, argc, argv, &usage);
+    if (!mem) {
         rvt_image_free(img);
-        return CLI_FAIL;
+        return usage ? CLI_USAGE : CLI_FAIL;
     }
     if (!cfg.xlen || cfg.xlen == 64) {
         unsigned x = rvt_image_xlen(img);
@@ -214,8 +175,12 @@ int nt_cmd_decode(int argc, char **argv)
     static dec_ctx c;
     c.path = path;
     c.img = img;
-    if (smc && !smc_load(&c, smc)) {
+    if (smc && (!(c.smc = rvt_mem_patches_new()) ||
+                rvt_mem_patches_load(c.smc, smc, cli_diag, (void *)smc) < 0 ||
+                rvt_mem_patches_attach(c.smc, cli_image_mem(mem)) < 0)) {
+        rvt_mem_patches_free(c.smc);
         free(buf);
+        cli_image_free(mem);
         rvt_image_free(img);
         return CLI_FAIL;
     }
@@ -227,8 +192,8 @@ int nt_cmd_decode(int argc, char **argv)
     bool to_stdout = buf && (kinds || (!count && !pcs));   /* as asked, else the listing */
     if (to_stdout)
         c.outs[c.nout++] = rvt_out_open(stdout_w, stdout, img);
-    rvt_nt_decoder *d = buf ? rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, src, &st) : NULL;
-    if (d && count && !pcs && !c.nsmc)
+    rvt_nt_decoder *d = buf ? rvt_nt_decoder_new_mem(&cfg, cli_image_mem(mem), src, &st) : NULL;
+    if (d && count && !pcs && !c.smc)
         rvt_nt_decoder_set_events(d, RVT_NT_EVENTS_COUNT);   /* --smc needs each fence.i */
     int rc = CLI_FAIL;
     bool ran = false;
@@ -262,6 +227,8 @@ int nt_cmd_decode(int argc, char **argv)
         rc = CLI_FAIL;       /* decode errors are reported; the output is whole */
     rvt_nt_decoder_free(d);
     free(buf);
+    rvt_mem_patches_free(c.smc);
+    cli_image_free(mem);
     rvt_image_free(img);
     return rc;
 }

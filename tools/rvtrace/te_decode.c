@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "cli_image.h"
 #include "te_opts.h"
 
 typedef struct dec_out {
@@ -150,8 +151,10 @@ int te_cmd_decode(int argc, char **argv)
     int rc = CLI_FAIL;
     bool ran = false;
     dec_out o = { .file = in };
-    if (!cli_in(elf) || rvt_image_load_elf(img, elf) < 0 || (raw && load_raw(img, raw) < 0) ||
-        add_reset_vector(img, &a, spike_rv) < 0 || !(buf = cli_container_unwrap(in, cli_slurp(in, &len), &len)))
+    bool usage = false;
+    cli_mem *mem = cli_image_load(img, argc, argv, &usage);
+    if (!mem || (raw && load_raw(img, raw) < 0) || add_reset_vector(img, &a, spike_rv) < 0 ||
+        !(buf = cli_container_unwrap(in, cli_slurp(in, &len), &len)))
         goto out;
     if (pcs && !(pf = cli_out_fopen(pcs, "w")))
         goto out;
@@ -160,7 +163,7 @@ int te_cmd_decode(int argc, char **argv)
     if (main_out)
         o.main = rvt_out_open(stdout_w, stdout, img);
     int st = 0;
-    rvt_te_decoder *d = rvt_te_decoder_new(&a, img, on_event, &o, &st);
+    rvt_te_decoder *d = rvt_te_decoder_new_mem(&a, cli_image_mem(mem), on_event, &o, &st);
     if (!d) {
         cli_err("%s: %s", in, rvt_status_str(st));
         goto out;
@@ -187,6 +190,7 @@ out:
     else if (ran && cli_out_commit() != CLI_OK)
         rc = CLI_FAIL;       /* decode errors are reported; the output is whole */
     free(buf);
+    cli_image_free(mem);
     rvt_image_free(img);
-    return rc;
+    return usage ? CLI_USAGE : rc;
 }

@@ -1,0 +1,64 @@
+/* A decoder's view of an rvt_mem (include/rvtrace/mem.h): the address
+ * space it decodes in and its own decoded-instruction caches, so that
+ * decoders sharing an rvt_mem never write to it or its images.  Both flow
+ * decoders put an rvt_iblocks (isa/insn_blocks.h) over a view:
+ * rvt_memv_insn is an rvt_iblk_insn_fn.  Include as "image/mem_view.h". */
+#ifndef RVT_IMAGE_MEM_VIEW_H
+#define RVT_IMAGE_MEM_VIEW_H
+
+#include <stdbool.h>
+#include "rvtrace/mem.h"
+
+typedef struct rvt_memv rvt_memv;
+
+/* A view over m (borrowed), in space RVT_MEMV_START until
+ * rvt_memv_set_space.  NULL when out of memory or m is NULL. */
+#define RVT_MEMV_START ((rvt_space){ .context = 0, .priv = 3, .source = 0 })
+rvt_memv *rvt_memv_new(const rvt_mem *m);
+void rvt_memv_free(rvt_memv *v);
+/* Decode in space from now on.  True when lookups may now answer
+ * differently: the caller flushes its block cache then. */
+bool rvt_memv_set_space(rvt_memv *v, const rvt_space *space);
+/* Forget every decode (the memory changed: self-modifying code).
+ * Instructions handed out before stay readable (a walk may hold them):
+ * slots are re-decoded in place, never cleared. */
+void rvt_memv_flush(rvt_memv *v);
+/* The instruction at pc in the view's space, or NULL (no code there). */
+const rvt_insn *rvt_memv_insn(void *v, uint64_t pc);
+
+/* ---- what a flow decoder keeps: its view, its block cache's source ---- */
+#include "isa/insn_blocks.h"
+
+typedef struct rvt_dec_mem {
+    rvt_mem *own;            /* made for an rvt_image entry point, else NULL */
+    rvt_memv *view;          /* NULL: a custom rvt_*_insn_fn */
+    rvt_space space;         /* the view's, checked inline: set per message */
+} rvt_dec_mem;
+
+/* A view over m, or over a single-space rvt_mem holding img (the rvt_image
+ * entry points: img in every space).  RVT_ERR_INVAL (both or neither
+ * given), RVT_ERR_NOMEM. */
+int rvt_dec_mem_open(rvt_dec_mem *dm, const rvt_mem *m, const rvt_image *img);
+void rvt_dec_mem_close(rvt_dec_mem *dm);
+
+/* The decoder now decodes in (context, priv, source): flush its block
+ * cache when the lookups may change. */
+static inline void rvt_dec_mem_space(rvt_dec_mem *dm, rvt_iblocks *bc, uint64_t context,
+                                     unsigned priv, unsigned source)
+{
+    if (!dm->view || (dm->space.context == context && dm->space.priv == priv &&
+                      dm->space.source == source))
+        return;
+    dm->space = (rvt_space){ .context = context, .priv = priv, .source = source };
+    if (rvt_memv_set_space(dm->view, &dm->space))
+        rvt_iblk_flush(bc);
+}
+
+/* Forget every decode (11.4: the code changed). */
+static inline void rvt_dec_mem_flush(rvt_dec_mem *dm, rvt_iblocks *bc)
+{
+    rvt_iblk_flush(bc);
+    rvt_memv_flush(dm->view);
+}
+
+#endif
