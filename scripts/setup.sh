@@ -11,10 +11,16 @@ have_cmd cmake || need+=(cmake)
 have_cmd ninja || need+=(ninja-build)
 have_cmd cc || need+=(gcc)
 have_pkg libelf-dev || need+=(libelf-dev)
+# The hart's device tree (src/hart/dtb.c) and its test (dtc).
+have_pkg libfdt-dev || need+=(libfdt-dev)
+have_cmd dtc || need+=(device-tree-compiler)
 # rvtrace.pc and its test (tests/e2e/install.sh).
 have_cmd pkg-config || need+=(pkgconf)
 # The hart's external oracle (tests/e2e/qemu_conformance.sh).
 have_cmd qemu-system-riscv64 || need+=(qemu-system-misc)
+# Firmware the boot tests run (tests/e2e/boot_uboot.sh): OpenSBI 1.1, U-Boot.
+have_pkg opensbi || need+=(opensbi)
+have_pkg u-boot-qemu || need+=(u-boot-qemu)
 # Fuzz targets (make fuzz, .ci/run): libFuzzer comes with clang's runtime.
 if [ "${RVT_SETUP_FUZZ:-0}" = 1 ]; then
   have_cmd clang || need+=(clang)

@@ -11,6 +11,7 @@
 #include "rvtrace/isa.h"
 #include "rvtrace/ctr.h"
 #include "rvtrace/pmu.h"
+#include "board.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the hart keeps guest RAM in host byte order: little-endian hosts only"
@@ -112,10 +113,10 @@ struct rvt_hart {
     uint64_t cycle_off, instret_off;  /* mcycle/minstret = counter + off */
     uint64_t mtime_off;               /* mtime = instret + mtime_off */
 
-    /* devices */
+    /* devices (board.h): ACLINT state here, the rest in dev */
+    const hart_board *board;
     uint32_t msip;
     uint64_t mtimecmp;
-    uint8_t uart_lcr, uart_ier, uart_scr;
     int exit_code;
 
     /* ingress (E-Trace 4.2): the open block and the current cycle */
@@ -178,6 +179,8 @@ struct rvt_hart {
     /* F and D (fpu.c), last: the integer loop's fields keep their offsets */
     uint64_t f[32];             /* FLEN = 64; single values NaN-boxed (12.2) */
     uint64_t fcsr;              /* frm (7:5) and fflags (4:0) */
+
+    hart_devices dev;           /* PLIC, UART (dev_plic.c, dev_uart.c) */
 };
 
 /* ---- predecode.c ---- */
@@ -212,7 +215,7 @@ static inline const hart_op *hart_fetch(rvt_hart *h, uint64_t pc)
     return hart_fetch_pa(h, pc);
 }
 
-/* ---- mem.c: loads/stores; return 0 or an exception cause + 1 ---- */
+/* ---- mem.c: device loads/stores (board.h); return 0 or an exception cause + 1 ---- */
 int hart_load_slow(rvt_hart *h, uint64_t addr, unsigned size, uint64_t *v);
 int hart_store_slow(rvt_hart *h, uint64_t addr, unsigned size, uint64_t v);
 uint64_t hart_mtime(const rvt_hart *h);
