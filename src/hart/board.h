@@ -59,10 +59,13 @@ typedef struct hart_plic {
     uint32_t threshold[HART_PLIC_NCTX];
 } hart_plic;
 
-/* NS16550A: receive side fed from cfg.uart_in, one byte at a time. */
+/* NS16550A: receive side fed from cfg.uart_in, one byte at a time when
+ * the program waits for it (dev_uart.c). */
 typedef struct hart_uart {
     uint8_t ier, lcr, mcr, scr, fcr, dll, dlm;
     bool thr_ip;          /* THR-empty interrupt pending (16550 IIR 0x02) */
+    bool rx_full;         /* RBR holds cfg.uart_in[rx_pos] */
+    unsigned idle_polls;  /* LSR reads finding no data since the last THR write */
     size_t rx_pos;        /* next byte of cfg.uart_in */
 } hart_uart;
 

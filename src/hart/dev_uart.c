@@ -1,9 +1,13 @@
 /* NS16550A UART at 0x10000000 (QEMU hw/char/serial.c, reg-shift 0),
  * interrupt on PLIC source 10.  Transmit: THR bytes go to cfg.console at
- * once, so the transmitter is always empty.  Receive: cfg.uart_in is the
- * line; its next byte is in RBR (LSR.DR set) until the program reads it,
- * then the following one arrives -- a deterministic one-byte FIFO.
- * docs/hart.md "NS16550A UART" lists the registers. */
+ * once, so the transmitter is always empty.  Receive: cfg.uart_in is what
+ * a user types, one byte in RBR at a time, and the next byte arrives only
+ * while the program waits for input -- it polls LSR finding no data
+ * RX_IDLE_POLLS times with nothing sent in between, or has the receive
+ * interrupt enabled.  Typing ahead would let code that peeks at the line
+ * while busy (U-Boot's ctrlc() during a command) eat the input; this
+ * timing is deterministic and loses nothing.  docs/hart.md lists the
+ * registers. */
 #include "hart_int.h"
 
 enum { REG_RBR = 0, REG_IER = 1, REG_IIR = 2, REG_LCR = 3, REG_MCR = 4, REG_LSR = 5,
@@ -20,9 +24,20 @@ enum { REG_RBR = 0, REG_IER = 1, REG_IIR = 2, REG_LCR = 3, REG_MCR = 4, REG_LSR 
 #define IIR_FIFO 0xc0u          /* FIFOs enabled (FCR bit 0) */
 #define MSR_IDLE 0xb0u          /* DCD, DSR, CTS: QEMU's line with no modem */
 
+#define RX_IDLE_POLLS 16
+
 static bool rx_ready(const rvt_hart *h)
 {
-    return h->dev.uart.rx_pos < h->cfg.uart_in_len;
+    return h->dev.uart.rx_full;
+}
+
+/* The next input byte reaches RBR (if there is one). */
+static void rx_arrive(rvt_hart *h)
+{
+    hart_uart *u = &h->dev.uart;
+    if (!u->rx_full && u->rx_pos < h->cfg.uart_in_len)
+        u->rx_full = true;
+    u->idle_polls = 0;
 }
 
 /* 16550 interrupt identification, highest priority first (received data,
@@ -50,11 +65,25 @@ void hart_uart_reset(rvt_hart *h)
 
 static uint8_t rx_pop(rvt_hart *h)
 {
-    if (!rx_ready(h))
+    hart_uart *u = &h->dev.uart;
+    if (!u->rx_full)
         return 0;
-    uint8_t b = h->cfg.uart_in[h->dev.uart.rx_pos++];
+    uint8_t b = h->cfg.uart_in[u->rx_pos++];
+    u->rx_full = false;
+    if (u->ier & IER_RDI)       /* an interrupt-driven reader takes the next one */
+        rx_arrive(h);
     irq_update(h);
     return b;
+}
+
+static uint8_t lsr_read(rvt_hart *h)
+{
+    hart_uart *u = &h->dev.uart;
+    if (!u->rx_full && ++u->idle_polls >= RX_IDLE_POLLS) {
+        rx_arrive(h);
+        irq_update(h);
+    }
+    return (uint8_t)(LSR_THRE | LSR_TEMT | (u->rx_full ? LSR_DR : 0));
 }
 
 static uint8_t read8(rvt_hart *h, unsigned reg)
@@ -74,7 +103,7 @@ static uint8_t read8(rvt_hart *h, unsigned reg)
     }
     case REG_LCR: return u->lcr;
     case REG_MCR: return u->mcr;
-    case REG_LSR: return (uint8_t)(LSR_THRE | LSR_TEMT | (rx_ready(h) ? LSR_DR : 0));
+    case REG_LSR: return lsr_read(h);
     case REG_MSR: return MSR_IDLE;
     default: return u->scr;
     }
@@ -86,6 +115,7 @@ static void thr_write(rvt_hart *h, uint8_t b)
     if (h->cfg.console)
         h->cfg.console(h->cfg.console_ctx, &c, 1);
     h->dev.uart.thr_ip = true;   /* sent at once: THR is empty again */
+    h->dev.uart.idle_polls = 0;   /* busy, not waiting for input */
 }
 
 static void write8(rvt_hart *h, unsigned reg, uint8_t b)
@@ -107,6 +137,8 @@ static void write8(rvt_hart *h, unsigned reg, uint8_t b)
             if ((b & IER_THRI) && !(u->ier & IER_THRI))
                 u->thr_ip = true;
             u->ier = b & 0x0f;
+            if (u->ier & IER_RDI)
+                rx_arrive(h);
         }
         break;
     case REG_IIR:

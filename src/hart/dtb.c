@@ -28,10 +28,11 @@ static int prop_cells(void *f, const char *name, const uint32_t *v, unsigned n)
     return fdt_property(f, name, c, (int)(n * sizeof c[0]));
 }
 
-/* "rv64imafdc_zicsr_zifencei": the ISA the hart executes (misa). */
+/* The ISA the hart executes: misa, Zicntr/Zihpm and Sscofpmf (pmu_csr.c);
+ * multi-letter extensions in the order of unpriv 29.7. */
 static void isa_string(const rvt_hart_cfg *cfg, unsigned xlen, char *buf, size_t n)
 {
-    snprintf(buf, n, "rv%uima%s%s_zicsr_zifencei", xlen, cfg->no_fp ? "" : "fd",
+    snprintf(buf, n, "rv%uima%s%s_zicntr_zicsr_zifencei_zihpm_sscofpmf", xlen, cfg->no_fp ? "" : "fd",
              cfg->no_compressed ? "" : "c");
 }
 
@@ -54,6 +55,7 @@ static int cpus(void *f, const rvt_hart_cfg *cfg, unsigned xlen)
     e |= fdt_property_string(f, "riscv,isa", isa);
     e |= fdt_property_string(f, "mmu-type", xlen == 64 ? "riscv,sv39" : "riscv,sv32");
     e |= fdt_begin_node(f, "interrupt-controller");
+    e |= fdt_property_cell(f, "#address-cells", 0);   /* dtc's interrupt_provider check */
     e |= fdt_property_cell(f, "#interrupt-cells", 1);
     e |= fdt_property(f, "interrupt-controller", NULL, 0);
     e |= fdt_property_string(f, "compatible", "riscv,cpu-intc");
