@@ -223,6 +223,38 @@ static void test_dtb_boot(void)
     CHECK_EQ(rvt_hart_dtb_build(&cfg, 16, &opt, &dtb, &len), RVT_ERR_INVAL);
 }
 
+/* Hostile register traffic (docs/hart.md: never a host crash): every
+ * size at offsets across and just past each device, random values; the
+ * hart keeps answering and the PLIC's line matches its registers. */
+static void test_hostile(void)
+{
+    static const uint64_t bases[][2] = { { 0x100000, 0x1000 }, { 0x2000000, 0x10000 },
+                                         { PLIC, 0x600000 }, { UART, 0x100 } };
+    board b = board_new("xyz", NULL, 0, 0);
+    rvt_hart *h = b.h;
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i < 200000; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        const uint64_t *d = bases[x % 4];
+        if (d[0] == 0x100000 && ((x >> 8) & 0xffff) < 0x100)
+            continue;                              /* keep the finisher out of it */
+        unsigned size = 1u << ((x >> 3) % 4);
+        uint64_t off = (x >> 16) % (d[1] + 16);
+        if (d[0] == PLIC)
+            off = (x & (1ull << 40)) ? (x >> 16) % 0x3000 : 0x200000 + (x >> 16) % 0x3000;
+        uint64_t v;
+        if (x & 1)
+            hart_store_slow(h, d[0] + (off & ~(uint64_t)(size - 1)), size, x >> 5);
+        else
+            hart_load_slow(h, d[0] + (off & ~(uint64_t)(size - 1)), size, &v);
+    }
+    CHECK(!rvt_hart_exited(h));
+    for (unsigned c = 0; c < 2; c++)
+        wr(h, PLIC_THRESH(c), 4, 7);               /* nothing beats threshold 7 */
+    CHECK_EQ(hart_mip(h) & (MEIP | SEIP), 0);
+    board_free(&b);
+}
+
 int main(void)
 {
     test_plic_registers();
@@ -233,5 +265,6 @@ int main(void)
     test_syscon();
     test_dtb_addr();
     test_dtb_boot();
+    test_hostile();
     return TH_DONE();
 }
