@@ -100,6 +100,7 @@ struct rvt_hart {
      * current mode need translation or PMP checks (0: the RAM fast path) */
     uint8_t xl_data, xl_fetch;
     uint8_t pmp_any, pmp_locked;      /* an entry is active / locked and active */
+    uint64_t pmp_page[3][4];          /* pmp.c: page + 1 that passes, per access and priv */
     unsigned ifault_cause;            /* hart_fetch() returned NULL: why */
     uint64_t ifault_tval;
     struct hart_tlb *tlb;
@@ -254,7 +255,7 @@ bool hart_satp_write(rvt_hart *h, uint64_t v);
 int hart_mmu_new(rvt_hart *h);
 void hart_mmu_free(rvt_hart *h);
 /* pmp.c */
-bool hart_pmp_ok(const rvt_hart *h, uint64_t pa, unsigned size, unsigned acc, unsigned priv);
+bool hart_pmp_ok(rvt_hart *h, uint64_t pa, unsigned size, unsigned acc, unsigned priv);
 uint64_t hart_pmpcfg_read(const rvt_hart *h, unsigned idx);
 void hart_pmpcfg_write(rvt_hart *h, unsigned idx, uint64_t v);
 void hart_pmpaddr_write(rvt_hart *h, unsigned idx, uint64_t v);
