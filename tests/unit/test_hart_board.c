@@ -255,6 +255,32 @@ static void test_hostile(void)
     board_free(&b);
 }
 
+/* priv 3.1.9: mip.SEIP reads as the software bit OR the PLIC's line, but
+ * a csrrc/csrrs of mip uses only the software bit: clearing STIP while the
+ * PLIC's S-context line is up must not latch SEIP. */
+static void test_seip_rmw(void)
+{
+    static const tinsn prog[] = {
+        I4(0x02000293),   /* li    t0, 0x20 (STIP) */
+        I4(0x3442b073),   /* csrc  mip, t0 */
+        I4(0x0000006f),   /* j     . */
+    };
+    rvt_image *img = timage(prog, NINSN(prog));
+    rvt_hart_cfg cfg = { .xlen = 64, .uart_in = (const uint8_t *)"A", .uart_in_len = 1 };
+    int st;
+    rvt_hart *h = rvt_hart_new(&cfg, img, &st);
+    CHECK(h != NULL);
+    wr(h, PLIC_PRIO(10), 4, 1);
+    wr(h, PLIC_ENABLE(1), 4, 1u << 10);
+    wr(h, UART + 1, 1, 0x01);                      /* 'A' arrives: line up */
+    CHECK_EQ(hart_mip(h) & SEIP, SEIP);
+    CHECK_EQ(rvt_hart_run(h, 2), RVT_HART_STEP_LIMIT);
+    CHECK_EQ(rd(h, UART, 1), 'A');                 /* line down */
+    CHECK_EQ(hart_mip(h) & SEIP, 0);               /* nothing latched */
+    rvt_hart_free(h);
+    rvt_image_free(img);
+}
+
 int main(void)
 {
     test_plic_registers();
@@ -266,5 +292,6 @@ int main(void)
     test_dtb_addr();
     test_dtb_boot();
     test_hostile();
+    test_seip_rmw();
     return TH_DONE();
 }
