@@ -1,6 +1,7 @@
-/* rvtrace reference hart: an instruction-set simulator for RV64IMAC and
- * RV32IMAC + Zicsr + Zifencei with M/S/U modes, on QEMU's virt memory map.
- * Each retirement produces E-Trace ingress records (4.2, 4.4). */
+/* rvtrace reference hart: an instruction-set simulator for RV64GC and
+ * RV32GC + Zicsr + Zifencei with M/S/U modes, paging and PMP, on QEMU's
+ * virt board (PLIC, ACLINT, UART, syscon; device tree).  Each retirement
+ * produces E-Trace ingress records (4.2, 4.4).  docs/hart.md. */
 #ifndef RVTRACE_HART_H
 #define RVTRACE_HART_H
 

@@ -9,8 +9,6 @@
 #include "hart_int.h"
 
 #define DTB_CAP (64u << 10)
-#define DEFAULT_RAM_BASE 0x80000000ull
-#define DEFAULT_RAM_SIZE (128ull << 20)
 enum { PH_CPU = 1, PH_INTC = 2, PH_PLIC = 3, PH_TEST = 4 };
 
 /* <hi lo hi lo>: #address-cells = #size-cells = 2 */
@@ -144,8 +142,8 @@ static int chosen(void *f, const rvt_hart_dtb_opts *opt)
 static int build(void *f, const rvt_hart_cfg *cfg, unsigned xlen, const rvt_hart_dtb_opts *opt)
 {
     static const char compat[] = "riscv-virtio";
-    uint64_t base = cfg->ram_base ? cfg->ram_base : DEFAULT_RAM_BASE;
-    uint64_t size = cfg->ram_size ? cfg->ram_size : DEFAULT_RAM_SIZE;
+    uint64_t base = cfg->ram_base ? cfg->ram_base : HART_DEFAULT_RAM_BASE;
+    uint64_t size = cfg->ram_size ? cfg->ram_size : HART_DEFAULT_RAM_SIZE;
     char mem[32];
     snprintf(mem, sizeof mem, "memory@%llx", (unsigned long long)base);
     int e = fdt_create(f, DTB_CAP);

@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include "hart_int.h"
 
-#define DEFAULT_RAM_BASE 0x80000000ull
-#define DEFAULT_RAM_SIZE (128ull << 20)
 #define MAX_RAM_SIZE (16ull << 30)
 
 static void diag(const rvt_hart_cfg *cfg, const char *fmt, ...)
@@ -68,8 +66,8 @@ static int load_image(rvt_hart *h, const rvt_image *img)
 
 uint64_t rvt_hart_dtb_addr(const rvt_hart_cfg *cfg, size_t len)
 {
-    uint64_t base = cfg->ram_base ? cfg->ram_base : DEFAULT_RAM_BASE;
-    uint64_t size = cfg->ram_size ? cfg->ram_size : DEFAULT_RAM_SIZE;
+    uint64_t base = cfg->ram_base ? cfg->ram_base : HART_DEFAULT_RAM_BASE;
+    uint64_t size = cfg->ram_size ? cfg->ram_size : HART_DEFAULT_RAM_SIZE;
     uint64_t end = base + size, lim = 3072ull << 20;
     if (base < lim && end > lim)
         end = lim;
@@ -118,8 +116,8 @@ rvt_hart *rvt_hart_new(const rvt_hart_cfg *cfg, rvt_image *img, int *status)
     if (!cfg || !img)
         goto fail;
     unsigned xlen = cfg->xlen ? cfg->xlen : rvt_image_xlen(img) ? rvt_image_xlen(img) : 64;
-    uint64_t base = cfg->ram_base ? cfg->ram_base : DEFAULT_RAM_BASE;
-    uint64_t size = cfg->ram_size ? cfg->ram_size : DEFAULT_RAM_SIZE;
+    uint64_t base = cfg->ram_base ? cfg->ram_base : HART_DEFAULT_RAM_BASE;
+    uint64_t size = cfg->ram_size ? cfg->ram_size : HART_DEFAULT_RAM_SIZE;
     st = check_cfg(cfg, xlen, base, size);
     if (st < 0)
         goto fail;

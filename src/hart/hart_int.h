@@ -17,6 +17,8 @@
 #error "the hart keeps guest RAM in host byte order: little-endian hosts only"
 #endif
 
+#define HART_DEFAULT_RAM_BASE 0x80000000ull   /* virt's DRAM (docs/hart.md) */
+#define HART_DEFAULT_RAM_SIZE (128ull << 20)
 #define HART_PAGE_SHIFT 12
 #define HART_PAGE_SIZE (1u << HART_PAGE_SHIFT)
 #define HART_OPS_PER_PAGE (HART_PAGE_SIZE / 2)

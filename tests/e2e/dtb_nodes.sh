@@ -3,7 +3,8 @@
 # rvtrace run --dump-dtb and decompiled with dtc: every node and property
 # the hart and board model, for RV64 and RV32, --isa, --ram-size,
 # --append and --initrd (placed as QEMU 7.2 places it); --dtb F is used
-# as given.  Expected values: QEMU virt's map, hand-computed addresses.
+# as given, and one that is not a device tree is refused naming the file
+# and offset.  Expected values: QEMU virt's map, hand-computed addresses.
 # Skips (77) without dtc.
 set -u
 : "${RVT_SRC:?}" "${RVT_BIN:?}" "${RVT_TMP:?}"
@@ -83,4 +84,14 @@ has big 'linux,initrd-start = <0x00 0x88200000>;' 'reg = <0x00 0x80000000 0x00 0
     --max-instr 10 --quiet >/dev/null 2>&1
 cmp -s "$t/rv32.dtb" "$t/given.dtb" && echo "ok   --dtb is used as given" ||
     { echo "FAIL --dtb: the hart's tree differs from the file"; fail=1; }
+
+# --dtb F that is not a device tree: an error naming F and the offset
+head -c 64 /dev/urandom >"$t/junk.dtb"
+printf '\xd0\x0d\xfe\xed\x00\x01\x00\x00' >"$t/short.dtb"
+for f in junk short; do
+    "$RVT_BIN" run --bios "$t/loop.bin" --dtb "$t/$f.dtb" --max-instr 10 --quiet >/dev/null 2>"$t/$f.err"
+    rc=$?
+    if [ $rc -eq 1 ] && grep -q "$f.dtb: .*offset" "$t/$f.err"; then echo "ok   --dtb $f: refused"
+    else echo "FAIL --dtb $f: status $rc: $(cat "$t/$f.err")"; fail=1; fi
+done
 exit $fail

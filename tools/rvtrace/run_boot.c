@@ -142,6 +142,28 @@ static int dump_dtb(const run_boot *b)
     return CLI_OK;
 }
 
+static uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* --dtb F must be a flattened device tree (DT spec 5.2: magic 0xd00dfeed,
+ * then totalsize); the firmware parses the rest. */
+static int check_dtb(const run_boot *b)
+{
+    if (b->dtb_len < 8 || be32(b->dtb_buf) != 0xd00dfeed) {
+        cli_err("%s: not a device tree blob (no magic 0xd00dfeed at offset 0)", b->dtb);
+        return CLI_FAIL;
+    }
+    uint32_t total = be32(b->dtb_buf + 4);
+    if (total < 8 || total > b->dtb_len) {
+        cli_err("%s: device tree totalsize %u at offset 4 does not match the file's %zu bytes",
+                b->dtb, total, b->dtb_len);
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
+
 int run_boot_cfg(run_boot *b, rvt_hart_cfg *cfg, unsigned xlen)
 {
     if (b->stdin_path) {
@@ -153,8 +175,9 @@ int run_boot_cfg(run_boot *b, rvt_hart_cfg *cfg, unsigned xlen)
     }
     if (b->dtb) {
         b->dtb_buf = cli_slurp(b->dtb, &b->dtb_len);
-        if (!b->dtb_buf)
+        if (!b->dtb_buf || check_dtb(b) != CLI_OK)
             return CLI_FAIL;
+        b->dtb_len = be32(b->dtb_buf + 4);   /* the blob, not what follows it */
     } else if (b->bios || b->dump_dtb) {
         rvt_hart_dtb_opts opt = { b->append, b->initrd_start, b->initrd_end };
         int st = rvt_hart_dtb_build(cfg, xlen, &opt, &b->dtb_buf, &b->dtb_len);
