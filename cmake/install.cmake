@@ -12,7 +12,7 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/rvtrace
 
 # rvtrace.pc.  libdir/includedir are relative to ${prefix} (when
 # GNUInstallDirs made them relative), so --define-variable=prefix works.
-# pkg-config --static must bring libelf (and libm, for the hart's FPU) along: Requires.private when libelf
+# pkg-config --static must bring libelf, libfdt and libm (the hart's FPU) along: Requires.private when libelf
 # has a .pc (Debian's libelf-dev), else Libs.private.
 foreach(d LIBDIR INCLUDEDIR)
   if(IS_ABSOLUTE "${CMAKE_INSTALL_${d}}")
@@ -25,10 +25,24 @@ find_package(PkgConfig QUIET)
 if(PKG_CONFIG_FOUND)
   pkg_check_modules(RVT_LIBELF_PC QUIET libelf)
 endif()
+# libfdt (the hart's device tree) the same way (cmake/libfdt.cmake).
+set(RVT_PC_REQ "")
+set(RVT_PC_LIBS "-lm")
 if(RVT_LIBELF_PC_FOUND)
-  set(RVT_PC_PRIVATE "Requires.private: libelf\nLibs.private: -lm")
+  list(APPEND RVT_PC_REQ libelf)
 else()
-  set(RVT_PC_PRIVATE "Libs.private: -lelf -lm")
+  set(RVT_PC_LIBS "-lelf ${RVT_PC_LIBS}")
+endif()
+if(LIBFDT_PC_FOUND)
+  list(APPEND RVT_PC_REQ libfdt)
+else()
+  set(RVT_PC_LIBS "-lfdt ${RVT_PC_LIBS}")
+endif()
+if(RVT_PC_REQ)
+  string(REPLACE ";" " " RVT_PC_REQ "${RVT_PC_REQ}")
+  set(RVT_PC_PRIVATE "Requires.private: ${RVT_PC_REQ}\nLibs.private: ${RVT_PC_LIBS}")
+else()
+  set(RVT_PC_PRIVATE "Libs.private: ${RVT_PC_LIBS}")
 endif()
 # The prefix is the one in force at install time (cmake --install --prefix
 # may differ from CMAKE_INSTALL_PREFIX here): this step leaves

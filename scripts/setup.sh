@@ -11,6 +11,9 @@ have_cmd cmake || need+=(cmake)
 have_cmd ninja || need+=(ninja-build)
 have_cmd cc || need+=(gcc)
 have_pkg libelf-dev || need+=(libelf-dev)
+# The hart's device tree (src/hart/dtb.c) and its test (dtc).
+have_pkg libfdt-dev || need+=(libfdt-dev)
+have_cmd dtc || need+=(device-tree-compiler)
 # rvtrace.pc and its test (tests/e2e/install.sh).
 have_cmd pkg-config || need+=(pkgconf)
 # The hart's external oracle (tests/e2e/qemu_conformance.sh).
@@ -18,6 +21,9 @@ have_cmd qemu-system-riscv64 || need+=(qemu-system-misc)
 # report --html opened in a headless browser, report JSON/SVG checks (tests/e2e/report_*.sh).
 have_cmd chromium || need+=(chromium)
 have_cmd python3 || need+=(python3)
+# Firmware the boot tests run (tests/e2e/boot_uboot.sh): OpenSBI 1.1, U-Boot.
+have_pkg opensbi || need+=(opensbi)
+have_pkg u-boot-qemu || need+=(u-boot-qemu)
 # Fuzz targets (make fuzz, .ci/run): libFuzzer comes with clang's runtime.
 if [ "${RVT_SETUP_FUZZ:-0}" = 1 ]; then
   have_cmd clang || need+=(clang)

@@ -1,6 +1,7 @@
-/* rvtrace reference hart: an instruction-set simulator for RV64IMAC and
- * RV32IMAC + Zicsr + Zifencei with M/S/U modes, on QEMU's virt memory map.
- * Each retirement produces E-Trace ingress records (4.2, 4.4). */
+/* rvtrace reference hart: an instruction-set simulator for RV64GC and
+ * RV32GC + Zicsr + Zifencei with M/S/U modes, paging and PMP, on QEMU's
+ * virt board (PLIC, ACLINT, UART, syscon; device tree).  Each retirement
+ * produces E-Trace ingress records (4.2, 4.4).  docs/hart.md. */
 #ifndef RVTRACE_HART_H
 #define RVTRACE_HART_H
 
@@ -99,7 +100,36 @@ typedef struct rvt_hart_cfg {
      * respond in a fixed pseudo-random order before the next request;
      * rvt_hart_finish() delivers the rest.  docs/hart.md. */
     unsigned split_loads;
+    /* Booting like QEMU's virt board (docs/hart.md "Booting"):
+     * reset_pc: where the hart starts (0 = the image's entry; with -bios,
+     * QEMU jumps to the start of RAM).  dtb: a flattened device tree
+     * (rvt_hart_dtb_build, or a file) copied into RAM at
+     * rvt_hart_dtb_addr(), with a1 = that address at reset; NULL = none,
+     * a1 = 0.  uart_in: the UART's receive line, read one byte at a time
+     * (must outlive the hart). */
+    uint64_t reset_pc;
+    const void *dtb;
+    size_t dtb_len;
+    const uint8_t *uart_in;
+    size_t uart_in_len;
 } rvt_hart_cfg;
+
+/* What the generated device tree describes beyond the hart itself. */
+typedef struct rvt_hart_dtb_opts {
+    const char *bootargs;         /* /chosen/bootargs; NULL = none */
+    uint64_t initrd_start, initrd_end;   /* /chosen linux,initrd-*; end 0 = none */
+} rvt_hart_dtb_opts;
+
+/* A device tree blob describing exactly what a hart with `cfg` (xlen 32 or
+ * 64) models: the hart (riscv,isa, mmu-type, timebase), RAM, PLIC, CLINT,
+ * UART, the test finisher as syscon poweroff/reboot, /chosen.  *out is
+ * malloc()ed.  RVT_ERR_INVAL / RVT_ERR_NOMEM on failure. */
+int rvt_hart_dtb_build(const rvt_hart_cfg *cfg, unsigned xlen, const rvt_hart_dtb_opts *opt,
+                       uint8_t **out, size_t *len);
+/* Where rvt_hart_new() puts a DTB of `len` bytes: as QEMU 7.2
+ * (riscv_load_fdt), 2 MiB-aligned below min(end of RAM, 3 GiB); 0 when it
+ * does not fit. */
+uint64_t rvt_hart_dtb_addr(const rvt_hart_cfg *cfg, size_t len);
 #define RVT_HART_SPLIT_MAX 32
 
 /* Why rvt_hart_run() returned. */

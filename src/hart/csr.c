@@ -269,7 +269,10 @@ int hart_csr_op(rvt_hart *h, const hart_op *o, uint64_t pc)
     if (!csr_read(h, csr, &old))
         return CAUSE_ILLEGAL + 1;
     old &= xmask;
-    uint64_t nv = kind == 0 ? src : kind == 1 ? (old | src) : (old & ~src);
+    uint64_t base = old;
+    if (csr == 0x344)   /* priv 3.1.9: only the software SEIP bit takes part in csrrs/csrrc */
+        base = (old & ~(1ull << IRQ_SEI)) | (h->mip & (1ull << IRQ_SEI));
+    uint64_t nv = kind == 0 ? src : kind == 1 ? (base | src) : (base & ~src);
     if (writes) {
         if (!csr_write(h, csr, nv & xmask))
             return CAUSE_ILLEGAL + 1;

@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include "hart_int.h"
 
-#define DEFAULT_RAM_BASE 0x80000000ull
-#define DEFAULT_RAM_SIZE (128ull << 20)
 #define MAX_RAM_SIZE (16ull << 30)
 
 static void diag(const rvt_hart_cfg *cfg, const char *fmt, ...)
@@ -66,12 +64,40 @@ static int load_image(rvt_hart *h, const rvt_image *img)
     return RVT_OK;
 }
 
+uint64_t rvt_hart_dtb_addr(const rvt_hart_cfg *cfg, size_t len)
+{
+    uint64_t base = cfg->ram_base ? cfg->ram_base : HART_DEFAULT_RAM_BASE;
+    uint64_t size = cfg->ram_size ? cfg->ram_size : HART_DEFAULT_RAM_SIZE;
+    uint64_t end = base + size, lim = 3072ull << 20;
+    if (base < lim && end > lim)
+        end = lim;
+    if (len > end - base)
+        return 0;
+    uint64_t a = (end - len) & ~((2ull << 20) - 1);
+    return a >= base ? a : 0;
+}
+
+/* QEMU virt: the DTB in RAM, a1 = its address (docs/hart.md "Booting"). */
+static int load_dtb(rvt_hart *h)
+{
+    if (!h->cfg.dtb)
+        return RVT_OK;
+    uint64_t a = rvt_hart_dtb_addr(&h->cfg, h->cfg.dtb_len);
+    if (!a) {
+        diag(&h->cfg, "the device tree (%zu bytes) does not fit in RAM", h->cfg.dtb_len);
+        return RVT_ERR_INVAL;
+    }
+    memcpy(h->ram + (a - h->ram_base), h->cfg.dtb, h->cfg.dtb_len);
+    h->x[11] = a;
+    return RVT_OK;
+}
+
 static void reset(rvt_hart *h, const rvt_image *img)
 {
-    uint64_t entry = rvt_image_entry(img);
+    uint64_t entry = h->cfg.reset_pc ? h->cfg.reset_pc : rvt_image_entry(img);
     h->pc = entry ? entry : h->ram_base;
     h->priv = PRV_M;
-    h->x[10] = h->cfg.hartid;   /* a0 = hartid, a1 = 0 (QEMU: the DTB address) */
+    h->x[10] = h->cfg.hartid;   /* a0 = hartid; a1 = the DTB address or 0 (load_dtb) */
     h->resv = HART_NO_RESV;
     h->mtimecmp = UINT64_MAX;
     h->width = h->cfg.retire_width ? h->cfg.retire_width : 1;
@@ -90,8 +116,8 @@ rvt_hart *rvt_hart_new(const rvt_hart_cfg *cfg, rvt_image *img, int *status)
     if (!cfg || !img)
         goto fail;
     unsigned xlen = cfg->xlen ? cfg->xlen : rvt_image_xlen(img) ? rvt_image_xlen(img) : 64;
-    uint64_t base = cfg->ram_base ? cfg->ram_base : DEFAULT_RAM_BASE;
-    uint64_t size = cfg->ram_size ? cfg->ram_size : DEFAULT_RAM_SIZE;
+    uint64_t base = cfg->ram_base ? cfg->ram_base : HART_DEFAULT_RAM_BASE;
+    uint64_t size = cfg->ram_size ? cfg->ram_size : HART_DEFAULT_RAM_SIZE;
     st = check_cfg(cfg, xlen, base, size);
     if (st < 0)
         goto fail;
@@ -115,6 +141,11 @@ rvt_hart *rvt_hart_new(const rvt_hart_cfg *cfg, rvt_image *img, int *status)
     if (st < 0)
         goto fail;
     reset(h, img);
+    st = load_dtb(h);
+    if (st < 0)
+        goto fail;
+    h->board = &hart_board_virt;
+    hart_uart_reset(h);
     hart_vm_update(h);
     st = hart_ext_new(h);
     if (st >= 0 && h->cfg.on_commit)

@@ -11,11 +11,14 @@
 #include "rvtrace/isa.h"
 #include "rvtrace/ctr.h"
 #include "rvtrace/pmu.h"
+#include "board.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the hart keeps guest RAM in host byte order: little-endian hosts only"
 #endif
 
+#define HART_DEFAULT_RAM_BASE 0x80000000ull   /* virt's DRAM (docs/hart.md) */
+#define HART_DEFAULT_RAM_SIZE (128ull << 20)
 #define HART_PAGE_SHIFT 12
 #define HART_PAGE_SIZE (1u << HART_PAGE_SHIFT)
 #define HART_OPS_PER_PAGE (HART_PAGE_SIZE / 2)
@@ -99,6 +102,7 @@ struct rvt_hart {
      * current mode need translation or PMP checks (0: the RAM fast path) */
     uint8_t xl_data, xl_fetch;
     uint8_t pmp_any, pmp_locked;      /* an entry is active / locked and active */
+    uint64_t pmp_page[3][4];          /* pmp.c: page + 1 that passes, per access and priv */
     unsigned ifault_cause;            /* hart_fetch() returned NULL: why */
     uint64_t ifault_tval;
     struct hart_tlb *tlb;
@@ -112,10 +116,10 @@ struct rvt_hart {
     uint64_t cycle_off, instret_off;  /* mcycle/minstret = counter + off */
     uint64_t mtime_off;               /* mtime = instret + mtime_off */
 
-    /* devices */
+    /* devices (board.h): ACLINT state here, the rest in dev */
+    const hart_board *board;
     uint32_t msip;
     uint64_t mtimecmp;
-    uint8_t uart_lcr, uart_ier, uart_scr;
     int exit_code;
 
     /* ingress (E-Trace 4.2): the open block and the current cycle */
@@ -178,6 +182,8 @@ struct rvt_hart {
     /* F and D (fpu.c), last: the integer loop's fields keep their offsets */
     uint64_t f[32];             /* FLEN = 64; single values NaN-boxed (12.2) */
     uint64_t fcsr;              /* frm (7:5) and fflags (4:0) */
+
+    hart_devices dev;           /* PLIC, UART (dev_plic.c, dev_uart.c) */
 };
 
 /* ---- predecode.c ---- */
@@ -212,7 +218,7 @@ static inline const hart_op *hart_fetch(rvt_hart *h, uint64_t pc)
     return hart_fetch_pa(h, pc);
 }
 
-/* ---- mem.c: loads/stores; return 0 or an exception cause + 1 ---- */
+/* ---- mem.c: device loads/stores (board.h); return 0 or an exception cause + 1 ---- */
 int hart_load_slow(rvt_hart *h, uint64_t addr, unsigned size, uint64_t *v);
 int hart_store_slow(rvt_hart *h, uint64_t addr, unsigned size, uint64_t v);
 uint64_t hart_mtime(const rvt_hart *h);
@@ -251,7 +257,7 @@ bool hart_satp_write(rvt_hart *h, uint64_t v);
 int hart_mmu_new(rvt_hart *h);
 void hart_mmu_free(rvt_hart *h);
 /* pmp.c */
-bool hart_pmp_ok(const rvt_hart *h, uint64_t pa, unsigned size, unsigned acc, unsigned priv);
+bool hart_pmp_ok(rvt_hart *h, uint64_t pa, unsigned size, unsigned acc, unsigned priv);
 uint64_t hart_pmpcfg_read(const rvt_hart *h, unsigned idx);
 void hart_pmpcfg_write(rvt_hart *h, unsigned idx, uint64_t v);
 void hart_pmpaddr_write(rvt_hart *h, unsigned idx, uint64_t v);

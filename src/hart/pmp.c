@@ -33,6 +33,7 @@ static unsigned mode_of(unsigned cfg)
 
 void hart_pmp_summary(rvt_hart *h)
 {
+    memset(h->pmp_page, 0, sizeof h->pmp_page);   /* hart_pmp_ok's pages */
     h->pmp_any = h->pmp_locked = 0;
     for (unsigned i = 0; i < PMP_N; i++) {
         unsigned c = hart_pmp_cfg(h, i);
@@ -118,10 +119,8 @@ static bool perm_ok(unsigned cfg, unsigned acc)
 
 /* 3.7.1: the lowest-numbered entry that matches any byte decides; it must
  * match all of them.  L makes the entry bind M-mode too. */
-bool hart_pmp_ok(const rvt_hart *h, uint64_t pa, unsigned size, unsigned acc, unsigned priv)
+static bool pmp_check(const rvt_hart *h, uint64_t pa, uint64_t size, unsigned acc, unsigned priv)
 {
-    if (!h->pmp_any)
-        return true;
     uint64_t end = pa + size;
     for (unsigned i = 0; i < PMP_N; i++) {
         unsigned cfg = hart_pmp_cfg(h, i);
@@ -135,4 +134,27 @@ bool hart_pmp_ok(const rvt_hart *h, uint64_t pa, unsigned size, unsigned acc, un
         return perm_ok(cfg, acc);
     }
     return priv == PRV_M;
+}
+
+/* docs/hart.md "PMP": a page whose every byte passes (one entry covers it,
+ * or none matches in M-mode) passes for any access inside it -- an entry
+ * that matches part of the access matches part of the page, so the page's
+ * deciding entry decides the access too.  One such page is remembered per
+ * access type and privilege; hart_pmp_summary() forgets them whenever the
+ * PMP CSRs may have changed. */
+bool hart_pmp_ok(rvt_hart *h, uint64_t pa, unsigned size, unsigned acc, unsigned priv)
+{
+    if (!h->pmp_any)
+        return true;
+    uint64_t pg = pa >> HART_PAGE_SHIFT;
+    bool in_page = (pa & (HART_PAGE_SIZE - 1)) + size <= HART_PAGE_SIZE &&
+                   pg != UINT64_MAX >> HART_PAGE_SHIFT;   /* the page's end must not wrap */
+    uint64_t *seen = &h->pmp_page[acc][priv];
+    if (in_page && *seen == pg + 1)
+        return true;
+    if (in_page && pmp_check(h, pg << HART_PAGE_SHIFT, HART_PAGE_SIZE, acc, priv)) {
+        *seen = pg + 1;
+        return true;
+    }
+    return pmp_check(h, pa, size, acc, priv);
 }

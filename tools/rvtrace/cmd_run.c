@@ -10,15 +10,33 @@
 #include "rvtrace/hart.h"
 #include "rvtrace/image.h"
 #include "rvtrace/ingress.h"
+#include "run_boot.h"
 #include "tv_cli.h"
 #include "rvtrace/pmu.h"
 
 const char cmd_run_help[] =
     "usage: rvtrace run PROG.elf [OPTIONS] [TRACE OPTIONS]\n"
+    "       rvtrace run --bios FW [--kernel P] [BOOT OPTIONS] [OPTIONS] [TRACE OPTIONS]\n"
     "\n"
     "Run a bare-metal RISC-V ELF (linked for QEMU's virt board, entry in M-mode)\n"
-    "on the reference hart.  The program's UART output goes to stdout; it ends\n"
-    "when it writes the test finisher (0x100000).\n"
+    "on the reference hart, or boot firmware and a payload as QEMU's virt board\n"
+    "does.  The program's UART output goes to stdout; it ends when it writes the\n"
+    "test finisher (0x100000, also the syscon poweroff/reboot).\n"
+    "\n"
+    "boot options (docs/hart.md \"Booting\"):\n"
+    "  --bios FW            firmware in M-mode, started at 0x80000000 with a0 =\n"
+    "                       hartid and a1 = the device tree's address, as\n"
+    "                       qemu-system-riscv64 -machine virt -bios FW (ELF, or\n"
+    "                       raw at 0x80000000)\n"
+    "  --kernel P           payload at the firmware's end rounded up to 2 MiB\n"
+    "                       (RV32: 4 MiB), i.e. 0x80200000 (ELF, or raw there)\n"
+    "  --initrd F           initrd at the kernel's entry + min(RAM/2, 128M), named\n"
+    "                       in /chosen\n"
+    "  --append ARGS        kernel command line (/chosen/bootargs)\n"
+    "  --dtb F              boot with this device tree instead of the generated one\n"
+    "  --dump-dtb F         write the device tree (the generated one unless --dtb)\n"
+    "  --stdin F            the UART's receive line: F's bytes (\"-\" = stdin), one\n"
+    "                       at a time when the program waits for input\n"
     "\n"
     "options:\n"
     "  --isa ISA            " CLI_ISA_NAMES "\n"
@@ -121,6 +139,7 @@ typedef struct run_opts {
     int n_te, n_nt, n_flt;
     uint64_t data_split;         /* --data-split N: IDs, 0 = unified */
     char split_attr[2][32];      /* the te attributes it implies */
+    run_boot boot;               /* --bios, --kernel, ... (run_boot.c) */
 } run_opts;
 
 typedef struct run_ctx {
@@ -236,6 +255,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
         else if (num_opt(argc, argv, &i, "--ctr-control", CLI_NUM_PLAIN, 0, UINT64_MAX, &o->ctr_control, &err)) {}
         else if ((v = cli_opt(argc, argv, &i, "--events")) || (v = cli_opt(argc, argv, &i, "-e")))
             o->events = v;
+        else if (run_boot_option(argc, argv, &i, &o->boot)) {}
         else if (a[0] == '-' && a[1]) {
             cli_err("run: unknown option '%s' (see 'rvtrace help run')", a);
             err = true;
@@ -246,6 +266,10 @@ static int parse_args(int argc, char **argv, run_opts *o)
             o->elf = a;
         }
     }
+    if (!err && run_boot_check(&o->boot, o->elf) != CLI_OK)
+        err = true;
+    if (!err && o->boot.bios)
+        o->elf = o->boot.bios;   /* names the run in messages */
     if (!err && !o->elf) {
         cli_err("run: no program given (usage: rvtrace run PROG.elf [OPTIONS])");
         err = true;
@@ -502,7 +526,7 @@ static int execute(const run_opts *o, rvt_hart *h, double *secs)
 }
 
 
-static int run_loaded(const run_opts *o, rvt_image *img)
+static int run_loaded(run_opts *o, rvt_image *img)
 {
     unsigned xlen = rvt_image_xlen(img) ? rvt_image_xlen(img) : 64;
     bool no_c = false, no_fp = false;
@@ -546,9 +570,13 @@ static int run_loaded(const run_opts *o, rvt_image *img)
             .sbi_pmu = o->sbi || rvt_hart_wants_sbi(img), .pmu_tally = o->stat, .ctr_control = o->ctr_control,
         };
         tv_out_hook(tv, &cfg);
-        int st;
-        h = rvt_hart_new(&cfg, img, &st);
-        if (h && tv_out_start(tv, h)) {
+        int st = 0;
+        rc = run_boot_cfg(&o->boot, &cfg, xlen);
+        if (!rc)
+            h = rvt_hart_new(&cfg, img, &st);
+        if (rc) {
+            /* run_boot_cfg said why */
+        } else if (h && tv_out_start(tv, h)) {
             rc = CLI_FAIL;
         } else if (!h) {
             cli_err("%s: cannot start the hart: %s", o->elf, rvt_status_str(st));
@@ -601,6 +629,7 @@ static int run_loaded(const run_opts *o, rvt_image *img)
 
 static void free_opts(run_opts *o)
 {
+    run_boot_free(&o->boot);
     free(o->te_args);
     free(o->nt_args);
     free(o->flt_args);
@@ -622,7 +651,12 @@ int cmd_run(int argc, char **argv)
     }
     rvt_image_set_diag(img, cli_diag, (void *)o.elf);
     int st = 0;
-    if (!cli_in(o.elf)) {
+    if (o.boot.bios) {
+        unsigned xlen_hint = o.isa && !strncmp(o.isa, "rv32", 4) ? 32 : 0;
+        rc = run_boot_load(&o.boot, img, o.ram_size, xlen_hint);
+        if (!rc)
+            rc = run_loaded(&o, img);
+    } else if (!cli_in(o.elf)) {
         rc = CLI_FAIL;
     } else if ((st = rvt_image_load_elf(img, o.elf)) < 0) {
         cli_err("%s: cannot load: %s", o.elf, rvt_status_str(st));
