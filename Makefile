@@ -8,7 +8,7 @@ CTEST_ARGS ?=
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 
-.PHONY: all setup build install demo test asan bench fuzz programs clean
+.PHONY: all setup build install demo test asan bench fuzz programs clean riscv-tests
 
 all: build
 
@@ -51,3 +51,9 @@ programs:
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz
+
+# riscv-tests' ISA suite (rv64/rv32, -p and -v) on the hart, judged by
+# tohost; fetches and builds the suite (not part of `make test`).
+# RISCV_TESTS_DIR=DIR uses an existing checkout.
+riscv-tests: build
+	bash scripts/riscv-tests.sh --rvtrace $(BUILD)/rvtrace $(RISCV_TESTS_DIR)

@@ -117,6 +117,8 @@ static bool in(uint64_t addr, unsigned size, uint64_t base, uint64_t len)
 
 int hart_load_slow(rvt_hart *h, uint64_t addr, unsigned size, uint64_t *v)
 {
+    if (h->nregion && hart_region_at(h, addr, size))
+        return hart_region_load(h, addr, size, v);   /* regions.c: --mem, Spike's ROM */
     if (in(addr, size, UART_BASE, UART_SIZE)) {
         uint64_t r = 0;
         for (unsigned i = 0; i < size; i++)
@@ -137,6 +139,8 @@ int hart_load_slow(rvt_hart *h, uint64_t addr, unsigned size, uint64_t *v)
 
 int hart_store_slow(rvt_hart *h, uint64_t addr, unsigned size, uint64_t v)
 {
+    if (h->nregion && hart_region_at(h, addr, size))
+        return hart_region_store(h, addr, size, v);
     if (in(addr, size, UART_BASE, UART_SIZE)) {
         for (unsigned i = 0; i < size; i++)
             uart_write8(h, (unsigned)(addr - UART_BASE + i) & 7, (uint8_t)(v >> (8 * i)));

@@ -68,6 +68,10 @@ static const hart_op *fetch_fault(rvt_hart *h, uint64_t pc)
 const hart_op *hart_fetch_slow(rvt_hart *h, uint64_t pc)
 {
     uint64_t off = pc - h->ram_base;
+    if (off >= h->ram_size && h->nregion) {
+        const hart_op *o = hart_region_fetch(h, pc);   /* regions.c: not cached */
+        return o ? o : fetch_fault(h, pc);
+    }
     if (off >= h->ram_size || (pc & 1))
         return fetch_fault(h, pc);
     uint64_t avail = h->ram_size - off;
