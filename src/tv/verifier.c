@@ -147,7 +147,7 @@ static void compare_insn(rvt_tv_verifier *v)
     const tv_group *g = &v->g;
     if (g->insn_src.set && !v->c.len)
         diverge(v, "instruction", g->insn_src, 0, g->insn, false, true);
-    else if (!g->insn_src.set && v->c.len)
+    else if (!g->insn_src.set && v->c.len && !v->cfg.no_insn)
         diverge(v, "instruction", g->first, v->c.insn, 0, true, false);
     else if (g->insn_src.set)
         cmp(v, "instruction", g->insn_src, v->c.insn, g->insn);
@@ -182,11 +182,19 @@ static void compare_fprs(rvt_tv_verifier *v)
 
 /* One CSR: compared only if the verifier hart has it (TV 3.2: a CSR it
  * does not model, e.g. fcsr, is an absent element). */
+static bool in_scope(const rvt_tv_verifier *v, unsigned reg)
+{
+    for (unsigned i = 0; i < v->cfg.ncsr_scope; i++)
+        if (v->cfg.csr_scope[i] == reg)
+            return true;
+    return !v->cfg.ncsr_scope;
+}
+
 static void compare_csr(rvt_tv_verifier *v, unsigned reg)
 {
     uint64_t want, got;
     char name[16];
-    if (rvt_hart_tv_reg_read(v->t, reg, &want) < 0)
+    if (rvt_hart_tv_reg_read(v->t, reg, &want) < 0 || !in_scope(v, reg))
         return;
     if (!tv_shadow_reg(&v->s, reg, &got))
         diverge(v, rvt_tv_reg_name(reg, name, sizeof name), v->g.first, want, 0, true, false);
