@@ -35,6 +35,7 @@ void hart_htif_init(rvt_hart *h, const rvt_image *img)
     h->htif_fromhost = rvt_image_lookup(img, "fromhost", &from) && hart_mem_ptr(h, from, 8)
                            ? from : 0;
     h->htif_lo = to - 7;
+    h->htif_on = true;
 }
 
 static uint64_t get64(const uint8_t *p)
@@ -107,8 +108,8 @@ static void syscall_proxy(rvt_hart *h, uint64_t cmd)
 void hart_htif_store(rvt_hart *h, uint64_t addr, unsigned size)
 {
     uint64_t last = h->htif_tohost + 7;
-    if (addr > last || addr + size <= last)
-        return;   /* not the store that completes tohost */
+    if (!h->htif_on || addr > last || addr + size <= last)
+        return;   /* no HTIF (htif_lo 0 matches stores at 0..14), or not the store completing tohost */
     uint8_t *t = hart_mem_ptr(h, h->htif_tohost, 8);
     uint64_t cmd = get64(t);
     if (!cmd)

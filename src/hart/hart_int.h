@@ -145,6 +145,7 @@ struct rvt_hart {
     struct hart_region *region;
     unsigned nregion;
     uint64_t htif_lo, htif_tohost, htif_fromhost;
+    bool htif_on;
 
     /* trap-loop detection */
     uint64_t last_trap_pc, last_trap_instret;
