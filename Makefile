@@ -9,7 +9,7 @@ CTEST_ARGS ?=
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 
-.PHONY: all setup build install demo test asan tsan bench fuzz programs clean
+.PHONY: all setup build install demo test asan tsan bench fuzz programs clean riscv-tests qemu-tv
 
 all: build
 
@@ -62,3 +62,18 @@ programs:
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) build-fuzz
+
+# riscv-tests' ISA suite (rv64/rv32, -p and -v) on the hart, judged by
+# tohost; fetches and builds the suite (not part of `make test`).
+# RISCV_TESTS_DIR=DIR uses an existing checkout.
+riscv-tests: build
+	bash scripts/riscv-tests.sh --rvtrace $(BUILD)/rvtrace $(RISCV_TESTS_DIR)
+
+# QEMU as the tandem-verification DUT, at length: every workload QEMU runs
+# and 4000 random-instruction seeds of 400 instructions (tests/e2e/qemu_tv.sh;
+# `make test` runs it with 3 workloads and 300 seeds of 150).
+qemu-tv: build
+	mkdir -p $(BUILD)/tests/tmp
+	RVT_SRC=$(CURDIR) RVT_BIN=$(BUILD)/rvtrace RVT_TMP=$(CURDIR)/$(BUILD)/tests/tmp \
+	RVT_QEMU_TV_PROGS=all RVT_QEMU_TV_SEEDS=4000 RVT_QEMU_TV_COUNT=400 RVT_QEMU_TV_PER=25 \
+	bash tests/e2e/qemu_tv.sh

@@ -80,3 +80,8 @@ prog trigger      "$RV64C"  -O2                    src/trigger.c
 prog trigger_rv32 "$RV32C"  -O2                    src/trigger.c
 prog fpu          "$RV64G"  -O2                    src/fpu.c
 prog fpu_rv32     "$RV32G"  -O2                    src/fpu.c
+# Spike-machine programs (programs/spike/: not run on QEMU's virt board)
+prog spike/htif      "$RV64C" -O2                  src/htif.c
+prog spike/htif_rv32 "$RV32C" -O2                  src/htif.c
+prog spike/memregion "$RV32C" -O2 -Wl,--section-start=.region_text=0x20010000 \
+                  -Wl,--section-start=.region_data=0x20011000 src/memregion.c

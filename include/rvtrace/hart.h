@@ -54,6 +54,8 @@ typedef struct rvt_hart_commit {
     struct { uint16_t addr; uint64_t value; } csr[RVT_HART_COMMIT_MAX_CSR];
 } rvt_hart_commit;
 
+enum { RVT_HART_MEM_MAX = 8 };
+
 typedef struct rvt_hart_cfg {
     unsigned xlen;            /* 32 or 64; 0 = from the image's ELF class */
     bool no_compressed;       /* --isa without C: 2-byte encodings are illegal */
@@ -112,6 +114,14 @@ typedef struct rvt_hart_cfg {
     size_t dtb_len;
     const uint8_t *uart_in;
     size_t uart_in_len;
+    /* Spike's machine (--machine spike, docs/hart.md): a boot ROM at
+     * 0x1000 holding Spike's reset vector and the entry address; the hart
+     * starts there, as Spike does. */
+    bool spike_machine;
+    /* Extra RAM regions (--mem BASE:SIZE), beside the main RAM: loads,
+     * stores and fetches (ELF segments may lie there too). */
+    unsigned nmem;
+    struct { uint64_t base, size; } mem[RVT_HART_MEM_MAX];
 } rvt_hart_cfg;
 
 /* What the generated device tree describes beyond the hart itself. */

@@ -142,6 +142,29 @@ int rvt_tv_reader_next(rvt_tv_reader *r, rvt_tv_item *it, uint64_t *err_offset);
 /* Bytes skipped while resyncing so far. */
 uint64_t rvt_tv_reader_skipped(const rvt_tv_reader *r);
 
+/* ---- QEMU's state log as a TV trace (docs/tv.md "QEMU as the DUT") ----
+ * Lines of `qemu-system-riscv64 -singlestep -d cpu,fpu,nochain,int` in,
+ * one group per instruction (and per interrupt) out through `out`. */
+typedef struct rvt_tv_qemu rvt_tv_qemu;
+typedef struct rvt_tv_qemu_cfg {
+    unsigned xlen;            /* 32 or 64 */
+    uint64_t start;           /* first pc traced (the ELF entry; QEMU's reset ROM is skipped) */
+    const rvt_image *img;     /* instruction words (mret/sret, the last one's length) */
+    rvt_tv_writer *out;
+} rvt_tv_qemu_cfg;
+rvt_tv_qemu *rvt_tv_qemu_new(const rvt_tv_qemu_cfg *cfg, int *status);
+void rvt_tv_qemu_free(rvt_tv_qemu *q);
+/* One line without its newline: RVT_OK, RVT_ERR_FORMAT for a malformed
+ * state or trap line (a dump cut in the middle), or the writer's error. */
+int rvt_tv_qemu_line(rvt_tv_qemu *q, const char *line);
+/* The end of the log: the last instruction's group.  RVT_ERR_FORMAT if the
+ * log never reached `start`. */
+int rvt_tv_qemu_end(rvt_tv_qemu *q);
+uint64_t rvt_tv_qemu_lines(const rvt_tv_qemu *q);
+/* The CSRs the log shows (their TV numbers) into out[0..max); returns how
+ * many there are. */
+unsigned rvt_tv_qemu_csrs(uint16_t *out, unsigned max);
+
 /* ---- verifier: shadow state + a second reference hart (3.1) ---- */
 typedef struct rvt_tv_verifier rvt_tv_verifier;
 
@@ -149,6 +172,14 @@ typedef struct rvt_tv_verify_cfg {
     rvt_tv_cfg tv;
     rvt_hart_cfg hart;      /* xlen, ram, isa, hartid of the reference hart */
     uint64_t max_report;    /* divergences reported through diag; 0 = 1 */
+    /* A DUT that shows only some CSRs (QEMU's log: rvt_tv_qemu_csrs):
+     * the CSRs the hart changes are compared only if listed here (TV 3.2,
+     * absent elements); ncsr_scope 0 = every CSR. */
+    const uint16_t *csr_scope;
+    unsigned ncsr_scope;
+    /* The DUT cannot show instruction bits (QEMU's log): an absent
+     * instruction item is not a divergence (TV 3.2). */
+    bool no_insn;
     rvt_diag_fn diag;
     void *diag_ctx;
 } rvt_tv_verify_cfg;

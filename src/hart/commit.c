@@ -11,7 +11,7 @@
 #include "tvif.h"
 
 struct hart_cm_snap {
-    uint64_t x[32];
+    uint64_t x[32], f[32];
     uint64_t pc, instret, exceptions, interrupts, mtime_off, cycle_off, instret_off;
     uint64_t pmpcfg[16], pmpaddr[64];
     uint64_t trig[HART_TV_NTRIG_CSR];   /* tselect, tdata1-3, tinfo as read */
@@ -52,6 +52,7 @@ void hart_cm_begin(rvt_hart *h)
 {
     struct hart_cm_snap *s = h->cm_snap;
     memcpy(s->x, h->x, sizeof s->x);
+    memcpy(s->f, h->f, sizeof s->f);
     s->pc = h->pc;
     s->priv = h->priv;
     s->instret = h->instret;
@@ -195,10 +196,21 @@ static void diff_gprs(const rvt_hart *h, const struct hart_cm_snap *s, rvt_hart_
             add_csr(c, 0x1000 + i, h->x[i]);
 }
 
+/* FPRs that changed (TV register numbers 0x1020 + n, FLEN 64). */
+static void diff_fprs(const rvt_hart *h, const struct hart_cm_snap *s, rvt_hart_commit *c)
+{
+    if (h->cfg.no_fp || !memcmp(s->f, h->f, sizeof s->f))
+        return;
+    for (unsigned i = 0; i < 32; i++)
+        if (s->f[i] != h->f[i])
+            add_csr(c, 0x1020 + i, h->f[i]);
+}
+
 static void diff_state(rvt_hart *h, rvt_hart_commit *c)
 {
     const struct hart_cm_snap *s = h->cm_snap;
     diff_gprs(h, s, c);
+    diff_fprs(h, s, c);
     for (size_t i = 0; i < hart_tv_ncsrs; i++)
         if (s->csr[i] != csr_field(h, i))
             add_csr(c, hart_tv_csrs[i].addr, csr_field(h, i));

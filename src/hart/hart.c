@@ -51,15 +51,16 @@ static int load_image(rvt_hart *h, const rvt_image *img)
     size_t n = rvt_image_segment_count(img);
     for (size_t i = 0; i < n; i++) {
         const rvt_segment *s = rvt_image_segment(img, i);
-        uint64_t off = s->vaddr - h->ram_base;
-        if (s->vaddr < h->ram_base || off > h->ram_size || s->memsz > h->ram_size - off ||
-            s->filesz > s->memsz) {
+        /* RAM or a --mem region (regions.c); not Spike's ROM */
+        hart_region *r = hart_region_at(h, s->vaddr, s->memsz ? s->memsz : 1);
+        uint8_t *p = r && r->rom ? NULL : hart_mem_ptr(h, s->vaddr, s->memsz);
+        if (!p || s->filesz > s->memsz) {
             diag(&h->cfg, "segment at 0x%llx (0x%llx bytes) lies outside RAM",
                  (unsigned long long)s->vaddr, (unsigned long long)s->memsz);
             return RVT_ERR_INVAL;
         }
         if (s->filesz)
-            memcpy(h->ram + off, s->data, s->filesz);
+            memcpy(p, s->data, s->filesz);
     }
     return RVT_OK;
 }
@@ -107,6 +108,8 @@ static void reset(rvt_hart *h, const rvt_image *img)
     h->stop_at = UINT64_MAX;
     h->last_trap_pc = UINT64_MAX;
     hart_csr_reset(h);
+    hart_regions_reset(h, h->pc);
+    hart_htif_init(h, img);
 }
 
 rvt_hart *rvt_hart_new(const rvt_hart_cfg *cfg, rvt_image *img, int *status)
@@ -135,7 +138,9 @@ rvt_hart *rvt_hart_new(const rvt_hart_cfg *cfg, rvt_image *img, int *status)
     h->code = calloc(h->npages, 1);
     if (!h->ram || !h->pages || !h->code)
         goto fail;
-    st = load_image(h, img);
+    st = hart_regions_new(h);
+    if (st >= 0)
+        st = load_image(h, img);
     if (st >= 0)
         st = hart_mmu_new(h);
     if (st < 0)
@@ -174,6 +179,7 @@ void rvt_hart_free(rvt_hart *h)
     hart_cm_free(h);
     hart_mmu_free(h);
     free(h->ram);
+    hart_regions_free(h);
     hart_ext_free(h);
     free(h);
 }

@@ -143,6 +143,14 @@ struct rvt_hart {
     uint32_t split_busy;        /* bit i: ID i outstanding */
     uint32_t split_rng;         /* response order, reproducible */
 
+    /* extra RAM regions and Spike's boot ROM (regions.c); HTIF (dev_htif.c):
+     * htif_lo = tohost - 7 (0 = no HTIF), so hart_store_hook needs one
+     * compare to see a store that may touch tohost */
+    struct hart_region *region;
+    unsigned nregion;
+    uint64_t htif_lo, htif_tohost, htif_fromhost;
+    bool htif_on;
+
     /* trap-loop detection */
     uint64_t last_trap_pc, last_trap_instret;
     unsigned trap_streak;
@@ -232,6 +240,26 @@ void hart_split_make_room(rvt_hart *h);
 void hart_split_issue(rvt_hart *h, rvt_drec *d);
 void hart_split_finish(rvt_hart *h);
 
+/* ---- regions.c: --mem RAM regions and Spike's boot ROM (docs/hart.md) ---- */
+typedef struct hart_region {
+    uint64_t base, size;
+    uint8_t *mem;
+    bool rom;                   /* stores are access faults */
+} hart_region;
+int hart_regions_new(rvt_hart *h);
+void hart_regions_free(rvt_hart *h);
+void hart_regions_reset(rvt_hart *h, uint64_t entry);   /* Spike's ROM: start there */
+hart_region *hart_region_at(const rvt_hart *h, uint64_t addr, uint64_t size);
+/* Bytes [addr, addr+n) of RAM or a region, NULL if not wholly in one */
+uint8_t *hart_mem_ptr(const rvt_hart *h, uint64_t addr, uint64_t n);
+int hart_region_load(rvt_hart *h, uint64_t addr, unsigned size, uint64_t *v);
+int hart_region_store(rvt_hart *h, uint64_t addr, unsigned size, uint64_t v);
+const hart_op *hart_region_fetch(rvt_hart *h, uint64_t pc);
+
+/* ---- dev_htif.c: Spike's host-target interface (tohost/fromhost) ---- */
+void hart_htif_init(rvt_hart *h, const rvt_image *img);
+void hart_htif_store(rvt_hart *h, uint64_t addr, unsigned size);
+
 static inline void hart_store_hook(rvt_hart *h, uint64_t addr, uint64_t off, unsigned size)
 {
     /* an instruction starting up to 2 bytes before the store may overlap it */
@@ -240,6 +268,8 @@ static inline void hart_store_hook(rvt_hart *h, uint64_t addr, uint64_t off, uns
         hart_code_store(h, off, size);
     if ((addr >> 3) == h->resv)
         h->resv = HART_NO_RESV;
+    if (__builtin_expect(addr - h->htif_lo < 15, 0))
+        hart_htif_store(h, addr, size);
 }
 
 /* ---- mmu.c: Sv39/Sv32 (priv 4.3, 4.4) and pmp.c (priv 3.7) ---- */

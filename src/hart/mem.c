@@ -44,6 +44,8 @@ static const hart_dev *find_dev(const rvt_hart *h, uint64_t addr, unsigned size)
 
 int hart_load_slow(rvt_hart *h, uint64_t addr, unsigned size, uint64_t *v)
 {
+    if (h->nregion && hart_region_at(h, addr, size))
+        return hart_region_load(h, addr, size, v);   /* regions.c: --mem, Spike's ROM */
     const hart_dev *d = find_dev(h, addr, size);
     uint64_t r = 0;
     if (!d || !d->read || !d->read(h, addr - d->base, size, &r))
@@ -54,6 +56,8 @@ int hart_load_slow(rvt_hart *h, uint64_t addr, unsigned size, uint64_t *v)
 
 int hart_store_slow(rvt_hart *h, uint64_t addr, unsigned size, uint64_t v)
 {
+    if (h->nregion && hart_region_at(h, addr, size))
+        return hart_region_store(h, addr, size, v);
     const hart_dev *d = find_dev(h, addr, size);
     if (!d || !d->write || !d->write(h, addr - d->base, size, v & size_mask(size)))
         return CAUSE_STORE_ACCESS + 1;

@@ -27,8 +27,12 @@ static void fill(const rvt_hart *h, hart_op *o, uint32_t raw)
     memset(&in, 0, sizeof in);
     int rc = rvt_isa_decode(raw, h->xlen, &in);
     unsigned len = in.len ? in.len : rvt_isa_length((uint16_t)raw);
+    /* A reserved >= 80-bit encoding: the hart fetched its first ILEN (32)
+     * bits, which are what the illegal-instruction tval reports (priv
+     * 3.1.16: the shortest of the instruction, its first ILEN bits and its
+     * first MXLEN bits; QEMU agrees) */
     if (len == 0)
-        len = 2;
+        len = 4;
     memset(o, 0, sizeof *o);
     o->len = (uint8_t)len;
     o->raw = len == 2 ? (raw & 0xffff) : raw;
@@ -68,6 +72,10 @@ static const hart_op *fetch_fault(rvt_hart *h, uint64_t pc)
 const hart_op *hart_fetch_slow(rvt_hart *h, uint64_t pc)
 {
     uint64_t off = pc - h->ram_base;
+    if (off >= h->ram_size && h->nregion) {
+        const hart_op *o = hart_region_fetch(h, pc);   /* regions.c: not cached */
+        return o ? o : fetch_fault(h, pc);
+    }
     if (off >= h->ram_size || (pc & 1))
         return fetch_fault(h, pc);
     uint64_t avail = h->ram_size - off;

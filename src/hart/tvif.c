@@ -75,6 +75,8 @@ int rvt_hart_tv_reg_read(const rvt_hart *hc, unsigned addr, uint64_t *v)
     int i;
     if (addr >= 0x1000 && addr < 0x1020)
         *v = h->x[addr - 0x1000];
+    else if (addr >= 0x1020 && addr < 0x1040 && !h->cfg.no_fp)
+        *v = h->f[addr - 0x1020];   /* FLEN 64, singles NaN-boxed */
     else if ((i = table_index(addr)) >= 0)
         *v = *field(h, (size_t)i);
     else if ((p = pmp_ref(h, addr)) != NULL)
@@ -113,6 +115,10 @@ int rvt_hart_tv_reg_write(rvt_hart *h, unsigned addr, uint64_t v)
 {
     uint64_t *p, *off, base;
     int i;
+    if (addr >= 0x1020 && addr < 0x1040 && !h->cfg.no_fp) {
+        h->f[addr - 0x1020] = v;   /* FLEN bits, not XLEN */
+        return RVT_OK;
+    }
     v &= xmask(h);
     if (addr >= 0x1000 && addr < 0x1020) {
         if (addr > 0x1000)

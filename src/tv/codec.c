@@ -11,7 +11,7 @@ int rvt_tv_cfg_resolve(const rvt_tv_cfg *in, rvt_tv_cfg *out)
     if (!c.xlen)
         c.xlen = 64;
     if (!c.flen)
-        c.flen = c.xlen;
+        c.flen = 64;   /* RV32GC and RV64GC have D: FPRs are 64 bits (docs/tv.md) */
     if (!c.mlen)
         c.mlen = c.xlen;
     if ((c.xlen != 32 && c.xlen != 64) || (c.flen != 32 && c.flen != 64) ||

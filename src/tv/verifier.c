@@ -43,6 +43,8 @@ static void shadow_from_hart(rvt_tv_verifier *v)
     s->mtime = rvt_hart_tv_mtime(v->t);
     for (unsigned i = 0; i < 32; i++)
         s->x[i] = rvt_hart_reg(v->t, i);
+    for (unsigned i = 0; i < 32; i++)
+        rvt_hart_tv_reg_read(v->t, RVT_TV_REG_FPR(i), &s->f[i]);   /* stays 0 without F */
     for (unsigned a = rvt_hart_tv_csr_next(v->t, 0); a < TV_NCSR;
          a = rvt_hart_tv_csr_next(v->t, a + 1))
         if (rvt_hart_tv_reg_read(v->t, a, &s->csr[a]) == RVT_OK)
@@ -145,7 +147,7 @@ static void compare_insn(rvt_tv_verifier *v)
     const tv_group *g = &v->g;
     if (g->insn_src.set && !v->c.len)
         diverge(v, "instruction", g->insn_src, 0, g->insn, false, true);
-    else if (!g->insn_src.set && v->c.len)
+    else if (!g->insn_src.set && v->c.len && !v->cfg.no_insn)
         diverge(v, "instruction", g->first, v->c.insn, 0, true, false);
     else if (g->insn_src.set)
         cmp(v, "instruction", g->insn_src, v->c.insn, g->insn);
@@ -162,13 +164,37 @@ static void compare_gprs(rvt_tv_verifier *v)
     }
 }
 
+/* FPRs, when the verifier hart has F and D (TV register numbers 0x1020 +
+ * n, FLEN 64): every one, like the GPRs, so a missing write shows. */
+static void compare_fprs(rvt_tv_verifier *v)
+{
+    char name[16];
+    uint64_t want;
+    for (unsigned i = 0; i < 32; i++) {
+        unsigned reg = RVT_TV_REG_FPR(i);
+        if (rvt_hart_tv_reg_read(v->t, reg, &want) < 0)
+            return;
+        if (v->s.f[i] != want)
+            cmp(v, rvt_tv_reg_name(reg, name, sizeof name), tv_group_reg_src(&v->g, reg), want,
+                v->s.f[i]);
+    }
+}
+
 /* One CSR: compared only if the verifier hart has it (TV 3.2: a CSR it
  * does not model, e.g. fcsr, is an absent element). */
+static bool in_scope(const rvt_tv_verifier *v, unsigned reg)
+{
+    for (unsigned i = 0; i < v->cfg.ncsr_scope; i++)
+        if (v->cfg.csr_scope[i] == reg)
+            return true;
+    return !v->cfg.ncsr_scope;
+}
+
 static void compare_csr(rvt_tv_verifier *v, unsigned reg)
 {
     uint64_t want, got;
     char name[16];
-    if (rvt_hart_tv_reg_read(v->t, reg, &want) < 0)
+    if (rvt_hart_tv_reg_read(v->t, reg, &want) < 0 || !in_scope(v, reg))
         return;
     if (!tv_shadow_reg(&v->s, reg, &got))
         diverge(v, rvt_tv_reg_name(reg, name, sizeof name), v->g.first, want, 0, true, false);
@@ -182,7 +208,8 @@ static void compare_csrs(rvt_tv_verifier *v)
         if (v->g.touch[i].reg < TV_NCSR)
             compare_csr(v, v->g.touch[i].reg);
     for (unsigned i = 0; i < v->c.ncsr && i < RVT_HART_COMMIT_MAX_CSR; i++)
-        compare_csr(v, v->c.csr[i].addr);
+        if (v->c.csr[i].addr < RVT_TV_REG_FPR(0))   /* FPRs: compare_fprs */
+            compare_csr(v, v->c.csr[i].addr);
 }
 
 static uint64_t mask_bytes(unsigned n)
@@ -243,6 +270,7 @@ static void compare(rvt_tv_verifier *v)
     cmp(v, "pc", g->pc_src.set ? g->pc_src : g->first, rvt_hart_pc(v->t), v->s.pc);
     cmp(v, "priv", g->priv_src.set ? g->priv_src : g->first, rvt_hart_priv(v->t), v->s.priv);
     compare_gprs(v);
+    compare_fprs(v);
     compare_csrs(v);
     if (g->mtime_src.set || v->c.mtime_set)
         cmp(v, "mtime", g->mtime_src.set ? g->mtime_src : g->first,
@@ -259,6 +287,8 @@ static void copy_to_hart(rvt_tv_verifier *v)
     rvt_hart_tv_set_priv(v->t, v->s.priv);
     for (unsigned i = 1; i < 32; i++)
         rvt_hart_tv_reg_write(v->t, RVT_TV_REG_GPR(i), v->s.x[i]);
+    for (unsigned i = 0; i < 32; i++)
+        rvt_hart_tv_reg_write(v->t, RVT_TV_REG_FPR(i), v->s.f[i]);   /* ignored without F */
     for (unsigned i = 0; i < g->ntouch; i++) {
         uint64_t val;
         if (g->touch[i].reg < TV_NCSR && tv_shadow_reg(&v->s, g->touch[i].reg, &val))

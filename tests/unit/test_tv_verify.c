@@ -146,6 +146,10 @@ static bool is_sdata(const rvt_tv_item *it)
 static bool is_load_rsp(const rvt_tv_item *it) { return it->op == RVT_TV_MEM_RSP && it->has_data; }
 static bool is_mepc(const rvt_tv_item *it) { return it->op == RVT_TV_FULL_REG && it->reg == 0x341; }
 static bool is_insn(const rvt_tv_item *it) { return it->op == RVT_TV_INSN32; }
+static bool is_fpr(const rvt_tv_item *it)
+{
+    return it->op == RVT_TV_FULL_REG && it->reg >= RVT_TV_REG_FPR(0) && it->reg <= RVT_TV_REG_FPR(31);
+}
 static void flip_value(rvt_tv_item *it) { it->value ^= 4; }
 static void flip_data(rvt_tv_item *it) { it->data ^= 1; }
 
@@ -190,6 +194,9 @@ static void workload(const char *prog, bool faults)
     }
     if (!strcmp(prog, "ecall"))
         inject(img, &tr, prog, is_mepc, flip_value, "mepc", false);
+    /* FPR writes are traced (full_reg 0x1020 + n, FLEN 64) and compared */
+    if (!strncmp(prog, "fpu", 3))
+        inject(img, &tr, prog, is_fpr, flip_value, "f", false);
     free(tr.p);
     rvt_image_free(img);
 }
@@ -201,5 +208,6 @@ int main(void)
     workload("sort_rv32", true);
     workload("timer", false);
     workload("privs", false);
+    workload("fpu_rv32", false);
     return TH_DONE();
 }

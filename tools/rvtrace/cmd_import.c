@@ -4,6 +4,7 @@
 #include <string.h>
 #include "cli.h"
 #include "rvtrace/image.h"
+#include "tv_cli.h"
 
 const char cmd_import_help[] =
     "usage: rvtrace import FORMAT IN -o OUT.rvi|OUT.csv [OPTIONS]\n"
@@ -21,6 +22,10 @@ const char cmd_import_help[] =
     "  pcs       one hex pc per line; needs --elf for the instruction words (a\n"
     "            list the image cannot explain, more than 1 in 20 instructions\n"
     "            followed by an inferred trap, is refused: wrong --elf)\n"
+    "  qemu      QEMU's state log (qemu-system-riscv64 -singlestep\n"
+    "            -d cpu,fpu,nochain,int) to a tandem-verification trace\n"
+    "            -o OUT.tvt, from the ELF's entry on (needs --elf); check it\n"
+    "            with 'rvtrace verify --dut qemu' (docs/tv.md)\n"
     "\n"
     "options:\n"
     "  -o FILE          output: .rvi (binary records) or .csv (encoder-input CSV)\n"
@@ -101,12 +106,34 @@ static int close_out(imp_out *out)
     return out->rvi ? rvt_rvi_writer_close(out->rvi) : rvt_refcsv_writer_close(out->csv);
 }
 
+/* QEMU's state log -> a TV trace (tv_qemu.c) */
+static int import_qemu(const imp_opts *o)
+{
+    if (!o->elf) {
+        cli_err("import qemu needs --elf PROG.elf");
+        return CLI_USAGE;
+    }
+    rvt_image *img = rvt_image_new();
+    if (!img)
+        return CLI_FAIL;
+    rvt_image_set_diag(img, cli_diag, (void *)o->elf);
+    int rc = CLI_FAIL;
+    if (cli_in(o->elf) && rvt_image_load_elf(img, o->elf) >= 0) {
+        unsigned xlen = o->xlen ? (unsigned)o->xlen : rvt_image_xlen(img) ? rvt_image_xlen(img) : 64;
+        rc = tv_import_qemu(o->in, o->out, img, xlen);
+    }
+    rvt_image_free(img);
+    return rc;
+}
+
 int cmd_import(int argc, char **argv)
 {
     imp_opts o = { 0 };
     int rc = parse_opts(argc, argv, &o);
     if (rc != CLI_OK)
         return rc;
+    if (!strcmp(o.fmt, "qemu"))
+        return import_qemu(&o);
     int fmt = rvt_import_format(o.fmt);
     if (fmt < 0) {
         cli_err("import: unknown format '%s' (refcsv, spikecsv, spikelog, pcs)", o.fmt);

@@ -12,6 +12,7 @@
 #include "rvtrace/ingress.h"
 #include "run_boot.h"
 #include "tv_cli.h"
+#include "machine_opts.h"
 #include "rvtrace/pmu.h"
 
 const char cmd_run_help[] =
@@ -48,6 +49,7 @@ const char cmd_run_help[] =
     "  --retire-width N     instructions retired per cycle, 1..8 (E-Trace 4.2.2)\n"
     "  --ram-size N         RAM at 0x80000000 in bytes, 4K..16G in whole 4K pages\n"
     "                       (k/M/G = KiB/MiB/GiB; default 128M)\n"
+    MACHINE_OPTS_HELP
     "  --pcs-executed F     write every executed PC, including instructions that\n"
     "                       trap without retiring (QEMU's -d exec view); old\n"
     "                       spelling --pcs (decode --pcs is the retired PCs)\n"
@@ -129,6 +131,7 @@ typedef struct run_opts {
     const char *elf, *isa, *pcs, *pcs_retired, *ingress, *tv, *data_out, *spike_csv, *spike_data;
     const char *misaligned;
     uint64_t max_instr, width, ram_size, ctr_control;
+    rvt_hart_cfg machine;   /* --machine, --mem (machine_opts.c) */
     bool data, quiet, stats, null_trace, tv_eaddr, tv_mem, ctr, stat, sbi;
     const char *events;
     stat_sel sel[RVT_PMU_EV_COUNT * 4];
@@ -245,6 +248,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
             o->data = true;
         else if ((v = cli_opt(argc, argv, &i, "--ram-size")))
             err = !cli_parse_ram_size("--ram-size", v, &o->ram_size);
+        else if (machine_opt(argc, argv, &i, &o->machine, &err)) {}
         else if (!strcmp(a, "--data-records") || !strcmp(a, "--data")) o->data = true;
         else if (!strcmp(a, "--quiet")) o->quiet = true;
         else if (!strcmp(a, "--verbose") || !strcmp(a, "--stats")) o->stats = true;
@@ -569,6 +573,9 @@ static int run_loaded(run_opts *o, rvt_image *img)
             .diag = cli_diag, .diag_ctx = (void *)o->elf,
             .sbi_pmu = o->sbi || rvt_hart_wants_sbi(img), .pmu_tally = o->stat, .ctr_control = o->ctr_control,
         };
+        cfg.spike_machine = o->machine.spike_machine;
+        cfg.nmem = o->machine.nmem;
+        memcpy(cfg.mem, o->machine.mem, sizeof cfg.mem);
         tv_out_hook(tv, &cfg);
         int st = 0;
         rc = run_boot_cfg(&o->boot, &cfg, xlen);

@@ -21,10 +21,14 @@ const char cmd_verify_help[] =
     "                       (default: from the ELF, with F, D and C)\n"
     "  --ram-size N         RAM of the reference hart, 4K..16G in whole 4K pages\n"
     "                       (k/M/G = KiB/MiB/GiB; default 128M)\n"
+    "  --dut rvtrace|qemu   who wrote the trace: rvtrace run --tv (default), or\n"
+    "                       rvtrace import qemu (QEMU's state log): then only the\n"
+    "                       CSRs QEMU logs are compared and the hart performs\n"
+    "                       misaligned accesses as QEMU does (docs/tv.md)\n"
     "  --max-report N       report up to N divergences (default 1; all are\n"
     "                       counted, the shadow state is copied after each)\n"
     "  --xlen N --flen N --mlen N   trace parameters (default: XLEN of the ELF,\n"
-    "                       FLEN = MLEN = XLEN)\n"
+    "                       FLEN 64, MLEN = XLEN)\n"
     "\n"
     "Exit status: 0 when trace and hart agree up to the program's end (its\n"
     "test-finisher write), 1 on a divergence, a corrupt trace or one that\n"
@@ -34,6 +38,7 @@ typedef struct verify_opts {
     const char *elf, *isa, *path;
     uint64_t ram_size, max_report;
     rvt_tv_cfg tv;
+    bool dut_qemu;
 } verify_opts;
 
 static int parse(int argc, char **argv, verify_opts *o)
@@ -43,6 +48,13 @@ static int parse(int argc, char **argv, verify_opts *o)
     for (int i = 1; i < argc && !err; i++) {
         if (tv_cfg_option(argc, argv, &i, &o->tv, &err)) {}
         else if ((v = cli_opt(argc, argv, &i, "--elf"))) o->elf = v;
+        else if ((v = cli_opt(argc, argv, &i, "--dut"))) {
+            o->dut_qemu = !strcmp(v, "qemu");
+            if (!o->dut_qemu && strcmp(v, "rvtrace")) {
+                cli_err("verify: --dut must be rvtrace or qemu, not '%s'", v);
+                err = true;
+            }
+        }
         else if ((v = cli_opt(argc, argv, &i, "--isa"))) o->isa = v;
         else if ((v = cli_opt(argc, argv, &i, "--ram-size"))) err = !cli_parse_ram_size("--ram-size", v, &o->ram_size);
         else if ((v = cli_opt(argc, argv, &i, "--max-report")))
@@ -131,6 +143,15 @@ static int verify_loaded(const verify_opts *o, rvt_image *img)
     };
     if (!cfg.tv.xlen)
         cfg.tv.xlen = xlen;
+    static uint16_t qemu_csrs[32];
+    if (o->dut_qemu) {
+        /* docs/tv.md "QEMU as the DUT": QEMU 7.2 performs misaligned
+         * accesses; its log shows only some CSRs */
+        cfg.hart.misaligned_emulate = true;
+        cfg.no_insn = true;
+        cfg.ncsr_scope = rvt_tv_qemu_csrs(qemu_csrs, 32);
+        cfg.csr_scope = qemu_csrs;
+    }
     int st, fd;
     rvt_tv_verifier *v = rvt_tv_verifier_new(&cfg, img, &st);
     if (!v) {

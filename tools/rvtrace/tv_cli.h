@@ -13,6 +13,9 @@ void tv_out_hook(tv_out *t, rvt_hart_cfg *cfg);
 int tv_out_start(tv_out *t, const rvt_hart *h);
 /* NULL-safe; prints errors; returns 0 or CLI_FAIL. */
 int tv_out_close(tv_out *t);
+rvt_tv_writer *tv_out_writer(tv_out *t);
+/* import qemu (tv_qemu.c): QEMU's state log -> OUT.tvt; a CLI status. */
+int tv_import_qemu(const char *in, const char *out, rvt_image *img, unsigned xlen);
 
 /* Open a .tvt file as a streaming reader (prints errors). */
 rvt_tv_reader *tv_reader_open(const char *path, const rvt_tv_cfg *cfg, int *fd);

@@ -42,6 +42,11 @@ tv_out *tv_out_open(const char *path, unsigned xlen, bool eaddr, bool mem_bus)
     return t;
 }
 
+rvt_tv_writer *tv_out_writer(tv_out *t)
+{
+    return t->w;
+}
+
 void tv_out_hook(tv_out *t, rvt_hart_cfg *cfg)
 {
     if (!t)
