@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 #include "cli.h"
 
-enum trace_kind { KIND_NONE, KIND_TE, KIND_NT, KIND_RVI, KIND_TVT };
+enum trace_kind { KIND_NONE, KIND_TE, KIND_NT, KIND_RVI, KIND_TVT };  /* FIXME */
 
 static const char *const kind_names[] = { "unknown", "an E-Trace stream", "an N-Trace stream",
                                           "ingress records", "a tandem-verification trace" };
@@ -135,25 +135,6 @@ static enum trace_kind kind_of(int argc, char **argv, const char *what, bool *ba
     return k;
 }
 
-const char cmd_dump_help[] =
-    "usage: rvtrace dump [--etrace|--ntrace|--tv] [--json|--summary] [--addresses] FILE\n"
-    "\n"
-    "Print a trace file one packet (E-Trace .te), message (N-Trace .nt),\n"
-    "record (.rvi) or tandem-verification item (.tvt) per line, every field\n"
-    "named.  The kind is taken from --etrace/--ntrace/--tv, else the file name\n"
-    "(.te .nt .rvi .tvt), else the settings in FILE.attrs.  An ELF or the other\n"
-    "trace's FILE.attrs is reported in one line.  Settings are read from\n"
-    "FILE.attrs when present; a .tvt stream takes --xlen/--flen/--mlen\n"
-    "(default 64).  Fields are printed as on the wire; in text, an E-Trace\n"
-    "address is followed by the byte address or signed byte difference it\n"
-    "stands for, e.g. address=0x1d (+0x3a).\n"
-    "--summary (E-Trace, N-Trace): instead of the list, a table of packets or\n"
-    "messages per kind with their bytes and share of the stream, biggest\n"
-    "first (E-Trace bytes include the 1-byte headers).  --addresses (N-Trace):\n"
-    "each message with an F-ADDR or U-ADDR ends with the PC it stands for\n"
-    "(\"-> 0x...\"; JSON: \"pc\"), U-ADDR being XORed with the source's previous\n"
-    "address (N-Trace 8.1).\n";
-
 const char cmd_decode_help[] =
     "usage: rvtrace decode --elf PROG.elf [OPTIONS] FILE.te|FILE.nt\n"
     "\n"
@@ -217,21 +198,12 @@ static int dispatch(int argc, char **argv, cli_cmd_fn te, cli_cmd_fn nt, cli_cmd
         if (rvi)
             return rvi(argc, argv);
         break;
-    case KIND_TVT:
-        if (!strcmp(what, "dump"))
-            return tv_cmd_dump(argc, argv);
-        break;
     default:
         break;
     }
     cli_err("%s: cannot tell the trace kind: name the file *.te or *.nt, give --etrace/--ntrace, "
             "or keep its FILE.attrs beside it", what);
     return CLI_USAGE;
-}
-
-int cmd_dump(int argc, char **argv)
-{
-    return dispatch(argc, argv, te_cmd_dump, nt_cmd_dump, rvi_cmd_dump, "dump");
 }
 
 int cmd_decode(int argc, char **argv)

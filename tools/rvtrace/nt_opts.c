@@ -6,35 +6,6 @@
 #include "cli.h"
 #include "nt_cli.h"
 
-const char nt_options_help[] =
-    "N-Trace options:\n"
-    "  --ntrace OUT.nt          write an N-Trace stream (settings in OUT.nt.attrs)\n"
-    "  --nt-opt LIST            comma list: btm | htm (default), seq-jump,\n"
-    "                           implicit-return=1|2|3, return-depth=N (1..32),\n"
-    "                           return-bits=N, repeat-history, repeat-kinds=N\n"
-    "                           (sum of: 1 RepeatBranch, 2 ResourceFull RCODE 2 of\n"
-    "                           whole HIST windows, 4 RCODE 2 of the shortest\n"
-    "                           repeating pattern; default 5), all-jumps,\n"
-    "                           no-addr-diff, extend-msb, timestamps,\n"
-    "                           context, sync=MODE:MAX (periodic sync; MODE 1\n"
-    "                           messages, 2 cycles, 3 I-CNT; period 2^(MAX+4)),\n"
-    "                           icnt-bits=N, hist-bits=N, itype3, xlen=32|64,\n"
-    "                           port=1|2|4|8 (bytes per probe word), start-disabled\n"
-    "  --nt-src BITS:ID         SRC field of BITS bits with this encoder's ID\n"
-    "                           (decode: the SRC width)\n"
-    "  decode --src N           decode only source N (0..4095); a source the\n"
-    "                           stream does not have is an error\n"
-    "  encode --ntrace A.rvi B.rvi ...: one hart per input, ids ID, ID+1, ...\n"
-    "                           (no --nt-src: the fewest bits, ids from 0), merged\n"
-    "                           into one stream by record time\n"
-    "  --nt-attr NAME=VALUE     set a chapter 4 control by name\n"
-    "  decode --count           print only the number of instructions decoded\n"
-    "                           (no per-instruction work: fastest)\n"
-    "  decode --strict          exit 1 when the stream ends without its end marker\n"
-    "                           (the last ProgTraceCorrelation of each source: a\n"
-    "                           cut capture or an empty file); without it, a\n"
-    "                           warning names the offset where the last complete\n"
-    "                           message ends\n";
 
 static bool set_num(rvt_nt_cfg *c, const char *name, const char *v)
 {
