@@ -142,6 +142,11 @@ typedef struct rvt_nt_cfg {
 } rvt_nt_cfg;
 
 void rvt_nt_cfg_default(rvt_nt_cfg *c);
+/* Several harts share one stream (ch. 3: messages of different sources
+ * interleave whole): hart k gets SRC id src_id + k; without src_bits, the
+ * fewest bits that hold `harts` ids.  RVT_ERR_RANGE when they do not fit
+ * (or SRC is inhibited); one hart needs nothing. */
+int rvt_nt_cfg_assign_src(rvt_nt_cfg *c, unsigned harts);
 /* SRC field width in effect (0 when inhibited). */
 unsigned rvt_nt_cfg_src_bits(const rvt_nt_cfg *c);
 

@@ -147,4 +147,31 @@ typedef struct rvt_proto_dump_end {
 int rvt_proto_dump(const rvt_proto_cfg *c, const uint8_t *buf, size_t len, unsigned flags,
                    rvt_proto_item_fn fn, void *ctx, rvt_proto_dump_end *end);
 
+/* ---- several harts, one stream ---- */
+/* Replay n .rvi readers' instruction records (data records skipped) into
+ * sinks[k] in record time order (ties: reader order), then end every sink:
+ * each hart with its own encoder (rvt_nt_cfg_assign_src).  0, or the first
+ * negative status with *bad (may be NULL) the reader it came from. */
+struct rvt_rvi_reader;
+struct rvt_irec_sink;
+int rvt_merge_harts(struct rvt_rvi_reader *const *in, unsigned n, const struct rvt_irec_sink *sinks,
+                    unsigned *bad);
+
+/* ---- self-modifying code (N-Trace 11.4) ----
+ * The words a program writes into its own code, applied to the image as
+ * the decoder retires each fence.i: a stand-in until the image takes a
+ * read-memory callback (issue 14 "Memory"). */
+struct rvt_image;
+typedef struct rvt_smc rvt_smc;
+/* Read "CONTENT ADDR SIZE WORD" lines (the corpus' *.smc.txt form; hex ADDR
+ * and WORD, '#' comments, other lines skipped): content k is written when
+ * the k-th fence.i retires.  NULL (with *status) on a bad argument or no
+ * memory. */
+rvt_smc *rvt_smc_read(FILE *f, int *status);
+void rvt_smc_free(rvt_smc *s);
+/* A fence.i retired: write the next content into img (invalidating what
+ * the image cached there).  1 when something was written (a decoder must
+ * then drop its own caches), 0 when not, or a negative status. */
+int rvt_smc_fence(rvt_smc *s, struct rvt_image *img);
+
 #endif

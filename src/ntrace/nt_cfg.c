@@ -96,6 +96,20 @@ int rvt_nt_cfg_check(rvt_nt_cfg *c)
     return 0;
 }
 
+int rvt_nt_cfg_assign_src(rvt_nt_cfg *c, unsigned harts)
+{
+    if (!c)
+        return RVT_ERR_INVAL;
+    if (harts < 2)
+        return 0;
+    if (!c->src_bits)
+        while (c->src_bits < 12 && (1u << c->src_bits) < harts)
+            c->src_bits++;
+    if (c->inhibit_src || c->src_id + harts > (1u << c->src_bits))
+        return RVT_ERR_RANGE;
+    return 0;
+}
+
 static const cfg_item *find(const char *name)
 {
     for (size_t i = 0; i < NITEMS; i++)

@@ -170,7 +170,6 @@ void stat_print(FILE *f, const struct rvt_pmu *p, const stat_sel *sel, int n, co
 void ctr_print(FILE *f, const struct rvt_hart *h, struct rvt_image *img);
 
 /* ---- E-Trace pieces (te_cli.c) ---- */
-int te_cmd_decode(int argc, char **argv);
 int te_cmd_encode(int argc, char **argv);
 /* True if argv[i] is an E-Trace encoder option of `run` (--etrace, --te-opt,
  * --te-attr ...); *consumed gets how many argv entries it takes. */
@@ -188,7 +187,6 @@ int te_data_decode(const struct rvt_te_attrs *a, const uint8_t *buf, size_t len,
                    const char *out);
 
 /* ---- N-Trace pieces (nt_cli.c) ---- */
-int nt_cmd_decode(int argc, char **argv);
 int nt_cmd_encode(int argc, char **argv);
 bool nt_is_run_option(int argc, char **argv, int i, int *consumed);
 /* As te_sink_open/te_sink_close: CLI statuses. */

@@ -69,9 +69,35 @@ static const char *described(cli_kind k)
     return d[k];
 }
 
+/* encode: the kind of the stream written: the switch, else the settings
+ * options, else the name given to -o. */
+static cli_kind kind_written(const cli_args *a)
+{
+    cli_kind k = cli_args_kind_switch(a);
+    const char *out = cli_args_value(a, O_OUT);
+    if (k == KIND_NONE)
+        k = cli_args_kind_settings(a);
+    if (k == KIND_NONE && out)
+        k = kind_of_name(out);
+    return k == KIND_TE || k == KIND_NT ? k : KIND_NONE;
+}
+
 int cli_kind_of(const cli_args *a, cli_kind *out)
 {
     const char *f = a->nfiles ? a->files[0] : NULL;
+    if (a->cmd & CMD_ENCODE) {
+        *out = kind_written(a);
+        if (a->too_many_files && *out == KIND_NT) {
+            cli_err("encode: at most %d inputs (harts)", CLI_MAX_FILES);
+            return CLI_USAGE;
+        }
+        if (a->nfiles > 1 && *out != KIND_NT) {   /* only N-Trace merges harts */
+            cli_err("encode: more than one file given ('%s', '%s'): one trace at a time",
+                    a->files[0], a->files[1]);
+            return CLI_USAGE;
+        }
+        return CLI_OK;
+    }
     cli_kind k = cli_args_kind_switch(a);
     if (k == KIND_NONE && f)
         k = kind_of_name(f);
@@ -83,19 +109,19 @@ int cli_kind_of(const cli_args *a, cli_kind *out)
     if (k == KIND_NONE)
         k = cli_args_kind_settings(a);
     *out = k;
-    bool encode = a->cmd & CMD_ENCODE, decode = a->cmd & CMD_DECODE;
-    if (f && is_elf(f) && !encode) {
+    bool decode = a->cmd & CMD_DECODE;
+    if (f && is_elf(f)) {
         cli_err("%s: is an ELF program, not a trace%s", f,
                 decode ? " (decode takes the program with --elf PROG.elf)" : "");
         return CLI_FAIL;
     }
-    if ((k == KIND_TE || k == KIND_NT) && ks != KIND_NONE && ks != k && !encode) {
+    if ((k == KIND_TE || k == KIND_NT) && ks != KIND_NONE && ks != k) {
         cli_err("%s: holds %s settings, but %s is read as %s (see --etrace/--ntrace)", side,
                 ks == KIND_TE ? "E-Trace" : "N-Trace", f, described(k));
         return CLI_FAIL;
     }
-    /* One trace per command; only N-Trace encode merges several inputs. */
-    if ((a->nfiles > 1 || a->too_many_files) && !(k == KIND_NT && encode)) {
+    /* One trace per command. */
+    if (a->nfiles > 1 || a->too_many_files) {
         cli_err("%s: more than one file given ('%s', '%s'): one trace at a time", a->cmd_name,
                 a->files[0], a->files[1]);
         return CLI_USAGE;
