@@ -128,6 +128,9 @@ const char *cli_help_text(const char *cmd);
 extern const char cmd_run_help[], cmd_dump_help[], cmd_decode_help[],
     cmd_encode_help[], cmd_import_help[], cmd_disasm_help[], cmd_verify_help[],
     cmd_stat_help[], cmd_bench_help[];
+/* dump, decode, encode: the options of their table (cli_opts.c); nothing
+ * for another command. */
+void cli_options_help(FILE *f, const char *cmd);
 /* Option summaries of the two trace paths, shown inside run/encode/decode help. */
 extern const char te_options_help[], nt_options_help[];
 

@@ -25,7 +25,7 @@ static const cli_option table[] = {
     { O_ELF, "--elf", NULL, "PROG.elf", X | E, K_TE | K_NT, "the program (encode: symbols of the filters)" },
     { O_PCS, "--pcs", "--pcs-retired", "FILE", X, K_TE | K_NT, "the retired PCs, one per line" },
     { O_WRITER, "--listing", NULL, NULL, X, K_TE | K_NT,
-      "on stdout: a registered writer (--listing, --json, --folded)" },
+      "on stdout: one registered writer" },
     { O_COUNT, "--count", NULL, NULL, X, K_TE | K_NT, "print only the number of instructions" },
     { O_STRICT, "--strict", NULL, NULL, X, K_TE | K_NT, "exit 1 when the end marker is missing" },
     { O_DATA_OUT, "--data-out", "--data", "FILE", X, K_TE, "the data accesses of te_data packets" },
@@ -193,21 +193,43 @@ cli_kind cli_args_kind_settings(const cli_args *a)
     return KIND_NONE;
 }
 
+/* The spelling of row o in help: "--pcs, --pcs-retired FILE"; the writer
+ * row lists every registered stdout writer. */
+static void spelling(const cli_option *o, char *buf, size_t n)
+{
+    size_t len = 0;
+    if (o->id == O_WRITER) {
+        const rvt_out_writer *w;
+        buf[0] = 0;
+        for (size_t i = 0; (w = rvt_out_writer_at(i)); i++)
+            if (strcmp(w->name, "pcs"))
+                len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s--%s", len ? ", " : "",
+                                        w->name);
+        return;
+    }
+    snprintf(buf, n, "%s%s%s%s%s", o->name, o->alias ? ", " : "", o->alias ? o->alias : "",
+             o->arg ? " " : "", o->arg ? o->arg : "");
+}
+
 void cli_args_help(FILE *f, unsigned cmd)
 {
-    fputs("Options (every one means the same for every trace kind; one a kind cannot\n"
-          "honour is a usage error naming both):\n", f);
+    fputs("Options (from the one option table of dump/decode/encode; [kinds] that\n"
+          "honour each: an option the trace's kind cannot honour is a usage error):\n", f);
     for (size_t k = 0; k < NTABLE; k++) {
         const cli_option *o = &table[k];
         if (!(o->cmds & cmd))
             continue;
-        char spell[64];
-        snprintf(spell, sizeof spell, "%s%s%s%s%s", o->name, o->alias ? ", " : "",
-                 o->alias ? o->alias : "", o->arg ? " " : "", o->arg ? o->arg : "");
-        char kinds[64];
-        snprintf(kinds, sizeof kinds, "%s%s%s%s", o->kinds & K_TE ? "/te" : "",
-                 o->kinds & K_NT ? "/nt" : "", o->kinds & K_RVI ? "/rvi" : "",
-                 o->kinds & K_TVT ? "/tvt" : "");
-        fprintf(f, "  %-28s %s [%s]\n", spell, o->help, kinds + 1);
+        char spell[96], kinds[96];
+        spelling(o, spell, sizeof spell);
+        kinds_text(o->kinds, kinds, sizeof kinds);
+        fprintf(f, "  %-27s %s [%s]\n", spell, o->help, kinds);
     }
+}
+
+void cli_options_help(FILE *f, const char *cmd)
+{
+    unsigned c = !strcmp(cmd, "dump") ? CMD_DUMP : !strcmp(cmd, "decode") ? CMD_DECODE
+               : !strcmp(cmd, "encode") ? CMD_ENCODE : 0;
+    if (c)
+        cli_args_help(f, c);
 }
