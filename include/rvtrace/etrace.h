@@ -44,6 +44,10 @@ enum rvt_te_resync { RVT_TE_RESYNC_OFF = 0, RVT_TE_RESYNC_PACKETS = 1,
 /* Encoder parameters as *_p values (table 9.1), not the "minus one"
  * discovery encodings of table 9.2.  Fill with rvt_te_attrs_default(). */
 typedef struct rvt_te_attrs {
+    /* sizeof(rvt_te_attrs) the caller was built with (libipt's
+     * pt_config.size): set by rvt_te_attrs_default; rvt_te_attrs_check
+     * refuses another non-zero size (RVT_ERR_VERSION). */
+    size_t size;
     unsigned version;            /* RVT_TE_V11 or RVT_TE_V20 */
     unsigned iaddress_width;     /* = XLEN */
     unsigned iaddress_lsb;       /* 1 with compressed instructions */
@@ -90,9 +94,18 @@ typedef struct rvt_te_attrs {
 } rvt_te_attrs;
 
 void rvt_te_attrs_default(rvt_te_attrs *a);
-/* Set one attribute "name=value" (9.1 names, plus the rvtrace ones listed
- * in docs/format-te.md).  RVT_ERR_INVAL for an unknown name or bad value. */
+/* Set one attribute NAME to VALUE (9.1 names, plus the rvtrace ones listed
+ * in docs/format-te.md; the style of rvt_nt_cfg_set and rvt_proto_cfg_set).
+ * RVT_ERR_INVAL for an unknown name, a bad value or a NULL argument. */
+int rvt_te_attrs_set_value(rvt_te_attrs *a, const char *name, const char *value);
+/* Convenience over rvt_te_attrs_set_value: one "name=value" string. */
 int rvt_te_attrs_set(rvt_te_attrs *a, const char *name_eq_value);
+/* An attribute's value as the sidecar writes it ("2.0", "12", "packets",
+ * "implicit-return,sijump" or "none"); RVT_ERR_INVAL for an unknown name. */
+int rvt_te_attrs_get(const rvt_te_attrs *a, const char *name, char *buf, size_t n);
+/* The i-th attribute name in sidecar order, its one-line help in *help
+ * (may be NULL); NULL past the end. */
+const char *rvt_te_attrs_name(size_t i, const char **help);
 /* Apply a named attribute set: "refflow" = version 2.0, resync_mode
  * packets, irdepth_ones, trap_noupd (the E-Trace reference flow's
  * encoder, byte for byte).  RVT_ERR_INVAL for an unknown name.  Also
@@ -113,8 +126,9 @@ int rvt_te_attrs_check(const rvt_te_attrs *a);
 unsigned rvt_te_support_options(const rvt_te_attrs *a, unsigned options);
 int rvt_te_attrs_write(const rvt_te_attrs *a, FILE *f);
 /* Read "name=value" lines; unknown names are an error with the line number
- * in *line. */
+ * of the first in *line.  _diag: every bad line reported through diag. */
 int rvt_te_attrs_read(rvt_te_attrs *a, FILE *f, unsigned *line);
+int rvt_te_attrs_read_diag(rvt_te_attrs *a, FILE *f, rvt_diag_fn diag, void *diag_ctx);
 /* Settings an encoder accepts whose streams decoders cannot always follow
  * (3.2.5): a static sentence saying which code is lost and why, or NULL.
  * Implicit return with neither stack nor counter leaves out every return;

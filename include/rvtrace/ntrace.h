@@ -110,6 +110,10 @@ int rvt_nt_msg_format(const rvt_nt_msg *m, bool json, char *buf, size_t n);
 enum { RVT_NT_MODE_BTM = 3, RVT_NT_MODE_HTM = 6 };
 
 typedef struct rvt_nt_cfg {
+    /* sizeof(rvt_nt_cfg) the caller was built with (libipt's
+     * pt_config.size): set by rvt_nt_cfg_default; rvt_nt_cfg_check refuses
+     * another non-zero size (RVT_ERR_VERSION). */
+    size_t size;
     unsigned inst_mode;          /* trTeInstMode: 3 BTM, 6 HTM (0 = HTM) */
     bool context;                /* trTeContext: Ownership messages */
     bool inhibit_src;            /* trTeInhibitSrc */
@@ -139,6 +143,11 @@ typedef struct rvt_nt_cfg {
 } rvt_nt_cfg;
 
 void rvt_nt_cfg_default(rvt_nt_cfg *c);
+/* Several harts share one stream (ch. 3: messages of different sources
+ * interleave whole): hart k gets SRC id src_id + k; without src_bits, the
+ * fewest bits that hold `harts` ids.  RVT_ERR_RANGE when they do not fit
+ * (or SRC is inhibited); one hart needs nothing. */
+int rvt_nt_cfg_assign_src(rvt_nt_cfg *c, unsigned harts);
 /* SRC field width in effect (0 when inhibited). */
 unsigned rvt_nt_cfg_src_bits(const rvt_nt_cfg *c);
 
@@ -151,6 +160,13 @@ int rvt_nt_cfg_check(rvt_nt_cfg *c);
 /* "name=value" (a chapter 4 control name or an rvtrace extra); returns 0,
  * RVT_ERR_INVAL for an unknown name or bad value. */
 int rvt_nt_cfg_set(rvt_nt_cfg *c, const char *name, const char *value);
+/* A setting's value as the sidecar writes it (decimal); RVT_ERR_INVAL for
+ * an unknown name.  The fixed controls (trTeFormat ...) read as the sidecar
+ * states them. */
+int rvt_nt_cfg_get(const rvt_nt_cfg *c, const char *name, char *buf, size_t n);
+/* The i-th setting name in sidecar order, its one-line help in *help (may
+ * be NULL); NULL past the end. */
+const char *rvt_nt_cfg_name(size_t i, const char **help);
 /* Write every setting as "name=value\n" lines. */
 int rvt_nt_cfg_write(const rvt_nt_cfg *c, FILE *f);
 /* Read a sidecar file of name=value lines (# comments). */

@@ -7,10 +7,12 @@
 #include <string.h>
 #include "rvtrace/etrace.h"
 #include "rvtrace/transport.h"
+#include "util/kv.h"
 
 void rvt_te_attrs_default(rvt_te_attrs *a)
 {
     memset(a, 0, sizeof *a);
+    a->size = sizeof *a;
     a->version = RVT_TE_V11;
     a->iaddress_width = 64;
     a->iaddress_lsb = 1;
@@ -35,19 +37,44 @@ void rvt_te_attrs_default(rvt_te_attrs *a)
     a->filter_context = a->filter_excint = a->filter_privilege = a->filter_tval = 1;
 }
 
-/* Numeric attributes by name; the table drives set, write and read. */
-#define ATTR(name) { #name, offsetof(rvt_te_attrs, name) }
-static const struct { const char *name; size_t off; } num_attrs[] = {
-    ATTR(iaddress_width), ATTR(iaddress_lsb), ATTR(ecause_width),
-    ATTR(context_width), ATTR(nocontext), ATTR(notime), ATTR(time_width),
-    ATTR(privilege_width), ATTR(call_counter_size), ATTR(return_stack_size),
-    ATTR(bpred_size), ATTR(cache_size), ATTR(f0s_width), ATTR(sijump),
-    ATTR(retires), ATTR(itype_width), ATTR(encoder_mode_width),
-    ATTR(resync_max), ATTR(irdepth_ones), ATTR(trap_noupd),
-    ATTR(data_trace), ATTR(data_width), ATTR(no_data), ATTR(no_address), ATTR(data_compress),
-    ATTR(comparators), ATTR(filters), ATTR(ecause_choice), ATTR(filter_context),
-    ATTR(filter_excint), ATTR(filter_privilege), ATTR(filter_tval),
-    ATTR(split_loads), ATTR(index_width),
+/* Numeric attributes by name, with their help; the table drives set, get,
+ * the sidecar and the help (E-Trace 9.1 names, *_p values). */
+#define ATTR(name, help) { #name, offsetof(rvt_te_attrs, name), help }
+static const struct { const char *name; size_t off; const char *help; } num_attrs[] = {
+    ATTR(iaddress_width, "instruction address width (= XLEN)"),
+    ATTR(iaddress_lsb, "low address bits never sent (1 with compressed instructions)"),
+    ATTR(ecause_width, "width of the exception cause"),
+    ATTR(context_width, "width of the context field"),
+    ATTR(nocontext, "1: no context field"),
+    ATTR(notime, "1: no time field"),
+    ATTR(time_width, "width of the time field"),
+    ATTR(privilege_width, "width of the privilege field"),
+    ATTR(call_counter_size, "implicit return: log2 of the call counter's range"),
+    ATTR(return_stack_size, "implicit return: log2 of the return stack's entries"),
+    ATTR(bpred_size, "branch predictor: log2 of its entries"),
+    ATTR(cache_size, "jump target cache: log2 of its entries"),
+    ATTR(f0s_width, "format 0 subformat width (6.8.1)"),
+    ATTR(sijump, "1: the hart gives the sijump input (3.2.4)"),
+    ATTR(retires, "instructions retired per cycle"),
+    ATTR(itype_width, "ingress itype width (3 or 4)"),
+    ATTR(encoder_mode_width, "width of the encoder mode field (table 6.4)"),
+    ATTR(resync_max, "a sync every 2^(N+4) of the resync_mode unit"),
+    ATTR(irdepth_ones, "reference flow deviation: irdepth filled with ones"),
+    ATTR(trap_noupd, "reference flow deviation: no updiscon before an ecall/ebreak's trap"),
+    ATTR(data_trace, "1: te_data packets are written (ch. 7)"),
+    ATTR(data_width, "data trace: data width 32 or 64"),
+    ATTR(no_data, "data trace: no data values (table 2.2 noData)"),
+    ATTR(no_address, "data trace: no addresses (table 2.2 noAddress)"),
+    ATTR(data_compress, "data trace: DataCompress 0..3 (table 2.2)"),
+    ATTR(comparators, "filter stage: comparators (table 9.3)"),
+    ATTR(filters, "filter stage: filters (table 9.3)"),
+    ATTR(ecause_choice, "filter stage: matchChoiceEcause covers 2^N causes"),
+    ATTR(filter_context, "filter stage: context input"),
+    ATTR(filter_excint, "filter stage: exception/interrupt input"),
+    ATTR(filter_privilege, "filter stage: privilege input"),
+    ATTR(filter_tval, "filter stage: tval input"),
+    ATTR(split_loads, "data trace: split loads and atomics (tables 7.4, 7.5, 7.9, 7.10)"),
+    ATTR(index_width, "data trace: split index width 0..8"),
 };
 #undef ATTR
 
@@ -162,10 +189,17 @@ static int set_value(rvt_te_attrs *a, const char *name, size_t n, const char *va
     return RVT_ERR_INVAL;
 }
 
+int rvt_te_attrs_set_value(rvt_te_attrs *a, const char *name, const char *value)
+{
+    if (!a || !name || !value)
+        return RVT_ERR_INVAL;
+    return set_value(a, name, strlen(name), value);
+}
+
 int rvt_te_attrs_set(rvt_te_attrs *a, const char *kv)
 {
-    const char *eq = strchr(kv, '=');
-    if (!eq || eq == kv)
+    const char *eq = kv ? strchr(kv, '=') : NULL;
+    if (!a || !eq || eq == kv)
         return RVT_ERR_INVAL;
     return set_value(a, kv, (size_t)(eq - kv), eq + 1);
 }
@@ -219,6 +253,8 @@ void rvt_te_attrs_fill(rvt_te_attrs *a)
 
 int rvt_te_attrs_check(const rvt_te_attrs *a)
 {
+    if (a->size && a->size != sizeof *a)
+        return RVT_ERR_VERSION;          /* built against another layout */
     if (a->version != RVT_TE_V11 && a->version != RVT_TE_V20)
         return RVT_ERR_INVAL;
     if (a->iaddress_width < 8 || a->iaddress_width > 64 || a->iaddress_lsb > 2)
@@ -243,47 +279,103 @@ int rvt_te_attrs_check(const rvt_te_attrs *a)
     return 0;
 }
 
+/* Sidecar order (docs/format-te.md): version, the numeric attributes,
+ * resync_mode, resync_interval, options. */
+#define N_NUM (sizeof num_attrs / sizeof num_attrs[0])
+
+const char *rvt_te_attrs_name(size_t i, const char **help)
+{
+    static const char *const tail[][2] = {
+        { "resync_mode", "what resync_max counts: off, packets, cycles, halfwords" },
+        { "resync_interval", "an explicit sync interval; overrides resync_max" },
+        { "options", "modes in force: full-address, implicit-except, sijump, implicit-return, "
+                     "branch-prediction, jump-target-cache, or none" },
+    };
+    const char *name = NULL, *h = NULL;
+    if (i == 0) {
+        name = "version";
+        h = "packet layout: 1.1 (the 1.1.1 draft) or 2.0 (ratified)";
+    } else if (i - 1 < N_NUM) {
+        name = num_attrs[i - 1].name;
+        h = num_attrs[i - 1].help;
+    } else if (i - 1 - N_NUM < 3) {
+        name = tail[i - 1 - N_NUM][0];
+        h = tail[i - 1 - N_NUM][1];
+    }
+    if (help)
+        *help = h;
+    return name;
+}
+
+static void options_text(unsigned options, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < N_OPTS; i++)
+        if (options & opt_names[i].bit)
+            len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s%s", len ? "," : "",
+                                    opt_names[i].name);
+    if (!len)
+        snprintf(buf, n, "none");
+}
+
+int rvt_te_attrs_get(const rvt_te_attrs *a, const char *name, char *buf, size_t n)
+{
+    if (!a || !name || !buf || !n)
+        return RVT_ERR_INVAL;
+    if (!strcmp(name, "version"))
+        snprintf(buf, n, "%s", a->version == RVT_TE_V20 ? "2.0" : "1.1");
+    else if (!strcmp(name, "resync_mode"))
+        snprintf(buf, n, "%s", resync_names[a->resync_mode & 3]);
+    else if (!strcmp(name, "resync_interval"))
+        snprintf(buf, n, "%" PRIu64, a->resync_interval);
+    else if (!strcmp(name, "options"))
+        options_text(a->options, buf, n);
+    else {
+        for (size_t i = 0; i < N_NUM; i++)
+            if (!strcmp(name, num_attrs[i].name)) {
+                snprintf(buf, n, "%u", *(const unsigned *)((const char *)a + num_attrs[i].off));
+                return 0;
+            }
+        return RVT_ERR_INVAL;
+    }
+    return 0;
+}
+
+static int kv_get(const void *a, const char *name, char *buf, size_t n)
+{
+    return rvt_te_attrs_get(a, name, buf, n);
+}
+
+static int kv_set(void *a, const char *name, const char *value)
+{
+    char kv[64];
+    snprintf(kv, sizeof kv, "%s=", name);
+    if (rvt_tp_config_key(kv))
+        return 0;           /* container keys belong to the transport (transport.h) */
+    return rvt_te_attrs_set_value(a, name, value);
+}
+
+static const char *kv_name(const void *a, size_t i)
+{
+    (void)a;
+    return rvt_te_attrs_name(i, NULL);
+}
+
 int rvt_te_attrs_write(const rvt_te_attrs *a, FILE *f)
 {
-    fprintf(f, "# rvtrace E-Trace attributes (docs/format-te.md)\n");
-    fprintf(f, "version=%s\n", a->version == RVT_TE_V20 ? "2.0" : "1.1");
-    for (size_t i = 0; i < sizeof num_attrs / sizeof num_attrs[0]; i++)
-        fprintf(f, "%s=%u\n", num_attrs[i].name,
-                *(const unsigned *)((const char *)a + num_attrs[i].off));
-    fprintf(f, "resync_mode=%s\n", resync_names[a->resync_mode & 3]);
-    fprintf(f, "resync_interval=%" PRIu64 "\n", a->resync_interval);
-    fputs("options=", f);
-    bool first = true;
-    for (size_t i = 0; i < N_OPTS; i++) {
-        if (a->options & opt_names[i].bit) {
-            fprintf(f, "%s%s", first ? "" : ",", opt_names[i].name);
-            first = false;
-        }
-    }
-    fputs(first ? "none\n" : "\n", f);
-    return ferror(f) ? RVT_ERR_IO : 0;
+    return rvt_kv_write(f, "rvtrace E-Trace attributes (docs/format-te.md)", kv_name,
+                        kv_get, a);
+}
+
+int rvt_te_attrs_read_diag(rvt_te_attrs *a, FILE *f, rvt_diag_fn diag, void *diag_ctx)
+{
+    return rvt_kv_read(f, kv_set, a, diag, diag_ctx, NULL);
 }
 
 int rvt_te_attrs_read(rvt_te_attrs *a, FILE *f, unsigned *line)
 {
-    char buf[256];
-    unsigned ln = 0;
-    while (fgets(buf, sizeof buf, f)) {
-        ln++;
-        buf[strcspn(buf, "\r\n")] = 0;
-        char *s = buf;
-        while (isspace((unsigned char)*s))
-            s++;
-        if (!*s || *s == '#' || rvt_tp_config_key(s))
-            continue;       /* container keys belong to the transport */
-        int st = rvt_te_attrs_set(a, s);
-        if (st < 0) {
-            if (line)
-                *line = ln;
-            return st;
-        }
-    }
-    return ferror(f) ? RVT_ERR_IO : 0;
+    return rvt_kv_read(f, kv_set, a, NULL, NULL, line);
 }
 
 unsigned rvt_te_support_options(const rvt_te_attrs *a, unsigned options)

@@ -6,41 +6,43 @@
 #include <string.h>
 #include "rvtrace/ntrace.h"
 #include "ntrace/nt_return.h"
+#include "util/kv.h"
 
 typedef struct cfg_item {
     const char *name;
     size_t off;
     bool is_bool;
     unsigned min, max;
+    const char *help;
 } cfg_item;
 
-#define U(n, f, lo, hi) { n, offsetof(rvt_nt_cfg, f), false, lo, hi }
-#define B(n, f) { n, offsetof(rvt_nt_cfg, f), true, 0, 1 }
+#define U(n, f, lo, hi, h) { n, offsetof(rvt_nt_cfg, f), false, lo, hi, h }
+#define B(n, f, h) { n, offsetof(rvt_nt_cfg, f), true, 0, 1, h }
 static const cfg_item items[] = {
-    U("trTeInstMode", inst_mode, 0, 7),
-    B("trTeContext", context),
-    B("trTeInhibitSrc", inhibit_src),
-    U("trTeSrcBits", src_bits, 0, 12),
-    U("trTeSrcID", src_id, 0, 4095),
-    U("trTeInstSyncMode", sync_mode, 0, 3),
-    U("trTeInstSyncMax", sync_max, 0, 15),
-    B("trTeInstNoAddrDiff", no_addr_diff),
-    B("trTeInstEnSequentialJump", seq_jump),
-    U("trTeInstImplicitReturnMode", implicit_return, 0, 3),
-    B("trTeInstEnRepeatedHistory", repeat_history),
-    B("trTeInstEnAllJumps", all_jumps),
-    B("trTeInstExtendAddrMSB", extend_addr_msb),
-    B("trTsEnable", timestamps),
+    U("trTeInstMode", inst_mode, 0, 7, "3 BTM (branch messages), 6 HTM (history, the default)"),
+    B("trTeContext", context, "Ownership messages on context changes"),
+    B("trTeInhibitSrc", inhibit_src, "no SRC field"),
+    U("trTeSrcBits", src_bits, 0, 12, "SRC field width 0..12"),
+    U("trTeSrcID", src_id, 0, 4095, "this encoder's SRC id"),
+    U("trTeInstSyncMode", sync_mode, 0, 3, "periodic sync: 0 off, 1 messages, 2 cycles, 3 I-CNT"),
+    U("trTeInstSyncMax", sync_max, 0, 15, "sync period 2^(N+4)"),
+    B("trTeInstNoAddrDiff", no_addr_diff, "U-ADDR not XORed with the previous address"),
+    B("trTeInstEnSequentialJump", seq_jump, "sequentially inferable jumps (9.1)"),
+    U("trTeInstImplicitReturnMode", implicit_return, 0, 3, "implicit return 0..3 (9.2)"),
+    B("trTeInstEnRepeatedHistory", repeat_history, "repeated history (9.3)"),
+    B("trTeInstEnAllJumps", all_jumps, "every jump reported"),
+    B("trTeInstExtendAddrMSB", extend_addr_msb, "address MSB extension (8.2)"),
+    B("trTsEnable", timestamps, "timestamps (8.7)"),
     /* rvtrace extras (implementation parameters) */
-    U("rvtReturnStackDepth", return_depth, 0, NT_RETURN_DEPTH_MAX),
-    U("rvtReturnAddrBits", return_bits, 0, 64),
-    U("rvtRepeatKinds", repeat_kinds, 0, 7),
-    U("rvtIcntBits", icnt_bits, 0, 64),
-    U("rvtHistBits", hist_bits, 0, 32),
-    U("rvtItypeBits", itype_bits, 0, 4),
-    U("rvtXlen", xlen, 0, 64),
-    U("rvtPortBytes", port_bytes, 0, 8),
-    B("rvtStartDisabled", start_disabled),
+    U("rvtReturnStackDepth", return_depth, 0, NT_RETURN_DEPTH_MAX, "implicit return: call-stack depth (0 = 32)"),
+    U("rvtReturnAddrBits", return_bits, 0, 64, "implicit return mode 2: address bits kept (0 = 16)"),
+    U("rvtRepeatKinds", repeat_kinds, 0, 7, "repeated history kinds: 1 RepeatBranch, 2 ResourceFull of HIST windows, 4 of patterns (0 = 5)"),
+    U("rvtIcntBits", icnt_bits, 0, 64, "I-CNT width (0 = 22)"),
+    U("rvtHistBits", hist_bits, 0, 32, "HIST width with its stop bit (0 = 32)"),
+    U("rvtItypeBits", itype_bits, 0, 4, "ingress itype width 3 or 4 (0 = 4)"),
+    U("rvtXlen", xlen, 0, 64, "address width 32 or 64 (0 = 64)"),
+    U("rvtPortBytes", port_bytes, 0, 8, "probe port: bytes per word 1, 2, 4, 8 (0 = 1)"),
+    B("rvtStartDisabled", start_disabled, "trace starts disabled until a start trigger"),
 };
 #undef U
 #undef B
@@ -49,6 +51,7 @@ static const cfg_item items[] = {
 void rvt_nt_cfg_default(rvt_nt_cfg *c)
 {
     memset(c, 0, sizeof *c);
+    c->size = sizeof *c;
     rvt_nt_cfg_check(c);
 }
 
@@ -61,6 +64,8 @@ static bool pow2(unsigned v) { return v && !(v & (v - 1)); }
 
 int rvt_nt_cfg_check(rvt_nt_cfg *c)
 {
+    if (c->size && c->size != sizeof *c)
+        return RVT_ERR_VERSION;     /* built against another layout */
     if (!c->inst_mode) c->inst_mode = RVT_NT_MODE_HTM;
     if (!c->return_depth)                           /* 9.2: the largest depth, */
         c->return_depth = NT_RETURN_DEPTH_MAX;      /* fewest explicit returns */
@@ -91,6 +96,20 @@ int rvt_nt_cfg_check(rvt_nt_cfg *c)
     return 0;
 }
 
+int rvt_nt_cfg_assign_src(rvt_nt_cfg *c, unsigned harts)
+{
+    if (!c)
+        return RVT_ERR_INVAL;
+    if (harts < 2)
+        return 0;
+    if (!c->src_bits)
+        while (c->src_bits < 12 && (1u << c->src_bits) < harts)
+            c->src_bits++;
+    if (c->inhibit_src || c->src_id + harts > (1u << c->src_bits))
+        return RVT_ERR_RANGE;
+    return 0;
+}
+
 static const cfg_item *find(const char *name)
 {
     for (size_t i = 0; i < NITEMS; i++)
@@ -101,6 +120,8 @@ static const cfg_item *find(const char *name)
 
 int rvt_nt_cfg_set(rvt_nt_cfg *c, const char *name, const char *value)
 {
+    if (!c || !name || !value)
+        return RVT_ERR_INVAL;
     /* Fixed identification controls of ch. 4: accepted when they match. */
     if (!strcmp(name, "trTeFormat"))
         return strcmp(value, "1") ? RVT_ERR_VERSION : 0;
@@ -127,46 +148,73 @@ int rvt_nt_cfg_set(rvt_nt_cfg *c, const char *name, const char *value)
     return 0;
 }
 
+/* The fixed identification controls of ch. 4 the sidecar states first
+ * (docs/format-nt.md), then every item. */
+static const char *const fixed_names[] = { "trTeFormat", "trTeProtocolMajor", "trTeProtocolMinor",
+                                           "trTeInstEnImplicitReturn", "trTeInstNoTrapAddr" };
+#define NFIXED (sizeof fixed_names / sizeof fixed_names[0])
+
+const char *rvt_nt_cfg_name(size_t i, const char **help)
+{
+    const char *name = NULL, *h = NULL;
+    if (i < NFIXED) {
+        name = fixed_names[i];
+        h = "fixed identification control (ch. 4)";
+    } else if (i - NFIXED < NITEMS) {
+        name = items[i - NFIXED].name;
+        h = items[i - NFIXED].help;
+    }
+    if (help)
+        *help = h;
+    return name;
+}
+
+int rvt_nt_cfg_get(const rvt_nt_cfg *c, const char *name, char *buf, size_t n)
+{
+    if (!c || !name || !buf || !n)
+        return RVT_ERR_INVAL;
+    unsigned v;
+    const cfg_item *it = find(name);
+    if (it) {
+        const char *p = (const char *)c + it->off;
+        v = it->is_bool ? *(const bool *)p : *(const unsigned *)p;
+    } else if (!strcmp(name, "trTeFormat") || !strcmp(name, "trTeProtocolMajor"))
+        v = 1;
+    else if (!strcmp(name, "trTeProtocolMinor") || !strcmp(name, "trTeInstNoTrapAddr"))
+        v = 0;
+    else if (!strcmp(name, "trTeInstEnImplicitReturn"))
+        v = c->implicit_return != 0;
+    else
+        return RVT_ERR_INVAL;
+    snprintf(buf, n, "%u", v);
+    return 0;
+}
+
+static int kv_get(const void *c, const char *name, char *buf, size_t n)
+{
+    return rvt_nt_cfg_get(c, name, buf, n);
+}
+
+static int kv_set(void *c, const char *name, const char *value)
+{
+    return rvt_nt_cfg_set(c, name, value);
+}
+
+static const char *kv_name(const void *c, size_t i)
+{
+    (void)c;
+    return rvt_nt_cfg_name(i, NULL);
+}
+
 int rvt_nt_cfg_write(const rvt_nt_cfg *c, FILE *f)
 {
-    fprintf(f, "# rvtrace N-Trace encoder settings (docs/format-nt.md)\n"
-               "trTeFormat=1\ntrTeProtocolMajor=1\ntrTeProtocolMinor=0\n"
-               "trTeInstEnImplicitReturn=%d\ntrTeInstNoTrapAddr=0\n", c->implicit_return != 0);
-    for (size_t i = 0; i < NITEMS; i++) {
-        const char *p = (const char *)c + items[i].off;
-        unsigned v = items[i].is_bool ? *(const bool *)p : *(const unsigned *)p;
-        fprintf(f, "%s=%u\n", items[i].name, v);
-    }
-    return ferror(f) ? RVT_ERR_IO : 0;
+    return rvt_kv_write(f, "rvtrace N-Trace encoder settings (docs/format-nt.md)", kv_name,
+                        kv_get, c);
 }
 
 int rvt_nt_cfg_read(rvt_nt_cfg *c, FILE *f, rvt_diag_fn diag, void *diag_ctx)
 {
-    char line[256];
-    uint64_t lineno = 0;
-    int st = 0;
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        line[strcspn(line, "\r\n")] = 0;
-        char *s = line + strspn(line, " \t");
-        if (!*s || *s == '#')
-            continue;
-        char *eq = strchr(s, '=');
-        int r = RVT_ERR_INVAL;
-        if (eq) {
-            *eq = 0;
-            r = rvt_nt_cfg_set(c, s, eq + 1);
-        }
-        if (r < 0) {
-            if (diag) {
-                char msg[320];
-                snprintf(msg, sizeof msg, "line %llu: bad setting '%s'",
-                         (unsigned long long)lineno, s);
-                diag(diag_ctx, RVT_DIAG_ERROR, UINT64_MAX, msg);
-            }
-            st = r;
-        }
-    }
+    int st = rvt_kv_read(f, kv_set, c, diag, diag_ctx, NULL);
     if (st == 0)
         st = rvt_nt_cfg_check(c);
     return st;

@@ -131,15 +131,19 @@ int cmd_help(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_report(int argc, char **argv);     /* cmd_report.c */
-int rvi_cmd_dump(int argc, char **argv);   /* rvi_dump.c */
+int rvi_dump_file(const char *path, bool json);   /* rvi_dump.c */
 int cmd_verify(int argc, char **argv);     /* cmd_verify.c */
-int tv_cmd_dump(int argc, char **argv);    /* tv_dump.c */
+struct rvt_tv_cfg;
+int tv_dump_file(const char *path, bool json, const struct rvt_tv_cfg *cfg);   /* tv_dump.c */
 /* Long help text of a subcommand (NULL if unknown).  Each subcommand file
  * defines its own text. */
 const char *cli_help_text(const char *cmd);
 extern const char cmd_run_help[], cmd_dump_help[], cmd_decode_help[],
     cmd_encode_help[], cmd_import_help[], cmd_disasm_help[], cmd_verify_help[],
     cmd_stat_help[], cmd_bench_help[], cmd_report_help[];
+/* dump, decode, encode: the options of their table (cli_opts.c); nothing
+ * for another command. */
+void cli_options_help(FILE *f, const char *cmd);
 /* Option summaries of the two trace paths, shown inside run/encode/decode help. */
 extern const char te_options_help[], nt_options_help[];
 
@@ -182,8 +186,6 @@ void stat_print(FILE *f, const struct rvt_pmu *p, const stat_sel *sel, int n, co
 void ctr_print(FILE *f, const struct rvt_hart *h, struct rvt_image *img);
 
 /* ---- E-Trace pieces (te_cli.c) ---- */
-int te_cmd_dump(int argc, char **argv);
-int te_cmd_decode(int argc, char **argv);
 int te_cmd_encode(int argc, char **argv);
 /* True if argv[i] is an E-Trace encoder option of `run` (--etrace, --te-opt,
  * --te-attr ...); *consumed gets how many argv entries it takes. */
@@ -201,8 +203,6 @@ int te_data_decode(const struct rvt_te_attrs *a, const uint8_t *buf, size_t len,
                    const char *out);
 
 /* ---- N-Trace pieces (nt_cli.c) ---- */
-int nt_cmd_dump(int argc, char **argv);
-int nt_cmd_decode(int argc, char **argv);
 int nt_cmd_encode(int argc, char **argv);
 bool nt_is_run_option(int argc, char **argv, int i, int *consumed);
 /* As te_sink_open/te_sink_close: CLI statuses. */

@@ -66,10 +66,14 @@ const char *cli_help_text(const char *cmd)
  * paths' options (decode and dump take them as overrides of the sidecar). */
 static void print_help(const char *cmd, const char *text)
 {
+    bool table = !strcmp(cmd, "encode") || !strcmp(cmd, "decode") || !strcmp(cmd, "dump");
     fputs(text, stdout);
-    if (!strcmp(cmd, "run") || !strcmp(cmd, "encode") || !strcmp(cmd, "decode") || !strcmp(cmd, "dump")) {
-        printf("\n%s\n%s", te_options_help, nt_options_help);
+    if (table) {                /* generated from the parser's table */
+        fputc('\n', stdout);
+        cli_options_help(stdout, cmd);
     }
+    if (table || !strcmp(cmd, "run"))
+        printf("\n%s\n%s", te_options_help, nt_options_help);
     if (!strcmp(cmd, "run"))
         printf("\n%s", filter_options_help);
 }

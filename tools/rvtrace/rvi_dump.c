@@ -39,20 +39,8 @@ static void print_data(const rvt_drec *d, bool json)
     printf(json ? "}\n" : "\n");
 }
 
-int rvi_cmd_dump(int argc, char **argv)
+int rvi_dump_file(const char *path, bool json)
 {
-    const char *path = NULL;
-    bool json = false;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            json = true;
-        else if (argv[i][0] != '-' || !argv[i][1])
-            path = argv[i];
-        else
-            return cli_err("dump: unknown option %s for .rvi files", argv[i]), CLI_USAGE;
-    }
-    if (!path)
-        return cli_err("usage: rvtrace dump [--json] FILE.rvi"), CLI_USAGE;
     int st;
     rvt_rvi_reader *r = rvt_rvi_reader_open_diag(path, cli_diag, (void *)path, &st);
     if (!r)

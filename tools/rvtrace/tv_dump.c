@@ -62,25 +62,10 @@ static void print_item(const rvt_tv_item *it, bool json)
                rvt_tv_op_name(it->op), f);
 }
 
-int tv_cmd_dump(int argc, char **argv)
+int tv_dump_file(const char *path, bool json, const rvt_tv_cfg *cfg)
 {
-    rvt_tv_cfg cfg = { 0 };
-    bool json = false, err = false;
-    const char *path = NULL;
-    for (int i = 1; i < argc && !err; i++) {
-        if (tv_cfg_option(argc, argv, &i, &cfg, &err)) {}
-        else if (!strcmp(argv[i], "--json")) json = true;
-        else if (!strcmp(argv[i], "--tv")) {}
-        else if (argv[i][0] == '-' && argv[i][1]) { cli_err("dump: unknown option '%s'", argv[i]); err = true; }
-        else path = argv[i];
-    }
-    if (err || !path) {
-        if (!path && !err)
-            cli_err("dump: no file given");
-        return CLI_USAGE;
-    }
     int fd;
-    rvt_tv_reader *r = tv_reader_open(path, &cfg, &fd);
+    rvt_tv_reader *r = tv_reader_open(path, cfg, &fd);
     if (!r)
         return CLI_FAIL;
     rvt_tv_item it;

@@ -1,0 +1,161 @@
+/* rvtrace protocols looked up by name (issue 14 "Protocols"): one
+ * configuration style, one .attrs sidecar reader and writer and one packet
+ * dump for every protocol.
+ *
+ *   "etrace"       E-Trace te_inst (and te_data) streams, rvt_te_attrs
+ *   "etrace-data"  E-Trace with data trace on (ch. 7), rvt_te_attrs
+ *   "ntrace"       N-Trace messages, rvt_nt_cfg
+ *   "tv"           tandem-verification traces (.tvt): xlen, flen, mlen
+ *
+ * Every function rejects NULL arguments with RVT_ERR_INVAL (NULL for
+ * functions returning pointers).  The encoder and decoder are the
+ * protocols' own (etrace.h, ntrace.h), created from rvt_proto_cfg_native;
+ * a pull API (next_block) is to come beside the push decoders. */
+#ifndef RVT_PROTO_H
+#define RVT_PROTO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "rvtrace/status.h"
+
+typedef struct rvt_proto rvt_proto;
+typedef struct rvt_proto_cfg rvt_proto_cfg;
+
+/* What a protocol offers (rvt_proto_caps). */
+enum {
+    RVT_PROTO_SIDECAR = 1u << 0,   /* settings in a TRACE.attrs sidecar */
+    RVT_PROTO_DUMP = 1u << 1,      /* rvt_proto_dump */
+    RVT_PROTO_ENCODE = 1u << 2,    /* an encoder (an rvt_irec_sink) */
+    RVT_PROTO_DECODE = 1u << 3,    /* an instruction-flow decoder */
+};
+
+/* The protocol called NAME, or NULL.  rvt_proto_at(i): the i-th protocol
+ * in the registry, NULL past the end. */
+const rvt_proto *rvt_proto_find(const char *name);
+const rvt_proto *rvt_proto_at(size_t i);
+const char *rvt_proto_name(const rvt_proto *p);     /* "etrace" */
+const char *rvt_proto_title(const rvt_proto *p);    /* "E-Trace" */
+unsigned rvt_proto_caps(const rvt_proto *p);        /* RVT_PROTO_* */
+/* The unit of the stream ("packet", "message", "item") and the encoder's
+ * end marker, as a phrase naming the spec section ("the final support
+ * packet, E-Trace 6.5.1"); "" when the protocol has none. */
+const char *rvt_proto_unit(const rvt_proto *p);
+const char *rvt_proto_end_marker(const rvt_proto *p);
+
+/* The settings a protocol takes, in sidecar order: the i-th name (NULL past
+ * the end) with a one-line help in *help (may be NULL).  Default values:
+ * rvt_proto_cfg_get on a new configuration. */
+const char *rvt_proto_setting(const rvt_proto *p, size_t i, const char **help);
+
+/* ---- configuration ---- */
+/* The version of rvt_proto_cfg's contents (libipt-style: a configuration
+ * states the size/version it was made for; rvt_proto_cfg_check refuses
+ * another). */
+#define RVT_PROTO_CFG_VERSION 1u
+
+/* A configuration holding the protocol's defaults (rvt_proto_cfg_defaults).
+ * NULL when out of memory or p is NULL. */
+rvt_proto_cfg *rvt_proto_cfg_new(const rvt_proto *p);
+void rvt_proto_cfg_free(rvt_proto_cfg *c);
+const rvt_proto *rvt_proto_cfg_proto(const rvt_proto_cfg *c);
+/* The one call that sets every default: the protocol's documented
+ * defaults (docs/format-te.md, docs/format-nt.md), nothing stated. */
+int rvt_proto_cfg_defaults(rvt_proto_cfg *c);
+/* Set one setting by name (the sidecar names); the value as the sidecar
+ * writes it.  RVT_ERR_INVAL for an unknown name or a bad value.  A set
+ * setting counts as stated (rvt_proto_cfg_stated). */
+int rvt_proto_cfg_set(rvt_proto_cfg *c, const char *name, const char *value);
+/* A setting's value as the sidecar writes it, into buf. */
+int rvt_proto_cfg_get(const rvt_proto_cfg *c, const char *name, char *buf, size_t n);
+/* Whether NAME was set (by rvt_proto_cfg_set or a sidecar) since the
+ * defaults: an explicit 0 is not the default 0. */
+bool rvt_proto_cfg_stated(const rvt_proto_cfg *c, const char *name);
+/* Fill the settings that follow from others when left unstated, the
+ * policies an encoder and a decoder must agree on:
+ *   E-Trace: implicit return without return_stack_size or call_counter_size
+ *     stated gets a 32-entry return stack (return_stack_size=5; both 0 is
+ *     the reference flow's mode, in which no decoder follows returns: only
+ *     on request), then rvt_te_attrs_fill (predictor, cache, f0s sizes);
+ *   N-Trace: the zero defaults of rvt_nt_cfg (depth 32, 22-bit I-CNT, ...).
+ * Idempotent. */
+int rvt_proto_cfg_fill(rvt_proto_cfg *c);
+/* The XLEN of the input (an .rvi header, the ELF's class; 0 = unknown) as
+ * the address width: E-Trace iaddress_width and N-Trace rvtXlen unless
+ * stated (N-Trace: or stated as 64, the default every sidecar states). */
+int rvt_proto_cfg_input_xlen(rvt_proto_cfg *c, unsigned xlen);
+/* Check consistency without changing c: 0, or a negative status with a
+ * static sentence in *why (why may be NULL). */
+int rvt_proto_cfg_check(const rvt_proto_cfg *c, const char **why);
+/* A static warning about settings an encoder accepts but no decoder can
+ * always follow (E-Trace 3.2.5), or NULL. */
+const char *rvt_proto_cfg_caveat(const rvt_proto_cfg *c);
+/* The protocol's own configuration: rvt_te_attrs * (etrace, etrace-data),
+ * rvt_nt_cfg * (ntrace), rvt_tv_cfg * (tv). */
+void *rvt_proto_cfg_native(rvt_proto_cfg *c);
+const void *rvt_proto_cfg_native_const(const rvt_proto_cfg *c);
+
+/* ---- the TRACE.attrs sidecar ---- */
+/* Read "name=value" lines into c (rvt_proto_cfg_set each; '#' comments).
+ * Every bad line is reported through diag (may be NULL) as "line N: bad
+ * setting 'TEXT'"; returns 0 or the first bad line's status.  The file
+ * format is each protocol's (docs/format-te.md, docs/format-nt.md). */
+int rvt_proto_sidecar_read(rvt_proto_cfg *c, FILE *f, rvt_diag_fn diag, void *diag_ctx);
+/* Write every setting, in sidecar order, after a '#' header line. */
+int rvt_proto_sidecar_write(const rvt_proto_cfg *c, FILE *f);
+/* The protocol a sidecar is written for, from its first setting's name
+ * (N-Trace: the chapter 4 names trXx... and rvtXx...; E-Trace: the
+ * lowercase 9.1 names), or NULL (no setting, or neither style).  Reads f
+ * from its current position. */
+const rvt_proto *rvt_proto_of_sidecar(FILE *f);
+
+/* ---- packet dump ---- */
+/* One item of a stream as rvt_proto_dump reports it; valid during the
+ * callback only. */
+typedef struct rvt_proto_item {
+    uint64_t offset;      /* first byte */
+    uint64_t size;        /* bytes, headers included */
+    const char *name;     /* its kind ("sync", "IndirectBranchHist", ...) */
+    const char *text;     /* the line to show (text or one JSON object), or
+                             NULL (RVT_PROTO_DUMP_NOTEXT; an error shown
+                             only through msg) */
+    int status;           /* < 0: a bad item, msg says why */
+    const char *msg;
+    bool has_pc;          /* RVT_PROTO_DUMP_PCS: the PC an address stands for */
+    uint64_t pc;
+} rvt_proto_item;
+typedef int (*rvt_proto_item_fn)(void *ctx, const rvt_proto_item *it);
+
+enum {
+    RVT_PROTO_DUMP_JSON = 1u << 0,     /* text as JSON objects */
+    RVT_PROTO_DUMP_NOTEXT = 1u << 1,   /* no text (counting only) */
+    RVT_PROTO_DUMP_PCS = 1u << 2,      /* N-Trace: PCs of F-ADDR/U-ADDR, in
+                                          text as " -> 0x..." (8.1) */
+};
+/* How a dumped stream ended. */
+typedef struct rvt_proto_dump_end {
+    uint64_t items, errors;
+    bool ended;           /* the last item is the encoder's end marker */
+    bool knows_end;       /* the protocol's dump checks for it */
+    uint64_t complete;    /* where the last whole item ends */
+} rvt_proto_dump_end;
+/* Walk buf item by item (E-Trace: te_inst and te_data packets, with the
+ * modes each support packet sets, 6.5; N-Trace: messages), calling fn for
+ * each; a bad item is reported and the walk resumes after it.  fn's
+ * non-zero return stops the walk and is returned.  end may be NULL. */
+int rvt_proto_dump(const rvt_proto_cfg *c, const uint8_t *buf, size_t len, unsigned flags,
+                   rvt_proto_item_fn fn, void *ctx, rvt_proto_dump_end *end);
+
+/* ---- several harts, one stream ---- */
+/* Replay n .rvi readers' instruction records (data records skipped) into
+ * sinks[k] in record time order (ties: reader order), then end every sink:
+ * each hart with its own encoder (rvt_nt_cfg_assign_src).  0, or the first
+ * negative status with *bad (may be NULL) the reader it came from. */
+struct rvt_rvi_reader;
+struct rvt_irec_sink;
+int rvt_merge_harts(struct rvt_rvi_reader *const *in, unsigned n, const struct rvt_irec_sink *sinks,
+                    unsigned *bad);
+
+
+#endif

@@ -1,0 +1,385 @@
+/* rvtrace decode --elf P.elf FILE: rebuild the retired instructions with
+ * the trace's protocol decoder (E-Trace ch. 8 flow, N-Trace ch. 11) and
+ * write them through the output writers (out.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "cli_kind.h"
+#include "cli_image.h"
+#include "rvtrace/etrace.h"
+#include "rvtrace/image.h"
+#include "rvtrace/ntrace.h"
+
+const char cmd_decode_help[] =
+    "usage: rvtrace decode --elf PROG.elf [OPTIONS] FILE.te|FILE.nt\n"
+    "\n"
+    "Rebuild the executed instruction sequence from a trace and the program\n"
+    "image.  Outputs, any together, in any order: --pcs F (the retired PCs,\n"
+    "one hex address per line; also spelt --pcs-retired as in run), and on\n"
+    "stdout one of --listing (disassembly with symbols and trap/privilege\n"
+    "annotations; the default unless --pcs, --count or only --data-out is\n"
+    "given), --json (one JSON object per instruction), --folded (call stacks\n"
+    "with the number of instructions retired in each, 'main;f;g 1234' lines\n"
+    "for flame-graph tools).  E-Trace: --data-out F (old spelling --data F)\n"
+    "writes the data accesses of te_data packets as run --data-out does; the\n"
+    "ELF is then optional.  Settings come from FILE.attrs, which also tells\n"
+    "the trace kind of a file not named .te or .nt.  One trace per command.\n"
+    "\n"
+    "In decode and dump, --etrace/--ntrace take no file: they name the kind\n"
+    "of the trace given; --te-opt/--te-attr/--nt-opt/--nt-src/--nt-attr\n"
+    "override what FILE.attrs says (the options listed below).\n"
+    "\n"
+    "Several images: --elf may be repeated, and --elf FILE@KEY puts a program\n"
+    "in one address space only, KEY being ctx=N,priv=U|S|M|0-3,src=N (each\n"
+    "optional: a missing one matches every value).  Code is looked up in the\n"
+    "trace's space (E-Trace: the last format 3's privilege and context;\n"
+    "N-Trace: the source's last Ownership message and its SRC), a keyed\n"
+    "image before one given for every space.\n"
+    "\n"
+    "E-Trace containers: the reference-flow framing, or the ratified\n"
+    "encapsulation (docs/transport.md) when FILE.attrs says so or the file\n"
+    "starts with a synchronisation sequence; the choice is said on stderr,\n"
+    "and --container/--encap-* options (rvtrace help encode) override it.\n"
+    "\n"
+    "E-Trace: --raw FILE@ADDR adds a binary (e.g. a boot ROM) to the image.\n"
+    "Spike's reset vector (auipc t0,0; addi a1,t0,32; csrr a0,mhartid;\n"
+    "ld/lw t0,24(t0); jr t0), where Spike traces start, is at 0x1000 unless\n"
+    "something else is; --spike-reset-vector puts it there regardless.\n"
+    "\n"
+    "A progress line (share of the file, instructions) is shown every 2 s on a\n"
+    "terminal when the output goes elsewhere (--pcs, --count, a redirect).\n";
+
+typedef struct dec_ctx {
+    cli_kind kind;
+    const char *path;
+    rvt_out *outs[2];
+    size_t nout;
+    uint64_t errors;
+    bool incomplete;          /* RVT_EV_END said RVT_END_INCOMPLETE */
+    uint64_t losses, lost_hw; /* N-Trace RVT_EV_LOST events, the half-words they name */
+    rvt_image *img;
+    rvt_mem *mem;             /* the images by address space (cli_image.c) */
+    rvt_nt_decoder *nt;       /* for --smc: its caches go after a write */
+    rvt_te_decoder *te;
+    rvt_mem_patches *smc;
+    const rvt_proto *proto;
+    cli_decode_progress pr;
+} dec_ctx;
+
+/* A stream problem: E-Trace reports the error (its LOST repeats it);
+ * N-Trace names the source and PC, and LOST is where decoding resumed. */
+static void report(dec_ctx *c, const rvt_flow_event *ev)
+{
+    if (ev->kind == RVT_EV_ERROR)
+        c->errors++;
+    if (c->kind == KIND_TE) {
+        if (ev->kind == RVT_EV_ERROR)
+            cli_diag((void *)c->path, RVT_DIAG_ERROR, ev->offset, ev->msg ? ev->msg : "decode error");
+        return;
+    }
+    if (ev->kind == RVT_EV_LOST) {
+        c->losses++;
+        c->lost_hw += ev->aux2;
+    }
+    char msg[256];
+    snprintf(msg, sizeof msg, "%s (src %u, pc 0x%llx)", ev->msg ? ev->msg : "error", ev->src,
+             (unsigned long long)ev->pc);
+    cli_diag((void *)c->path, ev->kind == RVT_EV_ERROR ? RVT_DIAG_ERROR : RVT_DIAG_WARN, ev->offset, msg);
+}
+
+static int on_event(void *ctx, const rvt_flow_event *ev)
+{
+    dec_ctx *c = ctx;
+    cli_decode_progress_event(&c->pr, ev);
+    if (ev->kind == RVT_EV_INSN && c->smc) {
+        const rvt_insn *i = rvt_image_insn(c->img, ev->pc);
+        if (i && i->op == RVT_OP_FENCE_I && rvt_mem_patches_fence(c->smc)) {
+            if (c->nt)
+                rvt_nt_decoder_flush_cache(c->nt);
+            if (c->te)
+                rvt_te_decoder_flush(c->te);
+        }
+    }
+    if (ev->kind == RVT_EV_ERROR || ev->kind == RVT_EV_LOST)
+        report(c, ev);
+    if (ev->kind == RVT_EV_END && (ev->aux & RVT_END_INCOMPLETE)) {
+        c->incomplete = true;
+        cli_warn_incomplete(c->path, c->proto, ev->offset);
+    }
+    for (size_t i = 0; i < c->nout; i++) {
+        int st = rvt_out_event(c->outs[i], ev);
+        if (st)
+            return st;
+    }
+    return 0;
+}
+
+/* ---- E-Trace ---- */
+
+/* After errors the decoder emits nothing until the next synchronisation
+ * packet: say how much of the trace that cost. */
+static void te_loss_summary(const char *in, const rvt_te_dec_stats *st)
+{
+    char e[32], n[32], k[32];
+    cli_err("%s: %s decode error%s: %s instructions decoded; %s packet%s skipped from the "
+            "errors to the next synchronisation packets: their instructions are lost "
+            "(E-Trace packets carry no instruction count)",
+            in, cli_thousands(st->errors, e, sizeof e), st->errors == 1 ? "" : "s",
+            cli_thousands(st->instructions, k, sizeof k), cli_thousands(st->skipped, n, sizeof n),
+            st->skipped == 1 ? "" : "s");
+}
+
+static int te_run(dec_ctx *c, const rvt_te_attrs *a, const uint8_t *buf, size_t len, bool count)
+{
+    int st = 0;
+    rvt_te_decoder *d = rvt_te_decoder_new_mem(a, c->mem, on_event, c, &st);
+    if (!d) {
+        cli_err("%s: %s", c->path, rvt_status_str(st));
+        return CLI_FAIL;
+    }
+    c->te = d;
+    if (!c->nout && !c->smc)
+        rvt_te_decoder_set_events(d, false);    /* --count alone */
+    rvt_te_decoder_run(d, buf, len);
+    cli_progress_done(&c->pr.p);
+    if (c->errors)
+        te_loss_summary(c->path, rvt_te_decoder_stats(d));
+    if (count)
+        printf("%llu instructions\n", (unsigned long long)rvt_te_decoder_stats(d)->instructions);
+    rvt_te_decoder_free(d);
+    return CLI_OK;
+}
+
+/* ---- N-Trace ---- */
+
+/* The decoder accepted I-CNTs wider than the configured counter (8.4.4;
+ * the reference code never reports overflow): say so once. */
+static void note_wide_icnt(const char *path, const rvt_nt_cfg *cfg, const rvt_nt_dec_stats *ds)
+{
+    char msg[256];
+    snprintf(msg, sizeof msg,
+             "I-CNT wider than rvtIcntBits=%u (8.4.4) in %llu message(s), the first here: "
+             "accepted (the encoder did not report I-CNT overflow); --nt-opt icnt-bits=N "
+             "states the width", cfg->icnt_bits, (unsigned long long)ds->wide_icnt);
+    cli_diag((void *)path, RVT_DIAG_INFO, ds->wide_icnt_offset, msg);
+}
+
+/* After a loss the decoder restarts at the next sync; say once, at the
+ * end, what that cost.  N-Trace counts half-words (8.4), so the skipped
+ * messages' I-CNT bounds the lost instructions (1 or 2 half-words each);
+ * the span where the error struck and HIST-only messages add an unknown
+ * part. */
+static void nt_loss_summary(const dec_ctx *c, const rvt_nt_dec_stats *ds)
+{
+    char msg[384], hw[160] = "";
+    if (c->lost_hw)
+        snprintf(hw, sizeof hw, " (the skipped messages' I-CNT alone covers %llu half-words: "
+                 "%llu to %llu instructions)", (unsigned long long)c->lost_hw,
+                 (unsigned long long)((c->lost_hw + 1) / 2), (unsigned long long)c->lost_hw);
+    snprintf(msg, sizeof msg,
+             "%llu instructions decoded; trace lost at %llu point(s), decoding resumed at the "
+             "next sync each time; instructions lost: unknown%s",
+             (unsigned long long)ds->insns, (unsigned long long)c->losses, hw);
+    cli_diag((void *)c->path, RVT_DIAG_WARN, UINT64_MAX, msg);
+}
+
+/* --src N: a source id, 0..4095 (table 8: SRC is at most 12 bits). */
+static bool parse_src(const char *v, int *src)
+{
+    uint64_t n;
+    if (v && (!cli_parse_u64(v, &n) || n > 4095)) {
+        cli_err("decode: --src %s: want a source id 0..4095", v);
+        return false;
+    }
+    *src = v ? (int)n : -1;
+    return true;
+}
+
+static int nt_run(dec_ctx *c, const rvt_nt_cfg *cfg, int src, const uint8_t *buf, size_t len,
+                  bool count)
+{
+    int st = 0;
+    rvt_nt_decoder *d = rvt_nt_decoder_new_mem(cfg, c->mem, src, &st);
+    if (!d)
+        return CLI_FAIL;
+    if (count && !c->nout && !c->smc)
+        rvt_nt_decoder_set_events(d, RVT_NT_EVENTS_COUNT);   /* --smc needs each fence.i */
+    c->nt = d;
+    st = rvt_nt_decode(d, buf, len, on_event, c);
+    if (st >= 0)
+        st = rvt_nt_decode_end(d, on_event, c);
+    cli_progress_done(&c->pr.p);
+    int rc = st < 0 ? CLI_FAIL : CLI_OK;
+    rvt_nt_dec_stats ds;
+    rvt_nt_decoder_stats(d, &ds);
+    if (count)
+        printf("%llu instructions\n", (unsigned long long)ds.insns);
+    if (ds.wide_icnt)
+        note_wide_icnt(c->path, cfg, &ds);
+    if (c->losses)
+        nt_loss_summary(c, &ds);
+    if (src >= 0 && !ds.messages) {
+        cli_err("%s: no message from source %d", c->path, src);
+        rc = CLI_FAIL;
+    }
+    rvt_nt_decoder_free(d);
+    return rc;
+}
+
+/* ---- the image ---- */
+
+static int load_raw(rvt_image *img, const char *spec)
+{
+    char path[4096];
+    const char *at = strrchr(spec, '@');
+    uint64_t base;
+    if (!at || (size_t)(at - spec) >= sizeof path || !cli_parse_u64(at + 1, &base)) {
+        cli_err("--raw: expected FILE@ADDRESS, got '%s'", spec);
+        return -1;
+    }
+    memcpy(path, spec, (size_t)(at - spec));
+    path[at - spec] = 0;
+    return rvt_image_load_raw(img, path, base);
+}
+
+/* Spike's reset vector at 0x1000 (rvt_image_add_spike_reset_vector), where
+ * every Spike trace starts: asked for (--spike-reset-vector, shadowing
+ * whatever else is there), or, for E-Trace, added when nothing covers
+ * 0x1000, so a stream taken on Spike decodes with the program's ELF alone. */
+static int add_reset_vector(rvt_image *img, unsigned trace_xlen, bool asked)
+{
+    if (!asked && rvt_image_read(img, RVT_SPIKE_RESET_VECTOR, &(uint8_t){ 0 }, 1) == 1)
+        return 0;
+    unsigned xlen = rvt_image_xlen(img) ? rvt_image_xlen(img) : trace_xlen == 32 ? 32 : 64;
+    return rvt_image_add_spike_reset_vector(img, xlen);
+}
+
+/* Every --elf FILE[@KEY] (cli_image.c), --raw and the reset vector: img
+ * holds the unkeyed ones (listings and symbols), *mem all of them by
+ * address space.  NULL after printing why (*usage: a bad --elf key). */
+static rvt_image *image_open(const cli_args *a, cli_kind k, const rvt_proto_cfg *cfg, int argc,
+                             char **argv, cli_mem **mem, bool *usage)
+{
+    const char *elf = cli_args_value(a, O_ELF), *raw = cli_args_value(a, O_RAW);
+    rvt_image *img = rvt_image_new();
+    if (!img)
+        return NULL;
+    rvt_image_set_diag(img, cli_diag, (void *)elf);
+    bool ok = (*mem = cli_image_load(img, argc, argv, usage)) && (!raw || load_raw(img, raw) >= 0);
+    if (ok && k == KIND_TE) {
+        const rvt_te_attrs *ta = rvt_proto_cfg_native_const(cfg);
+        ok = add_reset_vector(img, ta->iaddress_width, cli_args_has(a, O_SPIKE_RV)) >= 0;
+    }
+    if (!ok) {
+        cli_image_free(*mem);
+        *mem = NULL;
+        rvt_image_free(img);
+        return NULL;
+    }
+    return img;
+}
+
+/* E-Trace --data-out: the te_data accesses as text (data_text.c). */
+static int data_out(const rvt_te_attrs *ta, const char *in, const char *out)
+{
+    size_t len = 0;
+    uint8_t *buf = cli_container_unwrap(in, cli_slurp(in, &len), &len);
+    if (!buf)
+        return CLI_FAIL;
+    int rc = te_data_decode(ta, buf, len, in, out);
+    free(buf);
+    return rc;
+}
+
+/* --smc FILE: "CONTENT ADDR SIZE WORD" lines (the corpus' *.smc.txt form);
+ * content k is in force once the k-th fence.i retires (E-Trace 3.2.3 /
+ * N-Trace 11.4), served through the rvt_mem read callback (mem.h). */
+static int smc_open(dec_ctx *c, const char *path)
+{
+    if (!(c->smc = rvt_mem_patches_new()) || rvt_mem_patches_load(c->smc, path, cli_diag, (void *)path) < 0 ||
+        rvt_mem_patches_attach(c->smc, c->mem) < 0)
+        return CLI_FAIL;
+    return CLI_OK;
+}
+
+static int decode_trace(const cli_args *a, cli_kind k, rvt_proto_cfg *cfg, rvt_image *img, rvt_mem *mem)
+{
+    const char *in = a->files[0], *pcs = cli_args_value(a, O_PCS), *smc = cli_args_value(a, O_SMC);
+    bool count = cli_args_has(a, O_COUNT);
+    int src;
+    if (!parse_src(cli_args_value(a, O_SRC), &src))
+        return CLI_USAGE;
+    /* the program's class unless the settings state the width */
+    rvt_proto_cfg_input_xlen(cfg, rvt_image_xlen(img));
+    static dec_ctx c;
+    c = (dec_ctx){ .kind = k, .path = in, .img = img, .mem = mem, .proto = rvt_proto_cfg_proto(cfg) };
+    size_t len = 0;
+    uint8_t *buf = cli_slurp(in, &len);
+    if (k == KIND_TE)   /* unwrap an encapsulated stream (cli_container.c) */
+        buf = cli_container_unwrap(in, buf, &len);
+    FILE *pf = NULL;
+    int rc = CLI_FAIL;
+    if (!buf || (smc && smc_open(&c, smc) != CLI_OK) || (pcs && !(pf = cli_out_fopen(pcs, "w"))))
+        goto out;
+    if (pf)
+        c.outs[c.nout++] = rvt_out_open(rvt_out_find("pcs"), pf, img);
+    bool to_stdout = a->writers || (!count && !pcs);   /* as asked, else the listing */
+    if (to_stdout)
+        c.outs[c.nout++] = rvt_out_open(a->writer, stdout, img);
+    cli_decode_progress_init(&c.pr, in, len, !to_stdout);
+    rc = k == KIND_TE ? te_run(&c, rvt_proto_cfg_native(cfg), buf, len, count)
+                      : nt_run(&c, rvt_proto_cfg_native(cfg), src, buf, len, count);
+    bool ran = rc == CLI_OK;   /* the decoder ran: what it wrote is kept */
+    if (rc == CLI_OK && (c.errors || (cli_args_has(a, O_STRICT) && c.incomplete) || cli_container_damaged()))
+        rc = CLI_FAIL;
+    for (size_t i = 0; i < c.nout; i++)
+        rvt_out_free(c.outs[i]);
+    if (pf && fclose(pf) != 0)
+        rc = CLI_FAIL;
+    else if (ran && cli_out_commit() != CLI_OK)
+        rc = CLI_FAIL;       /* decode errors are reported; the output is whole */
+    pf = NULL;
+out:
+    if (pf)
+        fclose(pf);
+    rvt_mem_patches_free(c.smc);
+    free(buf);
+    return rc;
+}
+
+int cmd_decode(int argc, char **argv)
+{
+    cli_args a;
+    cli_kind k;
+    int rc = cli_args_parse(&a, CMD_DECODE, "decode", argc, argv);
+    if (rc == CLI_OK)
+        rc = cli_kind_of(&a, &k);
+    if (rc != CLI_OK)
+        return rc;
+    if (k != KIND_TE && k != KIND_NT) {
+        cli_kind_unknown(&a);
+        return CLI_USAGE;
+    }
+    if ((rc = cli_args_check_kind(&a, k)) != CLI_OK)
+        return rc;
+    const char *elf = cli_args_value(&a, O_ELF), *data = cli_args_value(&a, O_DATA_OUT);
+    if ((!elf && !data) || !a.nfiles) {
+        cli_err("decode: need --elf PROG.elf (E-Trace: or --data-out OUT) and a trace file");
+        return CLI_USAGE;
+    }
+    rvt_proto_cfg *cfg = rvt_proto_cfg_new(cli_kind_proto(k));
+    if (!cfg)
+        return CLI_FAIL;
+    rc = cli_settings_load(&a, a.files[0], cfg);
+    if (rc == CLI_OK && data)
+        rc = data_out(rvt_proto_cfg_native(cfg), a.files[0], data);
+    if (rc == CLI_OK && elf) {
+        cli_mem *mem = NULL;
+        bool usage = false;
+        rvt_image *img = image_open(&a, k, cfg, argc, argv, &mem, &usage);
+        rc = img ? decode_trace(&a, k, cfg, img, cli_image_mem(mem)) : usage ? CLI_USAGE : CLI_FAIL;
+        cli_image_free(mem);
+        rvt_image_free(img);
+    }
+    rvt_proto_cfg_free(cfg);
+    return rc;
+}

@@ -1,0 +1,120 @@
+/* rvtrace dump FILE: one packet (E-Trace), message (N-Trace), record (.rvi)
+ * or tandem-verification item (.tvt) per line, every field named; the
+ * protocols' walk is rvt_proto_dump (rvtrace/proto.h). */
+#include <stdlib.h>
+#include "cli_kind.h"
+#include "dump_summary.h"
+
+const char cmd_dump_help[] =
+    "usage: rvtrace dump [--etrace|--ntrace|--tv] [--json|--summary] [--addresses] FILE\n"
+    "\n"
+    "Print a trace file one packet (E-Trace .te), message (N-Trace .nt),\n"
+    "record (.rvi) or tandem-verification item (.tvt) per line, every field\n"
+    "named.  The kind is taken from --etrace/--ntrace/--tv, else the file name\n"
+    "(.te .nt .rvi .tvt), else the settings in FILE.attrs.  An ELF or the other\n"
+    "trace's FILE.attrs is reported in one line.  Settings are read from\n"
+    "FILE.attrs when present; a .tvt stream takes --xlen/--flen/--mlen\n"
+    "(default 64).  Fields are printed as on the wire; in text, an E-Trace\n"
+    "address is followed by the byte address or signed byte difference it\n"
+    "stands for, e.g. address=0x1d (+0x3a).\n"
+    "--summary (E-Trace, N-Trace): instead of the list, a table of packets or\n"
+    "messages per kind with their bytes and share of the stream, biggest\n"
+    "first (E-Trace bytes include the 1-byte headers).  --addresses (N-Trace):\n"
+    "each message with an F-ADDR or U-ADDR ends with the PC it stands for\n"
+    "(\"-> 0x...\"; JSON: \"pc\"), U-ADDR being XORed with the source's previous\n"
+    "address (N-Trace 8.1).\n"
+    "E-Trace containers: the reference-flow framing, or the ratified\n"
+    "encapsulation (--container encap, docs/transport.md) when FILE.attrs says\n"
+    "so or the file starts with a synchronisation sequence; the choice is\n"
+    "said on stderr, and --container/--encap-* options override it.\n";
+
+typedef struct dump_ctx {
+    const char *file;
+    dump_summary *sum;
+} dump_ctx;
+
+static int on_item(void *ctx, const rvt_proto_item *it)
+{
+    dump_ctx *d = ctx;
+    if (it->status < 0)
+        cli_diag((void *)d->file, RVT_DIAG_ERROR, it->offset, it->msg);
+    else if (d->sum)
+        dump_summary_add(d->sum, it->name, it->size);
+    if (it->text)
+        puts(it->text);
+    return 0;
+}
+
+void cli_warn_incomplete(const char *file, const rvt_proto *p, uint64_t offset)
+{
+    char msg[256];
+    snprintf(msg, sizeof msg, "incomplete trace: the stream ends without the encoder's end marker "
+             "(%s); the last complete %s ends here", rvt_proto_end_marker(p), rvt_proto_unit(p));
+    cli_diag((void *)file, RVT_DIAG_WARN, offset, msg);
+}
+
+static int dump_stream(const cli_args *a, const char *file, rvt_proto_cfg *c, bool te)
+{
+    bool summary = cli_args_has(a, O_SUMMARY), json = cli_args_has(a, O_JSON);
+    unsigned flags = (json ? RVT_PROTO_DUMP_JSON : 0) | (summary ? RVT_PROTO_DUMP_NOTEXT : 0) |
+                     (cli_args_has(a, O_ADDRESSES) && !summary ? RVT_PROTO_DUMP_PCS : 0);
+    size_t len;
+    uint8_t *buf = cli_slurp(file, &len);
+    if (te)     /* E-Trace: unwrap an encapsulated stream (cli_container.c) */
+        buf = cli_container_unwrap(file, buf, &len);
+    if (!buf)
+        return CLI_FAIL;
+    dump_ctx d = { .file = file, .sum = summary ? calloc(1, sizeof *d.sum) : NULL };
+    if (summary && !d.sum) {
+        free(buf);
+        cli_err("dump: out of memory");
+        return CLI_FAIL;
+    }
+    rvt_proto_dump_end end;
+    int st = rvt_proto_dump(c, buf, len, flags, on_item, &d, &end);
+    if (d.sum) {
+        char unit[32];
+        snprintf(unit, sizeof unit, "%ss", rvt_proto_unit(rvt_proto_cfg_proto(c)));
+        dump_summary_print(d.sum, len, unit);
+    }
+    if (st < 0)
+        cli_err("%s: %s", file, rvt_status_str(st));
+    else if (end.knows_end && !end.ended && !end.errors)   /* bad items already say it is damaged */
+        cli_warn_incomplete(file, rvt_proto_cfg_proto(c), end.complete);
+    free(d.sum);
+    free(buf);
+    return st < 0 || end.errors || cli_container_damaged() ? CLI_FAIL : CLI_OK;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+    cli_args a;
+    cli_kind k;
+    int rc = cli_args_parse(&a, CMD_DUMP, "dump", argc, argv);
+    if (rc == CLI_OK)
+        rc = cli_kind_of(&a, &k);
+    if (rc != CLI_OK)
+        return rc;
+    if (k == KIND_NONE) {
+        cli_kind_unknown(&a);
+        return CLI_USAGE;
+    }
+    if ((rc = cli_args_check_kind(&a, k)) != CLI_OK)
+        return rc;
+    if (!a.nfiles) {
+        cli_err("dump: no input file");
+        return CLI_USAGE;
+    }
+    if (k == KIND_RVI)
+        return rvi_dump_file(a.files[0], cli_args_has(&a, O_JSON));
+    rvt_proto_cfg *c = rvt_proto_cfg_new(cli_kind_proto(k));
+    if (!c)
+        return CLI_FAIL;
+    rc = cli_settings_load(&a, a.files[0], c);
+    if (rc == CLI_OK && k == KIND_TVT)
+        rc = tv_dump_file(a.files[0], cli_args_has(&a, O_JSON), rvt_proto_cfg_native(c));
+    else if (rc == CLI_OK)
+        rc = dump_stream(&a, a.files[0], c, k == KIND_TE);
+    rvt_proto_cfg_free(c);
+    return rc;
+}
