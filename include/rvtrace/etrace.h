@@ -12,6 +12,7 @@
 #include "rvtrace/ingress.h"
 #include "rvtrace/image.h"
 #include "rvtrace/out.h"
+#include "rvtrace/flow.h"
 #include "rvtrace/status.h"
 
 #ifdef __cplusplus
@@ -259,6 +260,18 @@ int rvt_te_decoder_packet(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t offse
 int rvt_te_decoder_finish(rvt_te_decoder *d);
 const rvt_te_dec_stats *rvt_te_decoder_stats(const rvt_te_decoder *d);
 void rvt_te_decoder_free(rvt_te_decoder *d);
+/* Pull decoding (rvtrace/flow.h).  set_input gives a new decoder (no
+ * packet fed yet) the raw stream that next_block / next_insn / next_event
+ * then decode packet by packet; from then on the callback given at new is
+ * not called (the events come from next_event).  0, RVT_ERR_INVAL (d
+ * NULL, or buf NULL with len > 0), RVT_ERR_STATE (input given before or
+ * packets already fed).  The next_* calls: > 0 got one, 0 input used up
+ * (next_event: or an instruction comes first), RVT_ERR_INVAL (NULL
+ * argument), RVT_ERR_STATE (no input given), RVT_ERR_NOMEM. */
+int rvt_te_decoder_set_input(rvt_te_decoder *d, const uint8_t *buf, size_t len);
+int rvt_te_decoder_next_block(rvt_te_decoder *d, rvt_block *out);
+int rvt_te_decoder_next_insn(rvt_te_decoder *d, rvt_flow_insn *out);
+int rvt_te_decoder_next_event(rvt_te_decoder *d, rvt_flow_event *out);
 
 /* ---- data trace (ch. 7) ---- */
 /* Transaction types of the 3-bit format field (tables 7.1-7.13). */

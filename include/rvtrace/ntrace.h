@@ -9,6 +9,7 @@
 #include "rvtrace/ingress.h"
 #include "rvtrace/isa.h"
 #include "rvtrace/out.h"
+#include "rvtrace/flow.h"
 #include "rvtrace/status.h"
 
 #ifdef __cplusplus
@@ -227,6 +228,17 @@ void rvt_nt_decoder_stats(const rvt_nt_decoder *d, rvt_nt_dec_stats *out);
  * is in rvt_nt_dec_stats.insns).  For benchmarks and coverage tools. */
 enum { RVT_NT_EVENTS_INSN = 0, RVT_NT_EVENTS_BLOCK = 1, RVT_NT_EVENTS_COUNT = 2 };
 void rvt_nt_decoder_set_events(rvt_nt_decoder *d, unsigned mode);
+/* Pull decoding (rvtrace/flow.h).  set_input gives a new decoder (nothing
+ * decoded yet) the whole stream that next_block / next_insn / next_event
+ * then decode message by message (RVT_EV_END comes at its end).  0,
+ * RVT_ERR_INVAL (d NULL, or buf NULL with len > 0), RVT_ERR_STATE (input
+ * given before or rvt_nt_decode used).  The next_* calls: > 0 got one, 0
+ * input used up (next_event: or an instruction comes first),
+ * RVT_ERR_INVAL (NULL argument), RVT_ERR_STATE (no input), RVT_ERR_NOMEM. */
+int rvt_nt_decoder_set_input(rvt_nt_decoder *d, const uint8_t *buf, size_t len);
+int rvt_nt_decoder_next_block(rvt_nt_decoder *d, rvt_block *out);
+int rvt_nt_decoder_next_insn(rvt_nt_decoder *d, rvt_flow_insn *out);
+int rvt_nt_decoder_next_event(rvt_nt_decoder *d, rvt_flow_event *out);
 
 #ifdef __cplusplus
 }
