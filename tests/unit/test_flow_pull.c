@@ -4,7 +4,7 @@
  * E-Trace and N-Trace over programs/ ELF files traced by the hart in process;
  * NULL arguments are refused; and the loss policy (src/flow/flow_state.h):
  * after a decode error nothing until one LOST right before the next sync,
- * counting the packets skipped. */
+ * counting the packets skipped (E-Trace, by hand from the packet list). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -370,6 +370,130 @@ static void null_arguments(void)
     rvt_image_free(img);
 }
 
+/* E-Trace loss, counted by hand from the clean stream's packets: packet k
+ * (a format 1/2 packet with an address, mid-stream) gets a wrong address,
+ * so its walk (or the next packet's) fails: one ERROR at that packet's
+ * offset, then nothing until the next
+ * format 3 sync packet s, right before whose SYNC one LOST says how many
+ * format 0-2 packets between k and s were skipped (aux2), instructions
+ * unknown (aux). */
+static void te_loss(void)
+{
+    rvt_image *img = load("sort");
+    CHECK(img != NULL);
+    if (!img)
+        return;
+    rvt_te_attrs a;
+    te_attrs(&a, img);
+    a.resync_max = 8;                   /* a sync every 2^12 half-words */
+    bytes s = { 0 };
+    te_trace(&a, img, &s);
+    rvt_te_pkt pk[4096];
+    uint64_t off[4096];
+    size_t n = 0;
+    rvt_te_reader r;
+    rvt_te_reader_init(&r, &a, s.b, s.n);
+    while (n < 4096 && rvt_te_reader_next(&r, &pk[n], &off[n]) > 0)
+        n++;
+    /* the first such k from the middle with a format 0-2 packet after it
+     * before the next sync */
+    size_t k = n / 2, sync = n, skipped = 0;
+    for (; k < n; k++) {
+        if (!(pk[k].format == 2 || (pk[k].format == 1 && pk[k].branches)))
+            continue;
+        skipped = 0;
+        for (sync = k + 1; sync < n && !(pk[sync].format == 3 && pk[sync].subformat <= 1); sync++)
+            skipped += pk[sync].format != 3;
+        if (skipped > 2 && sync < n)
+            break;
+    }
+    CHECK(k < n && sync < n);
+    if (k >= n || sync >= n)
+        return;
+    pk[k].address ^= 0x5555;
+    evs ev = { 0 };
+    int st;
+    rvt_te_decoder *d = rvt_te_decoder_new(&a, img, evs_put, &ev, &st);
+    size_t err_at = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i == k)
+            err_at = ev.n;
+        rvt_te_decoder_packet(d, &pk[i], off[i]);
+    }
+    rvt_te_decoder_finish(d);
+    rvt_te_decoder_free(d);
+    size_t i = err_at;
+    while (i < ev.n && ev.e[i].kind != RVT_EV_ERROR)
+        i++;
+    CHECK(i < ev.n);
+    if (i >= ev.n)
+        return;
+    /* the walk may go wrong only at a packet after k: count from there */
+    size_t e = k;
+    while (e < sync && off[e] != ev.e[i].offset)
+        e++;
+    CHECK(e < sync);
+    for (size_t x = k + 1; x <= e && x < sync; x++)
+        skipped -= pk[x].format != 3;
+    size_t j = i + 1;
+    CHECK(j < ev.n && ev.e[j].kind == RVT_EV_LOST);
+    CHECK(j + 1 < ev.n && ev.e[j + 1].kind == RVT_EV_SYNC);
+    if (j + 1 >= ev.n)
+        return;
+    CHECK_EQ(ev.e[j].offset, off[sync]);
+    CHECK_EQ(ev.e[j].pc, ev.e[j + 1].pc);
+    CHECK_EQ(ev.e[j].aux, UINT64_MAX);
+    CHECK_EQ(ev.e[j].aux2, skipped);
+    CHECK(skipped > 0);
+    free(ev.e);
+    free(s.b);
+    rvt_image_free(img);
+}
+
+/* N-Trace loss: 40 zero bytes (a hole in the capture) a fifth into a
+ * stream with periodic syncs: an ERROR, no instruction until one LOST
+ * right before the SYNC where decoding resumes (same pc and offset), and
+ * the instructions after it are the clean decode's last ones. */
+static void nt_loss(void)
+{
+    rvt_image *img = load("sort");
+    CHECK(img != NULL);
+    if (!img)
+        return;
+    rvt_nt_cfg c;
+    nt_config(&c, img);
+    c.sync_mode = 1;        /* trTeInstSyncMode: every 2^(max+4) messages */
+    c.sync_max = 0;
+    bytes s = { 0 };
+    nt_trace(&c, img, &s);
+    size_t at = s.n / 5;
+    memset(s.b + at, 0, 40);
+    evs ev = { 0 };
+    int st;
+    rvt_nt_decoder *d = rvt_nt_decoder_new(&c, rvt_image_insn_cb, img, -1, &st);
+    CHECK_EQ(rvt_nt_decode(d, s.b, s.n, evs_put, &ev), 0);
+    CHECK_EQ(rvt_nt_decode_end(d, evs_put, &ev), 0);
+    rvt_nt_decoder_free(d);
+    size_t i = 0, losses = 0;
+    while (i < ev.n && ev.e[i].kind != RVT_EV_ERROR)
+        i++;
+    CHECK(i < ev.n);
+    for (size_t j = i; j < ev.n; j++) {
+        if (ev.e[j].kind != RVT_EV_LOST)
+            continue;
+        losses++;
+        CHECK(j + 1 < ev.n && ev.e[j + 1].kind == RVT_EV_SYNC);
+        CHECK(j + 1 < ev.n && ev.e[j].pc == ev.e[j + 1].pc && ev.e[j].offset == ev.e[j + 1].offset);
+        CHECK_EQ(ev.e[j].aux, UINT64_MAX);
+    }
+    CHECK_EQ(losses, 1);
+    for (size_t j = i; j < ev.n && ev.e[j].kind != RVT_EV_LOST; j++)
+        CHECK(ev.e[j].kind != RVT_EV_INSN && ev.e[j].kind != RVT_EV_SYNC);
+    free(ev.e);
+    free(s.b);
+    rvt_image_free(img);
+}
+
 int main(void)
 {
     static const char *progs[] = { "sort", "crc", "recurse", "fptr", "coswap", "ecall", "setjmp",
@@ -379,5 +503,7 @@ int main(void)
         nt_program(progs[i]);
     }
     null_arguments();
+    te_loss();
+    nt_loss();
     return TH_DONE();
 }
