@@ -206,22 +206,26 @@ typedef struct rvt_nt_dec_stats {
 /* cfg supplies inst_mode, src_bits, seq_jump, implicit_return,
  * repeat_history, all_jumps, extend_addr_msb, no_addr_diff, xlen.
  * src_filter < 0: decode every SRC (separate state per source). */
+/* NULL with *status RVT_ERR_INVAL (cfg or insn NULL, cfg fails
+ * rvt_nt_cfg_check) or RVT_ERR_NOMEM. */
 rvt_nt_decoder *rvt_nt_decoder_new(const rvt_nt_cfg *cfg, rvt_nt_insn_fn insn,
                                    void *insn_ctx, int src_filter, int *status);
 void rvt_nt_decoder_free(rvt_nt_decoder *d);
 /* Decode a buffer (may be called repeatedly for consecutive chunks that
- * end on message boundaries); events go to fn.  Returns 0, or fn's nonzero
- * return value.  Errors are reported as RVT_EV_ERROR events, never fatal. */
+ * end on message boundaries); events go to fn.  Returns 0, fn's nonzero
+ * return value, or RVT_ERR_INVAL (d or fn NULL, buf NULL with len > 0).  Errors are reported as RVT_EV_ERROR events, never fatal. */
 int rvt_nt_decode(rvt_nt_decoder *d, const uint8_t *buf, size_t len,
                   rvt_flow_fn fn, void *fn_ctx);
-/* Emit RVT_EV_END.  aux = RVT_END_INCOMPLETE when a source (src_filter's,
+/* Emit RVT_EV_END (RVT_ERR_INVAL: d or fn NULL).  aux = RVT_END_INCOMPLETE when a source (src_filter's,
  * else any seen) does not end with a ProgTraceCorrelation (7.12), or no
  * message was seen at all; offset = where the last whole message ends. */
 int rvt_nt_decode_end(rvt_nt_decoder *d, rvt_flow_fn fn, void *fn_ctx);
 /* Forget cached instructions (11.4: the image changed, e.g. from an event
  * callback after a fence.i).  Safe to call from inside the callback. */
 void rvt_nt_decoder_flush_cache(rvt_nt_decoder *d);
-void rvt_nt_decoder_stats(const rvt_nt_decoder *d, rvt_nt_dec_stats *out);
+/* The counters so far, copied to *out (as rvt_te_decoder_stats): 0, or
+ * RVT_ERR_INVAL when d or out is NULL. */
+int rvt_nt_decoder_stats(const rvt_nt_decoder *d, rvt_nt_dec_stats *out);
 /* What RVT_EV_INSN events the decoder sends (other kinds are unchanged):
  * INSN one per instruction (default); BLOCK one per straight-line run with
  * aux = its instructions and aux2 = its half-words; COUNT none (the count

@@ -127,6 +127,11 @@ static void skip(rvt_te_decoder *d)
 
 static rvt_te_decoder *alloc_dec(const rvt_te_attrs *a, int *status)
 {
+    if (!a) {
+        if (status)
+            *status = RVT_ERR_INVAL;
+        return NULL;
+    }
     rvt_te_attrs filled = *a;
     rvt_te_attrs_fill(&filled);
     a = &filled;
@@ -180,8 +185,18 @@ rvt_te_decoder *rvt_te_decoder_new(const rvt_te_attrs *a, rvt_image *img,
     return rvt_te_decoder_new_fn(a, rvt_image_insn_cb, img, fn, ctx, status);
 }
 
-void rvt_te_decoder_set_events(rvt_te_decoder *d, bool on) { d->insn_events = on; }
-const rvt_te_dec_stats *rvt_te_decoder_stats(const rvt_te_decoder *d) { return &d->stats; }
+void rvt_te_decoder_set_events(rvt_te_decoder *d, bool on)
+{
+    if (d && !d->pulled)      /* the pull API needs every instruction */
+        d->insn_events = on;
+}
+int rvt_te_decoder_stats(const rvt_te_decoder *d, rvt_te_dec_stats *out)
+{
+    if (!d || !out)
+        return RVT_ERR_INVAL;
+    *out = d->stats;
+    return 0;
+}
 
 void rvt_te_decoder_free(rvt_te_decoder *d)
 {

@@ -86,8 +86,8 @@ struct rvt_nt_decoder {
 rvt_nt_decoder *rvt_nt_decoder_new(const rvt_nt_cfg *cfg, rvt_nt_insn_fn insn,
                                    void *insn_ctx, int src_filter, int *status)
 {
-    rvt_nt_decoder *d = calloc(1, sizeof *d);
-    int st = RVT_ERR_NOMEM;
+    rvt_nt_decoder *d = cfg ? calloc(1, sizeof *d) : NULL;
+    int st = cfg ? RVT_ERR_NOMEM : RVT_ERR_INVAL;
     if (d) {
         d->cfg = *cfg;
         st = insn ? rvt_nt_cfg_check(&d->cfg) : RVT_ERR_INVAL;
@@ -124,15 +124,23 @@ void rvt_nt_decoder_free(rvt_nt_decoder *d)
 
 void rvt_nt_decoder_flush_cache(rvt_nt_decoder *d)
 {
-    rvt_iblk_flush(&d->bc);
+    if (d)
+        rvt_iblk_flush(&d->bc);
 }
 
 void rvt_nt_decoder_set_events(rvt_nt_decoder *d, unsigned mode)
 {
-    d->events = mode <= RVT_NT_EVENTS_COUNT ? mode : RVT_NT_EVENTS_INSN;
+    if (d && !d->pulled)      /* the pull API needs every instruction */
+        d->events = mode <= RVT_NT_EVENTS_COUNT ? mode : RVT_NT_EVENTS_INSN;
 }
 
-void rvt_nt_decoder_stats(const rvt_nt_decoder *d, rvt_nt_dec_stats *out) { *out = d->st; }
+int rvt_nt_decoder_stats(const rvt_nt_decoder *d, rvt_nt_dec_stats *out)
+{
+    if (!d || !out)
+        return RVT_ERR_INVAL;
+    *out = d->st;
+    return 0;
+}
 
 static nt_src *src_state(rvt_nt_decoder *d, unsigned id)
 {

@@ -308,7 +308,8 @@ static void nt_program(const char *prog)
     rvt_image_free(img);
 }
 
-/* Every pull entry point refuses NULL and a decoder without input. */
+/* Every pull entry point, run/decode and the stats copies refuse NULL;
+ * the pull calls refuse a decoder without input. */
 static void null_arguments(void)
 {
     rvt_image *img = load("sort");
@@ -320,6 +321,8 @@ static void null_arguments(void)
     rvt_flow_event ev;
     uint8_t byte = 0;
     int st;
+    CHECK(rvt_te_decoder_new(NULL, img, NULL, NULL, &st) == NULL);
+    CHECK_EQ(st, RVT_ERR_INVAL);
     rvt_te_decoder *te = rvt_te_decoder_new(&a, img, NULL, NULL, &st);
     CHECK_EQ(rvt_te_decoder_set_input(NULL, &byte, 1), RVT_ERR_INVAL);
     CHECK_EQ(rvt_te_decoder_set_input(te, NULL, 1), RVT_ERR_INVAL);
@@ -333,6 +336,11 @@ static void null_arguments(void)
     CHECK_EQ(rvt_te_decoder_next_event(NULL, &ev), RVT_ERR_INVAL);
     CHECK_EQ(rvt_te_decoder_next_event(te, NULL), RVT_ERR_INVAL);
     CHECK_EQ(rvt_te_decoder_run(NULL, &byte, 1), RVT_ERR_INVAL);
+    rvt_te_dec_stats ts;
+    CHECK_EQ(rvt_te_decoder_stats(NULL, &ts), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_te_decoder_stats(te, NULL), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_te_decoder_stats(te, &ts), 0);
+    CHECK_EQ(ts.packets, 0);
     CHECK_EQ(rvt_te_decoder_set_input(te, NULL, 0), 0);
     CHECK_EQ(rvt_te_decoder_set_input(te, NULL, 0), RVT_ERR_STATE);
     /* an empty stream: the end, nothing else */
@@ -345,6 +353,10 @@ static void null_arguments(void)
 
     rvt_nt_cfg c;
     nt_config(&c, img);
+    CHECK(rvt_nt_decoder_new(NULL, rvt_image_insn_cb, img, -1, &st) == NULL);
+    CHECK_EQ(st, RVT_ERR_INVAL);
+    CHECK(rvt_nt_decoder_new(&c, NULL, img, -1, &st) == NULL);
+    CHECK_EQ(st, RVT_ERR_INVAL);
     rvt_nt_decoder *nt = rvt_nt_decoder_new(&c, rvt_image_insn_cb, img, -1, &st);
     CHECK_EQ(rvt_nt_decoder_set_input(NULL, &byte, 1), RVT_ERR_INVAL);
     CHECK_EQ(rvt_nt_decoder_set_input(nt, NULL, 1), RVT_ERR_INVAL);
@@ -360,6 +372,11 @@ static void null_arguments(void)
     CHECK_EQ(rvt_nt_decode(NULL, &byte, 1, evs_put, NULL), RVT_ERR_INVAL);
     CHECK_EQ(rvt_nt_decode(nt, &byte, 1, NULL, NULL), RVT_ERR_INVAL);
     CHECK_EQ(rvt_nt_decode_end(NULL, evs_put, NULL), RVT_ERR_INVAL);
+    rvt_nt_dec_stats ns;
+    CHECK_EQ(rvt_nt_decoder_stats(NULL, &ns), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_nt_decoder_stats(nt, NULL), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_nt_decoder_stats(nt, &ns), 0);
+    CHECK_EQ(ns.messages, 0);
     CHECK_EQ(rvt_nt_decoder_set_input(nt, NULL, 0), 0);
     CHECK_EQ(rvt_nt_decoder_set_input(nt, NULL, 0), RVT_ERR_STATE);
     CHECK_EQ(rvt_nt_decoder_next_event(nt, &ev), 1);

@@ -166,10 +166,12 @@ int te_cmd_decode(int argc, char **argv)
     rvt_te_decoder_run(d, buf, len);
     ran = true;
     cli_progress_done(&o.pr.p);
+    rvt_te_dec_stats ds;
+    rvt_te_decoder_stats(d, &ds);
     if (o.errors)
-        te_decode_loss_summary(in, rvt_te_decoder_stats(d));
+        te_decode_loss_summary(in, &ds);
     if (count)
-        printf("%llu instructions\n", (unsigned long long)rvt_te_decoder_stats(d)->instructions);
+        printf("%llu instructions\n", (unsigned long long)ds.instructions);
     rc = o.errors || (strict && o.incomplete) ? CLI_FAIL : CLI_OK;
     rvt_te_decoder_free(d);
 out:
