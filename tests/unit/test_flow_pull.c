@@ -387,84 +387,160 @@ static void null_arguments(void)
     rvt_image_free(img);
 }
 
-/* E-Trace loss, counted by hand from the clean stream's packets: packet k
- * (a format 1/2 packet with an address, mid-stream) gets a wrong address,
- * so its walk (or the next packet's) fails: one ERROR at that packet's
- * offset, then nothing until the next
- * format 3 sync packet s, right before whose SYNC one LOST says how many
- * format 0-2 packets between k and s were skipped (aux2), instructions
- * unknown (aux). */
-static void te_loss(void)
-{
-    rvt_image *img = load("sort");
-    CHECK(img != NULL);
-    if (!img)
-        return;
+/* A clean E-Trace stream of sort (a sync every 2^12 half-words) as
+ * packets, and a packet k mid-stream (format 1/2 with an address) with
+ * more than two format 0-2 packets after it before the next format 3
+ * sync packet `sync`. */
+typedef struct te_packets {
+    rvt_image *img;
     rvt_te_attrs a;
-    te_attrs(&a, img);
-    a.resync_max = 8;                   /* a sync every 2^12 half-words */
-    bytes s = { 0 };
-    te_trace(&a, img, &s);
     rvt_te_pkt pk[4096];
     uint64_t off[4096];
-    size_t n = 0;
+    size_t n, k, sync;
+} te_packets;
+
+static size_t skipped_between(const te_packets *t, size_t i, size_t j);
+
+static bool te_packets_load(te_packets *t)
+{
+    t->img = load("sort");
+    CHECK(t->img != NULL);
+    if (!t->img)
+        return false;
+    te_attrs(&t->a, t->img);
+    t->a.resync_max = 8;
+    bytes s = { 0 };
+    te_trace(&t->a, t->img, &s);
     rvt_te_reader r;
-    rvt_te_reader_init(&r, &a, s.b, s.n);
-    while (n < 4096 && rvt_te_reader_next(&r, &pk[n], &off[n]) > 0)
-        n++;
-    /* the first such k from the middle with a format 0-2 packet after it
-     * before the next sync */
-    size_t k = n / 2, sync = n, skipped = 0;
-    for (; k < n; k++) {
-        if (!(pk[k].format == 2 || (pk[k].format == 1 && pk[k].branches)))
+    rvt_te_reader_init(&r, &t->a, s.b, s.n);
+    t->n = 0;
+    while (t->n < 4096 && rvt_te_reader_next(&r, &t->pk[t->n], &t->off[t->n]) > 0)
+        t->n++;
+    free(s.b);
+    for (t->k = t->n / 2; t->k < t->n; t->k++) {
+        const rvt_te_pkt *p = &t->pk[t->k];
+        if (!(p->format == 2 || (p->format == 1 && p->branches)))
             continue;
-        skipped = 0;
-        for (sync = k + 1; sync < n && !(pk[sync].format == 3 && pk[sync].subformat <= 1); sync++)
-            skipped += pk[sync].format != 3;
-        if (skipped > 2 && sync < n)
-            break;
+        t->sync = t->k + 1;
+        while (t->sync < t->n && !(t->pk[t->sync].format == 3 && t->pk[t->sync].subformat <= 1))
+            t->sync++;
+        if (t->sync < t->n && skipped_between(t, t->k, t->sync) > 2)
+            return true;
     }
-    CHECK(k < n && sync < n);
-    if (k >= n || sync >= n)
-        return;
-    pk[k].address ^= 0x5555;
-    evs ev = { 0 };
+    CHECK(!"no packet to damage");
+    return false;
+}
+
+/* Format 0-2 packets strictly between packets i and j. */
+static size_t skipped_between(const te_packets *t, size_t i, size_t j)
+{
+    size_t n = 0;
+    for (size_t x = i + 1; x < j; x++)
+        n += t->pk[x].format != 3;
+    return n;
+}
+
+/* Events and the LOST's text (evs drops texts). */
+typedef struct lost_ctx {
+    evs ev;
+    char why[256];
+} lost_ctx;
+
+static int lost_put(void *ctx, const rvt_flow_event *ev)
+{
+    lost_ctx *c = ctx;
+    if (ev->kind == RVT_EV_LOST && ev->msg)
+        snprintf(c->why, sizeof c->why, "%s", ev->msg);
+    return evs_put(&c->ev, ev);
+}
+
+/* The events from packets 0..n with `extra` fed after packet k (if not
+ * NULL). */
+static void te_feed(te_packets *t, const rvt_te_pkt *extra, lost_ctx *c, size_t *at_k)
+{
     int st;
-    rvt_te_decoder *d = rvt_te_decoder_new(&a, img, evs_put, &ev, &st);
-    size_t err_at = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (i == k)
-            err_at = ev.n;
-        rvt_te_decoder_packet(d, &pk[i], off[i]);
+    rvt_te_decoder *d = rvt_te_decoder_new(&t->a, t->img, lost_put, c, &st);
+    for (size_t i = 0; i < t->n; i++) {
+        if (i == t->k)
+            *at_k = c->ev.n;
+        rvt_te_decoder_packet(d, &t->pk[i], t->off[i]);
+        if (i == t->k && extra)
+            rvt_te_decoder_packet(d, extra, t->off[i]);
     }
     rvt_te_decoder_finish(d);
     rvt_te_decoder_free(d);
-    size_t i = err_at;
-    while (i < ev.n && ev.e[i].kind != RVT_EV_ERROR)
+}
+
+/* The one LOST after ev[i], right before the SYNC of packet `sync`. */
+static void lost_at_sync(const te_packets *t, const evs *ev, size_t i, uint64_t skipped)
+{
+    size_t j = i;
+    while (j < ev->n && ev->e[j].kind != RVT_EV_LOST) {
+        CHECK(ev->e[j].kind != RVT_EV_INSN || j == i);
+        j++;
+    }
+    CHECK(j + 1 < ev->n && ev->e[j + 1].kind == RVT_EV_SYNC);
+    if (j + 1 >= ev->n)
+        return;
+    CHECK_EQ(ev->e[j].offset, t->off[t->sync]);
+    CHECK_EQ(ev->e[j].pc, ev->e[j + 1].pc);
+    CHECK_EQ(ev->e[j].aux, UINT64_MAX);
+    CHECK_EQ(ev->e[j].aux2, skipped);
+    CHECK(skipped > 0);
+}
+
+/* E-Trace loss, counted by hand from the packet list: packet k gets a
+ * wrong address, so its walk (or the next packet's) fails: one ERROR at
+ * that packet's offset, then nothing until the next format 3 sync packet,
+ * right before whose SYNC one LOST says how many format 0-2 packets after
+ * the failing one were skipped (aux2), instructions unknown (aux). */
+static void te_loss(void)
+{
+    static te_packets t;
+    if (!te_packets_load(&t))
+        return;
+    t.pk[t.k].address ^= 0x5555;
+    lost_ctx c = { 0 };
+    size_t at_k = 0;
+    te_feed(&t, NULL, &c, &at_k);
+    size_t i = at_k;
+    while (i < c.ev.n && c.ev.e[i].kind != RVT_EV_ERROR)
         i++;
-    CHECK(i < ev.n);
-    if (i >= ev.n)
+    CHECK(i < c.ev.n);
+    if (i >= c.ev.n)
         return;
     /* the walk may go wrong only at a packet after k: count from there */
-    size_t e = k;
-    while (e < sync && off[e] != ev.e[i].offset)
+    size_t e = t.k;
+    while (e < t.sync && t.off[e] != c.ev.e[i].offset)
         e++;
-    CHECK(e < sync);
-    for (size_t x = k + 1; x <= e && x < sync; x++)
-        skipped -= pk[x].format != 3;
-    size_t j = i + 1;
-    CHECK(j < ev.n && ev.e[j].kind == RVT_EV_LOST);
-    CHECK(j + 1 < ev.n && ev.e[j + 1].kind == RVT_EV_SYNC);
-    if (j + 1 >= ev.n)
+    CHECK(e < t.sync);
+    lost_at_sync(&t, &c.ev, i + 1, skipped_between(&t, e, t.sync));
+    free(c.ev.e);
+    rvt_image_free(t.img);
+}
+
+/* An encoder's report of lost trace (6.5 qual_status trace_lost, in a
+ * support packet after packet k) is a loss like a decode error: no event
+ * there, one LOST with the encoder's reason right before the next sync,
+ * counting the format 0-2 packets after the report. */
+static void te_encoder_loss(void)
+{
+    static te_packets t;
+    if (!te_packets_load(&t))
         return;
-    CHECK_EQ(ev.e[j].offset, off[sync]);
-    CHECK_EQ(ev.e[j].pc, ev.e[j + 1].pc);
-    CHECK_EQ(ev.e[j].aux, UINT64_MAX);
-    CHECK_EQ(ev.e[j].aux2, skipped);
-    CHECK(skipped > 0);
-    free(ev.e);
-    free(s.b);
-    rvt_image_free(img);
+    CHECK(t.pk[0].format == 3 && t.pk[0].subformat == 3);
+    rvt_te_pkt lost = t.pk[0];
+    lost.qual_status = RVT_TE_QUAL_TRACE_LOST;
+    lost_ctx c = { 0 };
+    size_t at_k = 0;
+    te_feed(&t, &lost, &c, &at_k);
+    size_t i = at_k;
+    while (i < c.ev.n && c.ev.e[i].kind == RVT_EV_INSN)
+        i++;
+    lost_at_sync(&t, &c.ev, i, skipped_between(&t, t.k, t.sync));
+    CHECK(strstr(c.why, "trace_lost") != NULL);
+    free(c.ev.e);
+    rvt_image_free(t.img);
 }
 
 /* N-Trace loss: 40 zero bytes (a hole in the capture) a fifth into a
@@ -521,6 +597,7 @@ int main(void)
     }
     null_arguments();
     te_loss();
+    te_encoder_loss();
     nt_loss();
     return TH_DONE();
 }
