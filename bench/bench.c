@@ -387,7 +387,9 @@ static double decode_mips(const mode *m, unsigned xlen, const char *elf, const b
         if (pass >= 0)
             pass_close(&pc);
         t = since(t0);
-        n = rvt_te_decoder_stats(d)->instructions;
+        rvt_te_dec_stats ds;
+        rvt_te_decoder_stats(d, &ds);
+        n = ds.instructions;
         rvt_te_decoder_free(d);
     } else {
         rvt_nt_cfg c;

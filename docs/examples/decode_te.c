@@ -105,9 +105,10 @@ int main(int argc, char **argv)
     rvt_te_decoder_run(d, buf, len);
 
     /* 4. What the decoder counted itself, beside what the callback saw. */
-    const rvt_te_dec_stats *s = rvt_te_decoder_stats(d);
+    rvt_te_dec_stats s;
+    rvt_te_decoder_stats(d, &s);
     printf("packets %llu\ninstructions %llu\nevents %llu\nerrors %llu\n",
-           (unsigned long long)s->packets, (unsigned long long)s->instructions,
+           (unsigned long long)s.packets, (unsigned long long)s.instructions,
            c.insns, c.errors);
 
     /* 5. Free in reverse order: the decoder uses the image. */

@@ -13,6 +13,7 @@
 #include "rvtrace/image.h"
 #include "rvtrace/mem.h"
 #include "rvtrace/out.h"
+#include "rvtrace/flow.h"
 #include "rvtrace/status.h"
 
 #ifdef __cplusplus
@@ -256,6 +257,8 @@ typedef struct rvt_te_dec_stats {
     uint64_t skipped;
 } rvt_te_dec_stats;
 
+/* NULL with *status RVT_ERR_INVAL when a is NULL or the attributes fail
+ * rvt_te_attrs_check, RVT_ERR_NOMEM. */
 rvt_te_decoder *rvt_te_decoder_new(const rvt_te_attrs *a, rvt_image *img,
                                    rvt_flow_fn fn, void *ctx, int *status);
 /* Same, with a custom instruction lookup (tests, benchmarks). */
@@ -271,11 +274,13 @@ rvt_te_decoder *rvt_te_decoder_new_mem(const rvt_te_attrs *a, const rvt_mem *mem
  * code changed, e.g. self-modifying code served by an rvt_mem read
  * callback after a fence.i).  Safe to call from inside the callback. */
 void rvt_te_decoder_flush(rvt_te_decoder *d);
-/* Emit RVT_EV_INSN events?  (Off: only count, for benchmarks.) */
+/* Emit RVT_EV_INSN events?  (Off: only count, for benchmarks; ignored
+ * after rvt_te_decoder_set_input and for d NULL.) */
 void rvt_te_decoder_set_events(rvt_te_decoder *d, bool insn_events);
 /* Decode a whole raw stream and end the trace (rvt_te_decoder_finish:
- * do not call it again); returns 0, or the nonzero value the callback
- * returned (then the trace is not ended).  Errors are reported as events
+ * do not call it again); returns 0, the nonzero value the callback
+ * returned (then the trace is not ended), or RVT_ERR_INVAL (d NULL, buf
+ * NULL with len > 0).  Errors are reported as events
  * and decoding continues at the next synchronisation packet. */
 int rvt_te_decoder_run(rvt_te_decoder *d, const uint8_t *buf, size_t len);
 /* Feed one unpacked packet whose header was at `offset`. */
@@ -287,8 +292,22 @@ int rvt_te_decoder_packet(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t offse
  * alone: where the last packet begins).  Only the first call sends the
  * event; later calls do nothing. */
 int rvt_te_decoder_finish(rvt_te_decoder *d);
-const rvt_te_dec_stats *rvt_te_decoder_stats(const rvt_te_decoder *d);
+/* The counters so far, copied to *out (as rvt_nt_decoder_stats): 0, or
+ * RVT_ERR_INVAL when d or out is NULL. */
+int rvt_te_decoder_stats(const rvt_te_decoder *d, rvt_te_dec_stats *out);
 void rvt_te_decoder_free(rvt_te_decoder *d);
+/* Pull decoding (rvtrace/flow.h).  set_input gives a new decoder (no
+ * packet fed yet) the raw stream that next_block / next_insn / next_event
+ * then decode packet by packet; from then on the callback given at new is
+ * not called (the events come from next_event).  0, RVT_ERR_INVAL (d
+ * NULL, or buf NULL with len > 0), RVT_ERR_STATE (input given before or
+ * packets already fed).  The next_* calls: > 0 got one, 0 input used up
+ * (next_event: or an instruction comes first), RVT_ERR_INVAL (NULL
+ * argument), RVT_ERR_STATE (no input given), RVT_ERR_NOMEM. */
+int rvt_te_decoder_set_input(rvt_te_decoder *d, const uint8_t *buf, size_t len);
+int rvt_te_decoder_next_block(rvt_te_decoder *d, rvt_block *out);
+int rvt_te_decoder_next_insn(rvt_te_decoder *d, rvt_flow_insn *out);
+int rvt_te_decoder_next_event(rvt_te_decoder *d, rvt_flow_event *out);
 
 /* ---- data trace (ch. 7) ---- */
 /* Transaction types of the 3-bit format field (tables 7.1-7.13). */

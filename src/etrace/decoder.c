@@ -13,6 +13,8 @@
 #include "flow/flow_insn.h"
 #include "flow/flow_seq.h"
 #include "flow/flow_stack.h"
+#include "flow/flow_state.h"
+#include "flow/flow_pull.h"
 
 /* Instructions followed for one packet before giving up: no legitimate
  * stream runs this far without a packet (a full branch map comes every
@@ -28,8 +30,8 @@ struct rvt_te_decoder {
     rvt_flow_fn fn;
     void *ctx;
     bool insn_events;
-    bool start;                 /* start_of_trace */
-    bool inferred;              /* inferred_address */
+    /* 11.1 start_of_trace is NO_SYNC/WAIT_SYNC, inferred_address RESOLVE */
+    rvt_flow_sync sync;
     bool stop_at_last_branch;
     uint8_t inferred_jump;      /* the last next_pc took a TE_JUMP_* inferred jump */
     uint64_t pc, last_pc, address;
@@ -54,6 +56,11 @@ struct rvt_te_decoder {
     uint64_t complete_end;      /* where the last complete packet ends */
     rvt_te_dec_stats stats;
     rvt_dec_mem mem;            /* the view the block cache reads (mem.h) */
+    rvt_te_reader rd;           /* the input of run / set_input */
+    uint64_t rd_off;            /* offset of the packet last read */
+    bool rd_truncated;          /* the last packet read was cut short */
+    bool pulled;                /* set_input: the pull API drives the walk */
+    rvt_flow_pull pull;
 };
 
 /* Hand an event to the caller; a non-zero answer stops the decoder. */
@@ -84,14 +91,16 @@ static inline void retire(rvt_te_decoder *d, uint64_t pc)
     }
 }
 
-/* Lose synchronisation: report, then wait for a format 3 packet. */
+static inline bool synced(const rvt_te_decoder *d) { return rvt_flow_synced(&d->sync); }
+
+/* Lose synchronisation: report the error here, then wait for a format 3
+ * packet, where the loss is reported (src/flow/flow_state.h). */
 static int fail(rvt_te_decoder *d, int status, const char *msg)
 {
     d->stats.errors++;
     event(d, RVT_EV_ERROR, d->pc, 0, 0, msg);
-    event(d, RVT_EV_LOST, d->pc, UINT64_MAX, 0, "trace lost until the next synchronisation packet");
-    d->start = true;
-    d->inferred = false;
+    rvt_flow_lose(&d->sync, "trace lost after a decode error; instructions lost: unknown "
+                            "(aux2: packets skipped)");
     d->branches = 0;
     d->map = 0;
     d->pcount = 0;
@@ -99,8 +108,32 @@ static int fail(rvt_te_decoder *d, int status, const char *msg)
     return status;
 }
 
+/* The loss policy (src/flow/flow_state.h): what was lost since the last
+ * synchronisation, reported where output resumes (at `pc`). */
+static void report_loss(rvt_te_decoder *d, uint64_t pc)
+{
+    uint64_t skipped;
+    const char *why;
+    if (rvt_flow_take_loss(&d->sync, &skipped, &why))
+        event(d, RVT_EV_LOST, pc, UINT64_MAX, skipped, why);
+}
+
+/* A format 0/1/2 packet while waiting for a synchronisation packet: its
+ * instructions are lost (E-Trace packets carry no instruction count). */
+static void skip(rvt_te_decoder *d)
+{
+    d->stats.skipped++;
+    rvt_flow_skip(&d->sync, 1, true, "trace lost before a synchronisation packet; "
+                                     "instructions lost: unknown (aux2: packets skipped)");
+}
+
 static rvt_te_decoder *alloc_dec(const rvt_te_attrs *a, int *status)
 {
+    if (!a) {
+        if (status)
+            *status = RVT_ERR_INVAL;
+        return NULL;
+    }
     rvt_te_attrs filled = *a;
     rvt_te_attrs_fill(&filled);
     a = &filled;
@@ -128,7 +161,7 @@ static rvt_te_decoder *alloc_dec(const rvt_te_attrs *a, int *status)
     if (status)
         *status = st;
     if (d) {
-        d->start = true;
+        d->sync.state = RVT_FLOW_NO_SYNC;
         d->insn_events = true;
     }
     return d;
@@ -182,8 +215,18 @@ void rvt_te_decoder_flush(rvt_te_decoder *d)
         rvt_dec_mem_flush(&d->mem, &d->bc);
 }
 
-void rvt_te_decoder_set_events(rvt_te_decoder *d, bool on) { d->insn_events = on; }
-const rvt_te_dec_stats *rvt_te_decoder_stats(const rvt_te_decoder *d) { return &d->stats; }
+void rvt_te_decoder_set_events(rvt_te_decoder *d, bool on)
+{
+    if (d && !d->pulled)      /* the pull API needs every instruction */
+        d->insn_events = on;
+}
+int rvt_te_decoder_stats(const rvt_te_decoder *d, rvt_te_dec_stats *out)
+{
+    if (!d || !out)
+        return RVT_ERR_INVAL;
+    *out = d->stats;
+    return 0;
+}
 
 void rvt_te_decoder_free(rvt_te_decoder *d)
 {
@@ -192,6 +235,7 @@ void rvt_te_decoder_free(rvt_te_decoder *d)
         free(d->walk.ret.slot);
         te_bpjtc_free(&d->t);
         rvt_dec_mem_close(&d->mem);
+        rvt_flow_pull_free(&d->pull);
     }
     free(d);
 }
@@ -487,7 +531,7 @@ static int arrived(rvt_te_decoder *d, uint64_t address, const rvt_te_pkt *p, int
     if (d->flags.notify)
         return 1;
     if (!d->flags.updiscon && may_be_inferred(d, p)) {
-        d->inferred = true;
+        d->sync.state = RVT_FLOW_RESOLVE;
         return 1;
     }
     return 0;
@@ -531,7 +575,7 @@ static int follow(rvt_te_decoder *d, uint64_t address, const rvt_te_pkt *p)
 static int resolve_inferred(rvt_te_decoder *d)
 {
     uint64_t previous = d->pc;
-    d->inferred = false;
+    d->sync.state = RVT_FLOW_DECODE;
     walk_start(d);
     for (uint64_t n = 0; n < TE_FOLLOW_LIMIT && !d->stop;) {
         uint64_t k = straight(d, previous, TE_FOLLOW_LIMIT - n);
@@ -578,20 +622,23 @@ static const char *qual_reason(unsigned q)
 static int process_support(rvt_te_decoder *d, const rvt_te_pkt *p)
 {
     int st = set_options(d, p->options);
-    if (d->start)
+    if (!synced(d))
         memset(d->t.tvec, 0, sizeof d->t.tvec);     /* a new trace (3.2.3) */
     if (st < 0 || p->qual_status == RVT_TE_QUAL_NO_CHANGE)
         return st;
-    if (p->qual_status == RVT_TE_QUAL_ENDED_UPD && d->inferred && !d->start)
+    if (p->qual_status == RVT_TE_QUAL_ENDED_UPD && d->sync.state == RVT_FLOW_RESOLVE)
         st = resolve_inferred(d);
-    if (p->qual_status == RVT_TE_QUAL_TRACE_LOST)
-        event(d, RVT_EV_LOST, d->pc, UINT64_MAX, 0, "encoder reports trace lost");
-    else if (!d->start && st >= 0)
+    if (p->qual_status == RVT_TE_QUAL_TRACE_LOST) {
+        /* reported where the trace resumes, as every loss */
+        rvt_flow_lose(&d->sync, "encoder reports trace lost (qual_status trace_lost); "
+                                "instructions lost: unknown (aux2: packets skipped)");
+        return 0;
+    }
+    if (synced(d) && st >= 0)
         /* 3.1.6: the last traced instruction is where the walk stands;
          * the next format 3 restarts the trace (RVT_EV_SYNC). */
         event(d, RVT_EV_STOP, d->pc, p->qual_status, 0, qual_reason(p->qual_status));
-    d->inferred = false;
-    d->start = true;
+    rvt_flow_stop(&d->sync);
     return 0;
 }
 
@@ -645,7 +692,8 @@ static int process_f3(rvt_te_decoder *d, const rvt_te_pkt *p)
 {
     if (p->subformat == 2)
         return te_space(d, p), event(d, RVT_EV_CONTEXT, d->pc, p->context, 0, NULL), 0;
-    d->inferred = false;
+    if (d->sync.state == RVT_FLOW_RESOLVE)
+        d->sync.state = RVT_FLOW_DECODE;
     uint64_t address = p->address << d->a.iaddress_lsb;
     if (p->subformat == 1 && d->a.version == RVT_TE_V20 && !p->thaddr) {
         /* 2.0 thaddr 0 (table 6.3): the address is the EPC of an exception
@@ -653,14 +701,14 @@ static int process_f3(rvt_te_decoder *d, const rvt_te_pkt *p)
          * did not retire (the decoder stands at that jump); a format 3
          * with the handler address follows. */
         trap_event(d, p, address);
-        d->start = true;
+        rvt_flow_stop(&d->sync);
         return 0;
     }
     if (p->subformat == 1 && handler_address(d, p, &address) < 0)
         return 0;
     d->address = address;
     int st = 0;
-    bool resync = p->subformat == 1 || d->start;
+    bool resync = p->subformat == 1 || !synced(d);
     if (!resync) {
         st = settle(d);
         if (st >= 0) {
@@ -669,7 +717,7 @@ static int process_f3(rvt_te_decoder *d, const rvt_te_pkt *p)
         }
         /* A sync the trace so far contradicts (fail() said so) is still
          * a full address: restart there rather than at the walk's end. */
-        resync = st < 0 || d->start;
+        resync = st < 0 || !synced(d);
         if (!resync && p->privilege != d->priv) {
             d->priv = p->privilege;
             event(d, RVT_EV_PRIV, address, p->privilege, 0, NULL);
@@ -681,16 +729,19 @@ static int process_f3(rvt_te_decoder *d, const rvt_te_pkt *p)
         d->map = 0;
         d->pcount = 0;
         d->pfail = false;
+        bool start = !synced(d);
+        if (start)
+            report_loss(d, address);
         sync_branch(d, p, address);
         if (p->subformat == 1)
             trap_event(d, p, address);
         bool priv_changed = p->privilege != d->priv;
         d->priv = p->privilege;   /* before the events: they carry it */
-        if (d->start) {
+        if (start) {
             d->stats.resyncs++;
             event(d, RVT_EV_SYNC, address, 0, 0, NULL);
         }
-        if (priv_changed || d->start)
+        if (priv_changed || start)
             event(d, RVT_EV_PRIV, address, p->privilege, 0, NULL);
         d->pc = address;
         d->last_pc = address;
@@ -699,7 +750,7 @@ static int process_f3(rvt_te_decoder *d, const rvt_te_pkt *p)
     /* 3.2.6-3.2.7: a synchronisation resets the predictor and the cache
      * once the decoder has reached its address. */
     te_bpjtc_reset(&d->t);
-    d->start = false;
+    d->sync.state = RVT_FLOW_DECODE;
     rvt_flow_stack_clear(&d->ret);    /* 3.2.5: reset at every sync */
     return st;
 }
@@ -732,7 +783,7 @@ static void add_map(rvt_te_decoder *d, const rvt_te_pkt *p)
 /* Formats 0, 1 and 2 (tables 6.5-6.11). */
 static int process_branches(rvt_te_decoder *d, const rvt_te_pkt *p)
 {
-    if (d->inferred && resolve_inferred(d) < 0)
+    if (d->sync.state == RVT_FLOW_RESOLVE && resolve_inferred(d) < 0)
         return 0;
     if (settle(d) < 0)
         return 0;
@@ -761,7 +812,7 @@ static int process_branches(rvt_te_decoder *d, const rvt_te_pkt *p)
      * notification the packet of an uninferable discontinuity or a format 3
      * carries (case 4, subsequent executions: notify == address[MSB]) looks
      * like any other report and is not shown (docs/conformance-etrace.md). */
-    if (st >= 0 && d->flags.notify && !d->start && !d->stop)
+    if (st >= 0 && d->flags.notify && synced(d) && !d->stop)
         event(d, RVT_EV_NOTIFY, d->pc, 0, 0, NULL);
     return st;
 }
@@ -778,42 +829,112 @@ int rvt_te_decoder_packet(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t offse
         process_support(d, p);
     else if (p->format == 3)
         process_f3(d, p);
-    else if (!d->start)
+    else if (synced(d))
         process_branches(d, p);
-    else if (d->stats.errors)    /* waiting for a synchronisation packet */
-        d->stats.skipped++;
+    else
+        skip(d);
     d->pkt = NULL;
     return d->stop;
 }
 
+/* The input the decoder reads packets from (run, set_input). */
+static void input_start(rvt_te_decoder *d, const uint8_t *buf, size_t len)
+{
+    rvt_te_reader_init(&d->rd, &d->a, buf, len);
+    d->rd_truncated = false;
+    d->rd_off = 0;
+    d->complete_end = 0;
+}
+
+/* Decode the next packet of the input: 1 done, 0 none left. */
+static int input_step(rvt_te_decoder *d)
+{
+    rvt_te_pkt p;
+    int st = rvt_te_reader_next(&d->rd, &p, &d->rd_off);
+    if (st == 0)
+        return 0;
+    if (st < 0) {
+        d->offset = d->rd_off;
+        d->rd_truncated = st == RVT_ERR_TRUNC;
+        d->end_marker = false;
+        fail(d, st, d->rd_truncated ? "truncated packet" : "corrupt packet");
+        return 1;
+    }
+    rvt_te_decoder_packet(d, &p, d->rd_off);
+    d->complete_end = d->rd.pos;
+    /* The reader parses with the options of the latest support packet. */
+    d->rd.attrs = &d->a;
+    return 1;
+}
+
+/* End of the input: RVT_EV_END.  Every frame is whole unless the last one
+ * was cut (te_data frames after the last te_inst packet are whole too). */
+static int input_end(rvt_te_decoder *d)
+{
+    d->complete_end = d->rd_truncated ? d->rd_off : d->rd.len;
+    return rvt_te_decoder_finish(d);
+}
+
 int rvt_te_decoder_run(rvt_te_decoder *d, const uint8_t *buf, size_t len)
 {
-    rvt_te_reader r;
-    rvt_te_reader_init(&r, &d->a, buf, len);
-    rvt_te_pkt p;
-    uint64_t off;
-    int st;
-    bool truncated = false;
-    d->complete_end = 0;
-    while (!d->stop && (st = rvt_te_reader_next(&r, &p, &off)) != 0) {
-        if (st < 0) {
-            d->offset = off;
-            truncated = st == RVT_ERR_TRUNC;
-            d->end_marker = false;
-            fail(d, st, truncated ? "truncated packet" : "corrupt packet");
-            continue;
-        }
-        rvt_te_decoder_packet(d, &p, off);
-        d->complete_end = r.pos;
-        /* The reader parses with the options of the latest support packet. */
-        r.attrs = &d->a;
-    }
+    if (!d || (!buf && len))
+        return RVT_ERR_INVAL;
+    input_start(d, buf, len);
+    while (!d->stop && input_step(d))
+        ;
     if (d->stop)
         return d->stop;
-    /* Every frame is whole unless the last one was cut (te_data frames
-     * after the last te_inst packet are whole too). */
-    d->complete_end = truncated ? off : len;
-    return rvt_te_decoder_finish(d);
+    return input_end(d);
+}
+
+/* ---- the pull API (rvtrace/flow.h, src/flow/flow_pull.h) ---- */
+
+static const rvt_insn *pull_lookup(void *dec, uint64_t pc) { return insn_at(dec, pc); }
+
+/* One packet into the pull queue; at the end of the input, the end. */
+static int pull_step(void *dec)
+{
+    rvt_te_decoder *d = dec;
+    if (input_step(d))
+        return 1;
+    input_end(d);
+    return 0;
+}
+
+int rvt_te_decoder_set_input(rvt_te_decoder *d, const uint8_t *buf, size_t len)
+{
+    if (!d || (!buf && len))
+        return RVT_ERR_INVAL;
+    if (d->pulled || d->stats.packets || d->ended)
+        return RVT_ERR_STATE;
+    rvt_flow_pull_init(&d->pull, TE_RULES, pull_lookup, d, pull_step, d);
+    d->fn = rvt_flow_pull_event;
+    d->ctx = &d->pull;
+    d->insn_events = true;
+    d->pulled = true;
+    input_start(d, buf, len);
+    return 0;
+}
+
+int rvt_te_decoder_next_block(rvt_te_decoder *d, rvt_block *out)
+{
+    if (!d || !out)
+        return RVT_ERR_INVAL;
+    return d->pulled ? rvt_flow_pull_next_block(&d->pull, out) : RVT_ERR_STATE;
+}
+
+int rvt_te_decoder_next_insn(rvt_te_decoder *d, rvt_flow_insn *out)
+{
+    if (!d || !out)
+        return RVT_ERR_INVAL;
+    return d->pulled ? rvt_flow_pull_next_insn(&d->pull, out) : RVT_ERR_STATE;
+}
+
+int rvt_te_decoder_next_event(rvt_te_decoder *d, rvt_flow_event *out)
+{
+    if (!d || !out)
+        return RVT_ERR_INVAL;
+    return d->pulled ? rvt_flow_pull_next_event(&d->pull, out) : RVT_ERR_STATE;
 }
 
 int rvt_te_decoder_finish(rvt_te_decoder *d)
@@ -821,6 +942,7 @@ int rvt_te_decoder_finish(rvt_te_decoder *d)
     if (d->ended)
         return d->stop;
     d->ended = true;
+    report_loss(d, d->pc);
     /* out.h: RVT_EV_END carries RVT_END_INCOMPLETE, and then the offset
      * where the last complete packet ends, when the encoder's end marker
      * is missing (a truncated or empty stream). */

@@ -9,6 +9,8 @@
 #include "flow/flow_insn.h"
 #include "flow/flow_seq.h"
 #include "flow/flow_stack.h"
+#include "flow/flow_state.h"
+#include "flow/flow_pull.h"
 #include "ntrace/nt_return.h"
 #include "ntrace/nt_read.h"
 #include "util/bitio.h"
@@ -29,8 +31,9 @@ typedef struct nt_mark {
 
 /* Decoder state of one message source (11.2). */
 typedef struct nt_src {
-    bool synced;
-    bool started;             /* a sync was seen (the first one starts the trace) */
+    /* NO_SYNC until the first sync (which starts the trace), then DECODE
+     * or WAIT_SYNC; the pending loss counts skipped I-CNT half-words */
+    rvt_flow_sync sync;
     bool ended;               /* its last message is a ProgTraceCorrelation (7.12) */
     uint64_t pc, ref;
     uint64_t consumed;        /* half-words walked since the last I-CNT report */
@@ -41,8 +44,6 @@ typedef struct nt_src {
     rvt_flow_stack stack;     /* 9.2 */
     uint64_t stack_slot[NT_RETURN_DEPTH_MAX];
     uint64_t ts;              /* 8.7 */
-    uint64_t lost_hw;         /* I-CNT of messages skipped while unsynced */
-    bool lost_unknown;
     const rvt_insn *prev;     /* previous instruction of this I-CNT span (9.1) */
     uint64_t prev_pc;
     uint64_t retired_pc;      /* the last instruction walked (UINT64_MAX: none yet) */
@@ -80,13 +81,16 @@ struct rvt_nt_decoder {
     unsigned events;          /* RVT_NT_EVENTS_* */
     rvt_iblocks bc;           /* instructions and straight-line blocks */
     rvt_dec_mem mem;          /* the view bc reads (mem.h), if over an rvt_mem */
+    rvt_nt_reader rd;         /* the input of set_input */
+    bool pulled;              /* set_input: the pull API drives the walk */
+    rvt_flow_pull pull;
 };
 
 rvt_nt_decoder *rvt_nt_decoder_new(const rvt_nt_cfg *cfg, rvt_nt_insn_fn insn,
                                    void *insn_ctx, int src_filter, int *status)
 {
-    rvt_nt_decoder *d = calloc(1, sizeof *d);
-    int st = RVT_ERR_NOMEM;
+    rvt_nt_decoder *d = cfg ? calloc(1, sizeof *d) : NULL;
+    int st = cfg ? RVT_ERR_NOMEM : RVT_ERR_INVAL;
     if (d) {
         d->cfg = *cfg;
         st = insn ? rvt_nt_cfg_check(&d->cfg) : RVT_ERR_INVAL;
@@ -134,6 +138,7 @@ void rvt_nt_decoder_free(rvt_nt_decoder *d)
         free(d->src[d->used[i]]->marks);
         free(d->src[d->used[i]]);
     }
+    rvt_flow_pull_free(&d->pull);
     free(d);
 }
 
@@ -153,10 +158,17 @@ static void nt_space(rvt_nt_decoder *d, const nt_src *s)
 
 void rvt_nt_decoder_set_events(rvt_nt_decoder *d, unsigned mode)
 {
-    d->events = mode <= RVT_NT_EVENTS_COUNT ? mode : RVT_NT_EVENTS_INSN;
+    if (d && !d->pulled)      /* the pull API needs every instruction */
+        d->events = mode <= RVT_NT_EVENTS_COUNT ? mode : RVT_NT_EVENTS_INSN;
 }
 
-void rvt_nt_decoder_stats(const rvt_nt_decoder *d, rvt_nt_dec_stats *out) { *out = d->st; }
+int rvt_nt_decoder_stats(const rvt_nt_decoder *d, rvt_nt_dec_stats *out)
+{
+    if (!d || !out)
+        return RVT_ERR_INVAL;
+    *out = d->st;
+    return 0;
+}
 
 static nt_src *src_state(rvt_nt_decoder *d, unsigned id)
 {
@@ -207,14 +219,34 @@ static int event(rvt_nt_decoder *d, nt_src *s, unsigned kind, uint64_t pc, uint6
     return d->stop;
 }
 
-/* A decoding error: report, drop synchronisation until the next sync. */
+static inline bool synced(const nt_src *s) { return rvt_flow_synced(&s->sync); }
+
+/* The lost instruction count is unknown: I-CNT counts half-words (8.4.2),
+ * and which 2- and 4-byte instructions they were depends on the path
+ * through the code, which the skipped messages no longer tell; a skipped
+ * HIST-only message has no I-CNT at all.  aux2 keeps the half-words the
+ * skipped messages reported. */
+#define NT_LOST_WHY "trace not decodable before this sync; instructions lost: unknown " \
+                    "(aux2: I-CNT half-words of the skipped messages)"
+
+/* A decoding error: report it here, drop synchronisation until the next
+ * sync, where the loss is reported (src/flow/flow_state.h). */
 static int lose(rvt_nt_decoder *d, nt_src *s, const char *why)
 {
     d->st.errors++;
-    s->synced = false;
-    s->lost_hw = 0;
-    s->lost_unknown = true;
+    rvt_flow_lose(&s->sync, NT_LOST_WHY);
     return event(d, s, RVT_EV_ERROR, s->pc, 0, 0, why);
+}
+
+/* The loss policy: one RVT_EV_LOST where output resumes (at pc). */
+static int report_loss(rvt_nt_decoder *d, nt_src *s, uint64_t pc)
+{
+    uint64_t hw;
+    const char *why;
+    if (!rvt_flow_take_loss(&s->sync, &hw, &why))
+        return 0;
+    d->st.lost++;
+    return event(d, s, RVT_EV_LOST, pc, UINT64_MAX, hw, why ? why : NT_LOST_WHY);
 }
 
 /* 8.4.4: an encoder reports I-CNT (ResourceFull RCODE 0, SYNC 4) before it
@@ -480,11 +512,11 @@ static int walk(rvt_nt_decoder *d, nt_src *s, uint64_t rem, bool final,
         } else {
             st = walk_one(d, s, &pc, &rem, final, last, last_pc);
         }
-        if (st >= 0 && s->nmark && s->synced && !d->stop) {
+        if (st >= 0 && s->nmark && synced(s) && !d->stop) {
             int m = marks_reached(d, s);
             st = m ? m : st;
         }
-        if (st || !s->synced)
+        if (st || !synced(s))
             break;
     }
     s->pc = pc;
@@ -549,7 +581,7 @@ static int span(rvt_nt_decoder *d, nt_src *s, uint64_t icnt, bool has_hist, uint
     int st = 0;
     if (!s->held || total != s->consumed)
         st = walk(d, s, total - s->consumed, true, &last, &last_pc);
-    if (st || !s->synced)
+    if (st || !synced(s))
         return st;
     s->held = NULL;
     s->consumed = s->extra = s->bit_at = 0;
@@ -641,30 +673,17 @@ static const char *nt_stop_reason(unsigned evcode)
 static int resync(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
 {
     uint64_t pc = nt_faddr_pc(m->f[RVT_NT_F_FADDR], d->xmask);
-    if (s->lost_hw || s->lost_unknown) {
-        /* The lost instruction count is unknown: I-CNT counts half-words
-         * (8.4.2), and which 2- and 4-byte instructions they were depends on
-         * the path through the code, which the skipped messages no longer
-         * tell; a skipped HIST-only message has no I-CNT at all.  aux2 keeps
-         * the half-words the skipped messages reported. */
-        d->st.lost++;
-        int st = event(d, s, RVT_EV_LOST, pc, UINT64_MAX, s->lost_hw,
-                       "trace not decodable before this sync; instructions lost: unknown "
-                       "(aux2: I-CNT half-words of the skipped messages)");
-        if (st)
-            return st;
-    }
+    int st = report_loss(d, s, pc);
+    if (st)
+        return st;
     d->st.resyncs++;
-    bool first = !s->started;
-    s->started = true;
-    s->synced = true;
+    bool first = s->sync.state == RVT_FLOW_NO_SYNC;
+    s->sync.state = RVT_FLOW_DECODE;
     s->pc = s->ref = pc;
     s->consumed = s->extra = s->bit_at = 0;
     s->hn = 0;
     s->prev = NULL;
     s->last_valid = false;
-    s->lost_hw = 0;
-    s->lost_unknown = false;
     s->retired_pc = UINT64_MAX;
     s->held = NULL;
     s->mhead = s->nmark = 0;      /* their I-CNT went with the old base */
@@ -728,7 +747,7 @@ static int walk_to_mark(rvt_nt_decoder *d, nt_src *s)
     const rvt_insn *last;
     uint64_t last_pc, next;
     int st = walk(d, s, s->extra - s->consumed, true, &last, &last_pc);
-    if (st || !s->synced || !last)
+    if (st || !synced(s) || !last)
         return st;
     if (!step(d, s, last, last_pc, &next)) {
         /* an uninferable jump: its message follows with I-CNT 0, or trace
@@ -751,7 +770,7 @@ static int trace_event(rvt_nt_decoder *d, nt_src *s, uint64_t pc)
     if (s->extra < s->consumed)
         return lose(d, s, "trace event (SYNC 6) before instructions already walked");
     int st = push_mark(d, s, s->extra, pc);
-    if (st || !s->synced)
+    if (st || !synced(s))
         return st;
     if (d->cfg.inst_mode != RVT_NT_MODE_HTM && s->extra > s->consumed)
         return walk_to_mark(d, s);
@@ -802,7 +821,7 @@ static int branch_msg(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
                   : sync && !direct && btype == RVT_NT_BTYPE_JUMP ? END_CHECK : END_ADDR, target);
     if (st)
         return st;
-    if (!s->synced)
+    if (!synced(s))
         return sync ? resync(d, s, m) : 0;
     if (!direct || sync)
         s->ref = d->cfg.no_addr_diff ? 0 : target;
@@ -827,7 +846,7 @@ static int repeat_msg(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
         return lose(d, s, "RepeatBranch without a preceding branch message");
     bool direct = s->last_tcode == RVT_NT_DIRECT_BRANCH;
     bool hist = s->last_tcode == RVT_NT_INDIRECT_BRANCH_HIST;
-    for (uint64_t k = 0; k < m->f[RVT_NT_F_BCNT] && s->synced && !d->stop; k++) {
+    for (uint64_t k = 0; k < m->f[RVT_NT_F_BCNT] && synced(s) && !d->stop; k++) {
         uint64_t before = d->st.insns;
         int st = span(d, s, s->last_icnt, hist, s->last_hist, direct ? END_DIRECT : END_ADDR,
                       s->last_target);
@@ -855,7 +874,7 @@ static int resource_full(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
         return hist_chunk(d, s, rdata);
     case RVT_NT_RCODE_HREPEAT:
         /* 9.3: a history with no branch bits repeats nothing */
-        for (uint64_t k = 0; k < m->f[RVT_NT_F_HREPEAT] && rdata > 1 && s->synced && !d->stop;
+        for (uint64_t k = 0; k < m->f[RVT_NT_F_HREPEAT] && rdata > 1 && synced(s) && !d->stop;
              k++) {
             int st = hist_chunk(d, s, rdata);
             if (st)
@@ -875,7 +894,7 @@ static int ownership(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     int st = 0;
     if (fmt == 1)
         return 0;   /* reserved format */
-    if (prv != s->ev.priv || !s->synced) {
+    if (prv != s->ev.priv || !synced(s)) {
         s->ev.priv = (uint8_t)prv;
         st = event(d, s, RVT_EV_PRIV, s->pc, prv, (p >> 4) & 1u, NULL);
     }
@@ -906,14 +925,12 @@ static bool is_program_trace(unsigned tcode)
 
 static void count_lost(nt_src *s, const rvt_nt_msg *m)
 {
-    if (is_program_trace(m->tcode))
-        s->lost_unknown = true;
+    uint64_t hw = 0;
     if (rvt_nt_has(m, RVT_NT_F_ICNT))
-        s->lost_hw += m->f[RVT_NT_F_ICNT];
+        hw = m->f[RVT_NT_F_ICNT];
     else if (m->tcode == RVT_NT_RESOURCE_FULL && m->f[RVT_NT_F_RCODE] == 0)
-        s->lost_hw += m->f[RVT_NT_F_RDATA];
-    else if (m->tcode == RVT_NT_REPEAT_BRANCH)
-        s->lost_unknown = true;
+        hw = m->f[RVT_NT_F_RDATA];
+    rvt_flow_skip(&s->sync, hw, is_program_trace(m->tcode), NT_LOST_WHY);
 }
 
 static int timestamp(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
@@ -925,7 +942,7 @@ static int timestamp(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
         s->ts = m->f[RVT_NT_F_TSTAMP];
     else
         s->ts += m->f[RVT_NT_F_TSTAMP];
-    return s->synced ? event(d, s, RVT_EV_TIME, s->pc, s->ts, 0, NULL) : 0;
+    return synced(s) ? event(d, s, RVT_EV_TIME, s->pc, s->ts, 0, NULL) : 0;
 }
 
 static int message(rvt_nt_decoder *d, const rvt_nt_msg *m)
@@ -945,13 +962,12 @@ static int message(rvt_nt_decoder *d, const rvt_nt_msg *m)
     if (m->tcode == RVT_NT_OWNERSHIP)
         return ownership(d, s, m);
     if (m->tcode == RVT_NT_ERROR) {
-        d->st.lost++;
-        s->synced = false;
-        s->lost_unknown = true;
-        return event(d, s, RVT_EV_LOST, s->pc, UINT64_MAX, m->f[RVT_NT_F_ECODE],
-                     "Error message: trace messages were lost (7.4)");
+        /* reported where the trace resumes, as every loss */
+        rvt_flow_lose(&s->sync, "Error message: trace messages were lost (7.4); instructions "
+                                "lost: unknown (aux2: I-CNT half-words of the skipped messages)");
+        return 0;
     }
-    if (!s->synced) {
+    if (!synced(s)) {
         if (!rvt_nt_is_sync(m->tcode) || is_marker(m)) {
             count_lost(s, m);
             return 0;
@@ -966,7 +982,7 @@ static int message(rvt_nt_decoder *d, const rvt_nt_msg *m)
             break;
         }
         if (s->consumed || s->hn || s->extra)
-            s->lost_hw += s->extra;
+            rvt_flow_skip(&s->sync, s->extra, false, NULL);
         st = resync(d, s, m);
         break;
     case RVT_NT_DIRECT_BRANCH: case RVT_NT_DIRECT_BRANCH_SYNC:
@@ -984,16 +1000,14 @@ static int message(rvt_nt_decoder *d, const rvt_nt_msg *m)
     case RVT_NT_PROG_TRACE_CORRELATION:
         st = span(d, s, m->f[RVT_NT_F_ICNT], rvt_nt_has(m, RVT_NT_F_HIST), fget(m, RVT_NT_F_HIST),
                   END_NONE, 0);
-        if (!st && s->synced) {
+        if (!st && synced(s)) {
             st = timestamp(d, s, m);
             unsigned ev = (unsigned)fget(m, RVT_NT_F_EVCODE);
             /* 7.12: I-CNT ends on the last instruction traced */
             uint64_t at = s->retired_pc != UINT64_MAX ? s->retired_pc : s->pc;
             if (!st)
                 st = event(d, s, RVT_EV_STOP, at, ev, 0, nt_stop_reason(ev));
-            s->synced = false;     /* 7.12: trace stopped here */
-            s->lost_hw = 0;
-            s->lost_unknown = false;
+            rvt_flow_stop(&s->sync);     /* 7.12: trace stopped here */
             return st;
         }
         break;
@@ -1001,7 +1015,7 @@ static int message(rvt_nt_decoder *d, const rvt_nt_msg *m)
         d->st.vendor++;       /* 6.1: vendor-defined/reserved: ignored */
         return 0;
     }
-    if (!st && s->synced)
+    if (!st && synced(s))
         st = timestamp(d, s, m);
     return st;
 }
@@ -1017,7 +1031,7 @@ static int transport_error(rvt_nt_decoder *d, const char *why)
     bool told = false;
     for (unsigned i = 0; i < d->nused; i++) {
         nt_src *s = d->src[d->used[i]];
-        if (s->synced) {
+        if (synced(s)) {
             told = true;
             if (lose(d, s, why))
                 return d->stop;
@@ -1032,31 +1046,40 @@ static int transport_error(rvt_nt_decoder *d, const char *why)
     return event(d, s, RVT_EV_ERROR, 0, 0, 0, why);
 }
 
+/* The next message of r, or its transport error: 1 handled (*st: 0, a
+ * negative status or the callback's nonzero answer), 0 none left. */
+static int next_message(rvt_nt_decoder *d, rvt_nt_reader *r, int *st)
+{
+    rvt_nt_msg m;
+    int rd = nt_reader_next_present(r, &m);
+    if (rd == 0)
+        return 0;
+    if (rd < 0) {
+        d->msg_off = r->err_offset;
+        *st = transport_error(d, r->err);
+        return 1;
+    }
+    d->last_end = r->base + r->pos;
+    *st = message(d, &m);
+    if (*st >= 0 && d->stop)
+        *st = d->stop;
+    return 1;
+}
+
 int rvt_nt_decode(rvt_nt_decoder *d, const uint8_t *buf, size_t len, rvt_flow_fn fn, void *fn_ctx)
 {
+    if (!d || !fn || (!buf && len))
+        return RVT_ERR_INVAL;
     rvt_nt_reader r;
-    rvt_nt_msg m;
     rvt_nt_reader_init(&r, buf, len, &d->cfg);
     r.base = d->base;
     d->fn = fn;
     d->fn_ctx = fn_ctx;
     d->stop = 0;
-    int st;
-    while ((st = nt_reader_next_present(&r, &m)) != 0) {
-        if (st < 0) {
-            d->msg_off = r.err_offset;
-            st = transport_error(d, r.err);
-            if (st)
-                return st;
-            continue;
-        }
-        d->last_end = r.base + r.pos;
-        st = message(d, &m);
-        if (st < 0)
+    int st = 0;
+    while (next_message(d, &r, &st))
+        if (st)
             return st;
-        if (d->stop)
-            return d->stop;
-    }
     d->base += len;
     return 0;
 }
@@ -1075,6 +1098,8 @@ static bool stream_complete(const rvt_nt_decoder *d)
 
 int rvt_nt_decode_end(rvt_nt_decoder *d, rvt_flow_fn fn, void *fn_ctx)
 {
+    if (!d || !fn)
+        return RVT_ERR_INVAL;
     d->fn = fn;
     d->fn_ctx = fn_ctx;
     d->stop = 0;
@@ -1083,5 +1108,67 @@ int rvt_nt_decode_end(rvt_nt_decoder *d, rvt_flow_fn fn, void *fn_ctx)
     if (!s)
         return RVT_ERR_NOMEM;
     d->msg_off = complete ? d->base : d->last_end;
+    /* the loss policy: a loss the stream never resumed from, before END */
+    for (unsigned i = 0; i < d->nused; i++) {
+        int st = report_loss(d, d->src[d->used[i]], d->src[d->used[i]]->pc);
+        if (st)
+            return st;
+    }
     return event(d, s, RVT_EV_END, s->pc, complete ? 0 : RVT_END_INCOMPLETE, 0, NULL);
+}
+
+/* ---- the pull API (rvtrace/flow.h, src/flow/flow_pull.h) ---- */
+
+static const rvt_insn *pull_lookup(void *dec, uint64_t pc)
+{
+    return rvt_iblk_insn(&((rvt_nt_decoder *)dec)->bc, pc);
+}
+
+/* One message into the pull queue; at the end of the input, the end. */
+static int pull_step(void *dec)
+{
+    rvt_nt_decoder *d = dec;
+    int st = 0;
+    if (next_message(d, &d->rd, &st))
+        return st < 0 ? st : 1;
+    d->base += d->rd.len;
+    st = rvt_nt_decode_end(d, rvt_flow_pull_event, &d->pull);
+    return st < 0 ? st : 0;
+}
+
+int rvt_nt_decoder_set_input(rvt_nt_decoder *d, const uint8_t *buf, size_t len)
+{
+    if (!d || (!buf && len))
+        return RVT_ERR_INVAL;
+    if (d->pulled || d->st.messages || d->base)
+        return RVT_ERR_STATE;
+    rvt_flow_pull_init(&d->pull, NT_RULES, pull_lookup, d, pull_step, d);
+    rvt_nt_reader_init(&d->rd, buf, len, &d->cfg);
+    d->fn = rvt_flow_pull_event;
+    d->fn_ctx = &d->pull;
+    d->stop = 0;
+    d->events = RVT_NT_EVENTS_INSN;
+    d->pulled = true;
+    return 0;
+}
+
+int rvt_nt_decoder_next_block(rvt_nt_decoder *d, rvt_block *out)
+{
+    if (!d || !out)
+        return RVT_ERR_INVAL;
+    return d->pulled ? rvt_flow_pull_next_block(&d->pull, out) : RVT_ERR_STATE;
+}
+
+int rvt_nt_decoder_next_insn(rvt_nt_decoder *d, rvt_flow_insn *out)
+{
+    if (!d || !out)
+        return RVT_ERR_INVAL;
+    return d->pulled ? rvt_flow_pull_next_insn(&d->pull, out) : RVT_ERR_STATE;
+}
+
+int rvt_nt_decoder_next_event(rvt_nt_decoder *d, rvt_flow_event *out)
+{
+    if (!d || !out)
+        return RVT_ERR_INVAL;
+    return d->pulled ? rvt_flow_pull_next_event(&d->pull, out) : RVT_ERR_STATE;
 }

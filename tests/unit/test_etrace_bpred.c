@@ -77,7 +77,9 @@ int main(void)
     rvt_te_decoder *d = rvt_te_decoder_new_fn(&a, lookup, NULL, on_ev, &got, &st);
     CHECK(d != NULL);
     CHECK_EQ(rvt_te_decoder_run(d, out.b, out.n), 0);
-    CHECK_EQ(rvt_te_decoder_stats(d)->errors, 0);
+    rvt_te_dec_stats ds;
+    CHECK_EQ(rvt_te_decoder_stats(d, &ds), 0);
+    CHECK_EQ(ds.errors, 0);
     CHECK_EQ(got.n, 42);
     for (size_t i = 0; i < got.n && i < 42; i++)
         CHECK_EQ(got.pc[i], i < 41 ? 0x100 : 0x104);

@@ -1,8 +1,10 @@
 /* Damaged E-Trace streams (DESIGN.md "bad input"): a stream from the
  * hart running te_prog, then bit flips, truncation, garbage, deleted and
  * duplicated chunks, all-zero and all-ones buffers.  Every decode must end
- * (bounded walks), report every error at an offset inside the stream with
- * a LOST event after it, and, once the damage is behind it, rebuild
+ * (bounded walks), report every error at an offset inside the stream,
+ * then (the loss policy of src/flow/flow_state.h) no instruction until one
+ * LOST event where decoding resumes (right before the next SYNC, or before
+ * END when no sync follows), and, once the damage is behind it, rebuild
  * exactly the PCs the clean stream gives after the next format 3 sync
  * packet (11.1: a sync restarts the decoder; 3.2.5-3.2.7 reset the
  * return stack, predictor and cache there). */
@@ -155,6 +157,25 @@ static bool same_suffix(const te_evs *x, uint64_t xafter, const te_evs *c, uint6
     return true;
 }
 
+/* After the error at ev[i]: no instruction until a LOST that comes right
+ * before the SYNC where decoding resumes (a format 3 subformat 1 reports
+ * its trap first) or before the END. */
+static bool lost_at_resume(const te_evs *ev, size_t i)
+{
+    size_t j = i + 1;
+    while (j < ev->n && ev->ev[j].kind != RVT_EV_LOST) {
+        if (ev->ev[j].kind == RVT_EV_INSN || ev->ev[j].kind == RVT_EV_SYNC)
+            return false;
+        j++;
+    }
+    if (j + 1 >= ev->n)
+        return false;
+    const rvt_flow_event *next = &ev->ev[j + 1];
+    if (next->kind == RVT_EV_TRAP || next->kind == RVT_EV_INTERRUPT)
+        next++;
+    return next->kind == RVT_EV_END || (next->kind == RVT_EV_SYNC && next->pc == ev->ev[j].pc);
+}
+
 /* Decode a damaged copy.  The damage covers clean bytes [lo, hi); bytes of
  * the clean stream from `hi` on sit `shift` bytes later in the copy
  * (negative for deletions).  `mid`: the damage leaves a sync after it. */
@@ -170,11 +191,12 @@ static void check(ctx *t, const uint8_t *b, size_t len, size_t lo, size_t hi, lo
         if (e->kind == RVT_EV_ERROR) {
             errors++;
             bad_off |= e->offset >= len;
-            lost_after += i + 1 < t->ev.n && t->ev.ev[i + 1].kind == RVT_EV_LOST;
+            lost_after += lost_at_resume(&t->ev, i);
         }
     }
     if (bad_off || lost_after != errors)
-        TH_FAIL("%s [%zu,%zu): error offset outside the stream or no LOST after an error", what, lo, hi);
+        TH_FAIL("%s [%zu,%zu): error offset outside the stream or no LOST where decoding resumes "
+                "after an error", what, lo, hi);
     /* Bounded: no damage makes up more than a few times the real run. */
     if (t->ev.n >= t->ev.limit)
         TH_FAIL("%s [%zu,%zu): %zu instructions from a %zu-instruction run", what, lo, hi, insns,

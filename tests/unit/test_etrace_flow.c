@@ -69,7 +69,9 @@ static uint64_t decode_count(const rvt_te_attrs *a, rvt_image *img, const te_buf
         return 0;
     rvt_te_decoder_set_events(d, insn_events);
     rvt_te_decoder_run(d, s->b, s->n);
-    uint64_t n = rvt_te_decoder_stats(d)->instructions;
+    rvt_te_dec_stats ds;
+    CHECK_EQ(rvt_te_decoder_stats(d, &ds), 0);
+    uint64_t n = ds.instructions;
     rvt_te_decoder_free(d);
     return n;
 }

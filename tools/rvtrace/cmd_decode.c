@@ -141,10 +141,12 @@ static int te_run(dec_ctx *c, const rvt_te_attrs *a, const uint8_t *buf, size_t 
         rvt_te_decoder_set_events(d, false);    /* --count alone */
     rvt_te_decoder_run(d, buf, len);
     cli_progress_done(&c->pr.p);
+    rvt_te_dec_stats ds;
+    rvt_te_decoder_stats(d, &ds);
     if (c->errors)
-        te_loss_summary(c->path, rvt_te_decoder_stats(d));
+        te_loss_summary(c->path, &ds);
     if (count)
-        printf("%llu instructions\n", (unsigned long long)rvt_te_decoder_stats(d)->instructions);
+        printf("%llu instructions\n", (unsigned long long)ds.instructions);
     rvt_te_decoder_free(d);
     return CLI_OK;
 }

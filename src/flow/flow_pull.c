@@ -1,0 +1,204 @@
+/* The pull core (flow_pull.h): flow events -> queued blocks and events,
+ * and the next_block / next_insn / next_event calls over that queue. */
+#include <string.h>
+#include "flow/flow_pull.h"
+#include "rvtrace/status.h"
+#include "util/grow.h"
+
+void rvt_flow_pull_init(rvt_flow_pull *p, const rvt_flow_rules *rules, rvt_flow_lookup_fn lookup,
+                        void *lookup_ctx, rvt_flow_step_fn step, void *dec)
+{
+    memset(p, 0, sizeof *p);
+    p->rules = rules;
+    p->lookup = lookup;
+    p->lookup_ctx = lookup_ctx;
+    p->step = step;
+    p->dec = dec;
+}
+
+void rvt_flow_pull_reset(rvt_flow_pull *p)
+{
+    p->head = p->n = 0;
+    p->open = false;
+    p->done = false;
+    p->err = 0;
+    p->it_left = 0;
+}
+
+void rvt_flow_pull_free(rvt_flow_pull *p)
+{
+    free(p->q);
+    p->q = NULL;
+    p->cap = 0;
+}
+
+static void put(rvt_flow_pull *p, const rvt_flow_item *item)
+{
+    if (p->n == p->cap) {
+        size_t old = p->cap;
+        rvt_flow_item *q = rvt_grow(p->q, &p->cap, p->n + 1, sizeof *q, 64);
+        if (!q) {
+            p->err = RVT_ERR_NOMEM;
+            return;
+        }
+        /* unwrap the ring: the items before head move past the old end */
+        memcpy(q + old, q, p->head * sizeof *q);
+        p->q = q;
+    }
+    p->q[(p->head + p->n) % p->cap] = *item;
+    p->n++;
+}
+
+static void close_block(rvt_flow_pull *p, rvt_block_end end, uint64_t next_pc)
+{
+    rvt_flow_item item = { .is_block = true, .u.blk = p->blk };
+    item.u.blk.end = (uint8_t)end;
+    item.u.blk.next_pc = next_pc;
+    p->open = false;
+    put(p, &item);
+}
+
+/* Why the block ends when the instruction at next_pc is the next retired. */
+static rvt_block_end insn_end(const rvt_flow_pull *p, uint64_t next_pc)
+{
+    const rvt_insn *i = p->last;
+    bool sequential = i && next_pc == p->blk.end_pc + i->len;
+    if (!i)
+        return RVT_BLK_DISCON;
+    if (rvt_flow_is_branch(i))
+        return sequential ? RVT_BLK_BRANCH_NOT_TAKEN : RVT_BLK_BRANCH_TAKEN;
+    if (rvt_flow_is_return(i, p->rules))
+        return RVT_BLK_RETURN;
+    if (rvt_flow_is_call(i, p->rules))
+        return RVT_BLK_CALL;
+    if (i->jclass != RVT_JC_NONE)
+        return RVT_BLK_JUMP;
+    return RVT_BLK_DISCON;
+}
+
+/* Why the block ends when an event other than an instruction follows. */
+static rvt_block_end event_end(unsigned kind)
+{
+    switch (kind) {
+    case RVT_EV_TRAP: return RVT_BLK_TRAP;
+    case RVT_EV_INTERRUPT: return RVT_BLK_INTERRUPT;
+    case RVT_EV_SYNC: return RVT_BLK_RESYNC;
+    case RVT_EV_LOST: case RVT_EV_ERROR: return RVT_BLK_LOSS;
+    case RVT_EV_STOP: return RVT_BLK_STOP;
+    case RVT_EV_END: return RVT_BLK_END;
+    default: return RVT_BLK_EVENT;
+    }
+}
+
+static bool continues(const rvt_flow_pull *p, const rvt_flow_event *ev)
+{
+    return p->open && p->last && rvt_flow_is_plain(p->last) && ev->src == p->blk.src &&
+           ev->priv == p->blk.priv && ev->pc == p->blk.end_pc + p->last->len;
+}
+
+int rvt_flow_pull_event(void *pull, const rvt_flow_event *ev)
+{
+    rvt_flow_pull *p = pull;
+    if (ev->kind != RVT_EV_INSN) {
+        if (p->open)
+            close_block(p, event_end(ev->kind), p->blk.end_pc);
+        if (ev->kind == RVT_EV_CONTEXT)
+            p->context = ev->aux;
+        rvt_flow_item item = { .is_block = false, .u.ev = *ev };
+        put(p, &item);
+        return 0;
+    }
+    if (!continues(p, ev)) {
+        if (p->open)
+            close_block(p, insn_end(p, ev->pc), ev->pc);
+        p->blk = (rvt_block){ .start_pc = ev->pc, .context = p->context, .offset = ev->offset,
+                              .priv = ev->priv, .src = ev->src };
+        p->open = true;
+    }
+    p->blk.end_pc = ev->pc;
+    p->blk.ninsn++;
+    p->last = p->lookup(p->lookup_ctx, ev->pc);
+    return 0;
+}
+
+/* Run the decoder until an item is queued (a block is queued once what
+ * follows it is known) or the input is used up. */
+static int fill(rvt_flow_pull *p)
+{
+    while (!p->n && !p->err) {
+        if (p->done)
+            return 0;
+        int st = p->step(p->dec);
+        if (st < 0)
+            return st;
+        if (st == 0) {
+            p->done = true;
+            if (p->open)    /* the decoder ended without RVT_EV_END */
+                close_block(p, RVT_BLK_END, p->blk.end_pc);
+        }
+    }
+    return p->err ? p->err : 1;
+}
+
+static rvt_flow_item *pop(rvt_flow_pull *p)
+{
+    rvt_flow_item *item = &p->q[p->head];
+    p->head = (p->head + 1) % p->cap;
+    p->n--;
+    return item;
+}
+
+int rvt_flow_pull_next_block(rvt_flow_pull *p, rvt_block *out)
+{
+    if (!p || !out)
+        return RVT_ERR_INVAL;
+    p->it_left = 0;
+    for (;;) {
+        int st = fill(p);
+        if (st <= 0)
+            return st;
+        rvt_flow_item *item = pop(p);
+        if (item->is_block) {
+            *out = item->u.blk;
+            return 1;
+        }
+    }
+}
+
+int rvt_flow_pull_next_insn(rvt_flow_pull *p, rvt_flow_insn *out)
+{
+    if (!p || !out)
+        return RVT_ERR_INVAL;
+    if (!p->it_left) {
+        rvt_block b;
+        int st = rvt_flow_pull_next_block(p, &b);
+        if (st <= 0)
+            return st;
+        p->it = (rvt_flow_insn){ .pc = b.start_pc, .context = b.context, .offset = b.offset,
+                                 .priv = b.priv, .src = b.src };
+        p->it_left = b.ninsn;
+    } else {
+        /* inside a block every instruction but the last is plain: the next
+         * one follows in memory */
+        p->it.pc += p->it.insn ? p->it.insn->len : 0;
+    }
+    p->it.insn = p->lookup(p->lookup_ctx, p->it.pc);
+    p->it_left--;
+    *out = p->it;
+    return 1;
+}
+
+int rvt_flow_pull_next_event(rvt_flow_pull *p, rvt_flow_event *out)
+{
+    if (!p || !out)
+        return RVT_ERR_INVAL;
+    if (p->it_left)
+        return 0;       /* the block being walked comes first */
+    int st = fill(p);
+    if (st <= 0)
+        return st;
+    if (p->q[p->head].is_block)
+        return 0;
+    *out = pop(p)->u.ev;
+    return 1;
+}

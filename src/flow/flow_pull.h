@@ -1,0 +1,61 @@
+/* The pull core both flow decoders share (include/rvtrace/flow.h): the
+ * decoder's walk runs one packet (E-Trace) or message (N-Trace) at a time
+ * into this collector, which turns its rvt_flow_events into blocks and
+ * keeps them, in order with the other events, in a queue that
+ * next_block / next_insn / next_event empty.  The queue holds what one
+ * packet or message produced: a block per control transfer, bounded by
+ * the decoder's walk limit, not the stream's length.
+ *
+ * Internal header: include as "flow/flow_pull.h". */
+#ifndef RVT_FLOW_PULL_H
+#define RVT_FLOW_PULL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "rvtrace/flow.h"
+#include "flow/flow_insn.h"
+
+/* Feed the decoder one more packet/message: > 0 fed, 0 input used up (the
+ * decoder has sent RVT_EV_END), < 0 an error. */
+typedef int (*rvt_flow_step_fn)(void *dec);
+typedef const rvt_insn *(*rvt_flow_lookup_fn)(void *ctx, uint64_t pc);
+
+typedef struct rvt_flow_item {
+    bool is_block;
+    union {
+        rvt_block blk;
+        rvt_flow_event ev;
+    } u;
+} rvt_flow_item;
+
+typedef struct rvt_flow_pull {
+    const rvt_flow_rules *rules;   /* the protocol's is_call / is_return */
+    rvt_flow_lookup_fn lookup;
+    void *lookup_ctx;
+    rvt_flow_step_fn step;
+    void *dec;
+    rvt_flow_item *q;              /* ring of cap items, n from head */
+    size_t head, n, cap;
+    bool open;                     /* blk is being built */
+    rvt_block blk;
+    const rvt_insn *last;          /* blk's last instruction (NULL: unknown) */
+    uint64_t context;
+    bool done;                     /* the step function said: no more input */
+    int err;                       /* first error (NOMEM) */
+    rvt_flow_insn it;              /* next_insn: the block being walked */
+    uint64_t it_left;
+} rvt_flow_pull;
+
+void rvt_flow_pull_init(rvt_flow_pull *p, const rvt_flow_rules *rules, rvt_flow_lookup_fn lookup,
+                        void *lookup_ctx, rvt_flow_step_fn step, void *dec);
+/* Drop what is queued (new input). */
+void rvt_flow_pull_reset(rvt_flow_pull *p);
+void rvt_flow_pull_free(rvt_flow_pull *p);
+/* The collector: an rvt_flow_fn the decoder's walk sends its events to
+ * (always returns 0: the walk runs on). */
+int rvt_flow_pull_event(void *pull, const rvt_flow_event *ev);
+int rvt_flow_pull_next_block(rvt_flow_pull *p, rvt_block *out);
+int rvt_flow_pull_next_insn(rvt_flow_pull *p, rvt_flow_insn *out);
+int rvt_flow_pull_next_event(rvt_flow_pull *p, rvt_flow_event *out);
+
+#endif

@@ -1,0 +1,603 @@
+/* The pull API (rvtrace/flow.h, issue #14): one stream decoded through
+ * the push adapter, through next_block and through next_insn (with
+ * next_event between) gives the same instructions and events, for
+ * E-Trace and N-Trace over programs/ ELF files traced by the hart in process;
+ * NULL arguments are refused; and the loss policy (src/flow/flow_state.h):
+ * after a decode error nothing until one LOST right before the next sync,
+ * counting the packets skipped (E-Trace, by hand from the packet list). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rvtrace/etrace.h"
+#include "rvtrace/ntrace.h"
+#include "rvtrace/hart.h"
+#include "rvtrace/image.h"
+#include "tharness.h"
+
+typedef struct bytes {
+    uint8_t *b;
+    size_t n, cap;
+} bytes;
+
+static int bytes_put(void *ctx, const uint8_t *b, size_t n)
+{
+    bytes *t = ctx;
+    if (t->n + n > t->cap) {
+        t->cap = (t->n + n) * 2 + 4096;
+        t->b = realloc(t->b, t->cap);
+        if (!t->b)
+            return RVT_ERR_NOMEM;
+    }
+    memcpy(t->b + t->n, b, n);
+    t->n += n;
+    return 0;
+}
+
+/* Every event, in order (msg dropped: only valid during the callback). */
+typedef struct evs {
+    rvt_flow_event *e;
+    size_t n, cap;
+} evs;
+
+static void evs_add(evs *v, const rvt_flow_event *ev)
+{
+    if (v->n == v->cap) {
+        v->cap = v->cap * 2 + 4096;
+        v->e = realloc(v->e, v->cap * sizeof *v->e);
+    }
+    v->e[v->n] = *ev;
+    v->e[v->n++].msg = NULL;
+}
+
+static int evs_put(void *ctx, const rvt_flow_event *ev)
+{
+    evs_add(ctx, ev);
+    return 0;
+}
+
+static const char *src_dir(void)
+{
+    const char *s = getenv("RVT_SRC");
+    return s ? s : ".";
+}
+
+static rvt_image *load(const char *prog)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/programs/%s.elf", src_dir(), prog);
+    rvt_image *img = rvt_image_new();
+    if (img && rvt_image_load_elf(img, path) < 0) {
+        rvt_image_free(img);
+        img = NULL;
+    }
+    return img;
+}
+
+static void run_hart(rvt_image *img, const rvt_irec_sink *sink)
+{
+    int st = 0;
+    rvt_hart_cfg cfg = { .sink = sink, .max_instr = 300000 };
+    rvt_hart *h = rvt_hart_new(&cfg, img, &st);
+    CHECK(h != NULL);
+    if (h) {
+        CHECK(rvt_hart_run(h, 0) >= 0);
+        CHECK_EQ(rvt_hart_finish(h), 0);
+    }
+    rvt_hart_free(h);
+}
+
+static void te_attrs(rvt_te_attrs *a, rvt_image *img)
+{
+    rvt_te_attrs_default(a);
+    a->iaddress_width = rvt_image_xlen(img);
+}
+
+static void te_trace(const rvt_te_attrs *a, rvt_image *img, bytes *out)
+{
+    int st = 0;
+    rvt_te_encoder *e = rvt_te_encoder_new(a, bytes_put, out, &st);
+    CHECK(e != NULL);
+    rvt_irec_sink sink = rvt_te_encoder_sink(e);
+    run_hart(img, &sink);
+    rvt_te_encoder_free(e);
+}
+
+static void nt_config(rvt_nt_cfg *c, rvt_image *img)
+{
+    rvt_nt_cfg_default(c);
+    c->xlen = rvt_image_xlen(img);
+}
+
+static void nt_trace(const rvt_nt_cfg *c, rvt_image *img, bytes *out)
+{
+    int st = 0;
+    rvt_nt_encoder *e = rvt_nt_encoder_new(c, bytes_put, out, &st);
+    CHECK(e != NULL);
+    rvt_irec_sink sink = rvt_nt_encoder_sink(e);
+    run_hart(img, &sink);
+    CHECK_EQ(rvt_nt_encoder_end(e), 0);
+    rvt_nt_encoder_free(e);
+}
+
+/* The pull side of one decoder: function pointers over either protocol. */
+typedef struct puller {
+    void *d;
+    int (*block)(void *d, rvt_block *b);
+    int (*insn)(void *d, rvt_flow_insn *i);
+    int (*event)(void *d, rvt_flow_event *e);
+} puller;
+
+static int te_blk(void *d, rvt_block *b) { return rvt_te_decoder_next_block(d, b); }
+static int te_ins(void *d, rvt_flow_insn *i) { return rvt_te_decoder_next_insn(d, i); }
+static int te_evt(void *d, rvt_flow_event *e) { return rvt_te_decoder_next_event(d, e); }
+static int nt_blk(void *d, rvt_block *b) { return rvt_nt_decoder_next_block(d, b); }
+static int nt_ins(void *d, rvt_flow_insn *i) { return rvt_nt_decoder_next_insn(d, i); }
+static int nt_evt(void *d, rvt_flow_event *e) { return rvt_nt_decoder_next_event(d, e); }
+
+/* next_insn with next_event drained before each: the push events again. */
+static void pull_insns(puller *p, evs *out)
+{
+    for (;;) {
+        rvt_flow_event ev;
+        int st;
+        while ((st = p->event(p->d, &ev)) > 0)
+            evs_add(out, &ev);
+        CHECK(st == 0);
+        rvt_flow_insn in;
+        st = p->insn(p->d, &in);
+        CHECK(st >= 0);
+        if (st <= 0)
+            break;
+        rvt_flow_event ie = { .kind = RVT_EV_INSN, .pc = in.pc, .priv = in.priv, .src = in.src };
+        evs_add(out, &ie);
+    }
+}
+
+/* The push run's instructions and events against next_insn's. */
+static void same_events(const char *what, const evs *push, const evs *pull)
+{
+    size_t n = push->n < pull->n ? push->n : pull->n;
+    for (size_t i = 0; i < n; i++) {
+        const rvt_flow_event *a = &push->e[i], *b = &pull->e[i];
+        if (a->kind != b->kind || a->pc != b->pc || a->priv != b->priv || a->src != b->src) {
+            TH_FAIL("%s: event %zu: push kind %u pc %" PRIx64 ", next_insn kind %u pc %" PRIx64,
+                    what, i, (unsigned)a->kind, a->pc, (unsigned)b->kind, b->pc);
+            return;
+        }
+    }
+    CHECK_EQ(push->n, pull->n);
+}
+
+/* next_block's blocks cover the push run's instructions in order: each
+ * starts and ends where the push run says, runs straight (each
+ * instruction but the last is followed by the next in memory) and its end
+ * reason agrees with what came after it. */
+static void same_blocks(const char *what, const evs *push, puller *p, rvt_image *img)
+{
+    size_t k = 0;       /* index of the next INSN event in push */
+    size_t blocks = 0;
+    rvt_block b;
+    int st;
+    while ((st = p->block(p->d, &b)) > 0) {
+        blocks++;
+        while (k < push->n && push->e[k].kind != RVT_EV_INSN)
+            k++;
+        if (k >= push->n || b.ninsn == 0 || b.start_pc != push->e[k].pc) {
+            TH_FAIL("%s: block %zu at %" PRIx64 " is not where the push run goes", what, blocks,
+                    b.start_pc);
+            return;
+        }
+        uint64_t pc = b.start_pc;
+        for (uint64_t j = 1; j < b.ninsn; j++) {
+            const rvt_insn *i = rvt_image_insn(img, pc);
+            k++;
+            if (!i || k >= push->n || push->e[k].kind != RVT_EV_INSN || push->e[k].pc != pc + i->len) {
+                TH_FAIL("%s: block %zu at %" PRIx64 ": instruction %" PRIu64 " differs", what, blocks,
+                        b.start_pc, j);
+                return;
+            }
+            pc += i->len;
+        }
+        if (pc != b.end_pc) {
+            TH_FAIL("%s: block %zu ends at %" PRIx64 ", walked to %" PRIx64, what, blocks, b.end_pc, pc);
+            return;
+        }
+        k++;
+        const rvt_flow_event *after = k < push->n ? &push->e[k] : NULL;
+        bool by_insn = after && after->kind == RVT_EV_INSN;
+        bool insn_reason = b.end <= RVT_BLK_DISCON;
+        if (by_insn != insn_reason || (by_insn && b.next_pc != after->pc)) {
+            TH_FAIL("%s: block %zu at %" PRIx64 ": end reason %u does not fit what follows", what,
+                    blocks, b.start_pc, (unsigned)b.end);
+            return;
+        }
+        const rvt_insn *last = rvt_image_insn(img, b.end_pc);
+        if (b.end == RVT_BLK_BRANCH_NOT_TAKEN || b.end == RVT_BLK_BRANCH_TAKEN) {
+            CHECK(last && last->jclass == RVT_JC_BRANCH);
+            CHECK((b.next_pc == b.end_pc + last->len) == (b.end == RVT_BLK_BRANCH_NOT_TAKEN));
+        }
+    }
+    CHECK_EQ(st, 0);
+    while (k < push->n && push->e[k].kind != RVT_EV_INSN)
+        k++;
+    CHECK_EQ(k, push->n);
+    CHECK(blocks > 0);
+}
+
+static size_t insns(const evs *v)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < v->n; i++)
+        n += v->e[i].kind == RVT_EV_INSN;
+    return n;
+}
+
+static void te_program(const char *prog)
+{
+    rvt_image *img = load(prog);
+    CHECK(img != NULL);
+    if (!img)
+        return;
+    rvt_te_attrs a;
+    te_attrs(&a, img);
+    bytes s = { 0 };
+    te_trace(&a, img, &s);
+    char what[128];
+    snprintf(what, sizeof what, "etrace %s", prog);
+    int st;
+    evs push = { 0 }, pulled = { 0 };
+    rvt_te_decoder *d = rvt_te_decoder_new(&a, img, evs_put, &push, &st);
+    CHECK_EQ(rvt_te_decoder_run(d, s.b, s.n), 0);
+    rvt_te_decoder_free(d);
+    CHECK(insns(&push) > 1000);
+
+    d = rvt_te_decoder_new(&a, img, NULL, NULL, &st);
+    CHECK_EQ(rvt_te_decoder_set_input(d, s.b, s.n), 0);
+    puller p = { d, te_blk, te_ins, te_evt };
+    pull_insns(&p, &pulled);
+    rvt_te_decoder_free(d);
+    same_events(what, &push, &pulled);
+
+    d = rvt_te_decoder_new(&a, img, NULL, NULL, &st);
+    CHECK_EQ(rvt_te_decoder_set_input(d, s.b, s.n), 0);
+    p.d = d;
+    same_blocks(what, &push, &p, img);
+    rvt_te_decoder_free(d);
+    free(push.e);
+    free(pulled.e);
+    free(s.b);
+    rvt_image_free(img);
+}
+
+static void nt_program(const char *prog)
+{
+    rvt_image *img = load(prog);
+    CHECK(img != NULL);
+    if (!img)
+        return;
+    rvt_nt_cfg c;
+    nt_config(&c, img);
+    bytes s = { 0 };
+    nt_trace(&c, img, &s);
+    char what[128];
+    snprintf(what, sizeof what, "ntrace %s", prog);
+    int st;
+    evs push = { 0 }, pulled = { 0 };
+    rvt_nt_decoder *d = rvt_nt_decoder_new(&c, rvt_image_insn_cb, img, -1, &st);
+    CHECK_EQ(rvt_nt_decode(d, s.b, s.n, evs_put, &push), 0);
+    CHECK_EQ(rvt_nt_decode_end(d, evs_put, &push), 0);
+    rvt_nt_decoder_free(d);
+    CHECK(insns(&push) > 1000);
+
+    d = rvt_nt_decoder_new(&c, rvt_image_insn_cb, img, -1, &st);
+    CHECK_EQ(rvt_nt_decoder_set_input(d, s.b, s.n), 0);
+    puller p = { d, nt_blk, nt_ins, nt_evt };
+    pull_insns(&p, &pulled);
+    rvt_nt_decoder_free(d);
+    same_events(what, &push, &pulled);
+
+    d = rvt_nt_decoder_new(&c, rvt_image_insn_cb, img, -1, &st);
+    CHECK_EQ(rvt_nt_decoder_set_input(d, s.b, s.n), 0);
+    p.d = d;
+    same_blocks(what, &push, &p, img);
+    rvt_nt_decoder_free(d);
+    free(push.e);
+    free(pulled.e);
+    free(s.b);
+    rvt_image_free(img);
+}
+
+/* Every pull entry point, run/decode and the stats copies refuse NULL;
+ * the pull calls refuse a decoder without input. */
+static void null_arguments(void)
+{
+    rvt_image *img = load("sort");
+    CHECK(img != NULL);
+    rvt_te_attrs a;
+    te_attrs(&a, img);
+    rvt_block b;
+    rvt_flow_insn in;
+    rvt_flow_event ev;
+    uint8_t byte = 0;
+    int st;
+    CHECK(rvt_te_decoder_new(NULL, img, NULL, NULL, &st) == NULL);
+    CHECK_EQ(st, RVT_ERR_INVAL);
+    rvt_te_decoder *te = rvt_te_decoder_new(&a, img, NULL, NULL, &st);
+    CHECK_EQ(rvt_te_decoder_set_input(NULL, &byte, 1), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_te_decoder_set_input(te, NULL, 1), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_te_decoder_next_block(te, &b), RVT_ERR_STATE);
+    CHECK_EQ(rvt_te_decoder_next_insn(te, &in), RVT_ERR_STATE);
+    CHECK_EQ(rvt_te_decoder_next_event(te, &ev), RVT_ERR_STATE);
+    CHECK_EQ(rvt_te_decoder_next_block(NULL, &b), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_te_decoder_next_block(te, NULL), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_te_decoder_next_insn(NULL, &in), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_te_decoder_next_insn(te, NULL), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_te_decoder_next_event(NULL, &ev), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_te_decoder_next_event(te, NULL), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_te_decoder_run(NULL, &byte, 1), RVT_ERR_INVAL);
+    rvt_te_dec_stats ts;
+    CHECK_EQ(rvt_te_decoder_stats(NULL, &ts), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_te_decoder_stats(te, NULL), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_te_decoder_stats(te, &ts), 0);
+    CHECK_EQ(ts.packets, 0);
+    CHECK_EQ(rvt_te_decoder_set_input(te, NULL, 0), 0);
+    CHECK_EQ(rvt_te_decoder_set_input(te, NULL, 0), RVT_ERR_STATE);
+    /* an empty stream: the end, nothing else */
+    CHECK_EQ(rvt_te_decoder_next_event(te, &ev), 1);
+    CHECK_EQ(ev.kind, RVT_EV_END);
+    CHECK_EQ(ev.aux, RVT_END_INCOMPLETE);
+    CHECK_EQ(rvt_te_decoder_next_block(te, &b), 0);
+    CHECK_EQ(rvt_te_decoder_next_insn(te, &in), 0);
+    rvt_te_decoder_free(te);
+
+    rvt_nt_cfg c;
+    nt_config(&c, img);
+    CHECK(rvt_nt_decoder_new(NULL, rvt_image_insn_cb, img, -1, &st) == NULL);
+    CHECK_EQ(st, RVT_ERR_INVAL);
+    CHECK(rvt_nt_decoder_new(&c, NULL, img, -1, &st) == NULL);
+    CHECK_EQ(st, RVT_ERR_INVAL);
+    rvt_nt_decoder *nt = rvt_nt_decoder_new(&c, rvt_image_insn_cb, img, -1, &st);
+    CHECK_EQ(rvt_nt_decoder_set_input(NULL, &byte, 1), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_nt_decoder_set_input(nt, NULL, 1), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_nt_decoder_next_block(nt, &b), RVT_ERR_STATE);
+    CHECK_EQ(rvt_nt_decoder_next_insn(nt, &in), RVT_ERR_STATE);
+    CHECK_EQ(rvt_nt_decoder_next_event(nt, &ev), RVT_ERR_STATE);
+    CHECK_EQ(rvt_nt_decoder_next_block(NULL, &b), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_nt_decoder_next_block(nt, NULL), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_nt_decoder_next_insn(NULL, &in), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_nt_decoder_next_insn(nt, NULL), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_nt_decoder_next_event(NULL, &ev), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_nt_decoder_next_event(nt, NULL), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_nt_decode(NULL, &byte, 1, evs_put, NULL), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_nt_decode(nt, &byte, 1, NULL, NULL), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_nt_decode_end(NULL, evs_put, NULL), RVT_ERR_INVAL);
+    rvt_nt_dec_stats ns;
+    CHECK_EQ(rvt_nt_decoder_stats(NULL, &ns), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_nt_decoder_stats(nt, NULL), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_nt_decoder_stats(nt, &ns), 0);
+    CHECK_EQ(ns.messages, 0);
+    CHECK_EQ(rvt_nt_decoder_set_input(nt, NULL, 0), 0);
+    CHECK_EQ(rvt_nt_decoder_set_input(nt, NULL, 0), RVT_ERR_STATE);
+    CHECK_EQ(rvt_nt_decoder_next_event(nt, &ev), 1);
+    CHECK_EQ(ev.kind, RVT_EV_END);
+    CHECK_EQ(ev.aux, RVT_END_INCOMPLETE);
+    CHECK_EQ(rvt_nt_decoder_next_block(nt, &b), 0);
+    rvt_nt_decoder_free(nt);
+    rvt_image_free(img);
+}
+
+/* A clean E-Trace stream of sort (a sync every 2^12 half-words) as
+ * packets, and a packet k mid-stream (format 1/2 with an address) with
+ * more than two format 0-2 packets after it before the next format 3
+ * sync packet `sync`. */
+typedef struct te_packets {
+    rvt_image *img;
+    rvt_te_attrs a;
+    rvt_te_pkt pk[4096];
+    uint64_t off[4096];
+    size_t n, k, sync;
+} te_packets;
+
+static size_t skipped_between(const te_packets *t, size_t i, size_t j);
+
+static bool te_packets_load(te_packets *t)
+{
+    t->img = load("sort");
+    CHECK(t->img != NULL);
+    if (!t->img)
+        return false;
+    te_attrs(&t->a, t->img);
+    t->a.resync_max = 8;
+    bytes s = { 0 };
+    te_trace(&t->a, t->img, &s);
+    rvt_te_reader r;
+    rvt_te_reader_init(&r, &t->a, s.b, s.n);
+    t->n = 0;
+    while (t->n < 4096 && rvt_te_reader_next(&r, &t->pk[t->n], &t->off[t->n]) > 0)
+        t->n++;
+    free(s.b);
+    for (t->k = t->n / 2; t->k < t->n; t->k++) {
+        const rvt_te_pkt *p = &t->pk[t->k];
+        if (!(p->format == 2 || (p->format == 1 && p->branches)))
+            continue;
+        t->sync = t->k + 1;
+        while (t->sync < t->n && !(t->pk[t->sync].format == 3 && t->pk[t->sync].subformat <= 1))
+            t->sync++;
+        if (t->sync < t->n && skipped_between(t, t->k, t->sync) > 2)
+            return true;
+    }
+    CHECK(!"no packet to damage");
+    return false;
+}
+
+/* Format 0-2 packets strictly between packets i and j. */
+static size_t skipped_between(const te_packets *t, size_t i, size_t j)
+{
+    size_t n = 0;
+    for (size_t x = i + 1; x < j; x++)
+        n += t->pk[x].format != 3;
+    return n;
+}
+
+/* Events and the LOST's text (evs drops texts). */
+typedef struct lost_ctx {
+    evs ev;
+    char why[256];
+} lost_ctx;
+
+static int lost_put(void *ctx, const rvt_flow_event *ev)
+{
+    lost_ctx *c = ctx;
+    if (ev->kind == RVT_EV_LOST && ev->msg)
+        snprintf(c->why, sizeof c->why, "%s", ev->msg);
+    return evs_put(&c->ev, ev);
+}
+
+/* The events from packets 0..n with `extra` fed after packet k (if not
+ * NULL). */
+static void te_feed(te_packets *t, const rvt_te_pkt *extra, lost_ctx *c, size_t *at_k)
+{
+    int st;
+    rvt_te_decoder *d = rvt_te_decoder_new(&t->a, t->img, lost_put, c, &st);
+    for (size_t i = 0; i < t->n; i++) {
+        if (i == t->k)
+            *at_k = c->ev.n;
+        rvt_te_decoder_packet(d, &t->pk[i], t->off[i]);
+        if (i == t->k && extra)
+            rvt_te_decoder_packet(d, extra, t->off[i]);
+    }
+    rvt_te_decoder_finish(d);
+    rvt_te_decoder_free(d);
+}
+
+/* The one LOST after ev[i], right before the SYNC of packet `sync`. */
+static void lost_at_sync(const te_packets *t, const evs *ev, size_t i, uint64_t skipped)
+{
+    size_t j = i;
+    while (j < ev->n && ev->e[j].kind != RVT_EV_LOST) {
+        CHECK(ev->e[j].kind != RVT_EV_INSN || j == i);
+        j++;
+    }
+    CHECK(j + 1 < ev->n && ev->e[j + 1].kind == RVT_EV_SYNC);
+    if (j + 1 >= ev->n)
+        return;
+    CHECK_EQ(ev->e[j].offset, t->off[t->sync]);
+    CHECK_EQ(ev->e[j].pc, ev->e[j + 1].pc);
+    CHECK_EQ(ev->e[j].aux, UINT64_MAX);
+    CHECK_EQ(ev->e[j].aux2, skipped);
+    CHECK(skipped > 0);
+}
+
+/* E-Trace loss, counted by hand from the packet list: packet k gets a
+ * wrong address, so its walk (or the next packet's) fails: one ERROR at
+ * that packet's offset, then nothing until the next format 3 sync packet,
+ * right before whose SYNC one LOST says how many format 0-2 packets after
+ * the failing one were skipped (aux2), instructions unknown (aux). */
+static void te_loss(void)
+{
+    static te_packets t;
+    if (!te_packets_load(&t))
+        return;
+    t.pk[t.k].address ^= 0x5555;
+    lost_ctx c = { 0 };
+    size_t at_k = 0;
+    te_feed(&t, NULL, &c, &at_k);
+    size_t i = at_k;
+    while (i < c.ev.n && c.ev.e[i].kind != RVT_EV_ERROR)
+        i++;
+    CHECK(i < c.ev.n);
+    if (i >= c.ev.n)
+        return;
+    /* the walk may go wrong only at a packet after k: count from there */
+    size_t e = t.k;
+    while (e < t.sync && t.off[e] != c.ev.e[i].offset)
+        e++;
+    CHECK(e < t.sync);
+    lost_at_sync(&t, &c.ev, i + 1, skipped_between(&t, e, t.sync));
+    free(c.ev.e);
+    rvt_image_free(t.img);
+}
+
+/* An encoder's report of lost trace (6.5 qual_status trace_lost, in a
+ * support packet after packet k) is a loss like a decode error: no event
+ * there, one LOST with the encoder's reason right before the next sync,
+ * counting the format 0-2 packets after the report. */
+static void te_encoder_loss(void)
+{
+    static te_packets t;
+    if (!te_packets_load(&t))
+        return;
+    CHECK(t.pk[0].format == 3 && t.pk[0].subformat == 3);
+    rvt_te_pkt lost = t.pk[0];
+    lost.qual_status = RVT_TE_QUAL_TRACE_LOST;
+    lost_ctx c = { 0 };
+    size_t at_k = 0;
+    te_feed(&t, &lost, &c, &at_k);
+    size_t i = at_k;
+    while (i < c.ev.n && c.ev.e[i].kind == RVT_EV_INSN)
+        i++;
+    lost_at_sync(&t, &c.ev, i, skipped_between(&t, t.k, t.sync));
+    CHECK(strstr(c.why, "trace_lost") != NULL);
+    free(c.ev.e);
+    rvt_image_free(t.img);
+}
+
+/* N-Trace loss: 40 zero bytes (a hole in the capture) a fifth into a
+ * stream with periodic syncs: an ERROR, no instruction until one LOST
+ * right before the SYNC where decoding resumes (same pc and offset), and
+ * the instructions after it are the clean decode's last ones. */
+static void nt_loss(void)
+{
+    rvt_image *img = load("sort");
+    CHECK(img != NULL);
+    if (!img)
+        return;
+    rvt_nt_cfg c;
+    nt_config(&c, img);
+    c.sync_mode = 1;        /* trTeInstSyncMode: every 2^(max+4) messages */
+    c.sync_max = 0;
+    bytes s = { 0 };
+    nt_trace(&c, img, &s);
+    size_t at = s.n / 5;
+    memset(s.b + at, 0, 40);
+    evs ev = { 0 };
+    int st;
+    rvt_nt_decoder *d = rvt_nt_decoder_new(&c, rvt_image_insn_cb, img, -1, &st);
+    CHECK_EQ(rvt_nt_decode(d, s.b, s.n, evs_put, &ev), 0);
+    CHECK_EQ(rvt_nt_decode_end(d, evs_put, &ev), 0);
+    rvt_nt_decoder_free(d);
+    size_t i = 0, losses = 0;
+    while (i < ev.n && ev.e[i].kind != RVT_EV_ERROR)
+        i++;
+    CHECK(i < ev.n);
+    for (size_t j = i; j < ev.n; j++) {
+        if (ev.e[j].kind != RVT_EV_LOST)
+            continue;
+        losses++;
+        CHECK(j + 1 < ev.n && ev.e[j + 1].kind == RVT_EV_SYNC);
+        CHECK(j + 1 < ev.n && ev.e[j].pc == ev.e[j + 1].pc && ev.e[j].offset == ev.e[j + 1].offset);
+        CHECK_EQ(ev.e[j].aux, UINT64_MAX);
+    }
+    CHECK_EQ(losses, 1);
+    for (size_t j = i; j < ev.n && ev.e[j].kind != RVT_EV_LOST; j++)
+        CHECK(ev.e[j].kind != RVT_EV_INSN && ev.e[j].kind != RVT_EV_SYNC);
+    free(ev.e);
+    free(s.b);
+    rvt_image_free(img);
+}
+
+int main(void)
+{
+    static const char *progs[] = { "sort", "crc", "recurse", "fptr", "coswap", "ecall", "setjmp",
+                                   "crc_rv32" };
+    for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++) {
+        te_program(progs[i]);
+        nt_program(progs[i]);
+    }
+    null_arguments();
+    te_loss();
+    te_encoder_loss();
+    nt_loss();
+    return TH_DONE();
+}
