@@ -12,8 +12,8 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/rvtrace
 
 # rvtrace.pc.  libdir/includedir are relative to ${prefix} (when
 # GNUInstallDirs made them relative), so --define-variable=prefix works.
-# pkg-config --static must bring libelf (and libm, for the hart's FPU) along: Requires.private when libelf
-# has a .pc (Debian's libelf-dev), else Libs.private.
+# pkg-config --static must bring libelf and libdw (the lcov writer's DWARF) and libm (the hart's FPU)
+# along: Requires.private when they have a .pc (Debian's libelf-dev, libdw-dev), else Libs.private.
 foreach(d LIBDIR INCLUDEDIR)
   if(IS_ABSOLUTE "${CMAKE_INSTALL_${d}}")
     set(RVT_PC_${d} "${CMAKE_INSTALL_${d}}")
@@ -23,12 +23,12 @@ foreach(d LIBDIR INCLUDEDIR)
 endforeach()
 find_package(PkgConfig QUIET)
 if(PKG_CONFIG_FOUND)
-  pkg_check_modules(RVT_LIBELF_PC QUIET libelf)
+  pkg_check_modules(RVT_LIBELF_PC QUIET libelf libdw)
 endif()
 if(RVT_LIBELF_PC_FOUND)
-  set(RVT_PC_PRIVATE "Requires.private: libelf\nLibs.private: -lm")
+  set(RVT_PC_PRIVATE "Requires.private: libelf libdw\nLibs.private: -lm")
 else()
-  set(RVT_PC_PRIVATE "Libs.private: -lelf -lm")
+  set(RVT_PC_PRIVATE "Libs.private: -ldw -lelf -lm")
 endif()
 # The prefix is the one in force at install time (cmake --install --prefix
 # may differ from CMAKE_INSTALL_PREFIX here): this step leaves

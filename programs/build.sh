@@ -41,6 +41,16 @@ prog() {
     # libgcc last: RV32 needs its 64-bit divide helpers
     $CC $COMMON $arch "$@" rt/crt0.S rt/rt.c -lgcc -o "$out.elf"
 }
+# progg: as prog, the last source compiled alone with debug info (-g), so
+# that only it has DWARF line tables (the coverage workloads).
+progg() {
+    out=$1; arch=$2; src=$3; shift 3
+    if [ -n "$only" ] && ! echo " $only " | grep -q " $out "; then return; fi
+    echo "  CC $out.elf (-g $src)"
+    $CC $COMMON $arch "$@" -g -c "$src" -o "$out.o"
+    $CC $COMMON $arch "$@" rt/crt0.S rt/rt.c "$out.o" -lgcc -o "$out.elf"
+    rm -f "$out.o"
+}
 only="$*"
 
 # name            ISA       flags                  sources
@@ -80,3 +90,4 @@ prog trigger      "$RV64C"  -O2                    src/trigger.c
 prog trigger_rv32 "$RV32C"  -O2                    src/trigger.c
 prog fpu          "$RV64G"  -O2                    src/fpu.c
 prog fpu_rv32     "$RV32G"  -O2                    src/fpu.c
+progg cov        "$RV64C"  src/cov.c  -O0

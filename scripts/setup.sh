@@ -11,6 +11,12 @@ have_cmd cmake || need+=(cmake)
 have_cmd ninja || need+=(ninja-build)
 have_cmd cc || need+=(gcc)
 have_pkg libelf-dev || need+=(libelf-dev)
+# --lcov reads DWARF line tables (libdw); genhtml checks its tracefiles.
+have_pkg libdw-dev || need+=(libdw-dev)
+have_cmd genhtml || need+=(lcov)
+# script --lbr's AutoFDO check and the PGO loop (docs/coverage.md).
+have_cmd /usr/lib/llvm-19/bin/llvm-profgen || need+=(llvm-19)
+have_cmd clang-19 || need+=(clang-19)
 # rvtrace.pc and its test (tests/e2e/install.sh).
 have_cmd pkg-config || need+=(pkgconf)
 # The hart's external oracle (tests/e2e/qemu_conformance.sh).

@@ -9,6 +9,8 @@ static const rvt_out_writer *const writers[] = {
     &rvt_out_listing_writer,    /* RVT_OUT_LISTING */
     &rvt_out_json_writer,       /* RVT_OUT_JSON */
     &rvt_out_folded_writer,     /* RVT_OUT_FOLDED */
+    &rvt_out_lcov_writer,
+    &rvt_out_coverage_listing_writer,
 };
 
 const rvt_out_writer *rvt_out_writer_at(size_t i)

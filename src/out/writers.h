@@ -9,4 +9,7 @@ extern const rvt_out_writer rvt_out_listing_writer;   /* listing.c */
 extern const rvt_out_writer rvt_out_json_writer;      /* json.c */
 extern const rvt_out_writer rvt_out_folded_writer;    /* folded.c */
 
+extern const rvt_out_writer rvt_out_coverage_listing_writer;   /* coverage_listing.c */
+extern const rvt_out_writer rvt_out_lcov_writer;      /* lcov.c */
+
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cli.h"
+#include "cli_file_out.h"
 
 enum trace_kind { KIND_NONE, KIND_TE, KIND_NT, KIND_RVI, KIND_TVT };
 
@@ -40,6 +41,8 @@ static int option_args(int argc, char **argv, int i)
     for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
         if (!strcmp(a, valued[k]))
             return i + 1 < argc ? 2 : 1;
+    if (cli_file_out_valued(a))         /* --lcov FILE, ... */
+        return i + 1 < argc ? 2 : 1;
     return 1;
 }
 
@@ -168,6 +171,12 @@ const char cmd_decode_help[] =
     "writes the data accesses of te_data packets as run --data-out does; the\n"
     "ELF is then optional.  Settings come from FILE.attrs, which also tells\n"
     "the trace kind of a file not named .te or .nt.  One trace per command.\n"
+    "\n"
+    "Coverage files, also in any combination (docs/coverage.md): --lcov F\n"
+    "(an lcov tracefile: lines and functions from the ELF's DWARF, branches\n"
+    "taken/not taken from the trace; genhtml renders it), --coverage-listing F\n"
+    "(every instruction of the code run or not, every branch both-ways,\n"
+    "one-way or never; needs no debug info).  Alone they replace the listing.\n"
     "\n"
     "In decode and dump, --etrace/--ntrace take no file: they name the kind\n"
     "of the trace given; --te-opt/--te-attr/--nt-opt/--nt-src/--nt-attr\n"

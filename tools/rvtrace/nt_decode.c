@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "cli_file_out.h"
 #include "nt_cli.h"
 #include "rvtrace/image.h"
 #include "rvtrace/out.h"
@@ -46,6 +47,7 @@ typedef struct smc_word {
 typedef struct dec_ctx {
     rvt_out *outs[2];
     size_t nout;
+    cli_file_outs files;      /* --lcov FILE, ... */
     const char *path;
     uint64_t errors;
     bool incomplete;          /* RVT_EV_END said RVT_END_INCOMPLETE */
@@ -130,6 +132,7 @@ static int on_event(void *ctx, const rvt_flow_event *ev)
         if (st)
             return st;
     }
+    cli_file_outs_event(&c->files, ev);
     return 0;
 }
 
@@ -159,6 +162,7 @@ int nt_cmd_decode(int argc, char **argv)
     int kinds = 0;              /* --listing/--json/--folded given */
     int src = -1;
     bool count = false, strict = false;
+    static dec_ctx c;
     for (int i = 1; i < argc; i++) {
         if ((v = cli_opt(argc, argv, &i, "--elf")))
             elf = v;
@@ -172,6 +176,8 @@ int nt_cmd_decode(int argc, char **argv)
         } else if (!strcmp(argv[i], "--strict"))
             strict = true;
         else if (cli_stdout_writer(argv[i], &stdout_w, &kinds))
+            continue;
+        else if (cli_file_out_opt(&c.files, argc, argv, &i))
             continue;
         else if (!strcmp(argv[i], "--count"))
             count = true;
@@ -211,7 +217,6 @@ int nt_cmd_decode(int argc, char **argv)
     size_t len;
     uint8_t *buf = cli_slurp(path, &len);
     FILE *pf = NULL;
-    static dec_ctx c;
     c.path = path;
     c.img = img;
     if (smc && !smc_load(&c, smc)) {
@@ -224,16 +229,17 @@ int nt_cmd_decode(int argc, char **argv)
         if (pf)
             c.outs[c.nout++] = rvt_out_open(rvt_out_find("pcs"), pf, img);
     }
-    bool to_stdout = buf && (kinds || (!count && !pcs));   /* as asked, else the listing */
+    bool to_stdout = buf && (kinds || (!count && !pcs && !c.files.n));   /* as asked, else the listing */
     if (to_stdout)
         c.outs[c.nout++] = rvt_out_open(stdout_w, stdout, img);
     rvt_nt_decoder *d = buf ? rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, src, &st) : NULL;
-    if (d && count && !pcs && !c.nsmc)
+    bool files_ok = d && cli_file_outs_open(&c.files, img) == CLI_OK;
+    if (d && count && !pcs && !c.nsmc && !c.files.n)
         rvt_nt_decoder_set_events(d, RVT_NT_EVENTS_COUNT);   /* --smc needs each fence.i */
     int rc = CLI_FAIL;
     bool ran = false;
     c.dec = d;
-    if (d && (!pcs || pf)) {
+    if (files_ok && (!pcs || pf)) {
         cli_decode_progress_init(&c.pr, path, len, !to_stdout);
         st = rvt_nt_decode(d, buf, len, on_event, &c);
         if (st >= 0)
@@ -256,6 +262,8 @@ int nt_cmd_decode(int argc, char **argv)
     }
     for (size_t i = 0; i < c.nout; i++)
         rvt_out_free(c.outs[i]);
+    if (cli_file_outs_close(&c.files) != CLI_OK)
+        rc = CLI_FAIL, ran = false;
     if (pf && fclose(pf) != 0)
         rc = CLI_FAIL;
     else if (ran && cli_out_commit() != CLI_OK)

@@ -4,9 +4,11 @@
 #include <string.h>
 #include "cli.h"
 #include "te_opts.h"
+#include "cli_file_out.h"
 
 typedef struct dec_out {
     rvt_out *pcs, *main;
+    cli_file_outs files;        /* --lcov FILE, ... */
     const char *file;
     uint64_t errors;
     bool incomplete;            /* RVT_END_INCOMPLETE */
@@ -29,6 +31,7 @@ static int on_event(void *ctx, const rvt_flow_event *ev)
         rvt_out_event(o->pcs, ev);
     if (o->main)
         rvt_out_event(o->main, ev);
+    cli_file_outs_event(&o->files, ev);
     return 0;
 }
 
@@ -88,6 +91,7 @@ int te_cmd_decode(int argc, char **argv)
     const rvt_out_writer *stdout_w = rvt_out_find("listing");
     bool count = false, strict = false, spike_rv = false;
     int kinds = 0;              /* --listing/--json/--folded given */
+    dec_out o = { .file = NULL };
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--te-opt") || !strcmp(argv[i], "--te-attr") ||
             !strcmp(argv[i], "--te-profile")) {
@@ -112,6 +116,8 @@ int te_cmd_decode(int argc, char **argv)
             strict = true;      /* an incomplete trace fails */
         else if (cli_stdout_writer(argv[i], &stdout_w, &kinds))
             continue;
+        else if (cli_file_out_opt(&o.files, argc, argv, &i))
+            continue;
         else if (argv[i][0] != '-')
             in = argv[i];
         else {
@@ -122,7 +128,7 @@ int te_cmd_decode(int argc, char **argv)
     if (kinds > 1)
         return CLI_USAGE;
     /* stdout: as asked, else the listing unless --pcs or --count */
-    bool main_out = kinds || (!pcs && !count);
+    bool main_out = kinds || (!pcs && !count && !o.files.n);
     if ((!elf && !data) || !in) {
         cli_err("decode: need --elf PROG.elf (or --data OUT) and a trace file");
         return CLI_USAGE;
@@ -144,7 +150,7 @@ int te_cmd_decode(int argc, char **argv)
     FILE *pf = NULL;
     int rc = CLI_FAIL;
     bool ran = false;
-    dec_out o = { .file = in };
+    o.file = in;
     if (!cli_in(elf) || rvt_image_load_elf(img, elf) < 0 || (raw && load_raw(img, raw) < 0) ||
         add_reset_vector(img, &a, spike_rv) < 0 || !(buf = cli_slurp(in, &len)))
         goto out;
@@ -154,13 +160,15 @@ int te_cmd_decode(int argc, char **argv)
         o.pcs = rvt_out_open(rvt_out_find("pcs"), pf, img);
     if (main_out)
         o.main = rvt_out_open(stdout_w, stdout, img);
+    if (cli_file_outs_open(&o.files, img) != CLI_OK)
+        goto out;
     int st = 0;
     rvt_te_decoder *d = rvt_te_decoder_new(&a, img, on_event, &o, &st);
     if (!d) {
         cli_err("%s: %s", in, rvt_status_str(st));
         goto out;
     }
-    if (!o.pcs && !o.main)
+    if (!o.pcs && !o.main && !o.files.n)
         rvt_te_decoder_set_events(d, false);    /* --count alone */
     cli_decode_progress_init(&o.pr, in, len, !main_out);
     rvt_te_decoder_run(d, buf, len);
@@ -177,6 +185,8 @@ out:
         rvt_out_free(o.pcs);
     if (o.main)
         rvt_out_free(o.main);
+    if (cli_file_outs_close(&o.files) != CLI_OK)
+        rc = CLI_FAIL, ran = false;
     if (pf && fclose(pf) != 0)
         rc = CLI_FAIL;
     else if (ran && cli_out_commit() != CLI_OK)
