@@ -12,6 +12,7 @@
 #include "out/writers.h"
 #include "out/cov_map.h"
 #include "out/dwarf_lines.h"
+#include "out/image_files.h"
 
 typedef struct lc_totals {
     uint64_t found, hit;
@@ -130,17 +131,13 @@ static void write_files(FILE *f, const rvt_cov *c, const rvt_dw_info *dw)
     }
 }
 
-/* Each ELF file of the image once (its segments name it). */
 static void load_dwarf(rvt_dw_info *dw, rvt_image *img)
 {
     size_t n = rvt_image_segment_count(img);
     for (size_t i = 0; i < n; i++) {
-        const char *name = rvt_image_segment(img, i)->name;
-        bool seen = !name;
-        for (size_t k = 0; k < i && !seen; k++)
-            seen = rvt_image_segment(img, k)->name && !strcmp(rvt_image_segment(img, k)->name, name);
-        if (!seen)
-            rvt_dw_load(dw, name);
+        const char *file = rvt_out_image_file(img, i);
+        if (file)
+            rvt_dw_load(dw, file);
     }
     rvt_dw_sort(dw);
 }

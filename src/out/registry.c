@@ -11,6 +11,7 @@ static const rvt_out_writer *const writers[] = {
     &rvt_out_folded_writer,     /* RVT_OUT_FOLDED */
     &rvt_out_lcov_writer,
     &rvt_out_coverage_listing_writer,
+    &rvt_out_lbr_writer,
 };
 
 const rvt_out_writer *rvt_out_writer_at(size_t i)

@@ -11,5 +11,6 @@ extern const rvt_out_writer rvt_out_folded_writer;    /* folded.c */
 
 extern const rvt_out_writer rvt_out_coverage_listing_writer;   /* coverage_listing.c */
 extern const rvt_out_writer rvt_out_lcov_writer;      /* lcov.c */
+extern const rvt_out_writer rvt_out_lbr_writer;       /* lbr.c */
 
 #endif

@@ -121,6 +121,8 @@ int cmd_bench(int argc, char **argv);
 int rvi_cmd_dump(int argc, char **argv);   /* rvi_dump.c */
 int cmd_verify(int argc, char **argv);     /* cmd_verify.c */
 int tv_cmd_dump(int argc, char **argv);    /* tv_dump.c */
+int cmd_script(int argc, char **argv);     /* cmd_script.c */
+extern const char cmd_script_help[];
 /* Long help text of a subcommand (NULL if unknown).  Each subcommand file
  * defines its own text. */
 const char *cli_help_text(const char *cmd);

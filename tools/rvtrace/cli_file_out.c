@@ -4,6 +4,13 @@
 #include "cli.h"
 #include "cli_file_out.h"
 
+static const rvt_out_writer *override;
+
+void cli_file_out_override(const rvt_out_writer *w)
+{
+    override = w;
+}
+
 bool cli_file_out_valued(const char *arg)
 {
     const rvt_out_writer *w = strncmp(arg, "--", 2) ? NULL : rvt_out_find(arg + 2);
@@ -29,7 +36,7 @@ bool cli_file_out_opt(cli_file_outs *fo, int argc, char **argv, int *i)
             cli_err("%s: too many file outputs", opt);
             return true;        /* the outputs opened reach their limit */
         }
-        fo->w[fo->n] = w;
+        fo->w[fo->n] = override && !strcmp(override->name, w->name) ? override : w;
         fo->path[fo->n++] = v;
         return true;
     }

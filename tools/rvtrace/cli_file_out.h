@@ -21,6 +21,10 @@ typedef struct cli_file_outs {
 /* True if argv[*i] is `--NAME FILE` / `--NAME=FILE` of a file writer: it
  * is kept in fo and *i advanced. */
 bool cli_file_out_opt(cli_file_outs *fo, int argc, char **argv, int *i);
+/* A command's own configured writer in place of the registered one of
+ * the same name (script --lbr: its period and depth) for the options
+ * parsed after this call. */
+void cli_file_out_override(const rvt_out_writer *w);
 /* True if arg is exactly `--NAME` of a file writer (its value follows). */
 bool cli_file_out_valued(const char *arg);
 /* Claim and open every output (cli_out_fopen) on img: CLI_OK or CLI_FAIL
