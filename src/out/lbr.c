@@ -2,7 +2,11 @@
  * instruction that is not the fall-through of the previous one ends a
  * taken transfer (branch, jump, call, return, trap entry or return): it
  * goes into a ring of the last `depth`.  Every `period` instructions the
- * ring is written as one sample, newest first as perf prints an LBR.  A
+ * ring is written as one sample, newest first as perf prints an LBR, when
+ * the next instruction arrives: a transfer made by the period's last
+ * instruction is then in it, and the sample's ip is where execution went
+ * on, as for perf's counter-overflow interrupt (and `run --ctr-sample`,
+ * whose samples are the same, entry for entry).  A
  * loss, decode error or encoder stop empties the ring: the flow across it
  * is not known. */
 #include <fcntl.h>
@@ -22,7 +26,14 @@ struct rvt_lbr {
     rvt_lbr_entry ring[RVT_LBR_MAX_DEPTH];
     unsigned head, n;           /* ring[head] is the newest of n */
     uint64_t prev_pc, next_pc;  /* the previous instruction and its fall-through */
-    bool have_prev;
+    bool have_prev, due;        /* due: sample at the next instruction */
+    bool prev_jump;             /* it was a jump: taken even to next_pc */
+    bool prev_jal;              /* an inferable one (jal) to prev_target */
+    uint64_t prev_target;
+    bool prev_ecall;            /* it was ecall/ebreak: a trap's source */
+    bool trap;                  /* a trap came between it and the next */
+    bool epc_known;             /* and said where it struck: epc */
+    uint64_t epc;
     uint64_t until, samples;    /* instructions until the next sample */
 };
 
@@ -105,18 +116,52 @@ static void sample(rvt_lbr *l, uint64_t ip)
     l->samples++;
 }
 
+/* The transfer(s) a trap made, as CTR records them (Smctr 4: from the
+ * trapping or interrupted instruction).  ecall and ebreak retire in the
+ * flow (E-Trace 4.1.1): they are the previous instruction.  Any other
+ * exception and every interrupt strike the next one: the fall-through, or
+ * the target of a jal (recorded first, as CTR does).  The flow does not
+ * say where an uninferable jump or xret went before a trap struck there:
+ * the transfer is then recorded from the jump itself, one entry for CTR's
+ * two; after a conditional branch, from its fall-through -- unless the
+ * trap event carries the address (RVT_EVF_TVAL_EPC). */
+static void trap_transfer(rvt_lbr *l, uint64_t handler)
+{
+    uint64_t from = l->next_pc;
+    if (l->epc_known) {             /* RVT_EVF_TVAL_EPC: the flow says */
+        from = l->epc;
+        if (from != l->next_pc || l->prev_jump)
+            push(l, l->prev_pc, from);
+    } else if (l->prev_ecall || (l->prev_jump && !l->prev_jal)) {
+        from = l->prev_pc;
+    } else if (l->prev_jal) {
+        from = l->prev_target;
+        push(l, l->prev_pc, from);
+    }
+    push(l, from, handler);
+}
+
 static void insn(rvt_lbr *l, uint64_t pc)
 {
-    if (l->have_prev && pc != l->next_pc)
+    if (l->have_prev && l->trap)
+        trap_transfer(l, pc);
+    else if (l->have_prev && (pc != l->next_pc || l->prev_jump))
         push(l, l->prev_pc, pc);
+    l->trap = l->epc_known = false;
+    if (l->due && l->n)
+        sample(l, pc);
+    l->due = false;
     const rvt_insn *i = rvt_image_insn(l->img, pc);
     l->prev_pc = pc;
     l->next_pc = pc + (i && i->len ? i->len : 2);
+    l->prev_jump = i && i->jclass != RVT_JC_NONE && i->jclass != RVT_JC_BRANCH;
+    l->prev_ecall = i && (i->op == RVT_OP_ECALL || i->op == RVT_OP_EBREAK);
+    l->prev_jal = i && i->op == RVT_OP_JAL;
+    l->prev_target = pc + (uint64_t)(i ? i->imm : 0);
     l->have_prev = true;
     if (--l->until == 0) {
         l->until = l->cfg.period;
-        if (l->n)
-            sample(l, pc);
+        l->due = true;
     }
 }
 
@@ -126,11 +171,17 @@ void rvt_lbr_event(rvt_lbr *l, const rvt_flow_event *ev)
     case RVT_EV_INSN:
         insn(l, ev->pc);
         break;
+    case RVT_EV_TRAP:
+    case RVT_EV_INTERRUPT:
+        l->trap = true;
+        l->epc_known = (ev->flags & RVT_EVF_TVAL_EPC) != 0;
+        l->epc = ev->aux2;
+        break;
     case RVT_EV_LOST:
     case RVT_EV_ERROR:
     case RVT_EV_STOP:
         l->n = 0;
-        l->have_prev = false;
+        l->have_prev = l->due = l->trap = false;
         break;
     default:
         break;

@@ -4,11 +4,16 @@
 #   - the first line is the PERF_RECORD_MMAP2 line of cov.elf's one
 #     executable PT_LOAD as readelf shows it (vaddr and file offset aligned
 #     down to p_align), in the shape llvm-profgen's reader matches;
-#   - --period 50: a sample at instructions 50, 100, ..., 850: 17 lines,
-#     each headed by the PC of that instruction (the hart's --pcs-retired);
+#   - --period 50: a sample after instructions 50, 100, ..., 850: 17
+#     lines, each headed by the PC of the next instruction (51, 101, ...:
+#     where execution went on, as perf's overflow interrupt sees it; the
+#     hart's --pcs-retired);
 #   - every entry FROM/TO is two consecutive retired PCs (a transfer);
-#     with --depth 1 it is the last pair before the sample whose distance
-#     is not 2 or 4 (the length of the instruction at FROM);
+#     with --depth 1 it is the last pair up to that instruction whose
+#     distance is not 2 or 4 (the length of the instruction at FROM);
+#   - run --ctr-sample 50 --lbr, samples the hart's CTR (32 entries) takes,
+#     is the same file byte for byte as script --lbr --period 50 --depth 32
+#     (two independent models of one LBR), here and for recurse.elf;
 #   - llvm-profgen (llvm-19) turns them into an AutoFDO profile naming
 #     main, classify and sum_to but not never_called, with classify's
 #     `return -1` and `return 0` (lines 13 and 15 = function line 11 + 2
@@ -30,7 +35,7 @@ head -1 "$T/c.lbr" | grep -Eq "^PERF_RECORD_MMAP2 [0-9]+/[0-9]+: \[$(printf '%#x
 n=$(tail -n +2 "$T/c.lbr" | wc -l)
 [ "$n" -eq 17 ] || { echo "$n samples, want 17"; fail=1; }
 awk 'NR == FNR { pc[NR] = $1; next }
-     FNR > 1 { k = FNR - 1; want = pc[50 * k]
+     FNR > 1 { k = FNR - 1; want = pc[50 * k + 1]
                if ($1 != want) { print "sample " k ": ip " $1 ", want " want; bad = 1 }
                if (NF - 1 > 16) { print "sample " k ": " NF - 1 " entries"; bad = 1 } }
      END { exit bad }' "$T/c.pcs" "$T/c.lbr" || fail=1
@@ -43,12 +48,20 @@ awk 'NR == FNR { if (NR > 1) pair["0x" p "/0x" $1] = 1; p = $1; next }
 awk 'function hex(s,  v, i) { v = 0; for (i = 1; i <= length(s); i++)
                                v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
      NR == FNR { pc[NR] = $1; next }
-     FNR > 1 { k = FNR - 1; j = 50 * k
+     FNR > 1 { k = FNR - 1; j = 50 * k + 1
                while (j > 1) { d = hex(pc[j]) - hex(pc[j - 1])
                                if (d != 2 && d != 4) break; j-- }
                want = "0x" pc[j - 1] "/0x" pc[j] "/P/-/-/0"
                if (NF != 2 || $2 != want) { print "depth 1, sample " k ": " $2 ", want " want; bad = 1 } }
      END { exit bad }' "$T/c.pcs" "$T/d1.lbr" || fail=1
+
+for p in cov recurse; do
+    E="$RVT_SRC/programs/$p.elf"
+    "$RVT_BIN" run "$E" --quiet --etrace "$T/$p.te" --te-opt all --ctr-sample 50 --lbr "$T/$p.ctr.lbr" > /dev/null
+    "$RVT_BIN" script --lbr --period 50 --depth 32 --elf "$E" "$T/$p.te" > "$T/$p.full.lbr"
+    cmp "$T/$p.ctr.lbr" "$T/$p.full.lbr" || { echo "$p: CTR samples differ from the full trace's"; fail=1; }
+done
+[ "$(wc -l < "$T/recurse.ctr.lbr")" -gt 20000 ] || { echo "recurse: too few CTR samples"; fail=1; }
 
 PG=/usr/lib/llvm-19/bin/llvm-profgen
 if [ ! -x "$PG" ]; then

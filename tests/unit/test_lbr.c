@@ -1,6 +1,7 @@
 /* Branch-stack samples (src/out/lbr.c): the ring keeps the newest
  * `depth` taken transfers and a sample lists them newest first, in
- * perf script's brstack text; a loss empties the ring. */
+ * perf script's brstack text, at the instruction after the period's
+ * last; a loss empties the ring. */
 #include "tharness.h"
 #include "out/lbr.h"
 
@@ -26,15 +27,16 @@ int main(void)
     insn(l, 0x1010);            /* 0x1000 -> 0x1010 */
     insn(l, 0x1020);            /* 0x1010 -> 0x1020 */
     insn(l, 0x1030);            /* 0x1020 -> 0x1030: the oldest falls out */
-    insn(l, 0x1034);            /* fall-through; 5th instruction: a sample */
+    insn(l, 0x1034);            /* fall-through; 5th instruction: a sample due */
+    insn(l, 0x1038);            /* ... taken here, where execution went on */
     rvt_lbr_event(l, &(rvt_flow_event){ .kind = RVT_EV_LOST });
-    for (uint64_t pc = 0x1000; pc < 0x1014; pc += 4)
-        insn(l, pc);            /* 5 more, no transfer: no sample line */
+    for (uint64_t pc = 0x1000; pc < 0x1018; pc += 4)
+        insn(l, pc);            /* 6 more, no transfer: no sample line */
     CHECK_EQ(rvt_lbr_samples(l), 1);
     rvt_lbr_free(l);
     fclose(f);
     /* "nops" is no ELF file: no MMAP2 header line. */
-    CHECK_STR(buf, "            1034 0x1020/0x1030/P/-/-/0 0x1010/0x1020/P/-/-/0\n");
+    CHECK_STR(buf, "            1038 0x1020/0x1030/P/-/-/0 0x1010/0x1020/P/-/-/0\n");
     free(buf);
     rvt_image_free(img);
     return TH_DONE();
