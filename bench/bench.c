@@ -15,6 +15,7 @@
 #include "rvtrace/hart.h"
 #include "rvtrace/ntrace.h"
 #include "floors.h"
+#include "sampling.h"
 
 #define MAX_PROGS 64
 #define MAX_PATH 512
@@ -288,6 +289,7 @@ typedef struct {
     double hart_rvi_mips;
     double enc_mips[2], dec_mips[2];    /* [0] te:all, [1] nt best */
     double bits[2];
+    bench_sampling smp;         /* issue 17 rows (sampling.c) */
 } long_result;
 
 static double mips(uint64_t n, double s) { return s > 0 ? (double)n / s / 1e6 : 0; }
@@ -395,6 +397,9 @@ static int measure_long(const char *elf, long_result *L)
         L->bits[k] = r.instret ? (double)e.out.bytes * 8 / (double)r.instret : 0;
         uint64_t n = 0;
         L->dec_mips[k] = decode_mips(m, xlen, elf, &e.out, &n);
+        rvt_te_attrs a;
+        if (which[k] == MODE_TE_ALL && te_attrs_for(m, xlen, &a) == 0)
+            bench_sampling_measure(elf, &a, e.out.buf, e.out.len, &L->smp);
         if (n != r.instret)
             fprintf(stderr, "bench: %s decoded %" PRIu64 " of %" PRIu64 " instructions\n",
                     m->name, n, r.instret);
@@ -488,6 +493,7 @@ static void report(FILE *f, workload *w, size_t n, const long_result *L, const c
         fprintf(f, "| N-Trace decoder (same) | %.0f | | >= 200 |\n\n", L->dec_mips[1]);
         fprintf(f, "Bits per instruction on the long workload: E-Trace all modes %.4f, "
                    "N-Trace HTM+sj+ir+rpt %.4f.\n\n", L->bits[0], L->bits[1]);
+        bench_sampling_report(f, &L->smp, L->dec_mips[0], long_name);
     }
     fprintf(f, "## Bits per retired instruction\n\n| workload | instructions |");
     for (size_t m = 0; m < NMODES; m++)

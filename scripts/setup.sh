@@ -17,6 +17,7 @@ have_cmd genhtml || need+=(lcov)
 # script --lbr's AutoFDO check and the PGO loop (docs/coverage.md).
 have_cmd /usr/lib/llvm-19/bin/llvm-profgen || need+=(llvm-19)
 have_cmd clang-19 || need+=(clang-19)
+have_cmd ld.lld || need+=(lld)
 # rvtrace.pc and its test (tests/e2e/install.sh).
 have_cmd pkg-config || need+=(pkgconf)
 # The hart's external oracle (tests/e2e/qemu_conformance.sh).

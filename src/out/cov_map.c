@@ -9,18 +9,33 @@
 #include "util/grow.h"
 #include "out/cov_map.h"
 
+/* rvt_cov_range.kind: what the instruction there is, decoded once, so the
+ * per-instruction path needs no image lookup. */
+enum { COV_OTHER = 1, COV_BRANCH = 2 };
+
+static void free_range(rvt_cov_range *r)
+{
+    free(r->exec);
+    free(r->kind);
+    free(r->ways);
+}
+
 static bool add_range(rvt_cov *c, size_t *cap, uint64_t start, uint64_t end, const char *name)
 {
-    if (end <= start || (end - start) / 2 > SIZE_MAX / sizeof(rvt_cov_cell))
+    if (end <= start || (end - start) / 2 > SIZE_MAX / sizeof(uint64_t))
         return true;           /* nothing to map */
-    rvt_cov_range *r = rvt_grow(c->range, cap, c->nrange + 1, sizeof *r, 8);
-    if (!r)
+    rvt_cov_range *rs = rvt_grow(c->range, cap, c->nrange + 1, sizeof *rs, 8);
+    if (!rs)
         return false;
-    c->range = r;
-    rvt_cov_cell *cell = calloc((size_t)((end - start + 1) / 2), sizeof *cell);
-    if (!cell)
+    c->range = rs;
+    size_t n = (size_t)((end - start + 1) / 2);
+    rvt_cov_range r = { start, end, name, calloc(n, sizeof *r.exec), calloc(n, 1),
+                        calloc(n, sizeof *r.ways) };
+    if (!r.exec || !r.kind || !r.ways) {
+        free_range(&r);
         return false;
-    c->range[c->nrange++] = (rvt_cov_range){ start, end, name, cell };
+    }
+    c->range[c->nrange++] = r;
     return true;
 }
 
@@ -61,61 +76,77 @@ void rvt_cov_free(rvt_cov *c)
     if (!c)
         return;
     for (size_t i = 0; i < c->nrange; i++)
-        free(c->range[i].cell);
+        free_range(&c->range[i]);
     free(c->range);
     free(c);
 }
 
-static rvt_cov_cell *cell_at(rvt_cov *c, uint64_t pc)
+/* The range holding pc (the last one used first), or NULL. */
+static inline rvt_cov_range *range_of(rvt_cov *c, uint64_t pc)
 {
-    const rvt_cov_range *r = c->nrange ? &c->range[c->last] : NULL;
+    rvt_cov_range *r = c->nrange ? &c->range[c->last] : NULL;
     if (r && pc - r->start < r->end - r->start)
-        return &r->cell[(pc - r->start) >> 1];
+        return r;
     for (size_t i = 0; i < c->nrange; i++) {
         r = &c->range[i];
         if (pc - r->start < r->end - r->start) {
             c->last = i;
-            return &r->cell[(pc - r->start) >> 1];
+            return r;
         }
     }
     return NULL;
 }
 
-const rvt_cov_cell *rvt_cov_at(const rvt_cov *c, uint64_t pc)
+bool rvt_cov_get(const rvt_cov *c, uint64_t pc, rvt_cov_cell *out)
 {
-    return cell_at((rvt_cov *)c, pc);
+    *out = (rvt_cov_cell){ 0 };
+    for (size_t i = 0; i < c->nrange; i++) {
+        const rvt_cov_range *r = &c->range[i];
+        if (pc - r->start < r->end - r->start) {
+            size_t k = (size_t)((pc - r->start) >> 1);
+            *out = (rvt_cov_cell){ r->exec[k], r->ways[k].taken, r->ways[k].fall };
+            return true;
+        }
+    }
+    return false;
 }
 
 /* The previous instruction was a conditional branch: pc says which way. */
 static void branch_outcome(rvt_cov *c, uint64_t pc)
 {
-    rvt_cov_cell *b = cell_at(c, c->prev_pc);
-    if (!b)
-        return;
-    if (pc == c->prev_pc + c->prev_len)
-        b->fall++;
-    else if (pc == c->prev_pc + (uint64_t)c->prev_imm)
-        b->taken++;
+    if (pc == c->prev_fall)
+        c->prev_ways->fall++;
+    else if (pc == c->prev_target)
+        c->prev_ways->taken++;
+}
+
+static uint8_t decode_kind(rvt_cov *c, uint64_t pc)
+{
+    const rvt_insn *i = rvt_image_insn(c->img, pc);
+    return i && i->jclass == RVT_JC_BRANCH ? COV_BRANCH : COV_OTHER;
 }
 
 static void insn(rvt_cov *c, uint64_t pc)
 {
-    if (c->prev_branch)
+    if (c->prev_ways) {
         branch_outcome(c, pc);
-    c->prev_branch = false;
+        c->prev_ways = NULL;
+    }
     c->insns++;
-    rvt_cov_cell *k = cell_at(c, pc);
-    if (!k) {
+    rvt_cov_range *r = range_of(c, pc);
+    if (!r) {
         c->outside++;
         return;
     }
-    k->exec++;
-    const rvt_insn *i = rvt_image_insn(c->img, pc);
-    if (i && i->jclass == RVT_JC_BRANCH) {
-        c->prev_branch = true;
-        c->prev_pc = pc;
-        c->prev_len = i->len;
-        c->prev_imm = i->imm;
+    size_t k = (size_t)((pc - r->start) >> 1);
+    r->exec[k]++;
+    if (!r->kind[k])
+        r->kind[k] = decode_kind(c, pc);
+    if (r->kind[k] == COV_BRANCH) {
+        const rvt_insn *i = rvt_image_insn(c->img, pc);
+        c->prev_ways = &r->ways[k];
+        c->prev_fall = pc + i->len;
+        c->prev_target = pc + (uint64_t)i->imm;
     }
 }
 
@@ -130,7 +161,7 @@ void rvt_cov_event(rvt_cov *c, const rvt_flow_event *ev)
     case RVT_EV_LOST:
     case RVT_EV_ERROR:
     case RVT_EV_STOP:
-        c->prev_branch = false;     /* the next instruction says nothing of a branch */
+        c->prev_ways = NULL;    /* the next instruction says nothing of a branch */
         break;
     default:
         break;

@@ -8,26 +8,34 @@
 #include <stdint.h>
 #include "rvtrace/out.h"
 
+/* The counts of one instruction (a copy: rvt_cov_get). */
 typedef struct rvt_cov_cell {
-    uint64_t exec;          /* times the instruction at this halfword retired */
+    uint64_t exec;          /* times the instruction retired */
     uint32_t taken, fall;   /* conditional branch outcomes seen */
 } rvt_cov_cell;
 
-/* One executable region: [start, end), a cell per halfword. */
+typedef struct rvt_cov_ways {
+    uint32_t taken, fall;
+} rvt_cov_ways;
+
+/* One executable region: [start, end), arrays indexed by halfword.  The
+ * retire counts and the decoded kinds stay small and together, so the
+ * per-instruction path touches little memory; the outcomes only branches. */
 typedef struct rvt_cov_range {
     uint64_t start, end;
     const char *name;       /* section name (or the file of a raw segment) */
-    rvt_cov_cell *cell;
+    uint64_t *exec;
+    uint8_t *kind;          /* 0 not decoded yet, else COV_* (cov_map.c) */
+    rvt_cov_ways *ways;
 } rvt_cov_range;
 
 typedef struct rvt_cov {
     rvt_image *img;
     rvt_cov_range *range;
     size_t nrange, last;    /* last: the range the previous PC was in */
-    uint64_t prev_pc;       /* the previous instruction, a conditional branch */
-    uint64_t prev_len;      /* whose successor tells its outcome: its length */
-    int64_t prev_imm;       /* and offset */
-    bool prev_branch;       /* false: no such branch, or its outcome is lost */
+    rvt_cov_ways *prev_ways;    /* the previous instruction was a conditional */
+    uint64_t prev_fall;     /* branch: its counts, fall-through and target, */
+    uint64_t prev_target;   /* which the next instruction chooses from */
     uint64_t insns, outside;   /* retired; of those outside every range */
 } rvt_cov;
 
@@ -36,8 +44,9 @@ typedef struct rvt_cov {
 rvt_cov *rvt_cov_new(rvt_image *img);
 void rvt_cov_free(rvt_cov *c);
 void rvt_cov_event(rvt_cov *c, const rvt_flow_event *ev);
-/* The cell of the instruction at pc, NULL outside every range. */
-const rvt_cov_cell *rvt_cov_at(const rvt_cov *c, uint64_t pc);
+/* The counts of the instruction at pc into *out; false (zeros) outside
+ * every range. */
+bool rvt_cov_get(const rvt_cov *c, uint64_t pc, rvt_cov_cell *out);
 
 /* The state of the coverage writers: the output and the map.  open and
  * event are the writers' rvt_out_writer hooks; each writer's finish writes

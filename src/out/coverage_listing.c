@@ -29,7 +29,8 @@ static void count_branch(cl_totals *t, const rvt_cov_cell *k)
 static void write_insn(rvt_cov_out *o, const rvt_cov_range *r, uint64_t pc, const rvt_insn *insn,
                        cl_totals *t)
 {
-    const rvt_cov_cell *k = &r->cell[(pc - r->start) >> 1];
+    size_t i = (size_t)((pc - r->start) >> 1);
+    const rvt_cov_cell cell = { r->exec[i], r->ways[i].taken, r->ways[i].fall }, *k = &cell;
     char text[128];
     const rvt_insn *dis;
     rvt_out_disasm(o->cov->img, pc, &dis, text, sizeof text);
@@ -51,7 +52,7 @@ static uint64_t step(const rvt_cov_range *r, uint64_t pc, const rvt_insn *insn)
 {
     uint64_t len = insn && insn->len ? insn->len : 2;
     for (uint64_t h = 2; h < len && pc + h < r->end; h += 2)
-        if (r->cell[(pc + h - r->start) >> 1].exec)
+        if (r->exec[(pc + h - r->start) >> 1])
             return h;
     return len;
 }

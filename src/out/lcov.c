@@ -20,8 +20,9 @@ typedef struct lc_totals {
 
 static uint64_t exec_at(const rvt_cov *c, uint64_t pc)
 {
-    const rvt_cov_cell *k = rvt_cov_at(c, pc);
-    return k ? k->exec : 0;
+    rvt_cov_cell k;
+    rvt_cov_get(c, pc, &k);
+    return k.exec;
 }
 
 static uint64_t insn_len(rvt_image *img, uint64_t pc)
@@ -51,12 +52,13 @@ static void line_branches(FILE *f, const rvt_cov *c, const rvt_dw_row *r, size_t
     for (size_t i = 0; i < n; i++)
         for (uint64_t pc = r[i].start; pc < r[i].end; pc += insn_len(c->img, pc)) {
             const rvt_insn *in = rvt_image_insn(c->img, pc);
-            const rvt_cov_cell *k = rvt_cov_at(c, pc);
+            rvt_cov_cell k;
             if (!in || in->jclass != RVT_JC_BRANCH)
                 continue;
-            uint64_t way[2] = { k ? k->taken : 0, k ? k->fall : 0 };
+            rvt_cov_get(c, pc, &k);
+            uint64_t way[2] = { k.taken, k.fall };
             for (unsigned w = 0; w < 2; w++) {
-                if (k && k->exec)
+                if (k.exec)
                     fprintf(f, "BRDA:%" PRIu32 ",%u,%u,%" PRIu64 "\n", r[i].line, block, w, way[w]);
                 else
                     fprintf(f, "BRDA:%" PRIu32 ",%u,%u,-\n", r[i].line, block, w);

@@ -30,17 +30,17 @@ int main(void)
     insn(c, 0x1000);
     insn(c, 0x100c);            /* neither way (a gap): unknown */
     insn(c, 0x9000);            /* no code there */
-    const rvt_cov_cell *b = rvt_cov_at(c, 0x1000);
-    CHECK(b != NULL);
-    CHECK_EQ(b->exec, 4);
-    CHECK_EQ(b->taken, 1);
-    CHECK_EQ(b->fall, 1);
-    CHECK_EQ(rvt_cov_at(c, 0x1004)->exec, 1);
-    CHECK_EQ(rvt_cov_at(c, 0x1008)->exec, 1);
-    CHECK_EQ(rvt_cov_at(c, 0x100c)->exec, 2);
-    CHECK_EQ(rvt_cov_at(c, 0x100c)->taken + rvt_cov_at(c, 0x100c)->fall, 0);
-    CHECK(rvt_cov_at(c, 0x9000) == NULL);
-    CHECK(rvt_cov_at(c, 0x1010) == NULL);
+    rvt_cov_cell k;
+    CHECK(rvt_cov_get(c, 0x1000, &k));
+    CHECK_EQ(k.exec, 4);
+    CHECK_EQ(k.taken, 1);
+    CHECK_EQ(k.fall, 1);
+    CHECK(rvt_cov_get(c, 0x1004, &k) && k.exec == 1);
+    CHECK(rvt_cov_get(c, 0x1008, &k) && k.exec == 1);
+    CHECK(rvt_cov_get(c, 0x100c, &k) && k.exec == 2);
+    CHECK_EQ(k.taken + k.fall, 0);
+    CHECK(!rvt_cov_get(c, 0x9000, &k) && k.exec == 0);
+    CHECK(!rvt_cov_get(c, 0x1010, &k));
     CHECK_EQ(c->insns, 9);
     CHECK_EQ(c->outside, 1);
     rvt_cov_free(c);
