@@ -63,6 +63,23 @@ for p in cov recurse; do
 done
 [ "$(wc -l < "$T/recurse.ctr.lbr")" -gt 20000 ] || { echo "recurse: too few CTR samples"; fail=1; }
 
+# Usage errors exit 2 and leave no output behind.
+usage() {
+    "$RVT_BIN" "$@" > /dev/null 2> "$T/usage.err"
+    local rc=$?
+    [ "$rc" -eq 2 ] || { echo "$* -> exit $rc, want 2"; fail=1; }
+}
+set +e
+usage run "$P" --ctr-sample 10
+usage run "$P" --lbr "$T/u1.lbr"
+usage run "$P" --ctr-sample 0 --lbr "$T/u2.lbr"
+usage script --elf "$P" "$T/c.te"
+usage script --lbr --depth 0 --elf "$P" "$T/c.te" -o "$T/u3.lbr"
+usage script --lbr --depth 257 --elf "$P" "$T/c.te" -o "$T/u4.lbr"
+usage decode --elf "$P" "$T/c.te" --lcov
+set -e
+for u in u1 u2 u3 u4; do [ ! -e "$T/$u.lbr" ] || { echo "$u.lbr left behind"; fail=1; }; done
+
 PG=/usr/lib/llvm-19/bin/llvm-profgen
 if [ ! -x "$PG" ]; then
     [ "$fail" -eq 0 ] && { echo "SKIP: no $PG (apt-get install llvm-19); the samples are right"; exit 77; }
