@@ -10,13 +10,17 @@
 #include "out/cov_map.h"
 
 /* rvt_cov_range.kind: what the instruction there is, decoded once, so the
- * per-instruction path needs no image lookup. */
-enum { COV_OTHER = 1, COV_BRANCH = 2 };
+ * per-instruction path needs no image lookup: its length in the low bits,
+ * COV_BRANCH for a conditional branch, COV_DECODED always.  The path has
+ * no data-dependent branch either: every instruction "records an outcome",
+ * into no_branch unless the previous one was a conditional branch. */
+enum { COV_LEN = 0x0f, COV_BRANCH = 0x40, COV_DECODED = 0x80 };
 
 static void free_range(rvt_cov_range *r)
 {
     free(r->exec);
     free(r->kind);
+    free(r->imm);
     free(r->ways);
 }
 
@@ -30,8 +34,8 @@ static bool add_range(rvt_cov *c, size_t *cap, uint64_t start, uint64_t end, con
     c->range = rs;
     size_t n = (size_t)((end - start + 1) / 2);
     rvt_cov_range r = { start, end, name, calloc(n, sizeof *r.exec), calloc(n, 1),
-                        calloc(n, sizeof *r.ways) };
-    if (!r.exec || !r.kind || !r.ways) {
+                        calloc(n, sizeof *r.imm), calloc(n, sizeof *r.ways) };
+    if (!r.exec || !r.kind || !r.imm || !r.ways) {
         free_range(&r);
         return false;
     }
@@ -64,6 +68,7 @@ rvt_cov *rvt_cov_new(rvt_image *img)
     if (!c)
         return NULL;
     c->img = img;
+    c->prev_ways = &c->no_branch;
     if (img && !map_code(c)) {
         rvt_cov_free(c);
         return NULL;
@@ -111,27 +116,21 @@ bool rvt_cov_get(const rvt_cov *c, uint64_t pc, rvt_cov_cell *out)
     return false;
 }
 
-/* The previous instruction was a conditional branch: pc says which way. */
-static void branch_outcome(rvt_cov *c, uint64_t pc)
-{
-    if (pc == c->prev_fall)
-        c->prev_ways->fall++;
-    else if (pc == c->prev_target)
-        c->prev_ways->taken++;
-}
-
-static uint8_t decode_kind(rvt_cov *c, uint64_t pc)
+static uint8_t decode_kind(rvt_cov *c, rvt_cov_range *r, size_t k, uint64_t pc)
 {
     const rvt_insn *i = rvt_image_insn(c->img, pc);
-    return i && i->jclass == RVT_JC_BRANCH ? COV_BRANCH : COV_OTHER;
+    uint8_t len = i && i->len ? i->len : 2;
+    bool branch = i && i->jclass == RVT_JC_BRANCH;
+    r->imm[k] = branch ? (int32_t)i->imm : 0;
+    return r->kind[k] = (uint8_t)(COV_DECODED | (branch ? COV_BRANCH : 0) | len);
 }
 
 static void insn(rvt_cov *c, uint64_t pc)
 {
-    if (c->prev_ways) {
-        branch_outcome(c, pc);
-        c->prev_ways = NULL;
-    }
+    /* the previous instruction's outcome, if it was a conditional branch */
+    c->prev_ways->fall += pc == c->prev_fall;
+    c->prev_ways->taken += pc == c->prev_target && pc != c->prev_fall;
+    c->prev_ways = &c->no_branch;
     c->insns++;
     rvt_cov_range *r = range_of(c, pc);
     if (!r) {
@@ -140,14 +139,12 @@ static void insn(rvt_cov *c, uint64_t pc)
     }
     size_t k = (size_t)((pc - r->start) >> 1);
     r->exec[k]++;
-    if (!r->kind[k])
-        r->kind[k] = decode_kind(c, pc);
-    if (r->kind[k] == COV_BRANCH) {
-        const rvt_insn *i = rvt_image_insn(c->img, pc);
-        c->prev_ways = &r->ways[k];
-        c->prev_fall = pc + i->len;
-        c->prev_target = pc + (uint64_t)i->imm;
-    }
+    uint8_t kd = r->kind[k];
+    if (__builtin_expect(!kd, 0))
+        kd = decode_kind(c, r, k, pc);
+    c->prev_ways = kd & COV_BRANCH ? &r->ways[k] : &c->no_branch;
+    c->prev_fall = pc + (kd & COV_LEN);
+    c->prev_target = pc + (uint64_t)(int64_t)r->imm[k];
 }
 
 void rvt_cov_event(rvt_cov *c, const rvt_flow_event *ev)
@@ -161,7 +158,7 @@ void rvt_cov_event(rvt_cov *c, const rvt_flow_event *ev)
     case RVT_EV_LOST:
     case RVT_EV_ERROR:
     case RVT_EV_STOP:
-        c->prev_ways = NULL;    /* the next instruction says nothing of a branch */
+        c->prev_ways = &c->no_branch;   /* the next one says nothing of a branch */
         break;
     default:
         break;

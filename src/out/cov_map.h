@@ -25,7 +25,8 @@ typedef struct rvt_cov_range {
     uint64_t start, end;
     const char *name;       /* section name (or the file of a raw segment) */
     uint64_t *exec;
-    uint8_t *kind;          /* 0 not decoded yet, else COV_* (cov_map.c) */
+    uint8_t *kind;          /* 0 not decoded yet, else COV_* | length (cov_map.c) */
+    int32_t *imm;           /* a conditional branch's offset (decoded with kind) */
     rvt_cov_ways *ways;
 } rvt_cov_range;
 
@@ -33,9 +34,10 @@ typedef struct rvt_cov {
     rvt_image *img;
     rvt_cov_range *range;
     size_t nrange, last;    /* last: the range the previous PC was in */
-    rvt_cov_ways *prev_ways;    /* the previous instruction was a conditional */
-    uint64_t prev_fall;     /* branch: its counts, fall-through and target, */
-    uint64_t prev_target;   /* which the next instruction chooses from */
+    rvt_cov_ways *prev_ways;    /* the previous instruction's outcome counts */
+    uint64_t prev_fall;     /* (&no_branch unless a conditional branch), its */
+    uint64_t prev_target;   /* fall-through and target: the next picks one */
+    rvt_cov_ways no_branch; /* absorbs the "outcomes" of everything else */
     uint64_t insns, outside;   /* retired; of those outside every range */
 } rvt_cov;
 
