@@ -1,5 +1,6 @@
 /* The file writers' options (cli_file_out.h). */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "cli_file_out.h"
@@ -33,8 +34,8 @@ bool cli_file_out_opt(cli_file_outs *fo, int argc, char **argv, int *i)
         if (!v)
             return false;
         if (fo->n == CLI_FILE_OUTS_MAX) {
-            cli_err("%s: too many file outputs", opt);
-            return true;        /* the outputs opened reach their limit */
+            cli_err("%s: more than %d file outputs", opt, CLI_FILE_OUTS_MAX);
+            exit(CLI_USAGE);    /* as cli_opt does: nothing is written yet */
         }
         fo->w[fo->n] = override && !strcmp(override->name, w->name) ? override : w;
         fo->path[fo->n++] = v;
