@@ -41,14 +41,15 @@ prog() {
     # libgcc last: RV32 needs its 64-bit divide helpers
     $CC $COMMON $arch "$@" rt/crt0.S rt/rt.c -lgcc -o "$out.elf"
 }
-# progg: as prog, the last source compiled alone with debug info (-g), so
-# that only it has DWARF line tables (the coverage workloads).
+# progg: as prog (the program first, as there), its source compiled alone
+# with debug info (-g), so that only it has DWARF line tables (the
+# coverage workloads).
 progg() {
     out=$1; arch=$2; src=$3; shift 3
     if [ -n "$only" ] && ! echo " $only " | grep -q " $out "; then return; fi
     echo "  CC $out.elf (-g $src)"
     $CC $COMMON $arch "$@" -g -c "$src" -o "$out.o"
-    $CC $COMMON $arch "$@" rt/crt0.S rt/rt.c "$out.o" -lgcc -o "$out.elf"
+    $CC $COMMON $arch "$@" "$out.o" rt/crt0.S rt/rt.c -lgcc -o "$out.elf"
     rm -f "$out.o"
 }
 only="$*"

@@ -39,7 +39,8 @@ $CC -c rt/rt.c -o "$T/rt.o"
 
 build() {   # build OUT.elf [extra flags]: only pgo.c has debug info
     $CC $DBG "$@" -c src/pgo.c -o "$T/pgo.o"
-    $LLD -T rt/link.ld --build-id=none "$T/crt0.o" "$T/rt.o" "$T/pgo.o" -o "$T/out.elf"
+    # the program first, then the runtime, as build.sh links
+    $LLD -T rt/link.ld --build-id=none "$T/pgo.o" "$T/crt0.o" "$T/rt.o" -o "$T/out.elf"
 }
 instructions() {   # the hart's retired count from its summary line
     sed -nE 's/^rvtrace: ([0-9,]+) instructions retired.*/\1/p' "$1" | tr -d ,

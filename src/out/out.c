@@ -29,7 +29,9 @@ rvt_out *rvt_out_open(const rvt_out_writer *w, FILE *f, rvt_image *img)
 
 rvt_out *rvt_out_new(rvt_out_kind kind, FILE *f, rvt_image *img)
 {
-    /* the registry lists the writers in rvt_out_kind order */
+    /* the registry lists the writers in rvt_out_kind order, then others */
+    if ((unsigned)kind > RVT_OUT_FOLDED)
+        return NULL;
     return rvt_out_open(rvt_out_writer_at((size_t)kind), f, img);
 }
 

@@ -43,8 +43,17 @@ static void registry(void)
         CHECK(w == rvt_out_writer_at(i));        /* rvt_out_kind order */
         CHECK_STR(w->name, names[i]);
         CHECK_EQ(w->needs_image, i != RVT_OUT_PCS);
+        CHECK(!w->file_option);                   /* --NAME: stdout */
     }
-    CHECK(rvt_out_writer_at(4) == NULL);
+    /* issue 17: the file writers (--NAME FILE), after the rvt_out_kind ones */
+    static const char *const files[] = { "lcov", "coverage-listing", "lbr" };
+    for (size_t i = 0; i < 3; i++) {
+        const rvt_out_writer *w = rvt_out_find(files[i]);
+        CHECK(w != NULL);
+        CHECK(w == rvt_out_writer_at(4 + i));
+        CHECK(w && w->file_option && w->needs_image);
+    }
+    CHECK(rvt_out_writer_at(7) == NULL);
     CHECK(rvt_out_find("probe") == NULL);
     CHECK(rvt_out_find("JSON") == NULL);
     CHECK(rvt_out_find("") == NULL);
