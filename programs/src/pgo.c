@@ -8,7 +8,7 @@
 #include "rt.h"
 
 #define N 512
-#define PASSES 40
+#define PASSES 10
 
 static uint32_t data[N];
 
