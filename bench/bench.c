@@ -18,6 +18,7 @@
 #include "rvtrace/out.h"
 #include "rvtrace/profile.h"
 #include "floors.h"
+#include "sampling.h"
 
 #define MAX_PROGS 64
 #define MAX_PATH 512
@@ -348,6 +349,7 @@ typedef struct {
     double enc_cpu, dec_cpu;            /* te:all encoder and decoder CPU seconds */
     encap_cost encap;                   /* te:all stream re-framed (encap_cost.h) */
     double pass_mips[2][NPASSES];       /* decoder feeding each pass (passes[]) */
+    bench_sampling smp;         /* issue 17 rows (sampling.c) */
 } long_result;
 
 static double mips(uint64_t n, double s) { return s > 0 ? (double)n / s / 1e6 : 0; }
@@ -480,6 +482,9 @@ static int measure_long(const char *elf, long_result *L)
             uint64_t pn = 0;
             L->pass_mips[k][p] = decode_mips(m, xlen, elf, &e.out, &pn, p);
         }
+        rvt_te_attrs a;
+        if (which[k] == MODE_TE_ALL && te_attrs_for(m, xlen, &a) == 0)
+            bench_sampling_measure(elf, &a, e.out.buf, e.out.len, &L->smp);
         if (n != r.instret)
             fprintf(stderr, "bench: %s decoded %" PRIu64 " of %" PRIu64 " instructions\n",
                     m->name, n, r.instret);
@@ -595,6 +600,7 @@ static void report(FILE *f, workload *w, size_t n, const long_result *L, const c
         fputc('\n', f);
         fprintf(f, "Bits per instruction on the long workload: E-Trace all modes %.4f, "
                    "N-Trace HTM+sj+ir+rpt %.4f.\n\n", L->bits[0], L->bits[1]);
+        bench_sampling_report(f, &L->smp, L->dec_mips[0], long_name);
     }
     fprintf(f, "## Bits per retired instruction\n\n| workload | instructions |");
     for (size_t m = 0; m < NMODES; m++)

@@ -12,8 +12,8 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/rvtrace
 
 # rvtrace.pc.  libdir/includedir are relative to ${prefix} (when
 # GNUInstallDirs made them relative), so --define-variable=prefix works.
-# pkg-config --static must bring libelf, libfdt and libm (the hart's FPU) along: Requires.private when libelf
-# has a .pc (Debian's libelf-dev), else Libs.private.
+# pkg-config --static must bring libelf, libdw (the lcov writer's DWARF), libfdt and libm (the hart's FPU)
+# along: Requires.private when they have a .pc (Debian's libelf-dev, libdw-dev), else Libs.private.
 foreach(d LIBDIR INCLUDEDIR)
   if(IS_ABSOLUTE "${CMAKE_INSTALL_${d}}")
     set(RVT_PC_${d} "${CMAKE_INSTALL_${d}}")
@@ -23,15 +23,15 @@ foreach(d LIBDIR INCLUDEDIR)
 endforeach()
 find_package(PkgConfig QUIET)
 if(PKG_CONFIG_FOUND)
-  pkg_check_modules(RVT_LIBELF_PC QUIET libelf)
+  pkg_check_modules(RVT_LIBELF_PC QUIET libelf libdw)
 endif()
 # libfdt (the hart's device tree) the same way (cmake/libfdt.cmake).
 set(RVT_PC_REQ "")
 set(RVT_PC_LIBS "-lm")
 if(RVT_LIBELF_PC_FOUND)
-  list(APPEND RVT_PC_REQ libelf)
+  list(APPEND RVT_PC_REQ libelf libdw)
 else()
-  set(RVT_PC_LIBS "-lelf ${RVT_PC_LIBS}")
+  set(RVT_PC_LIBS "-ldw -lelf ${RVT_PC_LIBS}")
 endif()
 if(LIBFDT_PC_FOUND)
   list(APPEND RVT_PC_REQ libfdt)

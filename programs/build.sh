@@ -41,6 +41,17 @@ prog() {
     # libgcc last: RV32 needs its 64-bit divide helpers
     $CC $COMMON $arch "$@" rt/crt0.S rt/rt.c -lgcc -o "$out.elf"
 }
+# progg: as prog (the program first, as there), its source compiled alone
+# with debug info (-g), so that only it has DWARF line tables (the
+# coverage workloads).
+progg() {
+    out=$1; arch=$2; src=$3; shift 3
+    if [ -n "$only" ] && ! echo " $only " | grep -q " $out "; then return; fi
+    echo "  CC $out.elf (-g $src)"
+    $CC $COMMON $arch "$@" -g -c "$src" -o "$out.o"
+    $CC $COMMON $arch "$@" "$out.o" rt/crt0.S rt/rt.c -lgcc -o "$out.elf"
+    rm -f "$out.o"
+}
 only="$*"
 
 # name            ISA       flags                  sources
@@ -85,3 +96,4 @@ prog spike/htif      "$RV64C" -O2                  src/htif.c
 prog spike/htif_rv32 "$RV32C" -O2                  src/htif.c
 prog spike/memregion "$RV32C" -O2 -Wl,--section-start=.region_text=0x20010000 \
                   -Wl,--section-start=.region_data=0x20011000 src/memregion.c
+progg cov        "$RV64C"  src/cov.c  -O0

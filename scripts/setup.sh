@@ -14,6 +14,13 @@ have_pkg libelf-dev || need+=(libelf-dev)
 # The hart's device tree (src/hart/dtb.c) and its test (dtc).
 have_pkg libfdt-dev || need+=(libfdt-dev)
 have_cmd dtc || need+=(device-tree-compiler)
+# --lcov reads DWARF line tables (libdw); genhtml checks its tracefiles.
+have_pkg libdw-dev || need+=(libdw-dev)
+have_cmd genhtml || need+=(lcov)
+# script --lbr's AutoFDO check and the PGO loop (docs/coverage.md).
+have_cmd /usr/lib/llvm-19/bin/llvm-profgen || need+=(llvm-19)
+have_cmd clang-19 || need+=(clang-19)
+have_cmd ld.lld || need+=(lld)
 # rvtrace.pc and its test (tests/e2e/install.sh).
 have_cmd pkg-config || need+=(pkgconf)
 # The hart's external oracle (tests/e2e/qemu_conformance.sh).

@@ -80,6 +80,9 @@ typedef struct rvt_out_writer {
     void (*event)(void *state, const rvt_flow_event *ev);
     /* Writes what the writer holds back (folded stacks) and frees state. */
     void (*finish)(void *state);
+    /* Chosen by `--NAME FILE` (its own output file: lcov, coverage-listing,
+     * lbr), not by `--NAME` for stdout as listing/json/folded are. */
+    bool file_option;
 } rvt_out_writer;
 
 /* The registered writer called name, or NULL. */

@@ -14,6 +14,9 @@ static const rvt_out_writer *const writers[] = {
     &rvt_out_speedscope_writer, /* speedscope JSON */
     &rvt_out_timeline_writer,   /* Chrome trace-event JSON */
     &rvt_out_html_writer,       /* one-page HTML report */
+    &rvt_out_lcov_writer,       /* lcov tracefile (--lcov FILE) */
+    &rvt_out_coverage_listing_writer,
+    &rvt_out_lbr_writer,
 };
 
 const rvt_out_writer *rvt_out_writer_at(size_t i)

@@ -14,4 +14,8 @@ extern const rvt_out_writer rvt_out_speedscope_writer; /* speedscope.c */
 extern const rvt_out_writer rvt_out_timeline_writer;  /* timeline.c */
 extern const rvt_out_writer rvt_out_html_writer;      /* html.c */
 
+extern const rvt_out_writer rvt_out_coverage_listing_writer;   /* coverage_listing.c */
+extern const rvt_out_writer rvt_out_lcov_writer;      /* lcov.c */
+extern const rvt_out_writer rvt_out_lbr_writer;       /* lbr.c */
+
 #endif

@@ -43,17 +43,25 @@ static void registry(void)
         CHECK(w == rvt_out_writer_at(i));        /* rvt_out_kind order */
         CHECK_STR(w->name, names[i]);
         CHECK_EQ(w->needs_image, i != RVT_OUT_PCS);
+        CHECK(!w->file_option);                   /* --NAME: stdout */
     }
-    /* issue #17's writers follow the rvt_out_kind ones */
+    /* issue #17: the report writers (stdout or report --NAME FILE), then the
+     * file writers (--NAME FILE only), after the rvt_out_kind ones */
     static const char *const more[] = { "report", "flamegraph", "speedscope", "timeline", "html" };
     for (size_t i = 0; i < 5; i++) {
-        CHECK(rvt_out_find(more[i]) != NULL);
-        CHECK(rvt_out_find(more[i])->needs_image);
+        const rvt_out_writer *w = rvt_out_find(more[i]);
+        CHECK(w != NULL);
+        CHECK(w == rvt_out_writer_at(4 + i));
+        CHECK(w && w->needs_image && !w->file_option);
     }
-    size_t n = 0;
-    while (rvt_out_writer_at(n))
-        n++;
-    CHECK(n >= 9);
+    static const char *const files[] = { "lcov", "coverage-listing", "lbr" };
+    for (size_t i = 0; i < 3; i++) {
+        const rvt_out_writer *w = rvt_out_find(files[i]);
+        CHECK(w != NULL);
+        CHECK(w == rvt_out_writer_at(9 + i));
+        CHECK(w && w->file_option && w->needs_image);
+    }
+    CHECK(rvt_out_writer_at(12) == NULL);
     CHECK(rvt_out_find("probe") == NULL);
     CHECK(rvt_out_find("JSON") == NULL);
     CHECK(rvt_out_find("") == NULL);

@@ -135,6 +135,8 @@ int rvi_dump_file(const char *path, bool json);   /* rvi_dump.c */
 int cmd_verify(int argc, char **argv);     /* cmd_verify.c */
 struct rvt_tv_cfg;
 int tv_dump_file(const char *path, bool json, const struct rvt_tv_cfg *cfg);   /* tv_dump.c */
+int cmd_script(int argc, char **argv);     /* cmd_script.c */
+extern const char cmd_script_help[];
 /* Long help text of a subcommand (NULL if unknown).  Each subcommand file
  * defines its own text. */
 const char *cli_help_text(const char *cmd);

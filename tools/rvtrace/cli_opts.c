@@ -37,6 +37,8 @@ static const cli_option table[] = {
     { O_OUT, "-o", NULL, "OUT", E, K_TE | K_NT, "the stream to write (settings in OUT.attrs)" },
     { O_FILTER, "--trace-range", NULL, "...", E, K_TE | K_NT,
       "the filter and trigger options of run (docs/filter.md)" },
+    { O_FILE_OUT, "--lcov", NULL, "FILE", X, K_TE | K_NT,
+      "also write file writer NAME into FILE (docs/coverage.md)" },
     { O_CONTAINER, "--container", NULL, "refflow|encap", D | X | E, K_TE,
       "E-Trace framing, with --encap-* (docs/transport.md)" },
 };
@@ -64,7 +66,7 @@ static const cli_option *find(const char *a, unsigned cmd)
 {
     for (size_t k = 0; k < NTABLE; k++)
         if ((table[k].cmds & cmd) && table[k].id != O_WRITER && table[k].id != O_FILTER &&
-            table[k].id != O_CONTAINER &&
+            table[k].id != O_CONTAINER && table[k].id != O_FILE_OUT &&
             (spelt_as(a, table[k].name) || spelt_as(a, table[k].alias)))
             return &table[k];
     return NULL;
@@ -105,6 +107,8 @@ static int parse_one(cli_args *a, int argc, char **argv, int *i)
     }
     if ((a->cmd & CMD_DECODE) && cli_stdout_writer(s, &a->writer, &a->writers))
         return add(a, row(O_WRITER), NULL, s);
+    if ((a->cmd & CMD_DECODE) && cli_file_out_opt(&a->fouts, argc, argv, i))
+        return add(a, row(O_FILE_OUT), NULL, s);
     if ((a->cmd & CMD_ENCODE) && encode_filter_option(argc, argv, *i, &used)) {
         *i += used - 1;      /* taken by encode_filter_open() */
         return add(a, row(O_FILTER), NULL, s);
@@ -211,9 +215,19 @@ static void spelling(const cli_option *o, char *buf, size_t n)
         const rvt_out_writer *w;
         buf[0] = 0;
         for (size_t i = 0; (w = rvt_out_writer_at(i)); i++)
-            if (strcmp(w->name, "pcs"))
+            if (strcmp(w->name, "pcs") && !w->file_option)
                 len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s--%s", len ? ", " : "",
                                         w->name);
+        return;
+    }
+    if (o->id == O_FILE_OUT) {      /* every file writer: --lcov FILE, ... */
+        const rvt_out_writer *w;
+        buf[0] = 0;
+        for (size_t i = 0; (w = rvt_out_writer_at(i)); i++)
+            if (w->file_option)
+                len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s--%s", len ? ", " : "",
+                                        w->name);
+        snprintf(buf + len, len < n ? n - len : 0, " FILE");
         return;
     }
     snprintf(buf, n, "%s%s%s%s%s", o->name, o->alias ? ", " : "", o->alias ? o->alias : "",

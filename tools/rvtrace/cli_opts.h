@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include "cli.h"
+#include "cli_file_out.h"
 
 enum { CMD_DUMP = 1u, CMD_DECODE = 2u, CMD_ENCODE = 4u };
 /* The trace kinds (cli_kind.c): the protocols of rvtrace/proto.h, ingress
@@ -23,7 +24,7 @@ typedef enum {
     O_TE_OPT, O_TE_ATTR, O_TE_PROFILE, O_TE_DATA, O_NT_OPT, O_NT_SRC, O_NT_ATTR,
     O_JSON, O_SUMMARY, O_ADDRESSES, O_XLEN, O_FLEN, O_MLEN,
     O_ELF, O_PCS, O_WRITER, O_COUNT, O_STRICT, O_DATA_OUT, O_RAW, O_SPIKE_RV, O_SMC, O_SRC,
-    O_OUT, O_FILTER, O_CONTAINER,
+    O_OUT, O_FILTER, O_CONTAINER, O_FILE_OUT,
 } cli_opt_id;
 
 typedef struct cli_option {
@@ -53,6 +54,7 @@ typedef struct cli_args {
     bool too_many_files;
     const rvt_out_writer *writer;   /* decode: --listing/--json/--folded */
     int writers;                    /* how many of those were given */
+    cli_file_outs fouts;            /* decode: --lcov FILE, ... (cli_file_out.c) */
 } cli_args;
 
 /* Parse argv[1..argc) for command cmd: an option not in the table for cmd

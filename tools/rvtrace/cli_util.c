@@ -113,14 +113,16 @@ void cli_extra_writer(const rvt_out_writer *w)
 }
 
 /* "--NAME" of a registered writer (out.h) or the command's own
- * (cli_extra_writer); "pcs" is --pcs FILE, not stdout. */
+ * (cli_extra_writer); "pcs" is --pcs FILE, not stdout, and so are the file
+ * writers (cli_file_out.c). */
 static const rvt_out_writer *stdout_writer_opt(const char *arg)
 {
     if (strncmp(arg, "--", 2) || !strcmp(arg + 2, "pcs"))
         return NULL;
     if (cli_extra && !strcmp(arg + 2, cli_extra->name))
         return cli_extra;
-    return rvt_out_find(arg + 2);
+    const rvt_out_writer *w = rvt_out_find(arg + 2);
+    return w && !w->file_option ? w : NULL;
 }
 
 /* "--listing, --json, --folded": every stdout writer, in registry order. */
@@ -130,7 +132,7 @@ static void stdout_writer_names(char *buf, size_t n)
     buf[0] = 0;
     const rvt_out_writer *w;
     for (size_t i = 0; (w = rvt_out_writer_at(i)) != NULL && k < n; i++)
-        if (strcmp(w->name, "pcs"))
+        if (strcmp(w->name, "pcs") && !w->file_option)
             k += (size_t)snprintf(buf + k, n - k, "%s--%s", k ? ", " : "", w->name);
 }
 

@@ -24,6 +24,13 @@ const char cmd_decode_help[] =
     "ELF is then optional.  Settings come from FILE.attrs, which also tells\n"
     "the trace kind of a file not named .te or .nt.  One trace per command.\n"
     "\n"
+    "Coverage files, also in any combination (docs/coverage.md): --lcov F\n"
+    "(an lcov tracefile: lines and functions from the ELF's DWARF, branches\n"
+    "taken/not taken from the trace; genhtml renders it), --coverage-listing F\n"
+    "(every instruction of the code run or not, every branch both-ways,\n"
+    "one-way or never; needs no debug info), --lbr F (perf-script branch\n"
+    "stacks, as rvtrace script --lbr).  Alone they replace the listing.\n"
+    "\n"
     "In decode and dump, --etrace/--ntrace take no file: they name the kind\n"
     "of the trace given; --te-opt/--te-attr/--nt-opt/--nt-src/--nt-attr\n"
     "override what FILE.attrs says (the options listed below).\n"
@@ -53,6 +60,7 @@ typedef struct dec_ctx {
     const char *path;
     rvt_out *outs[2];
     size_t nout;
+    cli_file_outs *files;     /* --lcov FILE, ... (cli_file_out.c) */
     uint64_t errors;
     bool incomplete;          /* RVT_EV_END said RVT_END_INCOMPLETE */
     uint64_t losses, lost_hw; /* N-Trace RVT_EV_LOST events, the half-words they name */
@@ -110,6 +118,7 @@ static int on_event(void *ctx, const rvt_flow_event *ev)
         if (st)
             return st;
     }
+    cli_file_outs_event(c->files, ev);
     return 0;
 }
 
@@ -137,7 +146,7 @@ static int te_run(dec_ctx *c, const rvt_te_attrs *a, const uint8_t *buf, size_t 
         return CLI_FAIL;
     }
     c->te = d;
-    if (!c->nout && !c->smc)
+    if (!c->nout && !c->smc && !c->files->n)
         rvt_te_decoder_set_events(d, false);    /* --count alone */
     rvt_te_decoder_run(d, buf, len);
     cli_progress_done(&c->pr.p);
@@ -203,7 +212,7 @@ static int nt_run(dec_ctx *c, const rvt_nt_cfg *cfg, int src, const uint8_t *buf
     rvt_nt_decoder *d = rvt_nt_decoder_new_mem(cfg, c->mem, src, &st);
     if (!d)
         return CLI_FAIL;
-    if (count && !c->nout && !c->smc)
+    if (count && !c->nout && !c->smc && !c->files->n)
         rvt_nt_decoder_set_events(d, RVT_NT_EVENTS_COUNT);   /* --smc needs each fence.i */
     c->nt = d;
     st = rvt_nt_decode(d, buf, len, on_event, c);
@@ -303,7 +312,7 @@ static int smc_open(dec_ctx *c, const char *path)
     return CLI_OK;
 }
 
-static int decode_trace(const cli_args *a, cli_kind k, rvt_proto_cfg *cfg, rvt_image *img, rvt_mem *mem)
+static int decode_trace(cli_args *a, cli_kind k, rvt_proto_cfg *cfg, rvt_image *img, rvt_mem *mem)
 {
     const char *in = a->files[0], *pcs = cli_args_value(a, O_PCS), *smc = cli_args_value(a, O_SMC);
     bool count = cli_args_has(a, O_COUNT);
@@ -313,26 +322,34 @@ static int decode_trace(const cli_args *a, cli_kind k, rvt_proto_cfg *cfg, rvt_i
     /* the program's class unless the settings state the width */
     rvt_proto_cfg_input_xlen(cfg, rvt_image_xlen(img));
     static dec_ctx c;
-    c = (dec_ctx){ .kind = k, .path = in, .img = img, .mem = mem, .proto = rvt_proto_cfg_proto(cfg) };
+    c = (dec_ctx){ .kind = k, .path = in, .img = img, .mem = mem, .files = &a->fouts, .proto = rvt_proto_cfg_proto(cfg) };
     size_t len = 0;
     uint8_t *buf = cli_slurp(in, &len);
     if (k == KIND_TE)   /* unwrap an encapsulated stream (cli_container.c) */
         buf = cli_container_unwrap(in, buf, &len);
     FILE *pf = NULL;
     int rc = CLI_FAIL;
+    bool ran = false;          /* the decoder ran: what it wrote is kept */
     if (!buf || (smc && smc_open(&c, smc) != CLI_OK) || (pcs && !(pf = cli_out_fopen(pcs, "w"))))
         goto out;
     if (pf)
         c.outs[c.nout++] = rvt_out_open(rvt_out_find("pcs"), pf, img);
-    bool to_stdout = a->writers || (!count && !pcs);   /* as asked, else the listing */
+    bool to_stdout = a->writers || (!count && !pcs && !a->fouts.n);   /* as asked, else the listing */
     if (to_stdout)
         c.outs[c.nout++] = rvt_out_open(a->writer, stdout, img);
+    if (cli_file_outs_open(&a->fouts, img) != CLI_OK) {
+        cli_file_outs_close(&a->fouts);
+        goto close;
+    }
     cli_decode_progress_init(&c.pr, in, len, !to_stdout);
     rc = k == KIND_TE ? te_run(&c, rvt_proto_cfg_native(cfg), buf, len, count)
                       : nt_run(&c, rvt_proto_cfg_native(cfg), src, buf, len, count);
-    bool ran = rc == CLI_OK;   /* the decoder ran: what it wrote is kept */
+    ran = rc == CLI_OK;
+    if (cli_file_outs_close(&a->fouts) != CLI_OK)
+        rc = CLI_FAIL, ran = false;
     if (rc == CLI_OK && (c.errors || (cli_args_has(a, O_STRICT) && c.incomplete) || cli_container_damaged()))
         rc = CLI_FAIL;
+close:
     for (size_t i = 0; i < c.nout; i++)
         rvt_out_free(c.outs[i]);
     if (pf && fclose(pf) != 0)

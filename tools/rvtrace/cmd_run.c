@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "ctr_sample.h"
 #include "rvtrace/filter.h"
 #include "rvtrace/hart.h"
 #include "rvtrace/image.h"
@@ -81,6 +82,10 @@ const char cmd_run_help[] =
     "  --ctr                print the final CTR buffer (Smctr), newest first\n"
     "  --ctr-control N      mctrcontrol at reset, e.g. 0x7 records M, S and U\n"
     "                       (default 0: only what the program configures)\n"
+    "  --ctr-sample N --lbr FILE  a branch-stack sample of the CTR buffer every N\n"
+    "                       instructions, as perf record -b takes one (script --lbr's\n"
+    "                       format, for llvm-profgen; docs/coverage.md); without\n"
+    "                       --ctr-control, mctrcontrol is 0x10007 (M, S, U, 32 entries)\n"
     "  --stat               PMU event counts at exit, perf-stat style (rvtrace stat)\n"
     "  -e, --events LIST    the events --stat shows (see 'rvtrace stat --list')\n"
     "  --sbi                serve S-mode SBI PMU ecalls (a7 = 0x504D55) in rvtrace's\n"
@@ -141,6 +146,8 @@ typedef struct run_opts {
     const char *pcs_traced;
     int n_te, n_nt, n_flt;
     uint64_t data_split;         /* --data-split N: IDs, 0 = unified */
+    uint64_t ctr_sample;         /* --ctr-sample N, with --lbr FILE (ctr_sample.c) */
+    const char *lbr;
     char split_attr[2][32];      /* the te attributes it implies */
     run_boot boot;               /* --bios, --kernel, ... (run_boot.c) */
 } run_opts;
@@ -257,6 +264,8 @@ static int parse_args(int argc, char **argv, run_opts *o)
         else if (!strcmp(a, "--stat")) o->stat = true;
         else if (!strcmp(a, "--sbi")) o->sbi = true;
         else if (num_opt(argc, argv, &i, "--ctr-control", CLI_NUM_PLAIN, 0, UINT64_MAX, &o->ctr_control, &err)) {}
+        else if (num_opt(argc, argv, &i, "--ctr-sample", CLI_NUM_COUNT, 1, UINT64_MAX, &o->ctr_sample, &err)) {}
+        else if ((v = cli_opt(argc, argv, &i, "--lbr"))) o->lbr = v;
         else if ((v = cli_opt(argc, argv, &i, "--events")) || (v = cli_opt(argc, argv, &i, "-e")))
             o->events = v;
         else if (run_boot_option(argc, argv, &i, &o->boot)) {}
@@ -284,6 +293,10 @@ static int parse_args(int argc, char **argv, run_opts *o)
     }
     if (!err && o->data_split)
         split_te_attrs(o);
+    if (!err && ctr_sample_check(o->ctr_sample, o->lbr) != CLI_OK)
+        err = true;
+    if (!err && o->ctr_sample && !o->ctr_control)
+        o->ctr_control = CTR_SAMPLE_CONTROL;
     return err ? CLI_USAGE : 0;
 }
 
@@ -510,13 +523,17 @@ static int program_status(const run_opts *o, int code)
 
 #define RUN_CHUNK 20000000ull
 
-static int execute(const run_opts *o, rvt_hart *h, double *secs)
+/* cs: --ctr-sample's sampler (NULL without): the hart runs N
+ * instructions at a time and a sample is taken after each. */
+static int execute(const run_opts *o, rvt_hart *h, ctr_sampler *cs, double *secs)
 {
     cli_progress pr;
     cli_progress_init(&pr, !o->quiet);
     double t0 = cli_now();
     int why;
-    while ((why = rvt_hart_run(h, RUN_CHUNK)) == RVT_HART_STEP_LIMIT) {
+    while ((why = rvt_hart_run(h, cs ? o->ctr_sample : RUN_CHUNK)) == RVT_HART_STEP_LIMIT) {
+        if (cs)
+            ctr_sampler_take(cs, h);
         if (cli_progress_due(&pr)) {
             rvt_hart_stats st;
             rvt_hart_get_stats(h, &st);
@@ -560,6 +577,9 @@ static int run_loaded(run_opts *o, rvt_image *img)
         rc = open_pc_file(&ret, o->pcs_retired);
     if (!rc)
         rc = open_sinks(o, xlen, img, &sk);
+    ctr_sampler cs = { 0 };
+    if (!rc && o->ctr_sample)
+        rc = ctr_sampler_open(&cs, o->lbr, img);
     rvt_hart *h = NULL;
     if (!rc) {
         run_ctx ctx = { all, ret };
@@ -590,7 +610,7 @@ static int run_loaded(run_opts *o, rvt_image *img)
             rc = CLI_FAIL;
         } else {
             double secs;
-            int why = execute(o, h, &secs);
+            int why = execute(o, h, cs.f ? &cs : NULL, &secs);
             int fin = rvt_hart_finish(h);
             fflush(stdout);
             if (!o->quiet)
@@ -618,6 +638,8 @@ static int run_loaded(run_opts *o, rvt_image *img)
         }
     }
     int io = close_sinks(&sk) ? CLI_FAIL : CLI_OK;
+    if (ctr_sampler_close(&cs))
+        io = CLI_FAIL;
     if (tv_out_close(tv))
         io = CLI_FAIL;
     if (close_pc_file(all))

@@ -18,6 +18,7 @@ static const struct {
     { "disasm", cmd_disasm, "disassemble an ELF (objdump-style)" },
     { "stat", cmd_stat, "PMU event counts of a run, perf-stat style" },
     { "report", cmd_report, "profile of a trace or run: functions, flame graph, timeline, HTML" },
+    { "script", cmd_script, "branch-stack samples for llvm-profgen (AutoFDO), perf-script style" },
     { "bench", cmd_bench, "throughput and bits per instruction over the workloads" },
     { "help", cmd_help, "show help for a command" },
 };
@@ -51,6 +52,7 @@ const char *cli_help_text(const char *cmd)
         { "decode", cmd_decode_help }, { "encode", cmd_encode_help },
         { "import", cmd_import_help }, { "verify", cmd_verify_help }, { "disasm", cmd_disasm_help },
         { "stat", cmd_stat_help }, { "bench", cmd_bench_help }, { "report", cmd_report_help },
+        { "script", cmd_script_help },
         { "help", "usage: rvtrace help [COMMAND]\n"
                   "\n"
                   "Without COMMAND: the command list.  'rvtrace COMMAND --help' is the same\n"

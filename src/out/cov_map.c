@@ -1,0 +1,192 @@
+/* The coverage map (cov_map.h).  A conditional branch's outcome is read
+ * from the instruction that retires next: the fall-through address means
+ * not taken, the branch target taken (E-Trace 4.1.1 / N-Trace 2: the flow
+ * a decoder rebuilds is exactly that sequence).  Anything else in between
+ * (a trap, a loss, a decode error, a stop) leaves that outcome unknown. */
+#include <stdlib.h>
+#include <string.h>
+#include <elf.h>
+#include "util/grow.h"
+#include "out/cov_map.h"
+
+/* rvt_cov_range.kind: what the instruction there is, decoded once, so the
+ * per-instruction path needs no image lookup: its length in the low bits,
+ * COV_BRANCH for a conditional branch, COV_DECODED always.  The path has
+ * no data-dependent branch either: every instruction "records an outcome",
+ * into no_branch unless the previous one was a conditional branch. */
+enum { COV_LEN = 0x0f, COV_BRANCH = 0x40, COV_DECODED = 0x80 };
+
+static void free_range(rvt_cov_range *r)
+{
+    free(r->exec);
+    free(r->kind);
+    free(r->imm);
+    free(r->ways);
+}
+
+static bool add_range(rvt_cov *c, size_t *cap, uint64_t start, uint64_t end, const char *name)
+{
+    if (end <= start || (end - start) / 2 > SIZE_MAX / sizeof(uint64_t))
+        return true;           /* nothing to map */
+    rvt_cov_range *rs = rvt_grow(c->range, cap, c->nrange + 1, sizeof *rs, 8);
+    if (!rs)
+        return false;
+    c->range = rs;
+    size_t n = (size_t)((end - start + 1) / 2);
+    rvt_cov_range r = { start, end, name, calloc(n, sizeof *r.exec), calloc(n, 1),
+                        calloc(n, sizeof *r.imm), calloc(n, sizeof *r.ways) };
+    if (!r.exec || !r.kind || !r.imm || !r.ways) {
+        free_range(&r);
+        return false;
+    }
+    c->range[c->nrange++] = r;
+    return true;
+}
+
+static bool map_code(rvt_cov *c)
+{
+    size_t cap = 0;
+    uint64_t s, e;
+    const char *name;
+    for (size_t i = 0; rvt_image_code_range(c->img, i, &s, &e, &name); i++)
+        if (!add_range(c, &cap, s, e, name))
+            return false;
+    if (c->nrange)
+        return true;
+    for (size_t i = 0; i < rvt_image_segment_count(c->img); i++) {
+        const rvt_segment *g = rvt_image_segment(c->img, i);
+        if ((g->flags & PF_X) || !g->flags)     /* raw binaries carry no flags */
+            if (!add_range(c, &cap, g->vaddr, g->vaddr + g->memsz, g->name))
+                return false;
+    }
+    return true;
+}
+
+rvt_cov *rvt_cov_new(rvt_image *img)
+{
+    rvt_cov *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->img = img;
+    c->prev_ways = &c->no_branch;
+    if (img && !map_code(c)) {
+        rvt_cov_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void rvt_cov_free(rvt_cov *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->nrange; i++)
+        free_range(&c->range[i]);
+    free(c->range);
+    free(c);
+}
+
+/* The range holding pc (the last one used first), or NULL. */
+static inline rvt_cov_range *range_of(rvt_cov *c, uint64_t pc)
+{
+    rvt_cov_range *r = c->nrange ? &c->range[c->last] : NULL;
+    if (r && pc - r->start < r->end - r->start)
+        return r;
+    for (size_t i = 0; i < c->nrange; i++) {
+        r = &c->range[i];
+        if (pc - r->start < r->end - r->start) {
+            c->last = i;
+            return r;
+        }
+    }
+    return NULL;
+}
+
+bool rvt_cov_get(const rvt_cov *c, uint64_t pc, rvt_cov_cell *out)
+{
+    *out = (rvt_cov_cell){ 0 };
+    for (size_t i = 0; i < c->nrange; i++) {
+        const rvt_cov_range *r = &c->range[i];
+        if (pc - r->start < r->end - r->start) {
+            size_t k = (size_t)((pc - r->start) >> 1);
+            *out = (rvt_cov_cell){ r->exec[k], r->ways[k].taken, r->ways[k].fall };
+            return true;
+        }
+    }
+    return false;
+}
+
+static uint8_t decode_kind(rvt_cov *c, rvt_cov_range *r, size_t k, uint64_t pc)
+{
+    const rvt_insn *i = rvt_image_insn(c->img, pc);
+    uint8_t len = i && i->len ? i->len : 2;
+    bool branch = i && i->jclass == RVT_JC_BRANCH;
+    r->imm[k] = branch ? (int32_t)i->imm : 0;
+    return r->kind[k] = (uint8_t)(COV_DECODED | (branch ? COV_BRANCH : 0) | len);
+}
+
+static void insn(rvt_cov *c, uint64_t pc)
+{
+    /* the previous instruction's outcome, if it was a conditional branch */
+    c->prev_ways->fall += pc == c->prev_fall;
+    c->prev_ways->taken += pc == c->prev_target && pc != c->prev_fall;
+    c->prev_ways = &c->no_branch;
+    c->insns++;
+    rvt_cov_range *r = range_of(c, pc);
+    if (!r) {
+        c->outside++;
+        return;
+    }
+    size_t k = (size_t)((pc - r->start) >> 1);
+    r->exec[k]++;
+    uint8_t kd = r->kind[k];
+    if (__builtin_expect(!kd, 0))
+        kd = decode_kind(c, r, k, pc);
+    c->prev_ways = kd & COV_BRANCH ? &r->ways[k] : &c->no_branch;
+    c->prev_fall = pc + (kd & COV_LEN);
+    c->prev_target = pc + (uint64_t)(int64_t)r->imm[k];
+}
+
+void rvt_cov_event(rvt_cov *c, const rvt_flow_event *ev)
+{
+    switch (ev->kind) {
+    case RVT_EV_INSN:
+        insn(c, ev->pc);
+        break;
+    case RVT_EV_TRAP:
+    case RVT_EV_INTERRUPT:
+    case RVT_EV_LOST:
+    case RVT_EV_ERROR:
+    case RVT_EV_STOP:
+        c->prev_ways = &c->no_branch;   /* the next one says nothing of a branch */
+        break;
+    default:
+        break;
+    }
+}
+
+void *rvt_cov_out_open(FILE *f, rvt_image *img)
+{
+    rvt_cov_out *o = calloc(1, sizeof *o);
+    if (!o)
+        return NULL;
+    o->f = f;
+    if (!(o->cov = rvt_cov_new(img))) {
+        free(o);
+        return NULL;
+    }
+    return o;
+}
+
+void rvt_cov_out_event(void *state, const rvt_flow_event *ev)
+{
+    rvt_cov_event(((rvt_cov_out *)state)->cov, ev);
+}
+
+void rvt_cov_out_free(rvt_cov_out *o)
+{
+    if (!o)
+        return;
+    rvt_cov_free(o->cov);
+    free(o);
+}

@@ -1,0 +1,64 @@
+/* The coverage map shared by the coverage writers (lcov.c,
+ * coverage_listing.c; docs/coverage.md): per instruction of the image's
+ * code, how often it retired, and per conditional branch how often it
+ * was taken and not taken, from the decoded flow alone. */
+#ifndef RVT_OUT_COV_MAP_H
+#define RVT_OUT_COV_MAP_H
+
+#include <stdint.h>
+#include "rvtrace/out.h"
+
+/* The counts of one instruction (a copy: rvt_cov_get). */
+typedef struct rvt_cov_cell {
+    uint64_t exec;          /* times the instruction retired */
+    uint32_t taken, fall;   /* conditional branch outcomes seen */
+} rvt_cov_cell;
+
+typedef struct rvt_cov_ways {
+    uint32_t taken, fall;
+} rvt_cov_ways;
+
+/* One executable region: [start, end), arrays indexed by halfword.  The
+ * retire counts and the decoded kinds stay small and together, so the
+ * per-instruction path touches little memory; the outcomes only branches. */
+typedef struct rvt_cov_range {
+    uint64_t start, end;
+    const char *name;       /* section name (or the file of a raw segment) */
+    uint64_t *exec;
+    uint8_t *kind;          /* 0 not decoded yet, else COV_* | length (cov_map.c) */
+    int32_t *imm;           /* a conditional branch's offset (decoded with kind) */
+    rvt_cov_ways *ways;
+} rvt_cov_range;
+
+typedef struct rvt_cov {
+    rvt_image *img;
+    rvt_cov_range *range;
+    size_t nrange, last;    /* last: the range the previous PC was in */
+    rvt_cov_ways *prev_ways;    /* the previous instruction's outcome counts */
+    uint64_t prev_fall;     /* (&no_branch unless a conditional branch), its */
+    uint64_t prev_target;   /* fall-through and target: the next picks one */
+    rvt_cov_ways no_branch; /* absorbs the "outcomes" of everything else */
+    uint64_t insns, outside;   /* retired; of those outside every range */
+} rvt_cov;
+
+/* The map of img's executable sections (executable segments when there
+ * are none), all counts zero; NULL when out of memory. */
+rvt_cov *rvt_cov_new(rvt_image *img);
+void rvt_cov_free(rvt_cov *c);
+void rvt_cov_event(rvt_cov *c, const rvt_flow_event *ev);
+/* The counts of the instruction at pc into *out; false (zeros) outside
+ * every range. */
+bool rvt_cov_get(const rvt_cov *c, uint64_t pc, rvt_cov_cell *out);
+
+/* The state of the coverage writers: the output and the map.  open and
+ * event are the writers' rvt_out_writer hooks; each writer's finish writes
+ * its format, then calls rvt_cov_out_free. */
+typedef struct rvt_cov_out {
+    FILE *f;
+    rvt_cov *cov;
+} rvt_cov_out;
+void *rvt_cov_out_open(FILE *f, rvt_image *img);
+void rvt_cov_out_event(void *state, const rvt_flow_event *ev);
+void rvt_cov_out_free(rvt_cov_out *o);
+
+#endif

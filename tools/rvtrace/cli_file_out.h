@@ -1,0 +1,38 @@
+/* `--NAME FILE` for every registered writer that writes a file of its own
+ * (rvt_out_writer.file_option: lcov, coverage-listing, ...): the options,
+ * the outputs and feeding them, for any command that decodes a flow. */
+#ifndef RVT_CLI_FILE_OUT_H
+#define RVT_CLI_FILE_OUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "rvtrace/out.h"
+
+#define CLI_FILE_OUTS_MAX 8
+
+typedef struct cli_file_outs {
+    size_t n;
+    const rvt_out_writer *w[CLI_FILE_OUTS_MAX];
+    const char *path[CLI_FILE_OUTS_MAX];
+    FILE *f[CLI_FILE_OUTS_MAX];
+    rvt_out *out[CLI_FILE_OUTS_MAX];
+} cli_file_outs;
+
+/* True if argv[*i] is `--NAME FILE` / `--NAME=FILE` of a file writer: it
+ * is kept in fo and *i advanced. */
+bool cli_file_out_opt(cli_file_outs *fo, int argc, char **argv, int *i);
+/* A command's own configured writer in place of the registered one of
+ * the same name (script --lbr: its period and depth) for the options
+ * parsed after this call. */
+void cli_file_out_override(const rvt_out_writer *w);
+/* True if arg is exactly `--NAME` of a file writer (its value follows). */
+bool cli_file_out_valued(const char *arg);
+/* Claim and open every output (cli_out_fopen) on img: CLI_OK or CLI_FAIL
+ * (printed). */
+int cli_file_outs_open(cli_file_outs *fo, rvt_image *img);
+void cli_file_outs_event(cli_file_outs *fo, const rvt_flow_event *ev);
+/* Finish every writer and close its file: CLI_OK, or CLI_FAIL (printed)
+ * when one could not be written. */
+int cli_file_outs_close(cli_file_outs *fo);
+
+#endif
