@@ -33,13 +33,18 @@ demo: setup build
 test: setup build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
 
+# Under ASan, the two comparisons whose time goes to QEMU's single-stepped
+# log of millions of instructions are left out (the hart's side of both runs
+# under ASan in boot_uboot and the other QEMU tests).
+ASAN_SKIP ?= ^e2e\.(qemu_uboot|qemu_tv)$$
+
 $(ASAN_BUILD)/build.ninja:
 	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DRVT_SANITIZE=ON
 
 asan: setup $(ASAN_BUILD)/build.ninja
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+	  ctest --output-on-failure -j $(JOBS) -E '$(ASAN_SKIP)' $(CTEST_ARGS)
 
 # ThreadSanitizer over the tests that decode on several threads (one
 # rvt_mem shared by decoders on two threads, include/rvtrace/mem.h).

@@ -3,10 +3,17 @@
 #include <ctype.h>
 #include <string.h>
 #include "proto/proto_int.h"
+#include "rvtrace/transport.h"
 #include "util/kv.h"
 
+/* The file also holds the container's settings (transport.h: container=,
+ * encap_*=), which belong to the transport, not to the protocol. */
 static int kv_set(void *c, const char *name, const char *value)
 {
+    char kv[64];
+    snprintf(kv, sizeof kv, "%s=", name);
+    if (rvt_tp_config_key(kv))
+        return 0;
     return rvt_proto_cfg_set(c, name, value);
 }
 

@@ -27,7 +27,7 @@ refused() {   # refused OPTION PROTOCOL -- command...
 }
 refused --addresses E-Trace -- "$RVT_BIN" dump --addresses "$t/s.te"
 refused --summary "tandem verification" -- "$RVT_BIN" dump --tv --summary "$t/s.te"
-refused --smc E-Trace -- "$RVT_BIN" decode --elf "$P" --smc "$t/none" "$t/s.te"
+refused --container N-Trace -- "$RVT_BIN" decode --elf "$P" --container encap "$t/s.nt"
 refused --raw N-Trace -- "$RVT_BIN" decode --elf "$P" --raw "$t/s.rvi@0x1000" "$t/s.nt"
 refused --data-out N-Trace -- "$RVT_BIN" decode --elf "$P" --data-out "$t/d" "$t/s.nt"
 refused --src E-Trace -- "$RVT_BIN" decode --elf "$P" --src 0 "$t/s.te"
