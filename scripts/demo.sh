@@ -80,6 +80,24 @@ filtered sort "trace-on at main, trace-off at rt_report" --trace-on main --trace
 filtered sort "only check_sorted (--trace-range)" --trace-range check_sorted:main
 filtered timer "interrupt handlers only" --filter 0:interrupt
 
+# The ratified encapsulation (docs/transport.md): the same run framed as a
+# trace sink would hold it; decode takes the container from e.te.attrs.
+echo
+echo "Encapsulated E-Trace (srcID 6 bits, a sync sequence every 256 bytes; decoded == --pcs):"
+if [ -f programs/sort.elf ]; then
+    "$RVT" run programs/sort.elf --quiet --pcs "$tmp/want.pcs" --etrace "$tmp/e.te" "${te_opts[@]}" \
+        --container encap --encap-src-bits 6 --encap-src-id 1 --encap-sync-interval 256 >/dev/null 2>&1
+    res=MISMATCH
+    "$RVT" decode --elf programs/sort.elf "$tmp/e.te" --pcs "$tmp/e.pcs" 2>/dev/null &&
+        cmp -s "$tmp/want.pcs" "$tmp/e.pcs" && res=ok
+    [ "$res" = ok ] || bad=$((bad + 1))
+    printf '  sort   %8s instructions, %s bytes   %s\n' "$(wc -l <"$tmp/want.pcs")" "$(stat -c %s "$tmp/e.te")" "$res"
+    echo
+    echo "Where the time goes (rvtrace report over that trace; docs/report.md):"
+    "$RVT" report --elf programs/sort.elf --percent-limit 5 "$tmp/e.te" 2>/dev/null |
+        head -12 | sed 's/^/  /'
+fi
+
 for elf in programs/long*.elf; do
     [ -f "$elf" ] || continue
     echo
