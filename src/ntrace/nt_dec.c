@@ -122,8 +122,8 @@ rvt_nt_decoder *rvt_nt_decoder_new_mem(const rvt_nt_cfg *cfg, const rvt_mem *mem
     rvt_dec_mem dm = { 0 };
     int st = cfg ? rvt_dec_mem_open(&dm, mem, NULL) : RVT_ERR_INVAL;
     rvt_nt_decoder *d = st < 0 ? NULL
-                        : rvt_nt_decoder_new(cfg, rvt_memv_insn, dm.view, src_filter, fn,
-                                                           fn_ctx, &st);
+                        : rvt_nt_decoder_new(cfg, rvt_memv_insn, dm.view, src_filter, fn, fn_ctx,
+                                             &st);
     if (d)
         d->mem = dm;
     else
