@@ -396,12 +396,12 @@ static double decode_mips(const mode *m, unsigned xlen, const char *elf, const b
     } else {
         rvt_nt_cfg c;
         nt_cfg_for(m, xlen, &c);
-        rvt_nt_decoder *d = rvt_nt_decoder_new(&c, rvt_image_insn_cb, img, -1, &st);
+        rvt_nt_decoder *d = rvt_nt_decoder_new(&c, rvt_image_insn_cb, img, -1, fn, ctx, &st);
         if (!d)
             goto fail_pass;
         t0 = now();
-        rvt_nt_decode(d, b->buf, b->len, fn, ctx);
-        rvt_nt_decode_end(d, fn, ctx);
+        rvt_nt_decode(d, b->buf, b->len);
+        rvt_nt_decode_end(d);
         if (pass >= 0)
             pass_close(&pc);
         t = since(t0);

@@ -35,16 +35,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     split = in.n ? (split * in.n) / 255u : 0;
     rvt_fuzz_flow f = { .len = in.n, .blocks = mode == RVT_NT_EVENTS_BLOCK };
     int st = 0;
-    rvt_nt_decoder *d = rvt_nt_decoder_new(&c, rvt_image_insn_cb, img, -1, &st);
+    rvt_nt_decoder *d = rvt_nt_decoder_new(&c, rvt_image_insn_cb, img, -1, rvt_fuzz_flow_event, &f,
+                                           &st);
     rvt_fuzz_check_status(st);
     if (!d)
         return 0;
     rvt_nt_decoder_set_events(d, mode);
-    rvt_fuzz_check_status(rvt_nt_decode(d, in.p, split, rvt_fuzz_flow_event, &f));
+    rvt_fuzz_check_status(rvt_nt_decode(d, in.p, split));
     if (!f.stopped)     /* a new rvt_nt_decode call after a stop would go on */
-        rvt_fuzz_check_status(rvt_nt_decode(d, in.p + split, in.n - split, rvt_fuzz_flow_event,
-                                            &f));
-    rvt_fuzz_check_status(rvt_nt_decode_end(d, rvt_fuzz_flow_event, &f));
+        rvt_fuzz_check_status(rvt_nt_decode(d, in.p + split, in.n - split));
+    rvt_fuzz_check_status(rvt_nt_decode_end(d));
     rvt_nt_dec_stats s;
     rvt_nt_decoder_stats(d, &s);
     RVT_FUZZ_ASSERT(s.messages <= in.n);

@@ -223,26 +223,32 @@ typedef struct rvt_nt_dec_stats {
 /* cfg supplies inst_mode, src_bits, seq_jump, implicit_return,
  * repeat_history, all_jumps, extend_addr_msb, no_addr_diff, xlen.
  * src_filter < 0: decode every SRC (separate state per source). */
-/* NULL with *status RVT_ERR_INVAL (cfg or insn NULL, cfg fails
+/* Events go to fn(fn_ctx, ...), given here as for rvt_te_decoder_new; fn
+ * may be NULL for a decoder used only through the pull API (set_input).
+ * NULL with *status RVT_ERR_INVAL (cfg or insn NULL, cfg fails
  * rvt_nt_cfg_check) or RVT_ERR_NOMEM. */
 rvt_nt_decoder *rvt_nt_decoder_new(const rvt_nt_cfg *cfg, rvt_nt_insn_fn insn,
-                                   void *insn_ctx, int src_filter, int *status);
+                                   void *insn_ctx, int src_filter, rvt_flow_fn fn, void *fn_ctx,
+                                   int *status);
 /* Over an rvt_mem (mem.h): each source's code is looked up in the space
  * of its last Ownership message (7.1: context and PRV; 0 and 0 before
  * one) and its SRC.  mem must outlive the decoder; several decoders
  * (threads) may share it.  cfg NULL: RVT_ERR_INVAL. */
 rvt_nt_decoder *rvt_nt_decoder_new_mem(const rvt_nt_cfg *cfg, const rvt_mem *mem, int src_filter,
-                                       int *status);
+                                       rvt_flow_fn fn, void *fn_ctx, int *status);
 void rvt_nt_decoder_free(rvt_nt_decoder *d);
 /* Decode a buffer (may be called repeatedly for consecutive chunks that
- * end on message boundaries); events go to fn.  Returns 0, fn's nonzero
- * return value, or RVT_ERR_INVAL (d or fn NULL, buf NULL with len > 0).  Errors are reported as RVT_EV_ERROR events, never fatal. */
-int rvt_nt_decode(rvt_nt_decoder *d, const uint8_t *buf, size_t len,
-                  rvt_flow_fn fn, void *fn_ctx);
-/* Emit RVT_EV_END (RVT_ERR_INVAL: d or fn NULL).  aux = RVT_END_INCOMPLETE when a source (src_filter's,
- * else any seen) does not end with a ProgTraceCorrelation (7.12), or no
- * message was seen at all; offset = where the last whole message ends. */
-int rvt_nt_decode_end(rvt_nt_decoder *d, rvt_flow_fn fn, void *fn_ctx);
+ * end on message boundaries); events go to the callback given at new.
+ * Returns 0, the callback's nonzero return value, RVT_ERR_INVAL (d NULL,
+ * no callback given at new, buf NULL with len > 0) or RVT_ERR_STATE (the
+ * pull API's input given).  Errors are reported as RVT_EV_ERROR events,
+ * never fatal. */
+int rvt_nt_decode(rvt_nt_decoder *d, const uint8_t *buf, size_t len);
+/* Emit RVT_EV_END (RVT_ERR_INVAL and RVT_ERR_STATE as rvt_nt_decode).
+ * aux = RVT_END_INCOMPLETE when a source (src_filter's, else any seen)
+ * does not end with a ProgTraceCorrelation (7.12), or no message was seen
+ * at all; offset = where the last whole message ends. */
+int rvt_nt_decode_end(rvt_nt_decoder *d);
 /* Forget cached instructions (11.4: the image changed, e.g. from an event
  * callback after a fence.i).  Safe to call from inside the callback. */
 void rvt_nt_decoder_flush_cache(rvt_nt_decoder *d);
@@ -259,9 +265,11 @@ void rvt_nt_decoder_set_events(rvt_nt_decoder *d, unsigned mode);
  * decoded yet) the whole stream that next_block / next_insn / next_event
  * then decode message by message (RVT_EV_END comes at its end).  0,
  * RVT_ERR_INVAL (d NULL, or buf NULL with len > 0), RVT_ERR_STATE (input
- * given before or rvt_nt_decode used).  The next_* calls: > 0 got one, 0
- * input used up (next_event: or an instruction comes first),
- * RVT_ERR_INVAL (NULL argument), RVT_ERR_STATE (no input), RVT_ERR_NOMEM. */
+ * given before or rvt_nt_decode used); from then on the callback given at
+ * new is not called (the events come from next_event).  The next_* calls:
+ * > 0 got one, 0 input used up (next_event: or an instruction comes
+ * first), RVT_ERR_INVAL (NULL argument), RVT_ERR_STATE (no input),
+ * RVT_ERR_NOMEM. */
 int rvt_nt_decoder_set_input(rvt_nt_decoder *d, const uint8_t *buf, size_t len);
 int rvt_nt_decoder_next_block(rvt_nt_decoder *d, rvt_block *out);
 int rvt_nt_decoder_next_insn(rvt_nt_decoder *d, rvt_flow_insn *out);

@@ -8,9 +8,9 @@
  *   "tv"           tandem-verification traces (.tvt): xlen, flen, mlen
  *
  * Every function rejects NULL arguments with RVT_ERR_INVAL (NULL for
- * functions returning pointers).  The encoder and decoder are the
- * protocols' own (etrace.h, ntrace.h), created from rvt_proto_cfg_native;
- * a pull API (next_block) is to come beside the push decoders. */
+ * functions returning pointers).  The encoder is the protocol's own
+ * (etrace.h, ntrace.h), created from rvt_proto_cfg_native; the decoder is
+ * created here by protocol (rvt_proto_decoder_new) or directly. */
 #ifndef RVT_PROTO_H
 #define RVT_PROTO_H
 
@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "rvtrace/flow.h"
+#include "rvtrace/mem.h"
 #include "rvtrace/status.h"
 
 typedef struct rvt_proto rvt_proto;
@@ -146,6 +148,37 @@ typedef struct rvt_proto_dump_end {
  * non-zero return stops the walk and is returned.  end may be NULL. */
 int rvt_proto_dump(const rvt_proto_cfg *c, const uint8_t *buf, size_t len, unsigned flags,
                    rvt_proto_item_fn fn, void *ctx, rvt_proto_dump_end *end);
+
+/* ---- the instruction-flow decoder ---- */
+/* The protocol's decoder (RVT_PROTO_DECODE: rvt_te_decoder, rvt_nt_decoder
+ * over every SRC) with c's settings as they are (call rvt_proto_cfg_fill
+ * first, as for the encoder), reading code from mem (mem.h; it must
+ * outlive the decoder).  Events go to fn(ctx, ...); fn may be NULL for a
+ * decoder used only through the pull calls.  NULL with *status (status
+ * may be NULL): RVT_ERR_INVAL (c or mem NULL, settings the protocol's
+ * check refuses), RVT_ERR_STATE (the protocol has no decoder: "tv"),
+ * RVT_ERR_NOMEM. */
+typedef struct rvt_proto_decoder rvt_proto_decoder;
+rvt_proto_decoder *rvt_proto_decoder_new(const rvt_proto_cfg *c, const rvt_mem *mem,
+                                         rvt_flow_fn fn, void *ctx, int *status);
+void rvt_proto_decoder_free(rvt_proto_decoder *d);
+/* Push: decode buf, events to fn (E-Trace: the whole stream, which it
+ * also ends, rvt_te_decoder_run; N-Trace: a chunk ending on a message
+ * boundary, again for the next one, rvt_nt_decode).  0, fn's nonzero
+ * return, RVT_ERR_INVAL (d NULL, buf NULL with len > 0, N-Trace: no fn),
+ * RVT_ERR_STATE (after finish or set_input). */
+int rvt_proto_decoder_run(rvt_proto_decoder *d, const uint8_t *buf, size_t len);
+/* The end of the stream: RVT_EV_END (with RVT_END_INCOMPLETE as the
+ * protocol decides), sent once (later calls: 0, nothing sent).
+ * RVT_ERR_INVAL (d NULL), RVT_ERR_STATE (after set_input). */
+int rvt_proto_decoder_finish(rvt_proto_decoder *d);
+/* Pull (flow.h): the protocol's set_input, next_block, next_insn and
+ * next_event, with their statuses (etrace.h, ntrace.h); NULL arguments
+ * give RVT_ERR_INVAL. */
+int rvt_proto_decoder_set_input(rvt_proto_decoder *d, const uint8_t *buf, size_t len);
+int rvt_proto_decoder_next_block(rvt_proto_decoder *d, rvt_block *out);
+int rvt_proto_decoder_next_insn(rvt_proto_decoder *d, rvt_flow_insn *out);
+int rvt_proto_decoder_next_event(rvt_proto_decoder *d, rvt_flow_event *out);
 
 /* ---- several harts, one stream ---- */
 /* Replay n .rvi readers' instruction records (data records skipped) into

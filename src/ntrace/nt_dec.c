@@ -87,7 +87,8 @@ struct rvt_nt_decoder {
 };
 
 rvt_nt_decoder *rvt_nt_decoder_new(const rvt_nt_cfg *cfg, rvt_nt_insn_fn insn,
-                                   void *insn_ctx, int src_filter, int *status)
+                                   void *insn_ctx, int src_filter, rvt_flow_fn fn, void *fn_ctx,
+                                   int *status)
 {
     rvt_nt_decoder *d = cfg ? calloc(1, sizeof *d) : NULL;
     int st = cfg ? RVT_ERR_NOMEM : RVT_ERR_INVAL;
@@ -102,6 +103,8 @@ rvt_nt_decoder *rvt_nt_decoder_new(const rvt_nt_cfg *cfg, rvt_nt_insn_fn insn,
         return NULL;
     }
     d->src_filter = src_filter;
+    d->fn = fn;
+    d->fn_ctx = fn_ctx;
     d->xmask = d->cfg.xlen == 32 ? 0xffffffffull : ~0ull;
     /* the encoder reports at the counter's MSB (2^(bits-1)) plus at most
      * one block; 2^bits leaves room for both */
@@ -114,12 +117,13 @@ rvt_nt_decoder *rvt_nt_decoder_new(const rvt_nt_cfg *cfg, rvt_nt_insn_fn insn,
 }
 
 rvt_nt_decoder *rvt_nt_decoder_new_mem(const rvt_nt_cfg *cfg, const rvt_mem *mem, int src_filter,
-                                       int *status)
+                                       rvt_flow_fn fn, void *fn_ctx, int *status)
 {
     rvt_dec_mem dm = { 0 };
     int st = cfg ? rvt_dec_mem_open(&dm, mem, NULL) : RVT_ERR_INVAL;
     rvt_nt_decoder *d = st < 0 ? NULL
-                        : rvt_nt_decoder_new(cfg, rvt_memv_insn, dm.view, src_filter, &st);
+                        : rvt_nt_decoder_new(cfg, rvt_memv_insn, dm.view, src_filter, fn, fn_ctx,
+                                             &st);
     if (d)
         d->mem = dm;
     else
@@ -1066,15 +1070,15 @@ static int next_message(rvt_nt_decoder *d, rvt_nt_reader *r, int *st)
     return 1;
 }
 
-int rvt_nt_decode(rvt_nt_decoder *d, const uint8_t *buf, size_t len, rvt_flow_fn fn, void *fn_ctx)
+int rvt_nt_decode(rvt_nt_decoder *d, const uint8_t *buf, size_t len)
 {
-    if (!d || !fn || (!buf && len))
+    if (!d || !d->fn || (!buf && len))
         return RVT_ERR_INVAL;
+    if (d->pulled)
+        return RVT_ERR_STATE;
     rvt_nt_reader r;
     rvt_nt_reader_init(&r, buf, len, &d->cfg);
     r.base = d->base;
-    d->fn = fn;
-    d->fn_ctx = fn_ctx;
     d->stop = 0;
     int st = 0;
     while (next_message(d, &r, &st))
@@ -1096,12 +1100,9 @@ static bool stream_complete(const rvt_nt_decoder *d)
     return d->nused > 0;
 }
 
-int rvt_nt_decode_end(rvt_nt_decoder *d, rvt_flow_fn fn, void *fn_ctx)
+/* The end of the stream, to d->fn (the push callback or the pull queue). */
+static int decode_end(rvt_nt_decoder *d)
 {
-    if (!d || !fn)
-        return RVT_ERR_INVAL;
-    d->fn = fn;
-    d->fn_ctx = fn_ctx;
     d->stop = 0;
     bool complete = stream_complete(d);
     nt_src *s = src_state(d, d->src_filter >= 0 ? (unsigned)d->src_filter : 0);
@@ -1115,6 +1116,13 @@ int rvt_nt_decode_end(rvt_nt_decoder *d, rvt_flow_fn fn, void *fn_ctx)
             return st;
     }
     return event(d, s, RVT_EV_END, s->pc, complete ? 0 : RVT_END_INCOMPLETE, 0, NULL);
+}
+
+int rvt_nt_decode_end(rvt_nt_decoder *d)
+{
+    if (!d || !d->fn)
+        return RVT_ERR_INVAL;
+    return d->pulled ? RVT_ERR_STATE : decode_end(d);
 }
 
 /* ---- the pull API (rvtrace/flow.h, src/flow/flow_pull.h) ---- */
@@ -1132,7 +1140,7 @@ static int pull_step(void *dec)
     if (next_message(d, &d->rd, &st))
         return st < 0 ? st : 1;
     d->base += d->rd.len;
-    st = rvt_nt_decode_end(d, rvt_flow_pull_event, &d->pull);
+    st = decode_end(d);
     return st < 0 ? st : 0;
 }
 

@@ -158,6 +158,37 @@ static int te_dump(const proto_native *nat, const uint8_t *buf, size_t len, unsi
     return 0;
 }
 
+/* ---- the decoder behind rvt_proto_decoder_* (ch. 11) ---- */
+
+static void *te_dec_create(const proto_native *n, const rvt_mem *mem, rvt_flow_fn fn, void *ctx,
+                           int *status)
+{
+    return rvt_te_decoder_new_mem(&n->te, mem, fn, ctx, status);
+}
+
+static int te_dec_run(void *d, const uint8_t *buf, size_t len)
+{
+    return rvt_te_decoder_run(d, buf, len);
+}
+
+static int te_dec_finish(void *d) { return rvt_te_decoder_finish(d); }
+static void te_dec_destroy(void *d) { rvt_te_decoder_free(d); }
+
+static int te_dec_set_input(void *d, const uint8_t *buf, size_t len)
+{
+    return rvt_te_decoder_set_input(d, buf, len);
+}
+
+static int te_dec_block(void *d, rvt_block *out) { return rvt_te_decoder_next_block(d, out); }
+static int te_dec_insn(void *d, rvt_flow_insn *out) { return rvt_te_decoder_next_insn(d, out); }
+static int te_dec_event(void *d, rvt_flow_event *out) { return rvt_te_decoder_next_event(d, out); }
+
+static const proto_dec_ops te_dec = {
+    .create = te_dec_create, .run = te_dec_run, .finish = te_dec_finish,
+    .destroy = te_dec_destroy, .set_input = te_dec_set_input, .next_block = te_dec_block,
+    .next_insn = te_dec_insn, .next_event = te_dec_event,
+};
+
 const rvt_proto proto_etrace = {
     .name = "etrace", .title = "E-Trace", .unit = "packet",
     .end_marker = "the final support packet, E-Trace 6.5.1",
@@ -165,7 +196,7 @@ const rvt_proto proto_etrace = {
     .caps = RVT_PROTO_SIDECAR | RVT_PROTO_DUMP | RVT_PROTO_ENCODE | RVT_PROTO_DECODE,
     .setting = rvt_te_attrs_name, .defaults = te_defaults, .set = te_set, .get = te_get,
     .fill = te_fill, .input_xlen = te_input_xlen, .check = te_check, .caveat = te_caveat,
-    .dump = te_dump,
+    .dump = te_dump, .dec = &te_dec,
 };
 
 const rvt_proto proto_etrace_data = {
@@ -175,5 +206,5 @@ const rvt_proto proto_etrace_data = {
     .caps = RVT_PROTO_SIDECAR | RVT_PROTO_DUMP | RVT_PROTO_ENCODE | RVT_PROTO_DECODE,
     .setting = rvt_te_attrs_name, .defaults = te_data_defaults, .set = te_set, .get = te_get,
     .fill = te_fill, .input_xlen = te_input_xlen, .check = te_check, .caveat = te_caveat,
-    .dump = te_dump,
+    .dump = te_dump, .dec = &te_dec,
 };

@@ -5,6 +5,8 @@
 #define RVT_PROTO_INT_H
 
 #include "rvtrace/etrace.h"
+#include "rvtrace/flow.h"
+#include "rvtrace/mem.h"
 #include "rvtrace/ntrace.h"
 #include "rvtrace/proto.h"
 #include "rvtrace/tv.h"
@@ -41,9 +43,26 @@ struct rvt_proto {
     const char *(*caveat)(const proto_native *n);
     int (*dump)(const proto_native *n, const uint8_t *buf, size_t len, unsigned flags,
                 rvt_proto_item_fn fn, void *ctx, rvt_proto_dump_end *end);
-    /* Slot for the pull decoder (issue 14 "Flow core": next_block). */
-    void *next_block;
+    /* the instruction-flow decoder (RVT_PROTO_DECODE), or NULL */
+    const struct proto_dec_ops *dec;
 };
+
+/* A protocol's decoder behind rvt_proto_decoder_* (proto_decoder.c): each
+ * op forwards to the protocol's own decoder (etrace.h, ntrace.h). */
+typedef struct proto_dec_ops {
+    void *(*create)(const proto_native *n, const rvt_mem *mem, rvt_flow_fn fn, void *ctx,
+                    int *status);
+    int (*run)(void *d, const uint8_t *buf, size_t len);
+    int (*finish)(void *d);
+    void (*destroy)(void *d);
+    int (*set_input)(void *d, const uint8_t *buf, size_t len);
+    int (*next_block)(void *d, rvt_block *out);
+    int (*next_insn)(void *d, rvt_flow_insn *out);
+    int (*next_event)(void *d, rvt_flow_event *out);
+} proto_dec_ops;
+
+/* c is a configuration made by rvt_proto_cfg_new (size, version, protocol). */
+bool proto_cfg_ok(const rvt_proto_cfg *c);
 
 /* The setting's index in p->settings, or -1. */
 int proto_setting_index(const rvt_proto *p, const char *name);

@@ -126,6 +126,38 @@ static const char *nt_setting(size_t i, const char **help)
     return rvt_nt_cfg_name(i, help);
 }
 
+/* ---- the decoder behind rvt_proto_decoder_* (ch. 11) ---- */
+
+/* Every SRC (src_filter -1): the registry's decoder follows each hart. */
+static void *nt_dec_create(const proto_native *n, const rvt_mem *mem, rvt_flow_fn fn, void *ctx,
+                           int *status)
+{
+    return rvt_nt_decoder_new_mem(&n->nt, mem, -1, fn, ctx, status);
+}
+
+static int nt_dec_run(void *d, const uint8_t *buf, size_t len)
+{
+    return rvt_nt_decode(d, buf, len);
+}
+
+static int nt_dec_finish(void *d) { return rvt_nt_decode_end(d); }
+static void nt_dec_destroy(void *d) { rvt_nt_decoder_free(d); }
+
+static int nt_dec_set_input(void *d, const uint8_t *buf, size_t len)
+{
+    return rvt_nt_decoder_set_input(d, buf, len);
+}
+
+static int nt_dec_block(void *d, rvt_block *out) { return rvt_nt_decoder_next_block(d, out); }
+static int nt_dec_insn(void *d, rvt_flow_insn *out) { return rvt_nt_decoder_next_insn(d, out); }
+static int nt_dec_event(void *d, rvt_flow_event *out) { return rvt_nt_decoder_next_event(d, out); }
+
+static const proto_dec_ops nt_dec = {
+    .create = nt_dec_create, .run = nt_dec_run, .finish = nt_dec_finish,
+    .destroy = nt_dec_destroy, .set_input = nt_dec_set_input, .next_block = nt_dec_block,
+    .next_insn = nt_dec_insn, .next_event = nt_dec_event,
+};
+
 const rvt_proto proto_ntrace = {
     .name = "ntrace", .title = "N-Trace", .unit = "message",
     .end_marker = "ProgTraceCorrelation, 7.12",
@@ -133,4 +165,5 @@ const rvt_proto proto_ntrace = {
     .caps = RVT_PROTO_SIDECAR | RVT_PROTO_DUMP | RVT_PROTO_ENCODE | RVT_PROTO_DECODE,
     .setting = nt_setting, .defaults = nt_defaults, .set = nt_set, .get = nt_get,
     .fill = nt_fill, .input_xlen = nt_input_xlen, .check = nt_check, .dump = nt_dump,
+    .dec = &nt_dec,
 };

@@ -42,7 +42,7 @@ int proto_setting_index(const rvt_proto *p, const char *name)
 }
 
 /* A configuration made by this library, of the layout it was built with. */
-static bool cfg_ok(const rvt_proto_cfg *c)
+bool proto_cfg_ok(const rvt_proto_cfg *c)
 {
     return c && c->size == sizeof *c && c->version == RVT_PROTO_CFG_VERSION && c->proto;
 }
@@ -68,12 +68,12 @@ void rvt_proto_cfg_free(rvt_proto_cfg *c)
 
 const rvt_proto *rvt_proto_cfg_proto(const rvt_proto_cfg *c)
 {
-    return cfg_ok(c) ? c->proto : NULL;
+    return proto_cfg_ok(c) ? c->proto : NULL;
 }
 
 int rvt_proto_cfg_defaults(rvt_proto_cfg *c)
 {
-    if (!cfg_ok(c))
+    if (!proto_cfg_ok(c))
         return RVT_ERR_INVAL;
     memset(c->stated, 0, sizeof c->stated);
     memset(&c->n, 0, sizeof c->n);
@@ -83,7 +83,7 @@ int rvt_proto_cfg_defaults(rvt_proto_cfg *c)
 
 int rvt_proto_cfg_set(rvt_proto_cfg *c, const char *name, const char *value)
 {
-    if (!cfg_ok(c) || !name || !value)
+    if (!proto_cfg_ok(c) || !name || !value)
         return RVT_ERR_INVAL;
     int st = c->proto->set(&c->n, name, value);
     int i = proto_setting_index(c->proto, name);
@@ -94,20 +94,20 @@ int rvt_proto_cfg_set(rvt_proto_cfg *c, const char *name, const char *value)
 
 int rvt_proto_cfg_get(const rvt_proto_cfg *c, const char *name, char *buf, size_t n)
 {
-    if (!cfg_ok(c) || !name || !buf || !n)
+    if (!proto_cfg_ok(c) || !name || !buf || !n)
         return RVT_ERR_INVAL;
     return c->proto->get(&c->n, name, buf, n);
 }
 
 bool rvt_proto_cfg_stated(const rvt_proto_cfg *c, const char *name)
 {
-    int i = cfg_ok(c) && name ? proto_setting_index(c->proto, name) : -1;
+    int i = proto_cfg_ok(c) && name ? proto_setting_index(c->proto, name) : -1;
     return i >= 0 && c->stated[i];
 }
 
 int rvt_proto_cfg_fill(rvt_proto_cfg *c)
 {
-    if (!cfg_ok(c))
+    if (!proto_cfg_ok(c))
         return RVT_ERR_INVAL;
     if (c->proto->fill)
         c->proto->fill(c);
@@ -116,7 +116,7 @@ int rvt_proto_cfg_fill(rvt_proto_cfg *c)
 
 int rvt_proto_cfg_input_xlen(rvt_proto_cfg *c, unsigned xlen)
 {
-    if (!cfg_ok(c))
+    if (!proto_cfg_ok(c))
         return RVT_ERR_INVAL;
     if (xlen && c->proto->input_xlen)
         c->proto->input_xlen(c, xlen);
@@ -142,24 +142,24 @@ int rvt_proto_cfg_check(const rvt_proto_cfg *c, const char **why)
 
 const char *rvt_proto_cfg_caveat(const rvt_proto_cfg *c)
 {
-    return cfg_ok(c) && c->proto->caveat ? c->proto->caveat(&c->n) : NULL;
+    return proto_cfg_ok(c) && c->proto->caveat ? c->proto->caveat(&c->n) : NULL;
 }
 
 void *rvt_proto_cfg_native(rvt_proto_cfg *c)
 {
-    return cfg_ok(c) ? (void *)&c->n : NULL;
+    return proto_cfg_ok(c) ? (void *)&c->n : NULL;
 }
 
 const void *rvt_proto_cfg_native_const(const rvt_proto_cfg *c)
 {
-    return cfg_ok(c) ? (const void *)&c->n : NULL;
+    return proto_cfg_ok(c) ? (const void *)&c->n : NULL;
 }
 
 int rvt_proto_dump(const rvt_proto_cfg *c, const uint8_t *buf, size_t len, unsigned flags,
                    rvt_proto_item_fn fn, void *ctx, rvt_proto_dump_end *end)
 {
     rvt_proto_dump_end dummy;
-    if (!cfg_ok(c) || (!buf && len) || !fn)
+    if (!proto_cfg_ok(c) || (!buf && len) || !fn)
         return RVT_ERR_INVAL;
     if (!c->proto->dump)
         return RVT_ERR_STATE;

@@ -284,20 +284,20 @@ static void nt_program(const char *prog)
     snprintf(what, sizeof what, "ntrace %s", prog);
     int st;
     evs push = { 0 }, pulled = { 0 };
-    rvt_nt_decoder *d = rvt_nt_decoder_new(&c, rvt_image_insn_cb, img, -1, &st);
-    CHECK_EQ(rvt_nt_decode(d, s.b, s.n, evs_put, &push), 0);
-    CHECK_EQ(rvt_nt_decode_end(d, evs_put, &push), 0);
+    rvt_nt_decoder *d = rvt_nt_decoder_new(&c, rvt_image_insn_cb, img, -1, evs_put, &push, &st);
+    CHECK_EQ(rvt_nt_decode(d, s.b, s.n), 0);
+    CHECK_EQ(rvt_nt_decode_end(d), 0);
     rvt_nt_decoder_free(d);
     CHECK(insns(&push) > 1000);
 
-    d = rvt_nt_decoder_new(&c, rvt_image_insn_cb, img, -1, &st);
+    d = rvt_nt_decoder_new(&c, rvt_image_insn_cb, img, -1, NULL, NULL, &st);
     CHECK_EQ(rvt_nt_decoder_set_input(d, s.b, s.n), 0);
     puller p = { d, nt_blk, nt_ins, nt_evt };
     pull_insns(&p, &pulled);
     rvt_nt_decoder_free(d);
     same_events(what, &push, &pulled);
 
-    d = rvt_nt_decoder_new(&c, rvt_image_insn_cb, img, -1, &st);
+    d = rvt_nt_decoder_new(&c, rvt_image_insn_cb, img, -1, NULL, NULL, &st);
     CHECK_EQ(rvt_nt_decoder_set_input(d, s.b, s.n), 0);
     p.d = d;
     same_blocks(what, &push, &p, img);
@@ -353,11 +353,11 @@ static void null_arguments(void)
 
     rvt_nt_cfg c;
     nt_config(&c, img);
-    CHECK(rvt_nt_decoder_new(NULL, rvt_image_insn_cb, img, -1, &st) == NULL);
+    CHECK(rvt_nt_decoder_new(NULL, rvt_image_insn_cb, img, -1, NULL, NULL, &st) == NULL);
     CHECK_EQ(st, RVT_ERR_INVAL);
-    CHECK(rvt_nt_decoder_new(&c, NULL, img, -1, &st) == NULL);
+    CHECK(rvt_nt_decoder_new(&c, NULL, img, -1, NULL, NULL, &st) == NULL);
     CHECK_EQ(st, RVT_ERR_INVAL);
-    rvt_nt_decoder *nt = rvt_nt_decoder_new(&c, rvt_image_insn_cb, img, -1, &st);
+    rvt_nt_decoder *nt = rvt_nt_decoder_new(&c, rvt_image_insn_cb, img, -1, NULL, NULL, &st);
     CHECK_EQ(rvt_nt_decoder_set_input(NULL, &byte, 1), RVT_ERR_INVAL);
     CHECK_EQ(rvt_nt_decoder_set_input(nt, NULL, 1), RVT_ERR_INVAL);
     CHECK_EQ(rvt_nt_decoder_next_block(nt, &b), RVT_ERR_STATE);
@@ -369,9 +369,10 @@ static void null_arguments(void)
     CHECK_EQ(rvt_nt_decoder_next_insn(nt, NULL), RVT_ERR_INVAL);
     CHECK_EQ(rvt_nt_decoder_next_event(NULL, &ev), RVT_ERR_INVAL);
     CHECK_EQ(rvt_nt_decoder_next_event(nt, NULL), RVT_ERR_INVAL);
-    CHECK_EQ(rvt_nt_decode(NULL, &byte, 1, evs_put, NULL), RVT_ERR_INVAL);
-    CHECK_EQ(rvt_nt_decode(nt, &byte, 1, NULL, NULL), RVT_ERR_INVAL);
-    CHECK_EQ(rvt_nt_decode_end(NULL, evs_put, NULL), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_nt_decode(NULL, &byte, 1), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_nt_decode(nt, &byte, 1), RVT_ERR_INVAL);      /* no callback at new */
+    CHECK_EQ(rvt_nt_decode_end(NULL), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_nt_decode_end(nt), RVT_ERR_INVAL);
     rvt_nt_dec_stats ns;
     CHECK_EQ(rvt_nt_decoder_stats(NULL, &ns), RVT_ERR_INVAL);
     CHECK_EQ(rvt_nt_decoder_stats(nt, NULL), RVT_ERR_INVAL);
@@ -379,6 +380,8 @@ static void null_arguments(void)
     CHECK_EQ(ns.messages, 0);
     CHECK_EQ(rvt_nt_decoder_set_input(nt, NULL, 0), 0);
     CHECK_EQ(rvt_nt_decoder_set_input(nt, NULL, 0), RVT_ERR_STATE);
+    CHECK_EQ(rvt_nt_decode(nt, &byte, 1), RVT_ERR_STATE);      /* pulled, not pushed */
+    CHECK_EQ(rvt_nt_decode_end(nt), RVT_ERR_STATE);
     CHECK_EQ(rvt_nt_decoder_next_event(nt, &ev), 1);
     CHECK_EQ(ev.kind, RVT_EV_END);
     CHECK_EQ(ev.aux, RVT_END_INCOMPLETE);
@@ -563,9 +566,9 @@ static void nt_loss(void)
     memset(s.b + at, 0, 40);
     evs ev = { 0 };
     int st;
-    rvt_nt_decoder *d = rvt_nt_decoder_new(&c, rvt_image_insn_cb, img, -1, &st);
-    CHECK_EQ(rvt_nt_decode(d, s.b, s.n, evs_put, &ev), 0);
-    CHECK_EQ(rvt_nt_decode_end(d, evs_put, &ev), 0);
+    rvt_nt_decoder *d = rvt_nt_decoder_new(&c, rvt_image_insn_cb, img, -1, evs_put, &ev, &st);
+    CHECK_EQ(rvt_nt_decode(d, s.b, s.n), 0);
+    CHECK_EQ(rvt_nt_decode_end(d), 0);
     rvt_nt_decoder_free(d);
     size_t i = 0, losses = 0;
     while (i < ev.n && ev.e[i].kind != RVT_EV_ERROR)

@@ -277,10 +277,10 @@ static void null_args(void)
     rvt_nt_cfg cfg;
     rvt_nt_cfg_default(&cfg);
     st = 0;
-    CHECK(rvt_nt_decoder_new_mem(&cfg, NULL, -1, &st) == NULL);
+    CHECK(rvt_nt_decoder_new_mem(&cfg, NULL, -1, NULL, NULL, &st) == NULL);
     CHECK_EQ(st, RVT_ERR_INVAL);
     st = 0;
-    CHECK(rvt_nt_decoder_new_mem(NULL, m, -1, &st) == NULL);
+    CHECK(rvt_nt_decoder_new_mem(NULL, m, -1, NULL, NULL, &st) == NULL);
     CHECK_EQ(st, RVT_ERR_INVAL);
     rvt_mem_free(m);
     rvt_image_free(img);
@@ -603,11 +603,11 @@ static void nt_space_by_src(void)
     rvt_mem_add_image(m, &k1, ia);
     rvt_mem_add_image(m, &k2, ib);
     int st = -1;
-    rvt_nt_decoder *d = rvt_nt_decoder_new_mem(&cfg, m, -1, &st);
-    CHECK(d != NULL);
     pcs p = { 0 };
+    rvt_nt_decoder *d = rvt_nt_decoder_new_mem(&cfg, m, -1, pcs_ev, &p, &st);
+    CHECK(d != NULL);
     if (d) {
-        CHECK_EQ(rvt_nt_decode(d, both.b, both.n, pcs_ev, &p), 0);
+        CHECK_EQ(rvt_nt_decode(d, both.b, both.n), 0);
         rvt_nt_decoder_free(d);
     }
     uint64_t want[] = { 0x1000, 0x1004, 0x1008,

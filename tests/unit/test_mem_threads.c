@@ -43,8 +43,8 @@ static result decode(const rvt_mem *m, const stream *s)
     result r = { 0, 0xcbf29ce484222325ull, 0 };
     int st = 0;
     if (s->ntrace) {
-        rvt_nt_decoder *d = rvt_nt_decoder_new_mem(&s->cfg, m, -1, &st);
-        if (!d || rvt_nt_decode(d, s->b.b, s->b.n, count_ev, &r) || rvt_nt_decode_end(d, count_ev, &r))
+        rvt_nt_decoder *d = rvt_nt_decoder_new_mem(&s->cfg, m, -1, count_ev, &r, &st);
+        if (!d || rvt_nt_decode(d, s->b.b, s->b.n) || rvt_nt_decode_end(d))
             r.errors++;
         rvt_nt_decoder_free(d);
     } else {

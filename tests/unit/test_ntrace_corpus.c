@@ -74,9 +74,9 @@ static double run(const char *prog, rvt_image *img, const vec *recs, const vec *
     CHECK_EQ(rvt_nt_encoder_put(e, recs->p, recs->n), 0);
     CHECK_EQ(rvt_nt_encoder_end(e), 0);
     rvt_nt_encoder_free(e);
-    rvt_nt_decoder *d = rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, -1, &st);
     got g = { .pcs = { .sz = 8 } };
-    CHECK_EQ(rvt_nt_decode(d, bytes.p, bytes.n, got_ev, &g), 0);
+    rvt_nt_decoder *d = rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, -1, got_ev, &g, &st);
+    CHECK_EQ(rvt_nt_decode(d, bytes.p, bytes.n), 0);
     rvt_nt_decoder_free(d);
     const uint64_t *a = want->p, *b = g.pcs.p;
     size_t i = 0;

@@ -305,9 +305,9 @@ static void test_trap_events(void)
     rvt_nt_msg m[8];
     encode(&cfg, r, 5, &c, m, 8);
     int st;
-    rvt_nt_decoder *d = rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, -1, &st);
     evlog l = {0};
-    CHECK_EQ(rvt_nt_decode(d, c.b, c.n, log_ev, &l), 0);
+    rvt_nt_decoder *d = rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, -1, log_ev, &l, &st);
+    CHECK_EQ(rvt_nt_decode(d, c.b, c.n), 0);
     rvt_nt_decoder_free(d);
     const uint8_t kinds[] = { RVT_EV_SYNC, RVT_EV_INTERRUPT, RVT_EV_TRAP, RVT_EV_STOP };
     CHECK_EQ(l.n, 4);

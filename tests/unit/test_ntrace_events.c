@@ -61,9 +61,9 @@ static int stop_at_1000(void *ctx, const rvt_flow_event *ev)
 static void check_stop(rvt_image *img, const rvt_nt_cfg *cfg, const buf *s)
 {
     int st;
-    rvt_nt_decoder *d = rvt_nt_decoder_new(cfg, rvt_image_insn_cb, img, -1, &st);
     uint64_t n = 0;
-    CHECK_EQ(rvt_nt_decode(d, s->b, s->n, stop_at_1000, &n), 7);
+    rvt_nt_decoder *d = rvt_nt_decoder_new(cfg, rvt_image_insn_cb, img, -1, stop_at_1000, &n, &st);
+    CHECK_EQ(rvt_nt_decode(d, s->b, s->n), 7);
     CHECK_EQ(n, 1000);
     rvt_nt_decoder_free(d);
 }
@@ -72,13 +72,13 @@ static void decode_mode(rvt_image *img, const rvt_nt_cfg *cfg, const buf *s, uns
                         pclist *out, uint64_t *insns)
 {
     int st;
-    rvt_nt_decoder *d = rvt_nt_decoder_new(cfg, rvt_image_insn_cb, img, -1, &st);
+    rvt_nt_decoder *d = rvt_nt_decoder_new(cfg, rvt_image_insn_cb, img, -1, on_ev, out, &st);
     CHECK(d != NULL);
     if (!d) return;
     rvt_nt_decoder_set_events(d, mode);
     out->img = img;
     out->expand = mode == RVT_NT_EVENTS_BLOCK;
-    CHECK_EQ(rvt_nt_decode(d, s->b, s->n, on_ev, out), 0);
+    CHECK_EQ(rvt_nt_decode(d, s->b, s->n), 0);
     rvt_nt_dec_stats ds;
     rvt_nt_decoder_stats(d, &ds);
     *insns = ds.insns;

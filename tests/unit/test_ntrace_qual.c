@@ -132,9 +132,9 @@ static void check(const char *name, unsigned mode, bool start_disabled, const ui
     }
     rvt_image *img = image();
     int st;
-    rvt_nt_decoder *d = rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, -1, &st);
     evs e = {0};
-    CHECK_EQ(rvt_nt_decode(d, c.b, c.n, on_ev, &e), 0);
+    rvt_nt_decoder *d = rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, -1, on_ev, &e, &st);
+    CHECK_EQ(rvt_nt_decode(d, c.b, c.n), 0);
     rvt_nt_decoder_free(d);
     rvt_image_free(img);
     CHECK_EQ(e.errors, 0);

@@ -78,9 +78,9 @@ static void test_multi_hart(void)
     rvt_image *img = loop_image();
     for (int src = -1; src <= 2; src++) {
         if (src == 0) continue;
-        rvt_nt_decoder *d = rvt_nt_decoder_new(&a, rvt_image_insn_cb, img, src, &st);
         tally t = {0};
-        CHECK_EQ(rvt_nt_decode(d, c.b, c.n, tally_ev, &t), 0);
+        rvt_nt_decoder *d = rvt_nt_decoder_new(&a, rvt_image_insn_cb, img, src, tally_ev, &t, &st);
+        CHECK_EQ(rvt_nt_decode(d, c.b, c.n), 0);
         rvt_nt_decoder_free(d);
         CHECK_EQ(t.errors, 0);
         CHECK_EQ(t.by_src[1], src == 2 ? 0 : 100);
@@ -119,9 +119,9 @@ static void test_corruption(void)
             memset(buf + c.n / 3, 0, 100 < c.n / 3 ? 100 : c.n / 3);
         size_t len = round % 11 == 0 ? c.n / 2 + round : c.n;   /* truncation */
         if (len > c.n) len = c.n;
-        rvt_nt_decoder *d = rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, -1, &st);
         tally t = {0};
-        CHECK_EQ(rvt_nt_decode(d, buf, len, tally_ev, &t), 0);
+        rvt_nt_decoder *d = rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, -1, tally_ev, &t, &st);
+        CHECK_EQ(rvt_nt_decode(d, buf, len), 0);
         rvt_nt_decoder_free(d);
         CHECK(t.insns <= 2 * 800);
     }
@@ -131,11 +131,11 @@ static void test_corruption(void)
         seed = seed * 1103515245u + 12345u;
         junk[i] = (uint8_t)(seed >> 16);
     }
-    rvt_nt_decoder *d = rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, -1, &st);
     tally t = {0};
-    CHECK_EQ(rvt_nt_decode(d, junk, sizeof junk, tally_ev, &t), 0);
+    rvt_nt_decoder *d = rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, -1, tally_ev, &t, &st);
+    CHECK_EQ(rvt_nt_decode(d, junk, sizeof junk), 0);
     memset(junk, 0, sizeof junk);
-    CHECK_EQ(rvt_nt_decode(d, junk, sizeof junk, tally_ev, &t), 0);
+    CHECK_EQ(rvt_nt_decode(d, junk, sizeof junk), 0);
     CHECK(t.errors > 0);
     rvt_nt_decoder_free(d);
     /* A clean copy after a corrupt prefix still decodes from its sync. */
@@ -143,9 +143,9 @@ static void test_corruption(void)
     memset(two, 0, 64);
     two[63] = 0xFF;   /* 3.4: an end/idle byte re-aligns message boundaries */
     memcpy(two + 64, c.b, c.n);
-    d = rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, -1, &st);
+    d = rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, -1, tally_ev, &t, &st);
     memset(&t, 0, sizeof t);
-    CHECK_EQ(rvt_nt_decode(d, two, 64 + c.n, tally_ev, &t), 0);
+    CHECK_EQ(rvt_nt_decode(d, two, 64 + c.n), 0);
     CHECK_EQ(t.insns, 800);
     rvt_nt_decoder_free(d);
     rvt_image_free(img);
@@ -193,9 +193,10 @@ static void test_unusable_history(void)
     }
     int st;
     uint64_t errors = 0;
-    rvt_nt_decoder *d = rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, -1, &st);
+    rvt_nt_decoder *d = rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, -1, count_errors, &errors,
+                                           &st);
     rvt_nt_decoder_set_events(d, RVT_NT_EVENTS_COUNT);
-    CHECK_EQ(rvt_nt_decode(d, buf, n, count_errors, &errors), 0);   /* returns at all */
+    CHECK_EQ(rvt_nt_decode(d, buf, n), 0);   /* returns at all */
     CHECK_EQ(errors, 1);                             /* the history walk */
     rvt_nt_dec_stats ds;
     rvt_nt_decoder_stats(d, &ds);
@@ -205,8 +206,8 @@ static void test_unusable_history(void)
     errors = 0;
     size_t l0 = (size_t)rvt_nt_msg_encode(&m[0], &cfg, buf, sizeof buf);
     size_t l2 = (size_t)rvt_nt_msg_encode(&m[2], &cfg, buf + l0, sizeof buf - l0);
-    d = rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, -1, &st);
-    CHECK_EQ(rvt_nt_decode(d, buf, l0 + l2, count_errors, &errors), 0);
+    d = rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, -1, count_errors, &errors, &st);
+    CHECK_EQ(rvt_nt_decode(d, buf, l0 + l2), 0);
     CHECK_EQ(errors, 1);
     rvt_nt_decoder_stats(d, &ds);
     CHECK_EQ(ds.insns, 0);
@@ -229,10 +230,10 @@ static walked walk_stream(const rvt_nt_cfg *cfg, rvt_image *img, const uint8_t *
 {
     int st;
     walked w = {0};
-    rvt_nt_decoder *d = rvt_nt_decoder_new(cfg, rvt_image_insn_cb, img, -1, &st);
+    rvt_nt_decoder *d = rvt_nt_decoder_new(cfg, rvt_image_insn_cb, img, -1, walked_ev, &w, &st);
     rvt_nt_decoder_set_events(d, events);
     alarm(10);                                  /* it used to spin forever */
-    CHECK_EQ(rvt_nt_decode(d, b, n, walked_ev, &w), 0);
+    CHECK_EQ(rvt_nt_decode(d, b, n), 0);
     alarm(0);
     rvt_nt_dec_stats ds;
     rvt_nt_decoder_stats(d, &ds);
@@ -329,9 +330,9 @@ static void test_wide_icnt(void)
     rvt_image *img = loop_image();
     rvt_nt_cfg dec = enc;
     dec.icnt_bits = 12;
-    rvt_nt_decoder *d = rvt_nt_decoder_new(&dec, rvt_image_insn_cb, img, -1, &st);
     tally t = {0};
-    CHECK_EQ(rvt_nt_decode(d, c.b, c.n, tally_ev, &t), 0);
+    rvt_nt_decoder *d = rvt_nt_decoder_new(&dec, rvt_image_insn_cb, img, -1, tally_ev, &t, &st);
+    CHECK_EQ(rvt_nt_decode(d, c.b, c.n), 0);
     rvt_nt_dec_stats ds;
     rvt_nt_decoder_stats(d, &ds);
     rvt_nt_decoder_free(d);
@@ -340,9 +341,9 @@ static void test_wide_icnt(void)
     CHECK(ds.wide_icnt >= 1);
     CHECK(ds.wide_icnt_offset < c.n);
     /* the same stream with the encoder's width: nothing wide */
-    d = rvt_nt_decoder_new(&enc, rvt_image_insn_cb, img, -1, &st);
+    d = rvt_nt_decoder_new(&enc, rvt_image_insn_cb, img, -1, tally_ev, &t, &st);
     memset(&t, 0, sizeof t);
-    CHECK_EQ(rvt_nt_decode(d, c.b, c.n, tally_ev, &t), 0);
+    CHECK_EQ(rvt_nt_decode(d, c.b, c.n), 0);
     rvt_nt_decoder_stats(d, &ds);
     rvt_nt_decoder_free(d);
     CHECK_EQ(t.insns, 4000);
@@ -389,9 +390,9 @@ static void test_sync_contradicts_path(void)
             n += (size_t)(k > 0 ? k : 0);
         }
         int st;
-        rvt_nt_decoder *d = rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, -1, &st);
         tally t = {0};
-        CHECK_EQ(rvt_nt_decode(d, buf, n, tally_ev, &t), 0);
+        rvt_nt_decoder *d = rvt_nt_decoder_new(&cfg, rvt_image_insn_cb, img, -1, tally_ev, &t, &st);
+        CHECK_EQ(rvt_nt_decode(d, buf, n), 0);
         rvt_nt_dec_stats ds;
         rvt_nt_decoder_stats(d, &ds);
         rvt_nt_decoder_free(d);

@@ -81,9 +81,9 @@ static inline void decode_back(const rvt_nt_cfg *cfg, rvt_image *img, const cap 
                         const uint64_t *want, size_t n)
 {
     int st;
-    rvt_nt_decoder *d = rvt_nt_decoder_new(cfg, rvt_image_insn_cb, img, -1, &st);
     pcs p = {0};
-    CHECK_EQ(rvt_nt_decode(d, c->b, c->n, pcs_ev, &p), 0);
+    rvt_nt_decoder *d = rvt_nt_decoder_new(cfg, rvt_image_insn_cb, img, -1, pcs_ev, &p, &st);
+    CHECK_EQ(rvt_nt_decode(d, c->b, c->n), 0);
     rvt_nt_decoder_free(d);
     CHECK_EQ(p.errors, 0);
     CHECK_EQ(p.n, n);

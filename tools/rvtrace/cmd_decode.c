@@ -209,15 +209,15 @@ static int nt_run(dec_ctx *c, const rvt_nt_cfg *cfg, int src, const uint8_t *buf
                   bool count)
 {
     int st = 0;
-    rvt_nt_decoder *d = rvt_nt_decoder_new_mem(cfg, c->mem, src, &st);
+    rvt_nt_decoder *d = rvt_nt_decoder_new_mem(cfg, c->mem, src, on_event, c, &st);
     if (!d)
         return CLI_FAIL;
     if (count && !c->nout && !c->smc && !c->files->n)
         rvt_nt_decoder_set_events(d, RVT_NT_EVENTS_COUNT);   /* --smc needs each fence.i */
     c->nt = d;
-    st = rvt_nt_decode(d, buf, len, on_event, c);
+    st = rvt_nt_decode(d, buf, len);
     if (st >= 0)
-        st = rvt_nt_decode_end(d, on_event, c);
+        st = rvt_nt_decode_end(d);
     cli_progress_done(&c->pr.p);
     int rc = st < 0 ? CLI_FAIL : CLI_OK;
     rvt_nt_dec_stats ds;

@@ -1,0 +1,86 @@
+/* Decoders created through the protocol registry (issue 14 "Protocols",
+ * OpenCSD's decoders created by registered name): one handle over the
+ * protocol's own push decoder and its pull API (rvtrace/flow.h). */
+#include <stdlib.h>
+#include "proto/proto_int.h"
+
+struct rvt_proto_decoder {
+    const proto_dec_ops *ops;
+    void *d;                  /* the protocol's decoder */
+    bool pulled;              /* set_input given: the pull API drives it */
+    bool finished;            /* RVT_EV_END sent (rvt_proto_decoder_finish) */
+};
+
+rvt_proto_decoder *rvt_proto_decoder_new(const rvt_proto_cfg *c, const rvt_mem *mem,
+                                         rvt_flow_fn fn, void *ctx, int *status)
+{
+    int st = proto_cfg_ok(c) && mem ? RVT_ERR_NOMEM : RVT_ERR_INVAL;
+    rvt_proto_decoder *pd = NULL;
+    if (st == RVT_ERR_NOMEM && !c->proto->dec)
+        st = RVT_ERR_STATE;           /* the protocol has no decoder (tv) */
+    else if (st == RVT_ERR_NOMEM && (pd = calloc(1, sizeof *pd)) != NULL) {
+        pd->ops = c->proto->dec;
+        pd->d = pd->ops->create(&c->n, mem, fn, ctx, &st);
+        if (!pd->d) {
+            free(pd);
+            pd = NULL;
+        }
+    }
+    if (status)
+        *status = pd ? 0 : st;
+    return pd;
+}
+
+void rvt_proto_decoder_free(rvt_proto_decoder *d)
+{
+    if (!d)
+        return;
+    d->ops->destroy(d->d);
+    free(d);
+}
+
+int rvt_proto_decoder_run(rvt_proto_decoder *d, const uint8_t *buf, size_t len)
+{
+    if (!d || (!buf && len))
+        return RVT_ERR_INVAL;
+    if (d->pulled || d->finished)
+        return RVT_ERR_STATE;
+    return d->ops->run(d->d, buf, len);
+}
+
+int rvt_proto_decoder_finish(rvt_proto_decoder *d)
+{
+    if (!d)
+        return RVT_ERR_INVAL;
+    if (d->pulled)
+        return RVT_ERR_STATE;
+    if (d->finished)
+        return 0;
+    d->finished = true;
+    return d->ops->finish(d->d);
+}
+
+int rvt_proto_decoder_set_input(rvt_proto_decoder *d, const uint8_t *buf, size_t len)
+{
+    if (!d || (!buf && len))
+        return RVT_ERR_INVAL;
+    int st = d->ops->set_input(d->d, buf, len);
+    if (st == 0)
+        d->pulled = true;
+    return st;
+}
+
+int rvt_proto_decoder_next_block(rvt_proto_decoder *d, rvt_block *out)
+{
+    return d && out ? d->ops->next_block(d->d, out) : RVT_ERR_INVAL;
+}
+
+int rvt_proto_decoder_next_insn(rvt_proto_decoder *d, rvt_flow_insn *out)
+{
+    return d && out ? d->ops->next_insn(d->d, out) : RVT_ERR_INVAL;
+}
+
+int rvt_proto_decoder_next_event(rvt_proto_decoder *d, rvt_flow_event *out)
+{
+    return d && out ? d->ops->next_event(d->d, out) : RVT_ERR_INVAL;
+}
