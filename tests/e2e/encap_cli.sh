@@ -57,6 +57,18 @@ rc=$?
 [ $rc = 1 ] || bad "corrupt stream: exit $rc, want 1"
 grep -q "bad.te: offset 40: error: bad encapsulated packet" "$T/err" || bad "corrupt: no offset: $(head -2 "$T/err")"
 
+# Offsets name the file's bytes, not the unwrapped stream's: a stream cut
+# inside a packet is both a truncated encapsulated packet (found by the
+# encapsulation reader, at that packet's header) and an incomplete E-Trace
+# (found by the decoder after unwrapping: the last complete packet ends where
+# the truncated one starts).  With 8-bit srcIDs and a sync sequence the two
+# offsets differ by hundreds of bytes if the decoder's is not mapped back.
+head -c 3000 "$T/e8.te" >"$T/cut.te"; cp "$T/e8.te.attrs" "$T/cut.te.attrs"
+"$RVT_BIN" decode --elf "$elf" "$T/cut.te" --count >/dev/null 2>"$T/err"
+enc=$(sed -n 's/.*cut.te: offset \([0-9]*\): error: bad encapsulated packet.*/\1/p' "$T/err")
+inc=$(sed -n 's/.*cut.te: offset \([0-9]*\): warning: incomplete trace.*/\1/p' "$T/err")
+[ -n "$enc" ] && [ "$enc" = "$inc" ] || bad "cut: encap error at '$enc', incomplete at '$inc' (want equal file offsets)"
+
 # A buffer that starts mid-packet (a wrapped sink): --encap-resync starts
 # at the first sync point, reports the skipped bytes, and the PCs decoded
 # are the hart's last ones

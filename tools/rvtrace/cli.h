@@ -228,6 +228,10 @@ void cli_container_attrs_write(FILE *f);
  * comes back in the reference-flow framing (buf replaced).  NULL (printed,
  * buf freed) on error; NULL buf passes through. */
 uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len);
+/* The file's byte offset for offset off of the stream cli_container_unwrap
+ * returned (off itself when nothing was unwrapped): the header of the
+ * encapsulated packet for a frame's first byte, else the payload byte. */
+uint64_t cli_container_offset(uint64_t off);
 /* Whether an unwrapped stream had bad packets (reported): exit 1. */
 bool cli_container_damaged(void);
 

@@ -17,6 +17,10 @@ static struct {
     long source;             /* --encap-source: decode this srcID only; -1 = first seen */
     bool damaged;            /* an encapsulated stream had bad packets */
     bool resync;             /* --encap-resync: start at the first sync point (2.3) */
+    /* Where each unwrapped frame came from, so that what the decoders say
+     * about an offset of the unwrapped stream names the file's byte. */
+    struct frame_at { uint64_t unwrapped, header, payload; } *map;
+    size_t nmap, capmap;
 } opt = { .source = -1 };
 
 static rvt_tp_config *cfg(void)
@@ -222,6 +226,14 @@ static void put_frame(unwrap *u, const rvt_tp_frame *f)
         u->other_types++;
         return;
     }
+    if (opt.nmap == opt.capmap) {
+        size_t cap = opt.capmap ? 2 * opt.capmap : 1024;
+        struct frame_at *m = realloc(opt.map, cap * sizeof *m);
+        if (m)
+            opt.map = m, opt.capmap = cap;
+    }
+    if (opt.nmap < opt.capmap)   /* (out of memory: offsets stay those of the unwrapped stream) */
+        opt.map[opt.nmap++] = (struct frame_at){ u->n, f->offset, f->offset + f->size - f->len };
     u->out[u->n++] = (uint8_t)((f->type + RVT_TE_MSG_INST) << 5 | f->len);
     memcpy(u->out + u->n, f->payload, f->len);
     u->n += f->len;
@@ -292,6 +304,24 @@ uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len)
     cli_err("%s: container encap (from %s): srcID %u bits, timestamp %u bytes, type %u bits",
             trace, from, c.src_bits, c.ts_bytes, c.type_bits);
     return unwrap_encap(trace, &c, buf, len);
+}
+
+uint64_t cli_container_offset(uint64_t off)
+{
+    if (!opt.nmap || off == UINT64_MAX)
+        return off;
+    size_t lo = 0, hi = opt.nmap;       /* the last frame starting at or before off */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (opt.map[mid].unwrapped <= off)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    const struct frame_at *m = &opt.map[lo];
+    if (off < m->unwrapped)
+        return off;
+    return off == m->unwrapped ? m->header : m->payload + (off - m->unwrapped - 1);
 }
 
 bool cli_container_damaged(void)

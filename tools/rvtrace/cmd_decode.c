@@ -81,7 +81,8 @@ static void report(dec_ctx *c, const rvt_flow_event *ev)
         c->errors++;
     if (c->kind == KIND_TE) {
         if (ev->kind == RVT_EV_ERROR)
-            cli_diag((void *)c->path, RVT_DIAG_ERROR, ev->offset, ev->msg ? ev->msg : "decode error");
+            cli_diag((void *)c->path, RVT_DIAG_ERROR, cli_container_offset(ev->offset),
+                     ev->msg ? ev->msg : "decode error");
         return;
     }
     if (ev->kind == RVT_EV_LOST) {

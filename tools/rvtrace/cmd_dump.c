@@ -37,7 +37,7 @@ static int on_item(void *ctx, const rvt_proto_item *it)
 {
     dump_ctx *d = ctx;
     if (it->status < 0)
-        cli_diag((void *)d->file, RVT_DIAG_ERROR, it->offset, it->msg);
+        cli_diag((void *)d->file, RVT_DIAG_ERROR, cli_container_offset(it->offset), it->msg);
     else if (d->sum)
         dump_summary_add(d->sum, it->name, it->size);
     if (it->text)
@@ -50,7 +50,7 @@ void cli_warn_incomplete(const char *file, const rvt_proto *p, uint64_t offset)
     char msg[256];
     snprintf(msg, sizeof msg, "incomplete trace: the stream ends without the encoder's end marker "
              "(%s); the last complete %s ends here", rvt_proto_end_marker(p), rvt_proto_unit(p));
-    cli_diag((void *)file, RVT_DIAG_WARN, offset, msg);
+    cli_diag((void *)file, RVT_DIAG_WARN, cli_container_offset(offset), msg);
 }
 
 static int dump_stream(const cli_args *a, const char *file, rvt_proto_cfg *c, bool te)
