@@ -111,6 +111,15 @@ int rvt_proto_sidecar_write(const rvt_proto_cfg *c, FILE *f);
  * lowercase 9.1 names), or NULL (no setting, or neither style).  Reads f
  * from its current position. */
 const rvt_proto *rvt_proto_of_sidecar(FILE *f);
+/* The protocol a stream's first bytes look like, for a file with neither a
+ * telling name nor a sidecar: "ntrace" when every byte's MSEO bits (N-Trace
+ * 5.1: 00 normal, 01 end of field, 11 end of message) avoid the reserved 10
+ * and messages end, over at least 32 bytes; "etrace" when the bytes start
+ * with an Encapsulation 1.0 synchronisation run (nulls, then
+ * null.alignment 0x80) or tile into reference-flow frames (header
+ * msg_type<<5 | length, type te_inst/te_data, length 1-31); else NULL
+ * (too short, an ELF or .rvi file, or neither). */
+const rvt_proto *rvt_proto_detect(const uint8_t *buf, size_t len);
 
 /* ---- packet dump ---- */
 /* One item of a stream as rvt_proto_dump reports it; valid during the

@@ -1,6 +1,6 @@
 #!/bin/bash
 # dump/decode tell the trace kind from the options, the name, else the
-# FILE.attrs sidecar (issue #13 item 6); a file of the wrong kind (an ELF
+# FILE.attrs sidecar (issue #13 item 6), else the bytes (issue #14); a file of the wrong kind (an ELF
 # as the trace, the other trace's sidecar) is named in one line instead of
 # a flood of packet errors; a second trace file is a usage error, not
 # silently dropped (item 7).
@@ -24,6 +24,16 @@ cmp -s "$t/want.pcs" "$t/n.pcs" || bad "decode n.bin: PCs differ"
 grep -q "subformat=0 (sync)" "$t/out" || bad "dump e.bin: no sync packet"
 "$RVT_BIN" dump "$t/n.bin" >"$t/out" 2>"$t/err" || bad "dump n.bin: $(head -2 "$t/err")"
 grep -q "ProgTraceSync" "$t/out" || bad "dump n.bin: no ProgTraceSync"
+
+# no telling name and no sidecar: the bytes tell (rvt_proto_detect), and
+# the command says it read them so
+cp "$t/s.te" "$t/e.raw"; cp "$t/s.nt" "$t/n.raw"
+"$RVT_BIN" decode --elf "$P" "$t/e.raw" --pcs "$t/e.pcs" 2>"$t/err" || bad "decode e.raw: $(head -2 "$t/err")"
+cmp -s "$t/want.pcs" "$t/e.pcs" || bad "decode e.raw: PCs differ"
+grep -q "e.raw: read as E-Trace (from its bytes" "$t/err" || bad "decode e.raw: the guess is not said"
+"$RVT_BIN" decode --elf "$P" "$t/n.raw" --pcs "$t/n.pcs" 2>"$t/err" || bad "decode n.raw: $(head -2 "$t/err")"
+cmp -s "$t/want.pcs" "$t/n.pcs" || bad "decode n.raw: PCs differ"
+grep -q "n.raw: read as N-Trace (from its bytes" "$t/err" || bad "decode n.raw: the guess is not said"
 
 one_line() {   # one_line WANT-STATUS PATTERN DESCRIPTION -- command...
     local want=$1 pat=$2 what=$3; shift 4

@@ -3,6 +3,7 @@
  * sidecar reader and writer (byte-compatible with the .attrs files written
  * so far: docs/format-te.md, docs/format-nt.md), the dump walk and NULL
  * arguments. */
+#include <string.h>
 #include "tharness.h"
 #include "rvtrace/etrace.h"
 #include "rvtrace/ntrace.h"
@@ -318,8 +319,43 @@ static void test_null_args(void)
     rvt_proto_cfg_free(c);
 }
 
+/* rvt_proto_detect on bytes built by hand from the framings' rules. */
+static void test_detect(void)
+{
+    uint8_t b[64];
+    /* N-Trace 5.1: MSEO bits 00 00 11 per 3-byte message (a TCODE byte, a
+     * field byte, the last byte ending the message), 63 bytes */
+    for (size_t i = 0; i < 63; i++)
+        b[i] = (uint8_t)(i % 3 == 2 ? 0x07 : 0x04);
+    CHECK_STR(rvt_proto_name(rvt_proto_detect(b, 63)), "ntrace");
+    CHECK(rvt_proto_detect(b, 31) == NULL);                 /* too short to tell */
+    b[10] = 0x06;                                           /* MSEO 10: reserved */
+    CHECK(rvt_proto_detect(b, 63) == NULL);                 /* and no frame tiling */
+    /* reference flow: header 2<<5 | 3 = 0x43 (te_inst, 3 bytes), payload
+     * 0x02 (MSEO 10, so not N-Trace): 16 frames of 4 bytes */
+    for (size_t i = 0; i < 64; i++)
+        b[i] = i % 4 ? 0x02 : 0x43;
+    CHECK_STR(rvt_proto_name(rvt_proto_detect(b, 64)), "etrace");
+    CHECK(rvt_proto_detect(b, 62) == NULL);                 /* the last frame cut short */
+    b[4] = 0x63;                                            /* te_data, 3 bytes: still E-Trace */
+    CHECK_STR(rvt_proto_name(rvt_proto_detect(b, 64)), "etrace");
+    b[4] = 0x23;                                            /* msg_type 1: not a trace frame */
+    CHECK(rvt_proto_detect(b, 64) == NULL);
+    /* Encapsulation 2.3: 31 nulls and a null.alignment, then a packet */
+    memset(b, 0, 31);
+    b[31] = 0x80;
+    b[32] = 0x06;
+    CHECK_STR(rvt_proto_name(rvt_proto_detect(b, 40)), "etrace");
+    memcpy(b, "\177ELF", 4);
+    CHECK(rvt_proto_detect(b, 64) == NULL);
+    memcpy(b, "RVTI", 4);
+    CHECK(rvt_proto_detect(b, 64) == NULL);
+    CHECK(rvt_proto_detect(NULL, 64) == NULL);
+}
+
 int main(void)
 {
+    test_detect();
     test_find();
     test_settings_list();
     test_set_get();

@@ -62,6 +62,28 @@ static bool is_elf(const char *path)
     return n == 4 && !memcmp(m, "\177ELF", 4);
 }
 
+/* The kind the first bytes look like (rvt_proto_detect), said on stderr:
+ * the last resort after the switches, the name, the sidecar and the
+ * settings options. */
+static cli_kind kind_of_bytes(const char *path)
+{
+    uint8_t b[4096];
+    FILE *f = open_regular(path);
+    size_t n = f ? fread(b, 1, sizeof b, f) : 0;
+    bool whole = f && feof(f);
+    if (f)
+        fclose(f);
+    if (n >= 4 && !memcmp(b, "RVTI", 4))
+        return KIND_RVI;
+    /* a stream longer than what was read is judged on its first bytes */
+    const rvt_proto *p = rvt_proto_detect(b, whole ? n : n + 1);   /* reads at most n */
+    cli_kind k = cli_kind_of_proto(p);
+    if (k != KIND_NONE)
+        cli_err("%s: read as %s (from its bytes: no --etrace/--ntrace, telling name or FILE.attrs)", path,
+                k == KIND_TE ? "E-Trace" : "N-Trace");
+    return k;
+}
+
 static const char *described(cli_kind k)
 {
     static const char *const d[] = { "unknown", "an E-Trace stream", "an N-Trace stream",
@@ -108,13 +130,15 @@ int cli_kind_of(const cli_args *a, cli_kind *out)
         k = ks;
     if (k == KIND_NONE)
         k = cli_args_kind_settings(a);
-    *out = k;
     bool decode = a->cmd & CMD_DECODE;
     if (f && is_elf(f)) {
         cli_err("%s: is an ELF program, not a trace%s", f,
                 decode ? " (decode takes the program with --elf PROG.elf)" : "");
         return CLI_FAIL;
     }
+    if (k == KIND_NONE && f)
+        k = kind_of_bytes(f);
+    *out = k;
     if ((k == KIND_TE || k == KIND_NT) && ks != KIND_NONE && ks != k) {
         cli_err("%s: holds %s settings, but %s is read as %s (see --etrace/--ntrace)", side,
                 ks == KIND_TE ? "E-Trace" : "N-Trace", f, described(k));
