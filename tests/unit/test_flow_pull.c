@@ -13,7 +13,7 @@
 #include "rvtrace/ntrace.h"
 #include "rvtrace/hart.h"
 #include "rvtrace/image.h"
-#include "tharness.h"
+#include "test_hart_util.h"
 
 typedef struct bytes {
     uint8_t *b;
@@ -56,37 +56,6 @@ static int evs_put(void *ctx, const rvt_flow_event *ev)
     return 0;
 }
 
-static const char *src_dir(void)
-{
-    const char *s = getenv("RVT_SRC");
-    return s ? s : ".";
-}
-
-static rvt_image *load(const char *prog)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/programs/%s.elf", src_dir(), prog);
-    rvt_image *img = rvt_image_new();
-    if (img && rvt_image_load_elf(img, path) < 0) {
-        rvt_image_free(img);
-        img = NULL;
-    }
-    return img;
-}
-
-static void run_hart(rvt_image *img, const rvt_irec_sink *sink)
-{
-    int st = 0;
-    rvt_hart_cfg cfg = { .sink = sink, .max_instr = 300000 };
-    rvt_hart *h = rvt_hart_new(&cfg, img, &st);
-    CHECK(h != NULL);
-    if (h) {
-        CHECK(rvt_hart_run(h, 0) >= 0);
-        CHECK_EQ(rvt_hart_finish(h), 0);
-    }
-    rvt_hart_free(h);
-}
-
 static void te_attrs(rvt_te_attrs *a, rvt_image *img)
 {
     rvt_te_attrs_default(a);
@@ -99,7 +68,7 @@ static void te_trace(const rvt_te_attrs *a, rvt_image *img, bytes *out)
     rvt_te_encoder *e = rvt_te_encoder_new(a, bytes_put, out, &st);
     CHECK(e != NULL);
     rvt_irec_sink sink = rvt_te_encoder_sink(e);
-    run_hart(img, &sink);
+    th_trace(img, &sink, 300000);
     rvt_te_encoder_free(e);
 }
 
@@ -115,7 +84,7 @@ static void nt_trace(const rvt_nt_cfg *c, rvt_image *img, bytes *out)
     rvt_nt_encoder *e = rvt_nt_encoder_new(c, bytes_put, out, &st);
     CHECK(e != NULL);
     rvt_irec_sink sink = rvt_nt_encoder_sink(e);
-    run_hart(img, &sink);
+    th_trace(img, &sink, 300000);
     CHECK_EQ(rvt_nt_encoder_end(e), 0);
     rvt_nt_encoder_free(e);
 }
@@ -235,7 +204,7 @@ static size_t insns(const evs *v)
 
 static void te_program(const char *prog)
 {
-    rvt_image *img = load(prog);
+    rvt_image *img = th_program(prog);
     CHECK(img != NULL);
     if (!img)
         return;
@@ -272,7 +241,7 @@ static void te_program(const char *prog)
 
 static void nt_program(const char *prog)
 {
-    rvt_image *img = load(prog);
+    rvt_image *img = th_program(prog);
     CHECK(img != NULL);
     if (!img)
         return;
@@ -312,7 +281,7 @@ static void nt_program(const char *prog)
  * the pull calls refuse a decoder without input. */
 static void null_arguments(void)
 {
-    rvt_image *img = load("sort");
+    rvt_image *img = th_program("sort");
     CHECK(img != NULL);
     rvt_te_attrs a;
     te_attrs(&a, img);
@@ -406,7 +375,7 @@ static size_t skipped_between(const te_packets *t, size_t i, size_t j);
 
 static bool te_packets_load(te_packets *t)
 {
-    t->img = load("sort");
+    t->img = th_program("sort");
     CHECK(t->img != NULL);
     if (!t->img)
         return false;
@@ -552,7 +521,7 @@ static void te_encoder_loss(void)
  * the instructions after it are the clean decode's last ones. */
 static void nt_loss(void)
 {
-    rvt_image *img = load("sort");
+    rvt_image *img = th_program("sort");
     CHECK(img != NULL);
     if (!img)
         return;

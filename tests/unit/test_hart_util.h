@@ -6,6 +6,7 @@
 #ifndef TEST_HART_UTIL_H
 #define TEST_HART_UTIL_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rvtrace/hart.h"
@@ -120,6 +121,35 @@ static inline void trun_free(trun *t)
 static inline uint64_t treg(const trun *t, unsigned r)
 {
     return t->h ? rvt_hart_reg(t->h, r) : 0xdeadbeef;
+}
+
+/* A workload of programs/ (RVT_SRC, else the working directory): NULL when
+ * it does not load. */
+static inline rvt_image *th_program(const char *prog)
+{
+    char path[1024];
+    const char *src = getenv("RVT_SRC");
+    snprintf(path, sizeof path, "%s/programs/%s.elf", src ? src : ".", prog);
+    rvt_image *img = rvt_image_new();
+    if (img && rvt_image_load_elf(img, path) < 0) {
+        rvt_image_free(img);
+        img = NULL;
+    }
+    return img;
+}
+
+/* The hart runs img (at most max_instr instructions) into sink. */
+static inline void th_trace(rvt_image *img, const rvt_irec_sink *sink, uint64_t max_instr)
+{
+    int st = 0;
+    rvt_hart_cfg cfg = { .sink = sink, .max_instr = max_instr };
+    rvt_hart *h = rvt_hart_new(&cfg, img, &st);
+    CHECK(h != NULL);
+    if (h) {
+        CHECK(rvt_hart_run(h, 0) >= 0);
+        CHECK_EQ(rvt_hart_finish(h), 0);
+    }
+    rvt_hart_free(h);
 }
 
 #endif

@@ -9,19 +9,7 @@
 #include "rvtrace/ntrace.h"
 #include "rvtrace/proto.h"
 #include "test_etrace_util.h"
-
-static rvt_image *load(const char *prog)
-{
-    const char *src = getenv("RVT_SRC");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/programs/%s.elf", src ? src : ".", prog);
-    rvt_image *img = rvt_image_new();
-    if (img && rvt_image_load_elf(img, path) < 0) {
-        rvt_image_free(img);
-        img = NULL;
-    }
-    return img;
-}
+#include "test_hart_util.h"
 
 /* The protocol's settings: defaults, the ELF's XLEN, the filled policies
  * (what rvtrace encode and decode use). */
@@ -36,27 +24,13 @@ static rvt_proto_cfg *config(const char *proto, const rvt_image *img)
     return c;
 }
 
-/* The hart runs the program into sink. */
-static void trace(rvt_image *img, const rvt_irec_sink *sink)
-{
-    int st = 0;
-    rvt_hart_cfg cfg = { .sink = sink, .max_instr = 300000 };
-    rvt_hart *h = rvt_hart_new(&cfg, img, &st);
-    CHECK(h != NULL);
-    if (h) {
-        CHECK(rvt_hart_run(h, 0) >= 0);
-        CHECK_EQ(rvt_hart_finish(h), 0);
-    }
-    rvt_hart_free(h);
-}
-
 static void te_stream(rvt_proto_cfg *c, rvt_image *img, te_buf *out)
 {
     int st = 0;
     rvt_te_encoder *e = rvt_te_encoder_new(rvt_proto_cfg_native(c), te_buf_put, out, &st);
     CHECK(e != NULL);
     rvt_irec_sink sink = rvt_te_encoder_sink(e);
-    trace(img, &sink);
+    th_trace(img, &sink, 300000);
     rvt_te_encoder_free(e);
 }
 
@@ -66,7 +40,7 @@ static void nt_stream(rvt_proto_cfg *c, rvt_image *img, te_buf *out)
     rvt_nt_encoder *e = rvt_nt_encoder_new(rvt_proto_cfg_native(c), te_buf_put, out, &st);
     CHECK(e != NULL);
     rvt_irec_sink sink = rvt_nt_encoder_sink(e);
-    trace(img, &sink);
+    th_trace(img, &sink, 300000);
     CHECK_EQ(rvt_nt_encoder_end(e), 0);
     rvt_nt_encoder_free(e);
 }
@@ -130,7 +104,7 @@ static void same(const char *what, const te_evs *want, const te_evs *got)
 
 static void one_protocol(const char *proto, const char *prog)
 {
-    rvt_image *img = load(prog);
+    rvt_image *img = th_program(prog);
     CHECK(img != NULL);
     if (!img)
         return;
