@@ -63,6 +63,8 @@ int rvt_tp_config_set(rvt_tp_config *c, const char *kv, const char **container);
 /* True if kv ("name=value") names a transport setting (for sidecar readers
  * that share the file with protocol attributes). */
 bool rvt_tp_config_key(const char *kv);
+/* The same for a setting's name alone ("encap_src_bits"). */
+bool rvt_tp_config_name(const char *name);
 /* 0 or RVT_ERR_INVAL (widths out of range). */
 int rvt_tp_config_check(const rvt_tp_config *c);
 

@@ -349,9 +349,7 @@ static int kv_get(const void *a, const char *name, char *buf, size_t n)
 
 static int kv_set(void *a, const char *name, const char *value)
 {
-    char kv[64];
-    snprintf(kv, sizeof kv, "%s=", name);
-    if (rvt_tp_config_key(kv))
+    if (rvt_tp_config_name(name))
         return 0;           /* container keys belong to the transport (transport.h) */
     return rvt_te_attrs_set_value(a, name, value);
 }

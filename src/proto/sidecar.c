@@ -10,9 +10,7 @@
  * encap_*=), which belong to the transport, not to the protocol. */
 static int kv_set(void *c, const char *name, const char *value)
 {
-    char kv[64];
-    snprintf(kv, sizeof kv, "%s=", name);
-    if (rvt_tp_config_key(kv))
+    if (rvt_tp_config_name(name))
         return 0;
     return rvt_proto_cfg_set(c, name, value);
 }

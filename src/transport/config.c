@@ -61,6 +61,11 @@ bool rvt_tp_config_key(const char *kv)
     return (n == 9 && !strncmp(kv, "container", 9)) || find_key(kv, n);
 }
 
+bool rvt_tp_config_name(const char *name)
+{
+    return name && (!strcmp(name, "container") || find_key(name, strlen(name)));
+}
+
 static int set_field(rvt_tp_config *c, const key *k, uint64_t v)
 {
     char *p = (char *)c + k->off;
