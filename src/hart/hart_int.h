@@ -292,6 +292,7 @@ uint64_t hart_pmpcfg_read(const rvt_hart *h, unsigned idx);
 void hart_pmpcfg_write(rvt_hart *h, unsigned idx, uint64_t v);
 void hart_pmpaddr_write(rvt_hart *h, unsigned idx, uint64_t v);
 unsigned hart_pmp_cfg(const rvt_hart *h, unsigned entry);
+uint64_t hart_pmpaddr_mask(const rvt_hart *h);
 void hart_pmp_summary(rvt_hart *h);   /* pmp_any, pmp_locked */
 
 /* misalign.c: a misaligned access traps or is performed (--misaligned) */

@@ -82,7 +82,14 @@ void hart_pmpaddr_write(rvt_hart *h, unsigned idx, uint64_t v)
         if ((next & PMP_L) && mode_of(next) == PMP_TOR)
             return;
     }
-    h->pmpaddr[idx] = h->xlen == 32 ? v & 0xffffffffull : v & ((1ull << 54) - 1);
+    h->pmpaddr[idx] = v & hart_pmpaddr_mask(h);
+}
+
+/* The implemented bits of pmpaddr: PA[33:2] on RV32, PA[55:2] on RV64
+ * (priv 3.7.1). */
+uint64_t hart_pmpaddr_mask(const rvt_hart *h)
+{
+    return h->xlen == 32 ? 0xffffffffull : (1ull << 54) - 1;
 }
 
 /* [lo, hi) of an entry in bytes; false when OFF. */
@@ -100,7 +107,12 @@ static bool entry_range(const rvt_hart *h, unsigned i, unsigned cfg, uint64_t *l
         return true;
     case PMP_NAPOT: {
         /* 3.7.1.2: trailing ones t give a 2^(t+3)-byte region */
-        unsigned t = (unsigned)__builtin_ctzll(~a);
+        unsigned t = ~a ? (unsigned)__builtin_ctzll(~a) : 64;
+        if (t + 3 >= 64) {   /* the whole address space; 1 << 64 overflows */
+            *lo = 0;
+            *hi = UINT64_MAX;
+            return true;
+        }
         uint64_t size = 1ull << (t + 3);
         *lo = (a & ~((1ull << t) - 1)) << 2;
         *hi = *lo + size;

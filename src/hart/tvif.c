@@ -126,7 +126,10 @@ int rvt_hart_tv_reg_write(rvt_hart *h, unsigned addr, uint64_t v)
     } else if ((i = table_index(addr)) >= 0) {
         *field(h, (size_t)i) = v;
     } else if ((p = pmp_ref(h, addr)) != NULL) {
-        *p = v;
+        /* A state copy, so no lock rules; but pmpaddr keeps only its
+         * implemented bits (priv 3.7.1: 54 on RV64), as a CSR write would,
+         * so every value the PMP check sees is one the hart could hold. */
+        *p = addr >= 0x3B0 ? v & hart_pmpaddr_mask(h) : v;
     } else if (counter_ref(h, addr, &off, &base)) {
         uint64_t cur = base + *off;
         uint64_t nv = addr >= 0xB80 ? (cur & 0xffffffffull) | (v << 32)
