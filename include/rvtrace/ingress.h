@@ -159,7 +159,10 @@ unsigned rvt_rvi_reader_flags(const rvt_rvi_reader *r);   /* RVT_RVI_F_* */
 int rvt_rvi_reader_next(rvt_rvi_reader *r, rvt_irec *irec, rvt_drec *drec, bool *is_data);
 uint64_t rvt_rvi_reader_offset(const rvt_rvi_reader *r);
 void rvt_rvi_reader_close(rvt_rvi_reader *r);
-/* Stream a whole .rvi file into a sink. */
+/* Stream a whole .rvi file into a sink.  At a truncated or corrupt record
+ * every record before it still reaches the sink, then that record's status
+ * is returned (sink->end is not called); a sink's own error stops the
+ * replay and is returned. */
 int rvt_rvi_replay(const char *path, const rvt_irec_sink *sink,
                    rvt_diag_fn diag, void *diag_ctx);
 

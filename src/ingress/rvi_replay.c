@@ -34,6 +34,8 @@ int rvt_rvi_replay(const char *path, const rvt_irec_sink *sink, rvt_diag_fn diag
         if (sink->data && (rc = sink->data(sink->ctx, &d, 1)) < 0)
             break;
     }
+    if (rc < 0)   /* the records before a bad one are good (ingress.h) */
+        (void)flush(sink, batch, &n);
     if (rc == 0)
         rc = flush(sink, batch, &n);
     if (rc == 0 && sink->end)

@@ -144,6 +144,7 @@ static void test_replay(void)
  * end @114 (9); 123 bytes in all. */
 static uint8_t small[256];
 static size_t small_len;
+static uint64_t diag_off;
 
 static void write_small(void)
 {
@@ -164,7 +165,6 @@ static void write_small(void)
     fclose(f);
 }
 
-static uint64_t diag_off;
 static void diag(void *ctx, int level, uint64_t off, const char *msg)
 {
     (void)ctx; (void)level; (void)msg;
@@ -192,6 +192,49 @@ static int read_all(const uint8_t *buf, size_t len, uint64_t *off, int *nrec)
         *off = rvt_rvi_reader_offset(r);
     rvt_rvi_reader_close(r);
     return st;
+}
+
+/* A file of instruction records only, cut short: every record before the
+ * cut reaches the sink (the batch replay holds back is flushed), then the
+ * reader's status comes back and the sink's end is not called. */
+static rvt_irec only[100];
+typedef struct { size_t i, ends; int bad; } cut_cnt;
+static int cut_put(void *ctx, const rvt_irec *r, size_t n)
+{
+    cut_cnt *c = ctx;
+    for (size_t k = 0; k < n; k++, c->i++)
+        if (c->i >= 100 || memcmp(&r[k], &only[c->i], sizeof *r)) c->bad++;
+    return 0;
+}
+static int cut_end(void *ctx) { ((cut_cnt *)ctx)->ends++; return 0; }
+
+static void test_replay_truncated(void)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < NREC && k < 100; i++)
+        if (!isdata[i])
+            only[k++] = irecs[i];
+    int st;
+    rvt_rvi_writer *w = rvt_rvi_writer_open(path2, 64, &st);
+    rvt_irec_sink ws = rvt_rvi_writer_sink(w);
+    ws.put(ws.ctx, only, k);
+    CHECK_EQ(rvt_rvi_writer_close(w), 0);
+    static uint8_t buf[100 * 64];
+    FILE *f = fopen(path2, "rb");
+    size_t len = f ? fread(buf, 1, sizeof buf, f) : 0;
+    if (f)
+        fclose(f);
+    CHECK(len > 64 && len < sizeof buf);
+    uint64_t off;
+    int n;
+    CHECK_EQ(read_all(buf, len - 20, &off, &n), RVT_ERR_TRUNC);   /* rewrites path2 */
+    CHECK(n > 0);
+    cut_cnt c = { 0, 0, 0 };
+    rvt_irec_sink s = { &c, cut_put, NULL, cut_end };
+    CHECK_EQ(rvt_rvi_replay(path2, &s, NULL, NULL), RVT_ERR_TRUNC);
+    CHECK_EQ(c.i, (size_t)n);
+    CHECK_EQ(c.bad, 0);
+    CHECK_EQ(c.ends, 0);
 }
 
 static void test_truncated(void)
@@ -357,6 +400,7 @@ int main(void)
     snprintf(path2, sizeof path2, "%s/b.rvi", tmpdir);
     test_roundtrip();
     test_replay();
+    test_replay_truncated();
     test_truncated();
     test_corrupt();
     test_split();
