@@ -344,6 +344,8 @@ typedef struct {
     double hart_none_mips, hart_none_wall_mips;
     double hart_null_mips, hart_null_wall_mips;
     double hart_rvi_mips;
+    uint64_t vm_instret;                /* programs/bench/vmheavy.elf */
+    double hart_vm_mips, hart_vm_wall_mips;
     double enc_mips[2], dec_mips[2];    /* [0] te:all, [1] nt best */
     double bits[2];
     double enc_cpu, dec_cpu;            /* te:all encoder and decoder CPU seconds */
@@ -419,6 +421,17 @@ fail_pass:
 fail:
     rvt_image_free(img);
     return 0;
+}
+
+/* The hart with Sv39 on (issue 15: >= 60 MIPS), no records. */
+static void measure_paging(const char *elf, long_result *L)
+{
+    run_result r;
+    if (access(elf, R_OK) != 0 || run_hart(elf, NULL, &r) < 0)
+        return;
+    L->vm_instret = r.instret;
+    L->hart_vm_mips = mips(r.instret, r.t.cpu);
+    L->hart_vm_wall_mips = mips(r.instret, r.t.wall);
 }
 
 static int measure_long(const char *elf, long_result *L)
@@ -572,6 +585,10 @@ static void report(FILE *f, workload *w, size_t n, const long_result *L, const c
         fprintf(f, "| hart, no records | %.0f | %.0f | |\n", L->hart_none_mips, L->hart_none_wall_mips);
         fprintf(f, "| hart, records to a null sink | %.0f | %.0f | >= 100 |\n", L->hart_null_mips, L->hart_null_wall_mips);
         fprintf(f, "| hart, records to a .rvi file | %.0f | | |\n", L->hart_rvi_mips);
+        if (L->vm_instret)
+            fprintf(f, "| hart, Sv39 page-table-heavy (bench/vmheavy.elf, %.1f M instructions), no records "
+                       "| %.0f | %.0f | >= 60 |\n", (double)L->vm_instret / 1e6, L->hart_vm_mips,
+                    L->hart_vm_wall_mips);
         fprintf(f, "| E-Trace encoder (all modes) | %.0f | | >= 100 |\n", L->enc_mips[0]);
         fprintf(f, "| E-Trace decoder (all modes) | %.0f | | >= 200 |\n", L->dec_mips[0]);
         fprintf(f, "| N-Trace encoder (HTM, sequential jumps, implicit return, repeated history) | %.0f | | >= 100 |\n", L->enc_mips[1]);
@@ -687,6 +704,9 @@ int main(int argc, char **argv)
     if (!quick) {
         fprintf(stderr, "bench: %s throughput (several runs of ~360M instructions)\n", long_name);
         measure_long(long_path, &L);
+        char vm_path[MAX_PATH];
+        snprintf(vm_path, sizeof vm_path, "%s/bench/vmheavy.elf", dir);
+        measure_paging(vm_path, &L);
     }
     report(stdout, w, n, quick ? NULL : &L, long_name);
     FILE *f = fopen(out, "w");

@@ -81,6 +81,8 @@ prog stimer       "$RV64C"  -O2                    src/stimer.c
 prog wfi          "$RV64C"  -O2                    src/wfi.c
 prog privs        "$RV64C"  -O2                    src/privs.c
 prog paging       "$RV64C"  -O2                    src/paging.c
+# Bench-only programs (programs/bench/: too long for the test matrices)
+prog bench/vmheavy "$RV64C"  -O2                   src/vmheavy.c
 prog amo          "$RV64C"  -O2                    src/amo.c
 prog csr          "$RV64C"  -O2                    src/csr.c
 prog csr_rv32     "$RV32C"  -O2                    src/csr.c

@@ -77,6 +77,11 @@ typedef struct hart_op {
 #define HOP_RS3(o) ((unsigned)(o)->csr & 31)
 #define HOP_RM(o) ((unsigned)(o)->csr >> 8)
 
+/* [lo, hi) of physical addresses (pmp.c); lo == hi: empty */
+typedef struct hart_pmp_range {
+    uint64_t lo, hi;
+} hart_pmp_range;
+
 struct rvt_hart {
     uint64_t x[32];
     uint64_t pc;
@@ -102,7 +107,11 @@ struct rvt_hart {
      * current mode need translation or PMP checks (0: the RAM fast path) */
     uint8_t xl_data, xl_fetch;
     uint8_t pmp_any, pmp_locked;      /* an entry is active / locked and active */
-    uint64_t pmp_page[3][4];          /* pmp.c: page + 1 that passes, per access and priv */
+    hart_pmp_range pmp_pass[3][4];    /* pmp.c: a range that passes, per access and priv */
+    /* mmu.c: the last translated fetch page, whose every half-word passed
+     * translation and PMP for the current privilege (UINT64_MAX: none);
+     * forgotten by hart_vm_update, sfence.vma and satp writes */
+    uint64_t fetch_vpage, fetch_pbase;
     unsigned ifault_cause;            /* hart_fetch() returned NULL: why */
     uint64_t ifault_tval;
     struct hart_tlb *tlb;
@@ -221,8 +230,14 @@ static inline const hart_op *hart_fetch_pa(rvt_hart *h, uint64_t pc)
 
 static inline const hart_op *hart_fetch(rvt_hart *h, uint64_t pc)
 {
-    if (__builtin_expect(h->xl_fetch, 0))
+    if (__builtin_expect(h->xl_fetch, 0)) {
+        /* mmu.c: the remembered fetch page (not its last half-word, where
+         * an instruction may cross into the next page) */
+        uint64_t in_page = pc & (HART_PAGE_SIZE - 1);
+        if (pc >> HART_PAGE_SHIFT == h->fetch_vpage && in_page != HART_PAGE_SIZE - 2)
+            return hart_fetch_pa(h, h->fetch_pbase | in_page);
         return hart_fetch_vm(h, pc);
+    }
     return hart_fetch_pa(h, pc);
 }
 
@@ -298,6 +313,30 @@ void hart_pmp_summary(rvt_hart *h);   /* pmp_any, pmp_locked */
 /* misalign.c: a misaligned access traps or is performed (--misaligned) */
 int hart_load_misaligned(rvt_hart *h, uint64_t addr, unsigned size, uint64_t *v);
 int hart_store_misaligned(rvt_hart *h, uint64_t addr, unsigned size, uint64_t v);
+
+/* Little-endian RAM bytes of a run-time size 1, 2, 4 or 8, without a
+ * library memcpy call (the translated paths' sizes are not constants). */
+static inline uint64_t hart_bytes_get(const uint8_t *p, unsigned size)
+{
+    uint8_t b; uint16_t hw; uint32_t w; uint64_t d;
+    switch (size) {
+    case 1: memcpy(&b, p, 1); return b;
+    case 2: memcpy(&hw, p, 2); return hw;
+    case 4: memcpy(&w, p, 4); return w;
+    default: memcpy(&d, p, 8); return d;
+    }
+}
+
+static inline void hart_bytes_put(uint8_t *p, unsigned size, uint64_t v)
+{
+    uint8_t b = (uint8_t)v; uint16_t hw = (uint16_t)v; uint32_t w = (uint32_t)v;
+    switch (size) {
+    case 1: memcpy(p, &b, 1); break;
+    case 2: memcpy(p, &hw, 2); break;
+    case 4: memcpy(p, &w, 4); break;
+    default: memcpy(p, &v, 8); break;
+    }
+}
 
 /* Fast RAM paths; misaligned accesses go to misalign.c (priv 3.6.3.4). */
 static inline int hart_load(rvt_hart *h, uint64_t addr, unsigned size, uint64_t *v)

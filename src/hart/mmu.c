@@ -71,8 +71,14 @@ static bool needs_slow_path(const rvt_hart *h, unsigned priv)
     return satp_on(h) || h->pmp_any;
 }
 
+static void fetch_page_forget(rvt_hart *h)
+{
+    h->fetch_vpage = UINT64_MAX;
+}
+
 void hart_vm_update(rvt_hart *h)
 {
+    fetch_page_forget(h);
     hart_pmp_summary(h);
     h->xl_fetch = needs_slow_path(h, h->priv);
     h->xl_data = needs_slow_path(h, data_priv(h));
@@ -99,6 +105,7 @@ void hart_mmu_free(rvt_hart *h)
 void hart_tlb_flush(rvt_hart *h, bool all, uint64_t va, bool by_asid, uint64_t asid)
 {
     (void)va;
+    fetch_page_forget(h);
     for (unsigned i = 0; i < TLB_SIZE; i++) {
         hart_tlb_e *e = &h->tlb->e[i];
         if (all || !by_asid || (e->asid == asid && !(e->pte & PTE_G)))
@@ -118,6 +125,7 @@ bool hart_satp_write(rvt_hart *h, uint64_t v)
     uint64_t old_ppn = satp_ppn(h);
     bool old_on = satp_on(h);
     h->satp = v;
+    fetch_page_forget(h);   /* a new ASID may map the page elsewhere */
     if (satp_ppn(h) != old_ppn || satp_on(h) != old_on)
         hart_tlb_flush(h, true, 0, false, 0);
     return true;
@@ -157,9 +165,7 @@ static uint8_t *ram_ptr(rvt_hart *h, uint64_t pa, unsigned size)
 
 static uint64_t pte_get(const uint8_t *p, unsigned size)
 {
-    uint64_t v = 0;
-    memcpy(&v, p, size);
-    return v;
+    return hart_bytes_get(p, size);
 }
 
 /* The page walk (priv 4.3.2).  On success the TLB entry for va's 4 KiB
@@ -201,7 +207,7 @@ static int walk(rvt_hart *h, uint64_t va, unsigned acc, unsigned priv, hart_tlb_
     if ((pte & want) != want) {
         /* QEMU: A (and D for a store) set atomically in the PTE */
         pte |= want;
-        memcpy(p, &pte, m->pte_size);
+        hart_bytes_put(p, m->pte_size, pte);
         hart_store_hook(h, (uint64_t)(p - h->ram) + h->ram_base, (uint64_t)(p - h->ram), m->pte_size);
     }
     uint64_t vpn = va >> HART_PAGE_SHIFT;
@@ -255,7 +261,7 @@ int hart_store_phys(rvt_hart *h, uint64_t pa, unsigned size, uint64_t v)
     uint8_t *p = ram_ptr(h, pa, size);
     if (!p)
         return hart_store_slow(h, pa, size, v);
-    memcpy(p, &v, size);
+    hart_bytes_put(p, size, v);
     hart_store_hook(h, pa, pa - h->ram_base, size);
     return 0;
 }
@@ -294,17 +300,29 @@ static int fetch_half(rvt_hart *h, uint64_t va, uint64_t *pa, uint16_t *half)
     return 0;
 }
 
+/* The fetch page is remembered only when PMP passes the whole physical
+ * page: then every half-word of it passes as the one just fetched did. */
+static void remember_fetch_page(rvt_hart *h, uint64_t va, uint64_t pa)
+{
+    uint64_t pbase = pa & ~(uint64_t)(HART_PAGE_SIZE - 1);
+    if (hart_pmp_ok(h, pbase, HART_PAGE_SIZE, HART_ACC_FETCH, h->priv)) {
+        h->fetch_vpage = va >> HART_PAGE_SHIFT;
+        h->fetch_pbase = pbase;
+    }
+}
+
 /* A fetch with translation or PMP.  An instruction in the last half-word
  * of a page takes its upper half from the next page, translated on its
  * own; a fault there reports that half's address (priv 3.1.16). */
 const hart_op *hart_fetch_vm(rvt_hart *h, uint64_t pc)
 {
-    uint64_t pa, pa2;
+    uint64_t pa, pa2, in_page = pc & (HART_PAGE_SIZE - 1);
     uint16_t lo, hi;
     int r = fetch_half(h, pc, &pa, &lo);
     if (r)
         return fetch_fault(h, r, pc);
-    if ((pc & (HART_PAGE_SIZE - 1)) != HART_PAGE_SIZE - 2 || rvt_isa_length(lo) == 2)
+    remember_fetch_page(h, pc, pa);
+    if (in_page != HART_PAGE_SIZE - 2 || rvt_isa_length(lo) == 2)
         return hart_fetch_pa(h, pa);
     uint64_t pc2 = h->xlen == 32 ? (uint32_t)(pc + 2) : pc + 2;
     r = fetch_half(h, pc2, &pa2, &hi);

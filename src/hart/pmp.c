@@ -33,7 +33,7 @@ static unsigned mode_of(unsigned cfg)
 
 void hart_pmp_summary(rvt_hart *h)
 {
-    memset(h->pmp_page, 0, sizeof h->pmp_page);   /* hart_pmp_ok's pages */
+    memset(h->pmp_pass, 0, sizeof h->pmp_pass);   /* hart_pmp_ok's ranges */
     h->pmp_any = h->pmp_locked = 0;
     for (unsigned i = 0; i < PMP_N; i++) {
         unsigned c = hart_pmp_cfg(h, i);
@@ -129,44 +129,87 @@ static bool perm_ok(unsigned cfg, unsigned acc)
     return (cfg & need) != 0;
 }
 
-/* 3.7.1: the lowest-numbered entry that matches any byte decides; it must
- * match all of them.  L makes the entry bind M-mode too. */
-static bool pmp_check(const rvt_hart *h, uint64_t pa, uint64_t size, unsigned acc, unsigned priv)
+#define NO_ENTRY (-1)
+#define PARTIAL (-2)
+
+/* 3.7.1: the lowest-numbered entry that matches any byte of [pa, pa+size)
+ * decides, and it must match all of them: its index (and region), or
+ * NO_ENTRY, or PARTIAL when it matches only some bytes. */
+static int deciding_entry(const rvt_hart *h, uint64_t pa, uint64_t size, uint64_t *lo,
+                          uint64_t *hi)
 {
     uint64_t end = pa + size;
     for (unsigned i = 0; i < PMP_N; i++) {
-        unsigned cfg = hart_pmp_cfg(h, i);
-        uint64_t lo, hi;
-        if (!entry_range(h, i, cfg, &lo, &hi) || lo >= hi || end <= lo || pa >= hi)
+        if (!entry_range(h, i, hart_pmp_cfg(h, i), lo, hi) || *lo >= *hi || end <= *lo ||
+            pa >= *hi)
             continue;
-        if (pa < lo || end > hi)
-            return false;   /* a partial match fails */
-        if (priv == PRV_M && !(cfg & PMP_L))
-            return true;
-        return perm_ok(cfg, acc);
+        return pa < *lo || end > *hi ? PARTIAL : (int)i;
     }
-    return priv == PRV_M;
+    return NO_ENTRY;
+}
+
+/* L makes the entry bind M-mode too; with no entry only M passes. */
+static bool entry_passes(const rvt_hart *h, int i, unsigned acc, unsigned priv)
+{
+    if (i == PARTIAL)
+        return false;
+    if (i == NO_ENTRY)
+        return priv == PRV_M;
+    unsigned cfg = hart_pmp_cfg(h, (unsigned)i);
+    return (priv == PRV_M && !(cfg & PMP_L)) || perm_ok(cfg, acc);
+}
+
+static bool pmp_check(const rvt_hart *h, uint64_t pa, uint64_t size, unsigned acc, unsigned priv)
+{
+    uint64_t lo, hi;
+    return entry_passes(h, deciding_entry(h, pa, size, &lo, &hi), acc, priv);
+}
+
+/* Does an entry below i match any byte of [lo, hi)? */
+static bool lower_entry_overlaps(const rvt_hart *h, unsigned i, uint64_t lo, uint64_t hi)
+{
+    for (unsigned j = 0; j < i; j++) {
+        uint64_t l, e;
+        if (entry_range(h, j, hart_pmp_cfg(h, j), &l, &e) && l < e && l < hi && lo < e)
+            return true;
+    }
+    return false;
 }
 
 /* docs/hart.md "PMP": a page whose every byte passes (one entry covers it,
  * or none matches in M-mode) passes for any access inside it -- an entry
  * that matches part of the access matches part of the page, so the page's
- * deciding entry decides the access too.  One such page is remembered per
- * access type and privilege; hart_pmp_summary() forgets them whenever the
- * PMP CSRs may have changed. */
+ * deciding entry decides the access too.  When no lower-numbered entry
+ * overlaps that entry's region, the whole region passes the same way.
+ * One such range is remembered per access type and privilege;
+ * hart_pmp_summary() forgets them whenever the PMP CSRs may have changed. */
+static bool remember_pass(rvt_hart *h, uint64_t pg, unsigned acc, unsigned priv)
+{
+    uint64_t pa = pg << HART_PAGE_SHIFT, lo, hi;
+    int i = deciding_entry(h, pa, HART_PAGE_SIZE, &lo, &hi);
+    if (!entry_passes(h, i, acc, priv))
+        return false;
+    hart_pmp_range *r = &h->pmp_pass[acc][priv];
+    if (i < 0 || lower_entry_overlaps(h, (unsigned)i, lo, hi)) {
+        lo = pa;
+        hi = pa + HART_PAGE_SIZE;
+    }
+    r->lo = lo;
+    r->hi = hi;
+    return true;
+}
+
 bool hart_pmp_ok(rvt_hart *h, uint64_t pa, unsigned size, unsigned acc, unsigned priv)
 {
     if (!h->pmp_any)
         return true;
+    const hart_pmp_range *r = &h->pmp_pass[acc][priv];
+    if (pa >= r->lo && pa < r->hi && size <= r->hi - pa)
+        return true;
     uint64_t pg = pa >> HART_PAGE_SHIFT;
     bool in_page = (pa & (HART_PAGE_SIZE - 1)) + size <= HART_PAGE_SIZE &&
                    pg != UINT64_MAX >> HART_PAGE_SHIFT;   /* the page's end must not wrap */
-    uint64_t *seen = &h->pmp_page[acc][priv];
-    if (in_page && *seen == pg + 1)
+    if (in_page && remember_pass(h, pg, acc, priv))
         return true;
-    if (in_page && pmp_check(h, pg << HART_PAGE_SHIFT, HART_PAGE_SIZE, acc, priv)) {
-        *seen = pg + 1;
-        return true;
-    }
     return pmp_check(h, pa, size, acc, priv);
 }

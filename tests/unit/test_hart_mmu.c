@@ -289,8 +289,58 @@ static void test_sv32(void)
     tvm_free(&t);
 }
 
+/* The remembered fetch page (docs/hart.md "Paging"): a hit serves the
+ * same page only while its translation and PMP outcome cannot have
+ * changed.  VA 0x40007000 is L0[7] -> PA 0x80022000, X A V (no U); the
+ * instructions: addi x1,x0,1 = 0x00100093 at 0x80022000 and 0x80022800,
+ * addi x1,x0,2 = 0x00200093 at 0x80024000. */
+static void test_fetch_page(void)
+{
+    tvm t;
+    rvt_hart *h = sv39_hart(&t);
+    if (!h)
+        return;
+    tvm_put(h, 0x80022000, 0x00100093, 4);
+    tvm_put(h, 0x80022800, 0x00100093, 4);
+    tvm_put(h, 0x80024000, 0x00200093, 4);
+    const hart_op *o = hart_fetch(h, 0x40007000);
+    CHECK(o && o->imm == 1);
+    CHECK_EQ(h->fetch_vpage, 0x40007);
+    /* remapped to 0x80024000 (X A V: 0x20009049): sfence.vma drops it */
+    tvm_put(h, 0x80012038, 0x20009049, 8);
+    hart_tlb_flush(h, false, 0x40007000, false, 0);
+    o = hart_fetch(h, 0x40007000);
+    CHECK(o && o->imm == 2);
+    /* U-mode may not fetch from an S page: the page of S is not reused */
+    tvm_mode(h, PRV_U, 0);
+    CHECK(hart_fetch(h, 0x40007000) == NULL);
+    CHECK_EQ(h->ifault_cause, CAUSE_FETCH_PAGE);
+    tvm_mode(h, PRV_S, 0);
+    CHECK(hart_fetch(h, 0x40007000) != NULL);
+    /* a new root: the page is unmapped there (satp write, not sfence) */
+    CHECK_EQ(tvm_csr(h, 0x180, 8ull << 60 | 0x80030), 8ull << 60 | 0x80030);
+    CHECK(hart_fetch(h, 0x40007000) == NULL);
+    CHECK_EQ(h->ifault_cause, CAUSE_FETCH_PAGE);
+    /* PMP that lets S fetch only the first half of PA page 0x80024000:
+     * entry 0 NAPOT 2 KiB at 0x80024000, X (pmpaddr 0x200090ff, cfg 0x1c);
+     * entry 1 NAPOT everything, R W (2^54 - 1, cfg 0x1b).  The page is not
+     * remembered, so its second half still faults. */
+    CHECK_EQ(tvm_csr(h, 0x180, 8ull << 60 | 0x80010), 8ull << 60 | 0x80010);
+    tvm_put(h, 0x80024800, 0x00200093, 4);
+    tvm_csr(h, 0x3b0, 0x200090ff);
+    tvm_csr(h, 0x3b1, (1ull << 54) - 1);
+    tvm_csr(h, 0x3a0, 0x1b1c);
+    tvm_mode(h, PRV_S, 0);
+    o = hart_fetch(h, 0x40007000);
+    CHECK(o && o->imm == 2);
+    CHECK(hart_fetch(h, 0x40007800) == NULL);
+    CHECK_EQ(h->ifault_cause, CAUSE_FETCH_ACCESS);
+    tvm_free(&t);
+}
+
 int main(void)
 {
+    test_fetch_page();
     test_sv39_4k_ad();
     test_sv39_faults();
     test_sv39_superpages();

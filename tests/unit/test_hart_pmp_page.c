@@ -1,6 +1,7 @@
-/* hart_pmp_ok's per-page verdicts (src/hart/pmp.c, docs/hart.md "PMP"): a
- * page is remembered as passing only when every byte passes, and
- * forgotten when the PMP CSRs change.  Entries hand-encoded from priv 1.12
+/* hart_pmp_ok's remembered verdicts (src/hart/pmp.c, docs/hart.md "PMP"): a
+ * page is remembered as passing only when every byte passes (the deciding
+ * entry's whole region when no lower entry overlaps it), and forgotten
+ * when the PMP CSRs change.  Entries hand-encoded from priv 1.12
  * 3.7.1: NA4 (A = 2) cfg 0x10, NAPOT (A = 3) 0x18 | RWX; NAPOT pmpaddr =
  * (base >> 2) | (size / 8 - 1). */
 #include "hart/hart_int.h"
@@ -42,6 +43,19 @@ int main(void)
     CHECK_EQ(rvt_hart_tv_reg_write(h, ADDR(1), 0x20000000ull | 0x7fffff), 0);
     CHECK(!hart_pmp_ok(h, 0x84000000, 8, HART_ACC_LOAD, PRV_S));   /* no entry: S fails */
     CHECK(hart_pmp_ok(h, 0x84000000, 8, HART_ACC_LOAD, PRV_M));    /* ... M passes */
+    /* entry 0 OFF: nothing below entry 1 overlaps it, so its whole region
+     * [0x80000000, 0x84000000) is remembered, not only the page */
+    CHECK_EQ(rvt_hart_tv_reg_write(h, CFG0, 0x1900), 0);
+    CHECK(hart_pmp_ok(h, 0x80002000, 8, HART_ACC_LOAD, PRV_S));
+    CHECK_EQ(h->pmp_pass[HART_ACC_LOAD][PRV_S].lo, 0x80000000);
+    CHECK_EQ(h->pmp_pass[HART_ACC_LOAD][PRV_S].hi, 0x84000000);
+    CHECK(hart_pmp_ok(h, 0x83fffff8, 8, HART_ACC_LOAD, PRV_S));
+    CHECK(!hart_pmp_ok(h, 0x83fffffc, 8, HART_ACC_LOAD, PRV_S));   /* over the end */
+    /* entry 0 back (no permissions): the range is forgotten */
+    CHECK_EQ(rvt_hart_tv_reg_write(h, CFG0, 0x1910), 0);
+    CHECK(!hart_pmp_ok(h, 0x80001008, 4, HART_ACC_LOAD, PRV_S));
+    CHECK(hart_pmp_ok(h, 0x80002000, 8, HART_ACC_LOAD, PRV_S));
+    CHECK_EQ(h->pmp_pass[HART_ACC_LOAD][PRV_S].hi, 0x80003000);   /* the page only */
     rvt_hart_free(h);
     rvt_image_free(img);
     return TH_DONE();

@@ -1,0 +1,2 @@
+#define WANT_DIGEST 0x7a88965f82b85725ull
+#define WANT_POOL 0x7a9da0cabf5cb579ull
