@@ -81,6 +81,7 @@ prog stimer       "$RV64C"  -O2                    src/stimer.c
 prog wfi          "$RV64C"  -O2                    src/wfi.c
 prog privs        "$RV64C"  -O2                    src/privs.c
 prog paging       "$RV64C"  -O2                    src/paging.c
+prog asid         "$RV64C"  -O2 -DNPAGES=64 -DROUNDS=8 -DREMAP_EVERY=4 src/vmheavy.c
 # Bench-only programs (programs/bench/: too long for the test matrices)
 prog bench/vmheavy "$RV64C"  -O2                   src/vmheavy.c
 prog amo          "$RV64C"  -O2                    src/amo.c

@@ -9,8 +9,9 @@
  * ASIDs keep both spaces' translations apart), then for every window page
  * in a stride order reads a word, mixes it, and writes the page's next
  * word, so NPAGES pages (four times the hart's 256-entry TLB) are touched
- * between two visits of one page.  Every 64 rounds one page is remapped
- * and fenced (sfence.vma with an address).  M then checks, through
+ * between two visits of one page.  Every REMAP_EVERY rounds one page is
+ * remapped and fenced (sfence.vma with an address).  build.sh also builds
+ * a small size of it, asid.elf, for the tests that run every program.  M then checks, through
  * physical addresses, what S wrote through the window. */
 #ifdef VMHEAVY_HOST
 #include <stdint.h>
@@ -28,19 +29,29 @@ typedef uint64_t ureg;
 #define PTE_D 0x80UL
 #define RAM 0x80000000UL
 #define WIN 0x40000000UL
-#define NPAGES 1024
+#ifndef NPAGES
+#define NPAGES 1024   /* a power of two */
+#endif
+#ifndef ROUNDS
 #define ROUNDS 2400
+#endif
+#ifndef REMAP_EVERY
+#define REMAP_EVERY 64   /* rounds; a power of two */
+#endif
 #define WORDS (4096 / 8)
 
 static uint64_t root[2][512] __attribute__((aligned(4096)));
 static uint64_t l1_ram[512] __attribute__((aligned(4096)));
 static uint64_t l1_win[2][512] __attribute__((aligned(4096)));
-static uint64_t l0_win[2][NPAGES] __attribute__((aligned(4096)));
+/* whole 4 KiB tables: a table's base is a PPN (4.4.1) */
+#define L0_TABLES ((NPAGES + 511) / 512)
+static uint64_t l0_win[2][L0_TABLES * 512] __attribute__((aligned(4096)));
 static uint64_t pool[NPAGES][WORDS] __attribute__((aligned(4096)));
 #ifndef VMHEAVY_HOST
 static uint8_t s_stack[8192] __attribute__((aligned(16)));
 static uint64_t digest;
-/* from the host build: cc -DVMHEAVY_HOST src/vmheavy.c && ./a.out */
+/* from the host build, one block per size built (build.sh):
+ * cc -DVMHEAVY_HOST [-DNPAGES=N -DROUNDS=R] src/vmheavy.c && ./a.out */
 #include "vmheavy_want.h"
 #endif
 
@@ -66,7 +77,7 @@ static void build_tables(void)
     for (unsigned as = 0; as < 2; as++) {
         root[as][RAM >> 30] = pte((ureg)l1_ram, 0);
         root[as][WIN >> 30] = pte((ureg)l1_win[as], 0);
-        for (unsigned t = 0; t < NPAGES / 512; t++)
+        for (unsigned t = 0; t < L0_TABLES; t++)
             l1_win[as][t] = pte((ureg)&l0_win[as][t * 512], 0);
         for (unsigned v = 0; v < NPAGES; v++)
             l0_win[as][v] = pte((ureg)pool[backing(as, v)], PTE_R | PTE_W);
@@ -123,7 +134,7 @@ static uint64_t run_rounds(void (*switch_to)(unsigned as))
         unsigned as = r & 1;
         switch_to(as);
         h = touch_round(r, as, h);
-        if ((r & 63) == 63) {
+        if ((r & (REMAP_EVERY - 1)) == REMAP_EVERY - 1) {
             /* rewrite window page r's entry (the same translation) and fence
              * it: the hart must drop and walk it again */
             unsigned v = r & (NPAGES - 1);
@@ -142,7 +153,8 @@ static void no_switch(unsigned as) { (void)as; }
 int main(void)
 {
     uint64_t d = run_rounds(no_switch);
-    printf("#define WANT_DIGEST 0x%016llxull\n#define WANT_POOL 0x%016llxull\n",
+    printf("#if NPAGES == %u && ROUNDS == %u\n#define WANT_DIGEST 0x%016llxull\n"
+           "#define WANT_POOL 0x%016llxull\n#endif\n", NPAGES, ROUNDS,
            (unsigned long long)d, (unsigned long long)pool_hash());
     return 0;
 }

@@ -47,6 +47,8 @@ struct rvt_te_decoder {
         uint64_t power, lam;
     } walk;
     uint8_t priv;
+    bool ctx_known;             /* last_ctx holds the context last reported */
+    uint64_t last_ctx;
     uint64_t offset;
     const rvt_te_pkt *pkt;
     rvt_te_flags flags;
@@ -688,10 +690,23 @@ static void te_space(rvt_te_decoder *d, const rvt_te_pkt *p)
     rvt_dec_mem_space(&d->mem, &d->bc, p->context, p->privilege, 0);
 }
 
+/* A format 3's context (when the packets carry one, 9.1 nocontext), as an
+ * RVT_EV_CONTEXT when it differs from the one last reported, or always
+ * (force: a context packet, or the first sync); the N-Trace decoder
+ * reports Ownership's context the same way. */
+static void context_event(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t at, bool force)
+{
+    if (d->a.nocontext || (!force && d->ctx_known && p->context == d->last_ctx))
+        return;
+    d->ctx_known = true;
+    d->last_ctx = p->context;
+    event(d, RVT_EV_CONTEXT, at, p->context, 0, NULL);
+}
+
 static int process_f3(rvt_te_decoder *d, const rvt_te_pkt *p)
 {
     if (p->subformat == 2)
-        return te_space(d, p), event(d, RVT_EV_CONTEXT, d->pc, p->context, 0, NULL), 0;
+        return te_space(d, p), context_event(d, p, d->pc, true), 0;
     if (d->sync.state == RVT_FLOW_RESOLVE)
         d->sync.state = RVT_FLOW_DECODE;
     uint64_t address = p->address << d->a.iaddress_lsb;
@@ -722,6 +737,8 @@ static int process_f3(rvt_te_decoder *d, const rvt_te_pkt *p)
             d->priv = p->privilege;
             event(d, RVT_EV_PRIV, address, p->privilege, 0, NULL);
         }
+        if (!resync)
+            context_event(d, p, address, false);
     }
     te_space(d, p);    /* the walk to address was in the old space */
     if (resync) {
@@ -743,6 +760,7 @@ static int process_f3(rvt_te_decoder *d, const rvt_te_pkt *p)
         }
         if (priv_changed || start)
             event(d, RVT_EV_PRIV, address, p->privilege, 0, NULL);
+        context_event(d, p, address, start);
         d->pc = address;
         d->last_pc = address;
         retire(d, address);

@@ -365,6 +365,14 @@ static int put_one(rvt_te_encoder *e, const rvt_irec *r)
     int fit = check_fields(e, r);
     if (fit < 0)
         return fit;
+    rvt_irec quiet;
+    if (e->a.nocontext && r->ctype) {
+        /* 6.1: without a context field there is nothing to report of a
+         * context change (table 4.4), so it costs no packet */
+        quiet = *r;
+        quiet.ctype = 0;
+        r = &quiet;
+    }
     /* The first untraced block after traced ones ends the trace. */
     int st = traced(e, r) ? put_block(e, r) : flush_end(e);
     if (st >= 0 && (r->flags & RVT_IREC_F_TRIG_STOP)) {

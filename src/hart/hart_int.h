@@ -112,6 +112,12 @@ struct rvt_hart {
      * translation and PMP for the current privilege (UINT64_MAX: none);
      * forgotten by hart_vm_update, sfence.vma and satp writes */
     uint64_t fetch_vpage, fetch_pbase;
+    /* retire.c: the context records carry (satp.ASID, docs/hart.md
+     * "Context"), the ctype of the next record (E-Trace table 4.4), and a
+     * context a satp write made, applied before the next instruction */
+    uint64_t trace_ctx, ctx_next;
+    uint8_t trace_ctype;
+    bool ctx_switch;
     unsigned ifault_cause;            /* hart_fetch() returned NULL: why */
     uint64_t ifault_tval;
     struct hart_tlb *tlb;
@@ -409,6 +415,7 @@ void hart_fatal(rvt_hart *h, const char *fmt, ...) __attribute__((format(printf,
 /* ---- retire.c: E-Trace 4.2 blocks ---- */
 void hart_block_end(rvt_hart *h, unsigned itype, unsigned cause, uint64_t tval, bool sij);
 void hart_cycle_end(rvt_hart *h);
+void hart_context_switch(rvt_hart *h);
 void hart_trap_block(rvt_hart *h, unsigned itype, unsigned cause, uint64_t tval, uint64_t pc);
 int hart_flush(rvt_hart *h);
 
@@ -437,7 +444,9 @@ static inline void hart_retire1(rvt_hart *h, uint64_t pc, unsigned len, unsigned
     rvt_irec *r = &h->buf[h->nbuf++];
     *r = (rvt_irec){ .iaddr = pc, .time = h->cycles, .iretire = len >> 1, .ninstr = 1,
                      .itype = (uint8_t)itype, .ilastsize = len == 4, .priv = (uint8_t)h->priv,
-                     .sijump = sij, .flags = RVT_IREC_F_CYCLE_END };
+                     .sijump = sij, .flags = RVT_IREC_F_CYCLE_END, .context = h->trace_ctx,
+                     .ctype = h->trace_ctype };
+    h->trace_ctype = 0;
     h->instret++;
     h->cycles++;
     h->si_rd = (uint8_t)si_rd;

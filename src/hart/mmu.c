@@ -126,6 +126,12 @@ bool hart_satp_write(rvt_hart *h, uint64_t v)
     bool old_on = satp_on(h);
     h->satp = v;
     fetch_page_forget(h);   /* a new ASID may map the page elsewhere */
+    uint64_t ctx = satp_on(h) ? satp_asid(h) : 0;
+    if (ctx != (h->ctx_switch ? h->ctx_next : h->trace_ctx)) {
+        h->ctx_next = ctx;
+        h->ctx_switch = true;
+        h->event_at = 0;    /* hart_event applies it before the next instruction */
+    }
     if (satp_ppn(h) != old_ppn || satp_on(h) != old_on)
         hart_tlb_flush(h, true, 0, false, 0);
     return true;

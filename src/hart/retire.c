@@ -52,6 +52,9 @@ static rvt_irec *push(rvt_hart *h, uint64_t iaddr, unsigned itype)
     r->itype = (uint8_t)itype;
     r->priv = (uint8_t)h->priv;
     r->time = h->cycles;
+    r->context = h->trace_ctx;
+    r->ctype = h->trace_ctype;
+    h->trace_ctype = 0;
     h->dpushed = h->ndbuf;
     h->cyc_blocks++;
     h->st.records++;
@@ -93,6 +96,19 @@ void hart_cycle_end(rvt_hart *h)
     if (h->blk_n)
         hart_block_end(h, 0, 0, 0, false);
     end_cycle_flags(h);
+}
+
+/* docs/hart.md "Context": a satp write changed the address space.  The
+ * writing instruction's block and cycle end with the old context; the
+ * first record after it carries the new one with ctype 2, "report
+ * context precisely" (E-Trace table 4.4: the address of the first
+ * instruction in the new context). */
+void hart_context_switch(rvt_hart *h)
+{
+    h->ctx_switch = false;
+    hart_cycle_end(h);
+    h->trace_ctx = h->ctx_next;
+    h->trace_ctype = 2;
 }
 
 /* A trap that is not the itype of a retiring instruction: a faulting

@@ -132,6 +132,8 @@ int hart_event(rvt_hart *h)
         return h->stop;
     if (h->instret >= h->stop_at)
         return h->stop_kind;
+    if (h->ctx_switch)          /* satp written (mmu.c) */
+        hart_context_switch(h);
     if (h->loop_switch) {       /* CTR/PMU turned on or off (obs.c) */
         h->loop_switch = false;
         return HART_SWITCH;

@@ -188,8 +188,76 @@ static void test_data(void)
     trun_free(&t);
 }
 
+/* docs/hart.md "Context": records carry satp.ASID (0 while satp is Bare),
+ * and the first record after a write that changes it has ctype 2, "report
+ * context precisely" (E-Trace table 4.4); the writing csrrw still belongs
+ * to the old context.  satp = 8 << 60 | 5 << 44 (Sv39, ASID 5, root 0:
+ * M-mode never translates). */
+static const tinsn ctxprog[] = {
+    I4(0x00800293), /* 00000: addi x5,x0,8 */
+    I4(0x03c29293), /* 00004: slli x5,x5,60 */
+    I4(0x00500313), /* 00008: addi x6,x0,5 */
+    I4(0x02c31313), /* 0000c: slli x6,x6,44 */
+    I4(0x0062e2b3), /* 00010: or x5,x5,x6 */
+    I4(0x18029073), /* 00014: csrrw x0,satp,x5 */
+    I4(0x00000013), /* 00018: addi x0,x0,0   ASID 5, ctype 2 */
+    I4(0x18029073), /* 0001c: csrrw x0,satp,x5   the same: no change */
+    I4(0x00000013), /* 00020: addi x0,x0,0   ASID 5, ctype 0 */
+    I4(0x18001073), /* 00024: csrrw x0,satp,x0   Bare */
+    I4(0x00000013), /* 00028: addi x0,x0,0   context 0, ctype 2 */
+    I4(0x00100fb7), /* 0002c: lui x31,0x100 */
+    I4(0x00005f37), /* 00030: lui x30,0x5 */
+    I4(0x555f0f13), /* 00034: addi x30,x30,1365 */
+    I4(0x01efa023), /* 00038: sw x30,0(x31) */
+};
+
+/* The record holding the instruction at TBASE + off. */
+static const rvt_irec *rec_at(const tcap *c, uint64_t off)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        const rvt_irec *r = &c->rec[i];
+        if (TBASE + off >= r->iaddr && TBASE + off < r->iaddr + 2ull * r->iretire)
+            return r;
+    }
+    return NULL;
+}
+
+static void check_ctx(const tcap *c, uint64_t off, uint64_t ctx, unsigned ctype, bool starts)
+{
+    const rvt_irec *r = rec_at(c, off);
+    CHECK(r != NULL);
+    if (!r)
+        return;
+    if (r->context != ctx || r->ctype != ctype || (starts && r->iaddr != TBASE + off))
+        TH_FAIL("insn at +0x%" PRIx64 ": record at 0x%" PRIx64 " context %" PRIu64 " ctype %u, "
+                "want context %" PRIu64 " ctype %u%s", off, r->iaddr, r->context, r->ctype, ctx,
+                ctype, starts ? " starting there" : "");
+    else
+        th_passed++;
+}
+
+static void test_context(unsigned width)
+{
+    trun t;
+    rvt_hart_cfg cfg = { .retire_width = width };
+    trun_start(&t, ctxprog, NINSN(ctxprog), &cfg);
+    check_ctx(t.cap, 0x10, 0, 0, false);
+    check_ctx(t.cap, 0x14, 0, 0, false);   /* the write itself: old context */
+    check_ctx(t.cap, 0x18, 5, 2, true);
+    check_ctx(t.cap, 0x28, 0, 2, true);
+    if (width == 1) {
+        check_ctx(t.cap, 0x1c, 5, 0, false);
+        check_ctx(t.cap, 0x20, 5, 0, false);
+    } else {
+        check_ctx(t.cap, 0x1c, 5, 2, false);   /* in 0x18's block */
+    }
+    trun_free(&t);
+}
+
 int main(void)
 {
+    test_context(1);
+    test_context(4);
     test_width1();
     test_width4();
     test_data();
