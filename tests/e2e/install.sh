@@ -52,6 +52,11 @@ for h in "$RVT_SRC"/include/rvtrace/*.h; do
   cmp -s "$h" "$P/include/rvtrace/${h##*/}" || err "include/rvtrace/${h##*/} not installed"
 done
 [ ! -e "$P/include/rvtrace/version.h.in" ] || err "version.h.in installed"
+# man pages (cmake/man.cmake): rvtrace.1 and one per command, as built
+for m in "$BUILD"/man/*.1; do
+  cmp -s "$m" "$P/share/man/man1/${m##*/}" || err "share/man/man1/${m##*/} not installed"
+done
+[ -f "$P/share/man/man1/rvtrace-decode.1" ] || err "no share/man/man1/rvtrace-decode.1"
 grep -qx "prefix=$prefix" "$pc" || err "rvtrace.pc: prefix is not the install-time $prefix: $(grep ^prefix= "$pc")"
 [ "$("$P/bin/rvtrace" --version)" = "rvtrace $v" ] || err "installed rvtrace --version is not 'rvtrace $v'"
 
