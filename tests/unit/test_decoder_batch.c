@@ -3,30 +3,7 @@
  * gives, on an N-Trace and an E-Trace stream of a programs/ ELF traced by
  * the hart in process; 0 at the end, NULL refused. */
 #include <stdlib.h>
-#include "rvtrace/hart.h"
-#include "rvtrace/ntrace.h"
-#include "rvtrace/proto.h"
-#include "test_etrace_util.h"
-#include "test_hart_util.h"
-
-static te_buf stream(rvt_proto_cfg *c, rvt_image *img)
-{
-    te_buf s = { 0 };
-    int st = 0;
-    if (rvt_proto_name(rvt_proto_cfg_proto(c))[0] == 'e') {
-        rvt_te_encoder *e = rvt_te_encoder_new(rvt_proto_cfg_native(c), te_buf_put, &s, &st);
-        rvt_irec_sink sink = rvt_te_encoder_sink(e);
-        th_trace(img, &sink, 300000);
-        rvt_te_encoder_free(e);
-    } else {
-        rvt_nt_encoder *e = rvt_nt_encoder_new(rvt_proto_cfg_native(c), te_buf_put, &s, &st);
-        rvt_irec_sink sink = rvt_nt_encoder_sink(e);
-        th_trace(img, &sink, 300000);
-        CHECK_EQ(rvt_nt_encoder_end(e), 0);
-        rvt_nt_encoder_free(e);
-    }
-    return s;
-}
+#include "test_proto_util.h"
 
 static rvt_proto_decoder *decoder(const rvt_proto_cfg *c, const rvt_mem *m, const te_buf *s)
 {
@@ -103,10 +80,9 @@ static void one_protocol(const char *proto, const char *prog)
         return;
     rvt_mem *m = rvt_mem_new();
     CHECK_EQ(rvt_mem_add_image(m, NULL, img), 0);
-    rvt_proto_cfg *c = rvt_proto_cfg_new(rvt_proto_find(proto));
-    CHECK_EQ(rvt_proto_cfg_input_xlen(c, rvt_image_xlen(img)), 0);
-    CHECK_EQ(rvt_proto_cfg_fill(c), 0);
-    te_buf s = stream(c, img);
+    rvt_proto_cfg *c = th_proto_config(proto, img);
+    te_buf s = { 0 };
+    th_proto_stream(c, img, &s);
     uint64_t *want;
     size_t n = singles(c, m, &s, &want);
     CHECK(n > 1000);
