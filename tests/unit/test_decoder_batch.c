@@ -74,15 +74,12 @@ static void blocks_in_batches(const rvt_proto_cfg *c, const rvt_mem *m, const te
 
 static void one_protocol(const char *proto, const char *prog)
 {
-    rvt_image *img = th_program(prog);
-    CHECK(img != NULL);
-    if (!img)
+    th_proto_case k;
+    if (!th_proto_case_open(&k, proto, prog))
         return;
-    rvt_mem *m = rvt_mem_new();
-    CHECK_EQ(rvt_mem_add_image(m, NULL, img), 0);
-    rvt_proto_cfg *c = th_proto_config(proto, img);
-    te_buf s = { 0 };
-    th_proto_stream(c, img, &s);
+    const rvt_proto_cfg *c = k.cfg;
+    const rvt_mem *m = k.mem;
+    const te_buf s = k.s;
     uint64_t *want;
     size_t n = singles(c, m, &s, &want);
     CHECK(n > 1000);
@@ -92,10 +89,7 @@ static void one_protocol(const char *proto, const char *prog)
     blocks_in_batches(c, m, &s, want, n);
     CHECK_EQ(rvt_proto_decoder_next_insns(NULL, NULL, 1), RVT_ERR_INVAL);
     free(want);
-    free(s.b);
-    rvt_proto_cfg_free(c);
-    rvt_mem_free(m);
-    rvt_image_free(img);
+    th_proto_case_close(&k);
 }
 
 int main(void)

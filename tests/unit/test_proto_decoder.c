@@ -67,15 +67,13 @@ static void same(const char *what, const te_evs *want, const te_evs *got)
 
 static void one_protocol(const char *proto, const char *prog)
 {
-    rvt_image *img = th_program(prog);
-    CHECK(img != NULL);
-    if (!img)
+    th_proto_case k;
+    if (!th_proto_case_open(&k, proto, prog))
         return;
-    rvt_mem *m = rvt_mem_new();
-    CHECK_EQ(rvt_mem_add_image(m, NULL, img), 0);
-    rvt_proto_cfg *c = th_proto_config(proto, img);
-    te_buf s = { 0 };
-    th_proto_stream(c, img, &s);
+    rvt_image *img = k.img;
+    rvt_mem *m = k.mem;
+    rvt_proto_cfg *c = k.cfg;
+    te_buf s = k.s;
     te_evs want = { 0 }, pushed = { 0 }, pulled = { 0 };
     direct(proto, c, img, &s, &want);
     CHECK(count_kind(&want, RVT_EV_INSN) > 1000);
@@ -105,10 +103,7 @@ static void one_protocol(const char *proto, const char *prog)
     free(want.ev);
     free(pushed.ev);
     free(pulled.ev);
-    free(s.b);
-    rvt_proto_cfg_free(c);
-    rvt_mem_free(m);
-    rvt_image_free(img);
+    th_proto_case_close(&k);
 }
 
 static void null_arguments(void)

@@ -4,6 +4,8 @@
 #ifndef TEST_PROTO_UTIL_H
 #define TEST_PROTO_UTIL_H
 
+#include <stdbool.h>
+#include "rvtrace/mem.h"
 #include "rvtrace/ntrace.h"
 #include "rvtrace/proto.h"
 #include "test_etrace_util.h"
@@ -41,6 +43,37 @@ static inline void th_proto_stream(rvt_proto_cfg *c, rvt_image *img, te_buf *out
         CHECK_EQ(rvt_nt_encoder_end(e), 0);
         rvt_nt_encoder_free(e);
     }
+}
+
+/* A programs/ ELF traced in one protocol: its image, an rvt_mem over it,
+ * the settings and the stream. */
+typedef struct th_proto_case {
+    rvt_image *img;
+    rvt_mem *mem;
+    rvt_proto_cfg *cfg;
+    te_buf s;
+} th_proto_case;
+
+/* False (a failed check) when the program does not load. */
+static inline bool th_proto_case_open(th_proto_case *k, const char *proto, const char *prog)
+{
+    *k = (th_proto_case){ .img = th_program(prog) };
+    CHECK(k->img != NULL);
+    if (!k->img)
+        return false;
+    k->mem = rvt_mem_new();
+    CHECK_EQ(rvt_mem_add_image(k->mem, NULL, k->img), 0);
+    k->cfg = th_proto_config(proto, k->img);
+    th_proto_stream(k->cfg, k->img, &k->s);
+    return true;
+}
+
+static inline void th_proto_case_close(th_proto_case *k)
+{
+    free(k->s.b);
+    rvt_proto_cfg_free(k->cfg);
+    rvt_mem_free(k->mem);
+    rvt_image_free(k->img);
 }
 
 #endif
