@@ -13,7 +13,7 @@ OUT=${2:-docs/cli.md}
     echo '```'
     "$RVT" help
     echo '```'
-    for cmd in run encode decode dump verify import disasm stat report script bench help; do
+    for cmd in $(bash "$(dirname "$0")/cli-commands.sh" "$RVT"); do
         echo
         echo "## rvtrace $cmd"
         echo

@@ -28,6 +28,12 @@ have_cmd qemu-system-riscv64 || need+=(qemu-system-misc)
 # report --html opened in a headless browser, report JSON/SVG checks (tests/e2e/report_*.sh).
 have_cmd chromium || need+=(chromium)
 have_cmd python3 || need+=(python3)
+# The Python package and its tests (python/, tests/e2e/python.sh, docs/python.md).
+for p in python3-cffi python3-pytest python3-numpy python3-dask python3-distributed; do
+  have_pkg "$p" || need+=("$p")
+done
+# The man pages' check (tests/e2e/man_pages.sh).
+have_cmd groff || need+=(groff)
 # Firmware the boot tests run (tests/e2e/boot_uboot.sh): OpenSBI 1.1, U-Boot.
 have_pkg opensbi || need+=(opensbi)
 have_pkg u-boot-qemu || need+=(u-boot-qemu)

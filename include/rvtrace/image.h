@@ -32,6 +32,10 @@ void rvt_image_free(rvt_image *img);
 
 /* Optional diagnostics sink (the library never prints). */
 void rvt_image_set_diag(rvt_image *img, rvt_diag_fn fn, void *ctx);
+/* Why the last load failed, with or without a diag hook: the message of
+ * the image's last error ("FILE: what", "" before any) and, in *offset
+ * (may be NULL), the file's byte offset it names (UINT64_MAX: none). */
+const char *rvt_image_error(const rvt_image *img, uint64_t *offset);
 
 /* Add every PT_LOAD segment and the symbol table of an ELF file.  Several
  * images may be added (e.g. kernel + user program).  Returns 0 or

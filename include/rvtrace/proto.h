@@ -188,6 +188,12 @@ int rvt_proto_decoder_set_input(rvt_proto_decoder *d, const uint8_t *buf, size_t
 int rvt_proto_decoder_next_block(rvt_proto_decoder *d, rvt_block *out);
 int rvt_proto_decoder_next_insn(rvt_proto_decoder *d, rvt_flow_insn *out);
 int rvt_proto_decoder_next_event(rvt_proto_decoder *d, rvt_flow_event *out);
+/* Batches of the pull calls: up to max blocks or instructions into out
+ * (events between them are dropped, as by next_block/next_insn).  The
+ * number got (> 0), 0 when the input is used up, or the negative status
+ * of the first call (an error after some were got comes on the next). */
+int rvt_proto_decoder_next_blocks(rvt_proto_decoder *d, rvt_block *out, size_t max);
+int rvt_proto_decoder_next_insns(rvt_proto_decoder *d, rvt_flow_insn *out, size_t max);
 
 /* ---- several harts, one stream ---- */
 /* Replay n .rvi readers' instruction records (data records skipped) into

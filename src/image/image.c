@@ -59,16 +59,26 @@ void rvt_image_set_diag(rvt_image *img, rvt_diag_fn fn, void *ctx)
     img->diag_ctx = ctx;
 }
 
-void img_diag(const rvt_image *img, int level, uint64_t offset, const char *fmt, ...)
+void img_diag(rvt_image *img, int level, uint64_t offset, const char *fmt, ...)
 {
-    if (!img->diag)
-        return;
-    char msg[512];
+    char msg[sizeof img->error];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    img->diag(img->diag_ctx, level, offset, msg);
+    if (level >= RVT_DIAG_ERROR) {
+        memcpy(img->error, msg, sizeof msg);
+        img->error_offset = offset;
+    }
+    if (img->diag)
+        img->diag(img->diag_ctx, level, offset, msg);
+}
+
+const char *rvt_image_error(const rvt_image *img, uint64_t *offset)
+{
+    if (offset)
+        *offset = img && img->error[0] ? img->error_offset : UINT64_MAX;
+    return img ? img->error : "no image";
 }
 
 static bool ranges_overlap(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
@@ -137,7 +147,7 @@ int rvt_image_add_bytes(rvt_image *img, uint64_t base, const void *data, size_t 
     return rc;
 }
 
-int img_open_regular(const rvt_image *img, const char *path, uint64_t *size)
+int img_open_regular(rvt_image *img, const char *path, uint64_t *size)
 {
     const char *why = "";
     int fd = strcmp(path, "-") ? rvt_open_input(path, &why) : RVT_ERR_INVAL;

@@ -65,10 +65,14 @@ struct rvt_image {
     rvt_insn zero_insn;      /* decode of the zero fill past filesz */
     rvt_diag_fn diag;
     void *diag_ctx;
+    /* the last error, kept for rvt_image_error without a diag hook */
+    char error[512];
+    uint64_t error_offset;
 };
 
-/* printf-style diagnostic through the image's callback. */
-void img_diag(const rvt_image *img, int level, uint64_t offset, const char *fmt, ...)
+/* printf-style diagnostic through the image's callback; an error is also
+ * kept for rvt_image_error. */
+void img_diag(rvt_image *img, int level, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* Add a segment taking ownership of `data` (filesz bytes, may be NULL when
  * filesz is 0). */
@@ -93,7 +97,7 @@ int img_code_add(rvt_image *img, const char *name, uint64_t start, uint64_t end)
 void img_syms_sort(rvt_image *img);
 /* Open a regular file for reading: rejects directories, FIFOs, devices and
  * empty files with a diagnostic.  Returns the fd or a negative status. */
-int img_open_regular(const rvt_image *img, const char *path, uint64_t *size);
+int img_open_regular(rvt_image *img, const char *path, uint64_t *size);
 /* Drop segments and symbols added after the counts given. */
 void img_truncate(rvt_image *img, size_t nsegs, size_t nsyms);
 /* Read exactly len bytes at file offset off; false on a short read. */

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Issue 18 "An installable library": install into a temporary DESTDIR, build
-# docs/examples/decode_te.c against the installed tree with pkg-config and
-# run it on a trace.
+# docs/examples/decode_te.c and decode_trace.c (rvt_trace_open: any
+# protocol, found with its sidecar) against the installed tree with
+# pkg-config and run them on traces (E-Trace; decode_trace also N-Trace).
 #   - cmake --install with DESTDIR and --prefix puts bin/rvtrace,
 #     lib/librvtrace.so.V (soname librvtrace.so.MAJOR), lib/librvtrace.a,
-#     include/rvtrace/*.h and lib/pkgconfig/rvtrace.pc (prefix = the
-#     --prefix given at install time) under DESTDIR/PREFIX;
+#     include/rvtrace/*.h, lib/pkgconfig/rvtrace.pc (prefix = the
+#     --prefix given at install time) and share/man/man1/rvtrace*.1 under
+#     DESTDIR/PREFIX;
 #   - the program built with `pkg-config --cflags --libs rvtrace` runs with
 #     the installed librvtrace.so and counts exactly the instructions the
 #     reference hart retired (run --pcs-retired: one line each);
@@ -52,6 +54,11 @@ for h in "$RVT_SRC"/include/rvtrace/*.h; do
   cmp -s "$h" "$P/include/rvtrace/${h##*/}" || err "include/rvtrace/${h##*/} not installed"
 done
 [ ! -e "$P/include/rvtrace/version.h.in" ] || err "version.h.in installed"
+# man pages (cmake/man.cmake): rvtrace.1 and one per command, as built
+for m in "$BUILD"/man/*.1; do
+  cmp -s "$m" "$P/share/man/man1/${m##*/}" || err "share/man/man1/${m##*/} not installed"
+done
+[ -f "$P/share/man/man1/rvtrace-decode.1" ] || err "no share/man/man1/rvtrace-decode.1"
 grep -qx "prefix=$prefix" "$pc" || err "rvtrace.pc: prefix is not the install-time $prefix: $(grep ^prefix= "$pc")"
 [ "$("$P/bin/rvtrace" --version)" = "rvtrace $v" ] || err "installed rvtrace --version is not 'rvtrace $v'"
 
@@ -61,43 +68,57 @@ cflags=$(pkc --cflags) libs=$(pkc --libs) slibs=$(pkc --static --libs) ||
   die "pkg-config cannot read $pc"
 [[ " $slibs " == *" -lelf "* ]] || err "pkg-config --static --libs lacks -lelf: $slibs"
 
-# A trace of the workload, made by the installed rvtrace; the hart's
+# Traces of the workload, made by the installed rvtrace; the hart's
 # retired PCs are the expected instruction count.
-"$P/bin/rvtrace" run "$elf" --etrace "$T/s.te" --pcs-retired "$T/hart.pcs" >/dev/null 2>&1 ||
+"$P/bin/rvtrace" run "$elf" --etrace "$T/s.te" --ntrace "$T/s.nt" --pcs-retired "$T/hart.pcs" >/dev/null 2>&1 ||
   die "installed rvtrace could not run $elf"
 want=$(wc -l <"$T/hart.pcs")
 [ "$want" -gt 1000 ] || die "only $want instructions retired"
 
-check_run() {   # LABEL BINARY [ENV...]
-  local label=$1 bin=$2; shift 2
-  env "$@" "$bin" "$elf" "$T/s.te" >"$T/$label.out" 2>"$T/$label.err" ||
-    { err "$label: exit status $? ($(head -3 "$T/$label.err"))"; return; }
-  for line in "librvtrace $v" "instructions $want" "events $want" "errors 0"; do
-    grep -qx "$line" "$T/$label.out" || err "$label: no '$line' in: $(tr '\n' ' ' <"$T/$label.out")"
+# The examples docs/api.md shows: what each prints for which trace.
+examples="decode_te decode_trace"
+traces_decode_te="s.te" lines_decode_te="instructions $want|events $want|errors 0"
+traces_decode_trace="s.te s.nt" lines_decode_trace="instructions $want|losses 0"
+
+check_run() {   # LABEL EXAMPLE BINARY [ENV...]
+  local label=$1 ex=$2 bin=$3; shift 3
+  local traces=traces_$ex lines=lines_$ex tr line
+  for tr in ${!traces}; do
+    env "$@" "$bin" "$elf" "$T/$tr" >"$T/$label.out" 2>"$T/$label.err" ||
+      { err "$label $tr: exit status $? ($(head -3 "$T/$label.err"))"; continue; }
+    IFS='|' read -ra want_lines <<<"librvtrace $v|${!lines}"
+    for line in "${want_lines[@]}"; do
+      grep -qx "$line" "$T/$label.out" || err "$label $tr: no '$line' in: $(tr '\n' ' ' <"$T/$label.out")"
+    done
   done
 }
 
-src=$RVT_SRC/docs/examples/decode_te.c
 # Shared: built with the plain flags, run with the installed library.
-if $CC -std=c11 -Wall -Wextra -Werror "$src" $cflags $libs -o "$T/dyn" 2>"$T/dyn.log"; then
-  LD_LIBRARY_PATH=$libdir ldd "$T/dyn" | grep -q "librvtrace.so.$major => $libdir/" ||
-    err "shared: librvtrace.so.$major does not come from $libdir"
-  check_run dyn "$T/dyn" LD_LIBRARY_PATH="$libdir"
-else
-  cat "$T/dyn.log" >&2; err "shared: the example does not build with: $cflags $libs"
-fi
+for ex in $examples; do
+  src=$RVT_SRC/docs/examples/$ex.c
+  if $CC -std=c11 -Wall -Wextra -Werror "$src" $cflags $libs -o "$T/dyn_$ex" 2>"$T/dyn.log"; then
+    LD_LIBRARY_PATH=$libdir ldd "$T/dyn_$ex" | grep -q "librvtrace.so.$major => $libdir/" ||
+      err "shared: librvtrace.so.$major does not come from $libdir"
+    check_run "dyn $ex" "$ex" "$T/dyn_$ex" LD_LIBRARY_PATH="$libdir"
+  else
+    cat "$T/dyn.log" >&2; err "shared: $ex.c does not build with: $cflags $libs"
+  fi
+done
 
 # Static: with no shared library to find, -lrvtrace is librvtrace.a, which
 # needs libelf, so the --static flags link and the plain ones do not.
 rm -f "$libdir"/librvtrace.so*
-if $CC -std=c11 "$src" $cflags $libs -o "$T/nolibelf" >/dev/null 2>&1; then
+if $CC -std=c11 "$RVT_SRC/docs/examples/decode_te.c" $cflags $libs -o "$T/nolibelf" >/dev/null 2>&1; then
   err "static: linked without -lelf (did the test really use librvtrace.a?)"
 fi
-if $CC -std=c11 -Wall -Wextra -Werror "$src" $cflags $slibs -o "$T/static" 2>"$T/static.log"; then
-  ldd "$T/static" | grep -q librvtrace && err "static: still linked to a librvtrace.so"
-  check_run static "$T/static"
-else
-  cat "$T/static.log" >&2; err "static: the example does not link with: $cflags $slibs"
-fi
-[ $fail = 0 ] && echo "install: $prefix in DESTDIR ok; the example counts $want instructions (shared and static)"
+for ex in $examples; do
+  src=$RVT_SRC/docs/examples/$ex.c
+  if $CC -std=c11 -Wall -Wextra -Werror "$src" $cflags $slibs -o "$T/static_$ex" 2>"$T/static.log"; then
+    ldd "$T/static_$ex" | grep -q librvtrace && err "static: still linked to a librvtrace.so"
+    check_run "static $ex" "$ex" "$T/static_$ex"
+  else
+    cat "$T/static.log" >&2; err "static: $ex.c does not link with: $cflags $slibs"
+  fi
+done
+[ $fail = 0 ] && echo "install: $prefix in DESTDIR ok; the examples count $want instructions (shared and static)"
 exit $fail

@@ -6,44 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "rvtrace/hart.h"
-#include "rvtrace/ntrace.h"
-#include "rvtrace/proto.h"
-#include "test_etrace_util.h"
-#include "test_hart_util.h"
-
-/* The protocol's settings: defaults, the ELF's XLEN, the filled policies
- * (what rvtrace encode and decode use). */
-static rvt_proto_cfg *config(const char *proto, const rvt_image *img)
-{
-    rvt_proto_cfg *c = rvt_proto_cfg_new(rvt_proto_find(proto));
-    CHECK(c != NULL);
-    if (c) {
-        CHECK_EQ(rvt_proto_cfg_input_xlen(c, rvt_image_xlen(img)), 0);
-        CHECK_EQ(rvt_proto_cfg_fill(c), 0);
-    }
-    return c;
-}
-
-static void te_stream(rvt_proto_cfg *c, rvt_image *img, te_buf *out)
-{
-    int st = 0;
-    rvt_te_encoder *e = rvt_te_encoder_new(rvt_proto_cfg_native(c), te_buf_put, out, &st);
-    CHECK(e != NULL);
-    rvt_irec_sink sink = rvt_te_encoder_sink(e);
-    th_trace(img, &sink, 300000);
-    rvt_te_encoder_free(e);
-}
-
-static void nt_stream(rvt_proto_cfg *c, rvt_image *img, te_buf *out)
-{
-    int st = 0;
-    rvt_nt_encoder *e = rvt_nt_encoder_new(rvt_proto_cfg_native(c), te_buf_put, out, &st);
-    CHECK(e != NULL);
-    rvt_irec_sink sink = rvt_nt_encoder_sink(e);
-    th_trace(img, &sink, 300000);
-    CHECK_EQ(rvt_nt_encoder_end(e), 0);
-    rvt_nt_encoder_free(e);
-}
+#include "test_proto_util.h"
 
 /* The protocol's own decoder, pushing into *out. */
 static void direct(const char *proto, rvt_proto_cfg *c, rvt_image *img, const te_buf *s, te_evs *out)
@@ -104,18 +67,13 @@ static void same(const char *what, const te_evs *want, const te_evs *got)
 
 static void one_protocol(const char *proto, const char *prog)
 {
-    rvt_image *img = th_program(prog);
-    CHECK(img != NULL);
-    if (!img)
+    th_proto_case k;
+    if (!th_proto_case_open(&k, proto, prog))
         return;
-    rvt_mem *m = rvt_mem_new();
-    CHECK_EQ(rvt_mem_add_image(m, NULL, img), 0);
-    rvt_proto_cfg *c = config(proto, img);
-    te_buf s = { 0 };
-    if (proto[0] == 'e')
-        te_stream(c, img, &s);
-    else
-        nt_stream(c, img, &s);
+    rvt_image *img = k.img;
+    rvt_mem *m = k.mem;
+    rvt_proto_cfg *c = k.cfg;
+    te_buf s = k.s;
     te_evs want = { 0 }, pushed = { 0 }, pulled = { 0 };
     direct(proto, c, img, &s, &want);
     CHECK(count_kind(&want, RVT_EV_INSN) > 1000);
@@ -145,10 +103,7 @@ static void one_protocol(const char *proto, const char *prog)
     free(want.ev);
     free(pushed.ev);
     free(pulled.ev);
-    free(s.b);
-    rvt_proto_cfg_free(c);
-    rvt_mem_free(m);
-    rvt_image_free(img);
+    th_proto_case_close(&k);
 }
 
 static void null_arguments(void)

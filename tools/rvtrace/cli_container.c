@@ -2,11 +2,13 @@
  * encap and its settings, the .attrs keys that record them, and on the
  * reading side the choice of container from FILE.attrs, else from the
  * bytes, said on stderr when it is not the plain reference-flow framing.
- * The library's transport stage (rvtrace/transport.h) does the framing. */
+ * The library does the framing (rvtrace/transport.h) and the unwrapping
+ * (rvtrace/trace.h); here are the options and what is said about them. */
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "rvtrace/etrace.h"
+#include "rvtrace/trace.h"
 #include "rvtrace/transport.h"
 
 /* One command per process: the settings the options gave. */
@@ -19,8 +21,7 @@ static struct {
     bool resync;             /* --encap-resync: start at the first sync point (2.3) */
     /* Where each unwrapped frame came from, so that what the decoders say
      * about an offset of the unwrapped stream names the file's byte. */
-    struct frame_at { uint64_t unwrapped, header, payload; } *map;
-    size_t nmap, capmap;
+    rvt_unwrapped *unwrapped;
 } opt = { .source = -1 };
 
 static rvt_tp_config *cfg(void)
@@ -159,124 +160,38 @@ void cli_container_attrs_write(FILE *f)
 
 /* ---- dump / decode ---- */
 
-/* The container keys of TRACE.attrs (other lines belong to the protocol).
- * 1 when it names a container, 0 when not, -1 (printed) on a bad key. */
-static int attrs_container(const char *trace, rvt_tp_config *c, const char **name)
-{
-    char path[4096], line[256];
-    snprintf(path, sizeof path, "%s.attrs", trace);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    unsigned ln = 0;
-    int found = 0;
-    while (fgets(line, sizeof line, f)) {
-        ln++;
-        line[strcspn(line, "\r\n")] = 0;
-        if (!rvt_tp_config_key(line))
-            continue;
-        if (rvt_tp_config_set(c, line, name) < 0) {
-            cli_err("%s: line %u: bad container setting", path, ln);
-            found = -1;
-            break;
-        }
-        found = found < 0 ? found : 1;
-    }
-    fclose(f);
-    return found < 0 ? -1 : *name ? 1 : 0;
-}
-
-/* Without FILE.attrs: a reference-flow stream starts with a header whose
- * length is not 0; an encapsulated one written by rvtrace starts with a
- * synchronisation sequence of N + 1 = 32 + S + T null bytes (2.3)... */
-static bool bytes_say_encap(const uint8_t *buf, size_t len, rvt_tp_config *c)
-{
-    size_t run = 0;
-    while (run < len && (buf[run] & 31) == 0)
-        run++;
-    /* ...ending in a null.alignment (0x80) before a packet: all-zero bytes
-     * are damage, not a container */
-    if (run < 32 || run >= len || buf[run - 1] != 0x80)
-        return false;
-    unsigned extra = run - 32 > 2 ? 2 : (unsigned)(run - 32);
-    if (!opt.cfg_init)      /* assumed: whole srcID bytes, no timestamp */
-        c->src_bits = 8 * extra;
-    return true;
-}
-
-typedef struct unwrap {
-    uint8_t *out;
-    size_t n;
-    long source;
-    uint32_t other;       /* frames of other sources */
-    uint32_t other_types; /* frames whose type is not te_inst/te_data */
-} unwrap;
-
-/* One encapsulated frame back into the reference-flow framing: type 0
- * te_inst, 1 te_data (Encapsulation 3.3; width 0: te_inst). */
-static void put_frame(unwrap *u, const rvt_tp_frame *f)
-{
-    if (u->source < 0)
-        u->source = f->src;
-    if (f->src != (uint32_t)u->source) {
-        u->other++;
-        return;
-    }
-    if (f->type > 1) {
-        u->other_types++;
-        return;
-    }
-    if (opt.nmap == opt.capmap) {
-        size_t cap = opt.capmap ? 2 * opt.capmap : 1024;
-        struct frame_at *m = realloc(opt.map, cap * sizeof *m);
-        if (m)
-            opt.map = m, opt.capmap = cap;
-    }
-    if (opt.nmap < opt.capmap)   /* (out of memory: offsets stay those of the unwrapped stream) */
-        opt.map[opt.nmap++] = (struct frame_at){ u->n, f->offset, f->offset + f->size - f->len };
-    u->out[u->n++] = (uint8_t)((f->type + RVT_TE_MSG_INST) << 5 | f->len);
-    memcpy(u->out + u->n, f->payload, f->len);
-    u->n += f->len;
-}
-
+/* The library unwraps (rvt_unwrap_encap, trace.h); the CLI says what it
+ * left out. */
 static uint8_t *unwrap_encap(const char *trace, const rvt_tp_config *c, uint8_t *buf, size_t *len)
 {
-    rvt_transport *t = rvt_tp_new("encap", c, buf, *len, NULL);
-    unwrap u = { .out = malloc(*len ? *len : 1), .source = opt.source };
-    if (!t || !u.out) {
+    rvt_unwrap_opts o = { .source = opt.source, .resync = opt.resync, .diag = cli_diag,
+                          .diag_ctx = (void *)trace };
+    rvt_unwrap_stats u;
+    rvt_unwrapped_free(opt.unwrapped);
+    opt.unwrapped = rvt_unwrap_encap(c, buf, *len, &o, NULL);
+    free(buf);
+    if (!opt.unwrapped) {
         cli_err("%s: out of memory", trace);
-        free(u.out);
-        rvt_tp_free(t);
-        free(buf);
         return NULL;
     }
-    rvt_tp_frame f;
-    int st;
-    if (opt.resync && rvt_tp_sync_forward(t) < 0)
+    rvt_unwrapped_stats(opt.unwrapped, &u);
+    opt.damaged = u.bad > 0;
+    if (u.no_sync)
         cli_err("%s: encap: no synchronisation point in the stream", trace);
-    while ((st = rvt_tp_next(t, &f)) != 0) {
-        if (st > 0) {
-            put_frame(&u, &f);
-            continue;
-        }
-        char msg[128];
-        snprintf(msg, sizeof msg, "bad encapsulated packet (%s); resynchronised at offset %llu",
-                 rvt_status_str(st), (unsigned long long)rvt_tp_get_offset(t));
-        cli_diag((void *)trace, RVT_DIAG_ERROR, f.offset, msg);
-        opt.damaged = true;
-    }
-    if (rvt_tp_skipped(t))
-        cli_err("%s: encap: %llu bytes skipped to resynchronise", trace,
-                (unsigned long long)rvt_tp_skipped(t));
-    if (u.other)
+    if (u.skipped)
+        cli_err("%s: encap: %llu bytes skipped to resynchronise", trace, (unsigned long long)u.skipped);
+    if (u.other_sources)
         cli_err("%s: encap: decoding srcID %ld; %u packets of other sources left out "
-                "(--encap-source N)", trace, u.source, u.other);
+                "(--encap-source N)", trace, u.source, u.other_sources);
     if (u.other_types)
         cli_err("%s: encap: %u packets of types other than 0/1 left out", trace, u.other_types);
-    rvt_tp_free(t);
-    free(buf);
-    *len = u.n;
-    return u.out;
+    const uint8_t *b = rvt_unwrapped_bytes(opt.unwrapped, len);
+    uint8_t *copy = malloc(*len ? *len : 1);   /* the caller frees what it gets */
+    if (!copy)
+        cli_err("%s: out of memory", trace);
+    else
+        memcpy(copy, b, *len);
+    return copy;
 }
 
 uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len)
@@ -287,15 +202,18 @@ uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len)
     const char *name = opt.name;
     const char *from = "--container";
     if (!name) {
-        int r = attrs_container(trace, &c, &name);
+        unsigned line = 0;
+        int r = rvt_trace_sidecar_container(trace, &c, &name, &line);
         if (r < 0) {
+            cli_err("%s.attrs: line %u: bad container setting", trace, line);
             free(buf);
             return NULL;
         }
         from = r ? "FILE.attrs" : NULL;
         c = r ? c : *cfg();
     }
-    if (!name && bytes_say_encap(buf, *len, &c)) {
+    /* guessed: whole srcID bytes, no timestamp, unless --encap-* said */
+    if (!name && rvt_trace_bytes_encap(buf, *len, &c, !opt.cfg_init)) {
         name = "encap";
         from = "the bytes (a leading sync sequence; srcID width guessed, no timestamp)";
     }
@@ -308,20 +226,7 @@ uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len)
 
 uint64_t cli_container_offset(uint64_t off)
 {
-    if (!opt.nmap || off == UINT64_MAX)
-        return off;
-    size_t lo = 0, hi = opt.nmap;       /* the last frame starting at or before off */
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (opt.map[mid].unwrapped <= off)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    const struct frame_at *m = &opt.map[lo];
-    if (off < m->unwrapped)
-        return off;
-    return off == m->unwrapped ? m->header : m->payload + (off - m->unwrapped - 1);
+    return rvt_unwrapped_offset(opt.unwrapped, off);
 }
 
 bool cli_container_damaged(void)

@@ -3,29 +3,16 @@
  * FILE.attrs sidecar (rvt_proto_of_sidecar), else the settings options
  * given.  The container (today: none) is found in this one place too. */
 #include <string.h>
-#include <sys/stat.h>
 #include "cli_kind.h"
 #include "rvtrace/proto.h"
+#include "rvtrace/trace.h"
 
-/* Peek only into regular files: a FIFO would block (the reader that
- * follows reports what it is). */
-static FILE *open_regular(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? fopen(path, "rb") : NULL;
-}
-
+/* The name only hints (the library's rvt_trace_proto_of_name); .rvi is
+ * the CLI's own input kind, not a protocol. */
 static cli_kind kind_of_name(const char *f)
 {
-    if (cli_has_suffix(f, ".te") || strstr(f, "te_inst_raw"))
-        return KIND_TE;
-    if (cli_has_suffix(f, ".nt"))
-        return KIND_NT;
-    if (cli_has_suffix(f, ".rvi"))
-        return KIND_RVI;
-    if (cli_has_suffix(f, ".tvt"))
-        return KIND_TVT;
-    return KIND_NONE;
+    cli_kind k = cli_kind_of_proto(rvt_trace_proto_of_name(f));
+    return k == KIND_NONE && cli_has_suffix(f, ".rvi") ? KIND_RVI : k;
 }
 
 cli_kind cli_kind_of_proto(const rvt_proto *p)
@@ -42,41 +29,19 @@ const rvt_proto *cli_kind_proto(cli_kind k)
     return rvt_proto_find(k == KIND_TE ? "etrace" : k == KIND_NT ? "ntrace" : k == KIND_TVT ? "tv" : "");
 }
 
-static cli_kind kind_of_sidecar(const char *side)
-{
-    FILE *f = open_regular(side);
-    if (!f)
-        return KIND_NONE;
-    cli_kind k = cli_kind_of_proto(rvt_proto_of_sidecar(f));
-    fclose(f);
-    return k;
-}
-
 static bool is_elf(const char *path)
 {
-    unsigned char m[4] = { 0 };
-    FILE *f = open_regular(path);
-    size_t n = f ? fread(m, 1, 4, f) : 0;
-    if (f)
-        fclose(f);
-    return n == 4 && !memcmp(m, "\177ELF", 4);
+    return rvt_trace_sniff(path, NULL) == RVT_FILE_ELF;
 }
 
-/* The kind the first bytes look like (rvt_proto_detect), said on stderr:
+/* The kind the first bytes look like (rvt_trace_sniff), said on stderr:
  * the last resort after the switches, the name, the sidecar and the
  * settings options. */
 static cli_kind kind_of_bytes(const char *path)
 {
-    uint8_t b[4096];
-    FILE *f = open_regular(path);
-    size_t n = f ? fread(b, 1, sizeof b, f) : 0;
-    bool whole = f && feof(f);
-    if (f)
-        fclose(f);
-    if (n >= 4 && !memcmp(b, "RVTI", 4))
+    const rvt_proto *p;
+    if (rvt_trace_sniff(path, &p) == RVT_FILE_RVI)
         return KIND_RVI;
-    /* a stream longer than what was read is judged on its first bytes */
-    const rvt_proto *p = rvt_proto_detect(b, whole ? n : n + 1);   /* reads at most n */
     cli_kind k = cli_kind_of_proto(p);
     if (k != KIND_NONE)
         cli_err("%s: read as %s (from its bytes: no --etrace/--ntrace, telling name or FILE.attrs)", path,
@@ -125,7 +90,7 @@ int cli_kind_of(const cli_args *a, cli_kind *out)
         k = kind_of_name(f);
     char side[4096];
     snprintf(side, sizeof side, "%s.attrs", f ? f : "");
-    cli_kind ks = f ? kind_of_sidecar(side) : KIND_NONE;
+    cli_kind ks = f ? cli_kind_of_proto(rvt_trace_proto_of_sidecar(f)) : KIND_NONE;
     if (k == KIND_NONE)
         k = ks;
     if (k == KIND_NONE)
@@ -167,14 +132,9 @@ static int sidecar_load(const char *trace, rvt_proto_cfg *c)
     snprintf(side, sizeof side, "%s.attrs", trace);
     if (!cli_in(side))
         return CLI_FAIL;
-    FILE *f = fopen(side, "r");
-    if (!f)
-        return CLI_OK;
-    int st = rvt_proto_sidecar_read(c, f, cli_diag, side);
-    fclose(f);
-    rvt_proto_cfg_fill(c);
-    const char *why;
-    if (st == 0 && (st = rvt_proto_cfg_check(c, &why)) < 0)
+    const char *why = NULL;
+    int st = rvt_trace_sidecar_load(c, trace, cli_diag, side, &why);
+    if (st < 0 && why)          /* (a bad line: printed by cli_diag) */
         cli_err("%s: %s", side, why);
     return st < 0 ? CLI_FAIL : CLI_OK;
 }

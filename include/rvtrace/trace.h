@@ -1,0 +1,145 @@
+/* rvtrace trace files (issue 18 "An installable library"): a trace opened
+ * together with its TRACE.attrs sidecar, its protocol found and its
+ * container taken off, as the CLI does it, for any C caller.
+ *
+ *   rvt_trace *t;
+ *   if (rvt_trace_open("prog.te", NULL, &t) < 0) { puts(rvt_trace_error(t)); ... }
+ *   size_t n; const uint8_t *b = rvt_trace_bytes(t, &n);
+ *   rvt_proto_decoder *d = rvt_proto_decoder_new(rvt_trace_cfg(t), mem, fn, ctx, &st);
+ *
+ * The protocol is, in this order: opts->protocol, the file's name (.te or
+ * te_inst_raw: E-Trace, .nt: N-Trace, .tvt: tv; only a hint), the
+ * sidecar's settings (rvt_proto_of_sidecar), the first bytes
+ * (rvt_proto_detect).  The library never prints: how things were found
+ * goes to opts->diag (RVT_DIAG_INFO), why opening failed to
+ * rvt_trace_error. */
+#ifndef RVTRACE_TRACE_H
+#define RVTRACE_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "rvtrace/proto.h"
+#include "rvtrace/status.h"
+#include "rvtrace/transport.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- the pieces (each also used by rvt_trace_open) ---- */
+/* The protocol a file's name hints at, or NULL. */
+const rvt_proto *rvt_trace_proto_of_name(const char *path);
+/* The protocol PATH.attrs is written for (rvt_proto_of_sidecar), or NULL
+ * (none, unreadable, neither style). */
+const rvt_proto *rvt_trace_proto_of_sidecar(const char *path);
+
+/* What a file's first bytes are (rvt_trace_sniff). */
+typedef enum rvt_file_kind {
+    RVT_FILE_UNKNOWN = 0,   /* not a regular file, unreadable, or nothing known */
+    RVT_FILE_ELF,           /* an ELF program ("\177ELF") */
+    RVT_FILE_RVI,           /* ingress records ("RVTI", ingress.h) */
+    RVT_FILE_TRACE,         /* a stream rvt_proto_detect knows: *p */
+} rvt_file_kind;
+/* Look at the first 4 KiB of a regular file (a FIFO is not read: it would
+ * block).  *p (may be NULL) gets the detected protocol for RVT_FILE_TRACE,
+ * else NULL. */
+rvt_file_kind rvt_trace_sniff(const char *path, const rvt_proto **p);
+
+/* Read PATH.attrs into c (rvt_proto_sidecar_read, bad lines to diag), then
+ * rvt_proto_cfg_fill and rvt_proto_cfg_check.  0 (also when there is no
+ * sidecar), or a negative status with a static sentence in *why (why may
+ * be NULL; *why NULL: a bad line, reported through diag). */
+int rvt_trace_sidecar_load(rvt_proto_cfg *c, const char *path, rvt_diag_fn diag, void *diag_ctx,
+                           const char **why);
+
+/* The container keys of PATH.attrs (rvt_tp_config_key lines; the others
+ * belong to the protocol) into c and *name: 1 when it names a container,
+ * 0 when not (or no sidecar), RVT_ERR_FORMAT with *bad_line for a bad
+ * key. */
+int rvt_trace_sidecar_container(const char *path, rvt_tp_config *c, const char **name,
+                                unsigned *bad_line);
+/* Whether an E-Trace stream without a sidecar is encapsulated: it starts
+ * with a synchronisation sequence (Encapsulation 2.3: 32 + S + T null
+ * bytes) ending in null.alignment (0x80) before a packet, where a
+ * reference-flow stream starts with a header of non-zero length.  When
+ * guess is true c->src_bits is set from the run's length (whole srcID
+ * bytes, no timestamp assumed). */
+bool rvt_trace_bytes_encap(const uint8_t *buf, size_t len, rvt_tp_config *c, bool guess);
+
+/* ---- an encapsulated stream, unwrapped ---- */
+/* The frames of one source put back into the reference-flow framing
+ * (header msg_type<<5 | length; Encapsulation 3.3 type 0 te_inst, 1
+ * te_data), with a map from the unwrapped stream's offsets back to the
+ * file's bytes. */
+typedef struct rvt_unwrapped rvt_unwrapped;
+typedef struct rvt_unwrap_opts {
+    long source;            /* srcID to keep; -1 = the first seen */
+    bool resync;            /* start at the first sync point (2.3) */
+    rvt_diag_fn diag;       /* each bad packet, at its offset (may be NULL) */
+    void *diag_ctx;
+} rvt_unwrap_opts;
+typedef struct rvt_unwrap_stats {
+    long source;            /* the srcID kept */
+    uint32_t other_sources; /* frames of other sources left out */
+    uint32_t other_types;   /* frames of types other than 0/1 left out */
+    uint64_t bad;           /* bad encapsulated packets (resynchronised) */
+    uint64_t skipped;       /* bytes skipped to resynchronise */
+    bool no_sync;           /* resync asked, but no sync point found */
+} rvt_unwrap_stats;
+/* NULL only when out of memory (*status, may be NULL). */
+rvt_unwrapped *rvt_unwrap_encap(const rvt_tp_config *c, const uint8_t *buf, size_t len,
+                                const rvt_unwrap_opts *o, int *status);
+const uint8_t *rvt_unwrapped_bytes(const rvt_unwrapped *u, size_t *len);
+void rvt_unwrapped_stats(const rvt_unwrapped *u, rvt_unwrap_stats *out);
+/* The file's byte for an offset of the unwrapped stream (a frame's first
+ * byte: its packet's header; a payload byte: the same byte in the file);
+ * UINT64_MAX stays UINT64_MAX. */
+uint64_t rvt_unwrapped_offset(const rvt_unwrapped *u, uint64_t off);
+void rvt_unwrapped_free(rvt_unwrapped *u);
+
+/* ---- a trace file ---- */
+typedef struct rvt_trace rvt_trace;
+typedef struct rvt_trace_opts {
+    const char *protocol;   /* rvt_proto_find name; NULL: find it */
+    const char *container;  /* "refflow" or "encap"; NULL: sidecar, then bytes */
+    bool encap_source_given;   /* keep srcID encap_source, else the first seen */
+    unsigned encap_source;
+    bool encap_resync;      /* rvt_unwrap_opts.resync */
+    rvt_diag_fn diag;       /* notes (how the protocol and container were
+                               found) and bad encapsulated packets; may be NULL */
+    void *diag_ctx;
+} rvt_trace_opts;
+/* Open PATH (opts may be NULL: everything found): read it whole, find its
+ * protocol, load its sidecar (rvt_trace_sidecar_load) and unwrap an
+ * encapsulated E-Trace stream.  Returns 0 or a negative status; *out is
+ * set either way (NULL only when out of memory) and must be freed with
+ * rvt_trace_free; after a failure it holds only rvt_trace_error.
+ * Failures: RVT_ERR_IO (cannot read), RVT_ERR_FORMAT (an ELF program or
+ * ingress records, no protocol found, a sidecar of the other protocol, a
+ * bad sidecar), RVT_ERR_INVAL (an unknown opts->protocol/container). */
+int rvt_trace_open(const char *path, const rvt_trace_opts *opts, rvt_trace **out);
+void rvt_trace_free(rvt_trace *t);
+/* Why rvt_trace_open failed ("FILE: what"), "" when it did not. */
+const char *rvt_trace_error(const rvt_trace *t);
+const rvt_proto *rvt_trace_proto(const rvt_trace *t);
+/* The settings (sidecar, filled): give them to rvt_proto_decoder_new or
+ * rvt_proto_dump; owned by the trace. */
+rvt_proto_cfg *rvt_trace_cfg(rvt_trace *t);
+/* How the protocol was found: "option", "name", "sidecar" or "bytes". */
+const char *rvt_trace_found_by(const rvt_trace *t);
+/* The container: "encap", "refflow" (E-Trace) or NULL (N-Trace, tv). */
+const char *rvt_trace_container(const rvt_trace *t);
+/* The protocol's stream (unwrapped), owned by the trace. */
+const uint8_t *rvt_trace_bytes(const rvt_trace *t, size_t *len);
+/* An offset of rvt_trace_bytes as the file's byte (rvt_unwrapped_offset;
+ * the same offset without a container). */
+uint64_t rvt_trace_file_offset(const rvt_trace *t, uint64_t off);
+/* The unwrapped encapsulated stream, NULL without one. */
+const rvt_unwrapped *rvt_trace_unwrapped(const rvt_trace *t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
