@@ -46,6 +46,25 @@ cp "$T/e0.te" "$T/bare.bin"
 "$RVT_BIN" decode --etrace --elf "$elf" "$T/bare.bin" --pcs "$T/b.pcs" 2>"$T/err" || bad "decode bare"
 grep -q "container encap (from the bytes" "$T/err" || bad "bare: not detected"
 cmp -s "$T/b.pcs" "$T/hart.pcs" || bad "bare: PCs differ"
+# ... whose length gives the srcID bytes (N = 31 + T + S, 2.3) when no
+# packet has a timestamp and the srcIDs read so are few
+for b in 8 16; do
+    cp "$T/e$b.te" "$T/bare$b.bin"
+    "$RVT_BIN" decode --etrace --elf "$elf" "$T/bare$b.bin" --pcs "$T/b.pcs" 2>"$T/err" || bad "decode bare$b"
+    grep -q "container encap (from the bytes.*srcID $b bits" "$T/err" || bad "bare$b: width not found"
+    cmp -s "$T/b.pcs" "$T/hart.pcs" || bad "bare$b: PCs differ"
+done
+# a 1-byte timestamp width and no srcID: S + T = 1 could be either; the
+# packets read with S = 1 give many srcIDs (payload bytes): ask
+"$RVT_BIN" encode --etrace "$T/r.rvi" -o "$T/t1.te" --container encap --encap-ts-bytes 1 || bad "encode ts 1"
+rm -f "$T/t1.te.attrs"
+"$RVT_BIN" decode --etrace --elf "$elf" "$T/t1.te" --pcs "$T/b.pcs" 2>"$T/err"
+[ $? = 1 ] || bad "ts-width stream without .attrs: not exit 1"
+grep -q "t1.te: encapsulated.*give --encap-src-bits N and --encap-ts-bytes N" "$T/err" ||
+    bad "ts-width stream without .attrs: '$(head -1 "$T/err")'"
+"$RVT_BIN" decode --etrace --elf "$elf" "$T/t1.te" --encap-src-bits 0 --encap-ts-bytes 1 --pcs "$T/b.pcs" 2>"$T/err" ||
+    bad "ts-width stream with the widths given: $(head -1 "$T/err")"
+cmp -s "$T/b.pcs" "$T/hart.pcs" || bad "ts-width stream with the widths given: PCs differ"
 "$RVT_BIN" decode --etrace --elf "$elf" "$T/plain.te" --pcs "$T/p.pcs" 2>"$T/err" || bad "decode plain"
 grep -q container "$T/err" && bad "plain stream announced a container"
 

@@ -14,6 +14,7 @@ static struct {
     const char *name;        /* NULL: not given (refflow for E-Trace) */
     rvt_tp_config cfg;
     bool cfg_init, type_given;
+    bool widths_given;       /* an --encap-* width option: the bytes need not tell */
     long source;             /* --encap-source: decode this srcID only; -1 = first seen */
     bool damaged;            /* an encapsulated stream had bad packets */
     bool resync;             /* --encap-resync: start at the first sync point (2.3) */
@@ -60,6 +61,7 @@ static int set_kv(const char *opt_name, const char *key, const char *v)
     }
     if (!strcmp(key, "encap_type_bits"))
         opt.type_given = true;
+    opt.widths_given = true;
     return 1;
 }
 
@@ -186,22 +188,65 @@ static int attrs_container(const char *trace, rvt_tp_config *c, const char **nam
     return found < 0 ? -1 : *name ? 1 : 0;
 }
 
+#define SOURCES_MAX 4       /* distinct srcIDs a bare stream may carry */
+
+/* Whether the packets from p on, read with S srcID bytes (2.1.5: 1 + S +
+ * length bytes each), look like S is right: no header.extend (2.1.1: a
+ * timestamp of unknown width would follow) and at most SOURCES_MAX srcID
+ * values (with T > 0 taken for S, payload bytes would be read as srcIDs). */
+static bool srcid_bytes_fit(const uint8_t *buf, size_t len, size_t p, unsigned s)
+{
+    uint32_t seen[SOURCES_MAX];
+    unsigned nseen = 0;
+    while (p < len) {
+        unsigned h = buf[p], l = h & 31;
+        if (!l) {
+            p++;
+            continue;
+        }
+        if (h & 0x80)
+            return false;
+        uint32_t id = 0;
+        for (unsigned k = 0; k < s && p + 1 + k < len; k++)
+            id |= (uint32_t)buf[p + 1 + k] << (8 * k);
+        unsigned i = 0;
+        while (i < nseen && seen[i] != id)
+            i++;
+        if (i == nseen && nseen++ == SOURCES_MAX)
+            return false;
+        seen[i] = id;
+        p += 1 + s + l;
+    }
+    return true;
+}
+
 /* Without FILE.attrs: a reference-flow stream starts with a header whose
  * length is not 0; an encapsulated one written by rvtrace starts with a
- * synchronisation sequence of N + 1 = 32 + S + T null bytes (2.3)... */
-static bool bytes_say_encap(const uint8_t *buf, size_t len, rvt_tp_config *c)
+ * synchronisation sequence of N + 1 = 32 + S + T null bytes (2.3), ending
+ * in a null.alignment (0x80) before a packet: all-zero bytes are damage,
+ * not a container.  1: encap, *c's srcID width from the bytes; 0: not
+ * encap; -1 (printed): encap whose widths the bytes do not determine. */
+static int bytes_say_encap(const char *trace, const uint8_t *buf, size_t len, rvt_tp_config *c)
 {
     size_t run = 0;
     while (run < len && (buf[run] & 31) == 0)
         run++;
-    /* ...ending in a null.alignment (0x80) before a packet: all-zero bytes
-     * are damage, not a container */
     if (run < 32 || run >= len || buf[run - 1] != 0x80)
-        return false;
-    unsigned extra = run - 32 > 2 ? 2 : (unsigned)(run - 32);
-    if (!opt.cfg_init)      /* assumed: whole srcID bytes, no timestamp */
-        c->src_bits = 8 * extra;
-    return true;
+        return 0;
+    if (opt.widths_given)   /* --encap-* given: those widths */
+        return 1;
+    /* S + T bytes; srcID is at most 16 bits (2.1.2), so S <= 2; T is
+     * taken as 0 when the packets read with S = S + T fit (no timestamp,
+     * few srcIDs) */
+    size_t st = run - 32;
+    if (st > 2 || !srcid_bytes_fit(buf, len, run, (unsigned)st)) {
+        cli_err("%s: encapsulated, with srcID and timestamp %zu bytes together (the sync "
+                "sequence's length, Encapsulation 2.3): the split is not in the bytes; give "
+                "--encap-src-bits N and --encap-ts-bytes N, or keep FILE.attrs beside it", trace, st);
+        return -1;
+    }
+    c->src_bits = 8 * (unsigned)st;
+    return 1;
 }
 
 typedef struct unwrap {
@@ -295,9 +340,15 @@ uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len)
         from = r ? "FILE.attrs" : NULL;
         c = r ? c : *cfg();
     }
-    if (!name && bytes_say_encap(buf, *len, &c)) {
+    int r = name ? 0 : bytes_say_encap(trace, buf, *len, &c);
+    if (r < 0) {
+        free(buf);
+        return NULL;
+    }
+    if (r > 0) {
         name = "encap";
-        from = "the bytes (a leading sync sequence; srcID width guessed, no timestamp)";
+        from = "the bytes (a leading sync sequence: srcID whole bytes from its length, 2.3; "
+               "--encap-src-bits N for another width)";
     }
     if (!name || strcmp(name, "encap"))
         return buf;

@@ -21,7 +21,7 @@ const char cmd_decode_help[] =
     "for flame-graph tools).  E-Trace: --data-out F (old spelling --data F)\n"
     "writes the data accesses of te_data packets as run --data-out does; the\n"
     "ELF is then optional.  Settings come from FILE.attrs, which also tells\n"
-    "the trace kind of a file not named .te or .nt (else the bytes tell it).\n"
+    "the trace kind, else the bytes do, else the name (.te .nt: a hint).\n"
     "One trace per command.\n"
     "\n"
     "Coverage files, also in any combination (docs/coverage.md): --lcov F\n"
