@@ -31,6 +31,14 @@ for cfg in "0 0" "6 9" "8 200" "16 4660"; do
     cmp -s "$T/d.enc" "$T/d.plain" || bad "dump $cfg differs from the plain stream's"
 done
 
+# dump lists FILE byte offsets: e8.te's sync sequence is N + 1 = 31 + 1 +
+# 1 bytes (2.3), so its first packet (header, srcID, 1 payload byte: the
+# support packet) is at 33 and the second at 36
+"$RVT_BIN" dump "$T/e8.te" 2>/dev/null | head -2 | awk '{ print $1 }' | tr '\n' ' ' >"$T/offs"
+[ "$(cat "$T/offs")" = "33 36 " ] || bad "dump e8.te: offsets '$(cat "$T/offs")', want the file's 33 36"
+"$RVT_BIN" dump --json "$T/e8.te" 2>/dev/null | head -1 | grep -q '^{"offset":33,"kind":"te_inst"' ||
+    bad "dump --json e8.te: first offset not the file's 33"
+
 # te_data too: the type field is 1 bit (3.3: 0 te_inst, 1 te_data)
 "$RVT_BIN" encode --etrace --te-data "$T/r.rvi" -o "$T/d.te" --container encap || bad "encode --te-data"
 grep -qx "encap_type_bits=1" "$T/d.te.attrs" || bad "te-data: type width not 1"
