@@ -25,13 +25,20 @@ static const char *name_at(const void *c, size_t i)
     return rvt_proto_setting(rvt_proto_cfg_proto(c), i, NULL);
 }
 
-int rvt_proto_sidecar_read(rvt_proto_cfg *c, FILE *f, rvt_diag_fn diag, void *diag_ctx)
+/* The reader, with the first bad line's number in *bad_line (may be NULL). */
+static int sidecar_read(rvt_proto_cfg *c, FILE *f, rvt_diag_fn diag, void *diag_ctx,
+                        unsigned *bad_line)
 {
     if (!rvt_proto_cfg_proto(c) || !f)
         return RVT_ERR_INVAL;
     if (!(c->proto->caps & RVT_PROTO_SIDECAR))
         return RVT_ERR_STATE;
-    return rvt_kv_read(f, kv_set, c, diag, diag_ctx, NULL);
+    return rvt_kv_read(f, kv_set, c, diag, diag_ctx, bad_line);
+}
+
+int rvt_proto_sidecar_read(rvt_proto_cfg *c, FILE *f, rvt_diag_fn diag, void *diag_ctx)
+{
+    return sidecar_read(c, f, diag, diag_ctx, NULL);
 }
 
 int rvt_proto_sidecar_write(const rvt_proto_cfg *c, FILE *f)
@@ -65,4 +72,68 @@ const rvt_proto *rvt_proto_of_sidecar(FILE *f)
         return proto_of_name(s);
     }
     return NULL;
+}
+
+/* ---- the protocols' own sidecar calls (etrace.h, ntrace.h) ---- */
+/* They are this reader and writer over a configuration of their protocol
+ * holding their settings (no allocation: a configuration on the stack). */
+
+static void cfg_of(rvt_proto_cfg *c, const rvt_proto *p, const proto_native *n)
+{
+    memset(c, 0, sizeof *c);
+    c->size = sizeof *c;
+    c->version = RVT_PROTO_CFG_VERSION;
+    c->proto = p;
+    c->n = *n;
+}
+
+static int te_read(rvt_te_attrs *a, FILE *f, rvt_diag_fn diag, void *diag_ctx, unsigned *line)
+{
+    if (!a)
+        return RVT_ERR_INVAL;
+    rvt_proto_cfg c;
+    cfg_of(&c, &proto_etrace, &(proto_native){ .te = *a });
+    int st = sidecar_read(&c, f, diag, diag_ctx, line);
+    *a = c.n.te;
+    return st;
+}
+
+int rvt_te_attrs_read(rvt_te_attrs *a, FILE *f, unsigned *line)
+{
+    return te_read(a, f, NULL, NULL, line);
+}
+
+int rvt_te_attrs_read_diag(rvt_te_attrs *a, FILE *f, rvt_diag_fn diag, void *diag_ctx)
+{
+    return te_read(a, f, diag, diag_ctx, NULL);
+}
+
+int rvt_te_attrs_write(const rvt_te_attrs *a, FILE *f)
+{
+    if (!a)
+        return RVT_ERR_INVAL;
+    rvt_proto_cfg c;
+    cfg_of(&c, &proto_etrace, &(proto_native){ .te = *a });
+    return rvt_proto_sidecar_write(&c, f);
+}
+
+/* N-Trace: the settings read are checked (rvt_nt_cfg_check), as before. */
+int rvt_nt_cfg_read(rvt_nt_cfg *n, FILE *f, rvt_diag_fn diag, void *diag_ctx)
+{
+    if (!n)
+        return RVT_ERR_INVAL;
+    rvt_proto_cfg c;
+    cfg_of(&c, &proto_ntrace, &(proto_native){ .nt = *n });
+    int st = sidecar_read(&c, f, diag, diag_ctx, NULL);
+    *n = c.n.nt;
+    return st == 0 ? rvt_nt_cfg_check(n) : st;
+}
+
+int rvt_nt_cfg_write(const rvt_nt_cfg *n, FILE *f)
+{
+    if (!n)
+        return RVT_ERR_INVAL;
+    rvt_proto_cfg c;
+    cfg_of(&c, &proto_ntrace, &(proto_native){ .nt = *n });
+    return rvt_proto_sidecar_write(&c, f);
 }
