@@ -78,23 +78,29 @@ const rvt_proto *rvt_proto_of_sidecar(FILE *f)
 /* They are this reader and writer over a configuration of their protocol
  * holding their settings (no allocation: a configuration on the stack). */
 
-static void cfg_of(rvt_proto_cfg *c, const rvt_proto *p, const proto_native *n)
+/* Read into / write from *n, the settings of protocol p. */
+static int read_native(const rvt_proto *p, proto_native *n, FILE *f, rvt_diag_fn diag,
+                       void *diag_ctx, unsigned *line)
 {
-    memset(c, 0, sizeof *c);
-    c->size = sizeof *c;
-    c->version = RVT_PROTO_CFG_VERSION;
-    c->proto = p;
-    c->n = *n;
+    rvt_proto_cfg c = { .size = sizeof c, .version = RVT_PROTO_CFG_VERSION, .proto = p, .n = *n };
+    int st = sidecar_read(&c, f, diag, diag_ctx, line);
+    *n = c.n;
+    return st;
+}
+
+static int write_native(const rvt_proto *p, const proto_native *n, FILE *f)
+{
+    rvt_proto_cfg c = { .size = sizeof c, .version = RVT_PROTO_CFG_VERSION, .proto = p, .n = *n };
+    return rvt_proto_sidecar_write(&c, f);
 }
 
 static int te_read(rvt_te_attrs *a, FILE *f, rvt_diag_fn diag, void *diag_ctx, unsigned *line)
 {
     if (!a)
         return RVT_ERR_INVAL;
-    rvt_proto_cfg c;
-    cfg_of(&c, &proto_etrace, &(proto_native){ .te = *a });
-    int st = sidecar_read(&c, f, diag, diag_ctx, line);
-    *a = c.n.te;
+    proto_native n = { .te = *a };
+    int st = read_native(&proto_etrace, &n, f, diag, diag_ctx, line);
+    *a = n.te;
     return st;
 }
 
@@ -110,30 +116,21 @@ int rvt_te_attrs_read_diag(rvt_te_attrs *a, FILE *f, rvt_diag_fn diag, void *dia
 
 int rvt_te_attrs_write(const rvt_te_attrs *a, FILE *f)
 {
-    if (!a)
-        return RVT_ERR_INVAL;
-    rvt_proto_cfg c;
-    cfg_of(&c, &proto_etrace, &(proto_native){ .te = *a });
-    return rvt_proto_sidecar_write(&c, f);
+    return a ? write_native(&proto_etrace, &(proto_native){ .te = *a }, f) : RVT_ERR_INVAL;
 }
 
 /* N-Trace: the settings read are checked (rvt_nt_cfg_check), as before. */
-int rvt_nt_cfg_read(rvt_nt_cfg *n, FILE *f, rvt_diag_fn diag, void *diag_ctx)
+int rvt_nt_cfg_read(rvt_nt_cfg *c, FILE *f, rvt_diag_fn diag, void *diag_ctx)
 {
-    if (!n)
+    if (!c)
         return RVT_ERR_INVAL;
-    rvt_proto_cfg c;
-    cfg_of(&c, &proto_ntrace, &(proto_native){ .nt = *n });
-    int st = sidecar_read(&c, f, diag, diag_ctx, NULL);
-    *n = c.n.nt;
-    return st == 0 ? rvt_nt_cfg_check(n) : st;
+    proto_native n = { .nt = *c };
+    int st = read_native(&proto_ntrace, &n, f, diag, diag_ctx, NULL);
+    *c = n.nt;
+    return st == 0 ? rvt_nt_cfg_check(c) : st;
 }
 
-int rvt_nt_cfg_write(const rvt_nt_cfg *n, FILE *f)
+int rvt_nt_cfg_write(const rvt_nt_cfg *c, FILE *f)
 {
-    if (!n)
-        return RVT_ERR_INVAL;
-    rvt_proto_cfg c;
-    cfg_of(&c, &proto_ntrace, &(proto_native){ .nt = *n });
-    return rvt_proto_sidecar_write(&c, f);
+    return c ? write_native(&proto_ntrace, &(proto_native){ .nt = *c }, f) : RVT_ERR_INVAL;
 }
