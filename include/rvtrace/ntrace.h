@@ -261,6 +261,10 @@ int rvt_nt_decoder_stats(const rvt_nt_decoder *d, rvt_nt_dec_stats *out);
  * is in rvt_nt_dec_stats.insns).  For benchmarks and coverage tools. */
 enum { RVT_NT_EVENTS_INSN = 0, RVT_NT_EVENTS_BLOCK = 1, RVT_NT_EVENTS_COUNT = 2 };
 void rvt_nt_decoder_set_events(rvt_nt_decoder *d, unsigned mode);
+/* Keep only source SRC (table 8: SRC at most 12 bits; src < 0: every
+ * source), as src_filter at new.  0, RVT_ERR_INVAL (d NULL, src > 4095),
+ * RVT_ERR_STATE (a message already decoded or the pull input given). */
+int rvt_nt_decoder_set_src_filter(rvt_nt_decoder *d, int src);
 /* Pull decoding (rvtrace/flow.h).  set_input gives a new decoder (nothing
  * decoded yet) the whole stream that next_block / next_insn / next_event
  * then decode message by message (RVT_EV_END comes at its end).  0,

@@ -195,6 +195,39 @@ int rvt_proto_decoder_next_event(rvt_proto_decoder *d, rvt_flow_event *out);
 int rvt_proto_decoder_next_blocks(rvt_proto_decoder *d, rvt_block *out, size_t max);
 int rvt_proto_decoder_next_insns(rvt_proto_decoder *d, rvt_flow_insn *out, size_t max);
 
+/* Controls every protocol's decoder takes, before run or set_input
+ * (issue 14: an option means the same for every protocol).
+ * set_events: RVT_PROTO_EVENTS_COUNT sends no RVT_EV_INSN events (the
+ * count is in the stats; other kinds unchanged), RVT_PROTO_EVENTS_ALL one
+ * per instruction (default); ignored once the pull input is given, which
+ * needs every instruction.  0, RVT_ERR_INVAL (d NULL, unknown mode). */
+enum { RVT_PROTO_EVENTS_ALL = 0, RVT_PROTO_EVENTS_COUNT = 1 };
+int rvt_proto_decoder_set_events(rvt_proto_decoder *d, unsigned mode);
+/* Keep only the trace of source SRC (N-Trace table 8 SRC; src < 0: every
+ * source).  0, RVT_ERR_INVAL (d NULL, src beyond the protocol's source ids:
+ * E-Trace streams carry none, so any src >= 0), RVT_ERR_STATE (decoding
+ * has begun). */
+int rvt_proto_decoder_set_source(rvt_proto_decoder *d, int src);
+/* Forget cached instructions: the code changed (a fence.i retired over
+ * self-modifying code, E-Trace 3.2.3, N-Trace 11.4).  Safe from inside the
+ * event callback.  0, RVT_ERR_INVAL (d NULL). */
+int rvt_proto_decoder_flush(rvt_proto_decoder *d);
+/* The counters every protocol keeps, copied out. */
+typedef struct rvt_proto_dec_stats {
+    uint64_t units;          /* packets (E-Trace) or messages (N-Trace) decoded */
+    uint64_t instructions;   /* instructions reconstructed */
+    uint64_t errors;         /* RVT_EV_ERROR events sent */
+    uint64_t resyncs;        /* synchronisations after the first */
+    uint64_t skipped;        /* E-Trace: packets passed over after an error
+                                until the next sync (their instructions are
+                                lost); N-Trace: 0 (I-CNT says, in RVT_EV_LOST) */
+    uint64_t wide_icnt;      /* N-Trace 8.4.4: I-CNTs wider than rvtIcntBits
+                                accepted; E-Trace: 0 */
+    uint64_t wide_icnt_offset;   /* the first of them */
+} rvt_proto_dec_stats;
+/* 0, RVT_ERR_INVAL (d or out NULL). */
+int rvt_proto_decoder_stats(const rvt_proto_decoder *d, rvt_proto_dec_stats *out);
+
 /* ---- several harts, one stream ---- */
 /* Replay n .rvi readers' instruction records (data records skipped) into
  * sinks[k] in record time order (ties: reader order), then end every sink:

@@ -7,10 +7,11 @@
  *   size_t n; const uint8_t *b = rvt_trace_bytes(t, &n);
  *   rvt_proto_decoder *d = rvt_proto_decoder_new(rvt_trace_cfg(t), mem, fn, ctx, &st);
  *
- * The protocol is, in this order: opts->protocol, the file's name (.te or
- * te_inst_raw: E-Trace, .nt: N-Trace, .tvt: tv; only a hint), the
- * sidecar's settings (rvt_proto_of_sidecar), the first bytes
- * (rvt_proto_detect).  The library never prints: how things were found
+ * The protocol is, in this order (issue 14, as the CLI finds it):
+ * opts->protocol, the sidecar's settings (rvt_proto_of_sidecar), the first
+ * bytes (rvt_proto_detect), then the file's name (.te or te_inst_raw:
+ * E-Trace, .nt: N-Trace, .tvt: tv; only a hint, for what the bytes do not
+ * tell).  The library never prints: how things were found
  * goes to opts->diag (RVT_DIAG_INFO), why opening failed to
  * rvt_trace_error. */
 #ifndef RVTRACE_TRACE_H
@@ -63,10 +64,12 @@ int rvt_trace_sidecar_container(const char *path, rvt_tp_config *c, const char *
 /* Whether an E-Trace stream without a sidecar is encapsulated: it starts
  * with a synchronisation sequence (Encapsulation 2.3: 32 + S + T null
  * bytes) ending in null.alignment (0x80) before a packet, where a
- * reference-flow stream starts with a header of non-zero length.  When
- * guess is true c->src_bits is set from the run's length (whole srcID
- * bytes, no timestamp assumed). */
-bool rvt_trace_bytes_encap(const uint8_t *buf, size_t len, rvt_tp_config *c, bool guess);
+ * reference-flow stream starts with a header of non-zero length.  1:
+ * encapsulated, 0: not.  When guess is true c->src_bits is set from the
+ * run's length (whole srcID bytes, no timestamp) if the packets that
+ * follow read consistently that way, else RVT_ERR_FORMAT: encapsulated,
+ * but the srcID and timestamp widths are not in the bytes. */
+int rvt_trace_bytes_encap(const uint8_t *buf, size_t len, rvt_tp_config *c, bool guess);
 
 /* ---- an encapsulated stream, unwrapped ---- */
 /* The frames of one source put back into the reference-flow framing

@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rvtrace/etrace.h"
-#include "rvtrace/transport.h"
-#include "util/kv.h"
 
 void rvt_te_attrs_default(rvt_te_attrs *a)
 {
@@ -340,40 +338,6 @@ int rvt_te_attrs_get(const rvt_te_attrs *a, const char *name, char *buf, size_t 
         return RVT_ERR_INVAL;
     }
     return 0;
-}
-
-static int kv_get(const void *a, const char *name, char *buf, size_t n)
-{
-    return rvt_te_attrs_get(a, name, buf, n);
-}
-
-static int kv_set(void *a, const char *name, const char *value)
-{
-    if (rvt_tp_config_name(name))
-        return 0;           /* container keys belong to the transport (transport.h) */
-    return rvt_te_attrs_set_value(a, name, value);
-}
-
-static const char *kv_name(const void *a, size_t i)
-{
-    (void)a;
-    return rvt_te_attrs_name(i, NULL);
-}
-
-int rvt_te_attrs_write(const rvt_te_attrs *a, FILE *f)
-{
-    return rvt_kv_write(f, "rvtrace E-Trace attributes (docs/format-te.md)", kv_name,
-                        kv_get, a);
-}
-
-int rvt_te_attrs_read_diag(rvt_te_attrs *a, FILE *f, rvt_diag_fn diag, void *diag_ctx)
-{
-    return rvt_kv_read(f, kv_set, a, diag, diag_ctx, NULL);
-}
-
-int rvt_te_attrs_read(rvt_te_attrs *a, FILE *f, unsigned *line)
-{
-    return rvt_kv_read(f, kv_set, a, NULL, NULL, line);
 }
 
 unsigned rvt_te_support_options(const rvt_te_attrs *a, unsigned options)

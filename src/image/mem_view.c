@@ -3,8 +3,8 @@
  * Image code: per (entry, segment) the chunked cache of image_insn.c,
  * with a generation per slot so a flush is one increment.  Code from the
  * read callback: decoded into an append-only arena (pointers stay valid
- * until the view is freed) and found through a hash map on pc, emptied at
- * each flush and space change. */
+ * until the view is freed) and found through a hash map on (space, pc),
+ * emptied at each flush; a space change keeps every space's entries. */
 #include <stdlib.h>
 #include <string.h>
 #include "image/image_internal.h"
@@ -25,8 +25,13 @@ typedef struct arena_blk {
     rvt_insn insn[ARENA_INSNS];
 } arena_blk;
 
+/* The callback's answers by address space and pc: a space change leaves
+ * the other spaces' answers in place (the view goes back to them when the
+ * trace does, E-Trace format 3 / N-Trace Ownership); only a flush (the
+ * code changed) empties the map. */
 typedef struct cb_slot {
     uint64_t tag;            /* RVT pc ^ 1: 0 is the empty slot (pc 1 is never code) */
+    rvt_space space;         /* the space the callback was asked in */
     const rvt_insn *ins;     /* NULL: the callback has no code there */
 } cb_slot;
 
@@ -120,11 +125,10 @@ bool rvt_memv_set_space(rvt_memv *v, const rvt_space *space)
         v->norder = 0;         /* out of memory: no code, reported as such */
         return true;
     }
-    /* The callback sees the space: its answers may change with it. */
-    if (v->mem->read) {
-        cb_clear(v);
+    /* The callback sees the space: its answers may change with it (the
+     * caller's block cache goes; the view's map is keyed by space). */
+    if (v->mem->read)
         return true;
-    }
     return !small || old_n != v->norder || memcmp(old, v->order, old_n * sizeof *old);
 }
 
@@ -195,11 +199,18 @@ static rvt_insn *arena_new(rvt_memv *v)
     return &v->arena->insn[v->arena->used++];
 }
 
-static cb_slot *cb_find(const rvt_memv *v, uint64_t pc)
+static bool same_space(const rvt_space *a, const rvt_space *b)
+{
+    return a->context == b->context && a->priv == b->priv && a->source == b->source;
+}
+
+static cb_slot *cb_find(const rvt_memv *v, const rvt_space *sp, uint64_t pc)
 {
     size_t mask = v->cb_cap - 1;
-    for (size_t h = (size_t)((pc >> 1) * 0x9E3779B97F4A7C15ull) & mask;; h = (h + 1) & mask)
-        if (v->cb[h].tag == (pc ^ 1) || !v->cb[h].tag)
+    uint64_t key = (pc >> 1) ^ sp->context * 0xFF51AFD7ED558CCDull ^ ((uint64_t)sp->priv << 56) ^
+                   ((uint64_t)sp->source << 40);
+    for (size_t h = (size_t)(key * 0x9E3779B97F4A7C15ull) & mask;; h = (h + 1) & mask)
+        if (!v->cb[h].tag || (v->cb[h].tag == (pc ^ 1) && same_space(&v->cb[h].space, sp)))
             return &v->cb[h];
 }
 
@@ -218,7 +229,7 @@ static bool cb_grow(rvt_memv *v)
     v->cb_cap = cap;
     for (size_t i = 0; i < oldcap; i++)
         if (old[i].tag)
-            *cb_find(v, old[i].tag ^ 1) = old[i];
+            *cb_find(v, &old[i].space, old[i].tag ^ 1) = old[i];
     free(old);
     return true;
 }
@@ -226,7 +237,7 @@ static bool cb_grow(rvt_memv *v)
 static const rvt_insn *from_callback(rvt_memv *v, uint64_t pc)
 {
     if (v->cb_cap) {
-        cb_slot *c = cb_find(v, pc);
+        cb_slot *c = cb_find(v, &v->space, pc);
         if (c->tag)
             return c->ins;
     }
@@ -235,8 +246,9 @@ static const rvt_insn *from_callback(rvt_memv *v, uint64_t pc)
     if (mem_read_insn_word(v->mem, &v->space, pc, &raw) && (ins = arena_new(v)))
         rvt_isa_decode(raw, v->xlen, ins);
     if (cb_grow(v)) {          /* no room: answered, just not cached */
-        cb_slot *c = cb_find(v, pc);
+        cb_slot *c = cb_find(v, &v->space, pc);
         c->tag = pc ^ 1;
+        c->space = v->space;
         c->ins = ins;
         v->cb_n++;
     }

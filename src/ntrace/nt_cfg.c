@@ -6,7 +6,6 @@
 #include <string.h>
 #include "rvtrace/ntrace.h"
 #include "ntrace/nt_return.h"
-#include "util/kv.h"
 
 typedef struct cfg_item {
     const char *name;
@@ -190,32 +189,3 @@ int rvt_nt_cfg_get(const rvt_nt_cfg *c, const char *name, char *buf, size_t n)
     return 0;
 }
 
-static int kv_get(const void *c, const char *name, char *buf, size_t n)
-{
-    return rvt_nt_cfg_get(c, name, buf, n);
-}
-
-static int kv_set(void *c, const char *name, const char *value)
-{
-    return rvt_nt_cfg_set(c, name, value);
-}
-
-static const char *kv_name(const void *c, size_t i)
-{
-    (void)c;
-    return rvt_nt_cfg_name(i, NULL);
-}
-
-int rvt_nt_cfg_write(const rvt_nt_cfg *c, FILE *f)
-{
-    return rvt_kv_write(f, "rvtrace N-Trace encoder settings (docs/format-nt.md)", kv_name,
-                        kv_get, c);
-}
-
-int rvt_nt_cfg_read(rvt_nt_cfg *c, FILE *f, rvt_diag_fn diag, void *diag_ctx)
-{
-    int st = rvt_kv_read(f, kv_set, c, diag, diag_ctx, NULL);
-    if (st == 0)
-        st = rvt_nt_cfg_check(c);
-    return st;
-}

@@ -166,6 +166,16 @@ void rvt_nt_decoder_set_events(rvt_nt_decoder *d, unsigned mode)
         d->events = mode <= RVT_NT_EVENTS_COUNT ? mode : RVT_NT_EVENTS_INSN;
 }
 
+int rvt_nt_decoder_set_src_filter(rvt_nt_decoder *d, int src)
+{
+    if (!d || src > 4095)
+        return RVT_ERR_INVAL;
+    if (d->pulled || d->st.messages || d->base)
+        return RVT_ERR_STATE;
+    d->src_filter = src < 0 ? -1 : src;
+    return 0;
+}
+
 int rvt_nt_decoder_stats(const rvt_nt_decoder *d, rvt_nt_dec_stats *out)
 {
     if (!d || !out)

@@ -7,18 +7,19 @@
 #define LOOK 4096u          /* bytes looked at */
 #define MSEO_MIN 32u        /* (3/4)^32: a random stream passes 1 in 10^4 */
 
-/* N-Trace 5.1: MSEO 10 is reserved; messages end with 11. */
+/* N-Trace 5.1: MSEO 10 is reserved; messages end with 11.  Idle bytes
+ * (0xFF, N-Trace 3.1: skipped by readers) say nothing: a run of them (an
+ * erased buffer) is no N-Trace evidence. */
 static bool looks_mseo(const uint8_t *b, size_t n)
 {
-    size_t ends = 0;
-    if (n < MSEO_MIN)
-        return false;
+    size_t ends = 0, content = 0;
     for (size_t i = 0; i < n; i++) {
         if ((b[i] & 3) == 2)
             return false;
-        ends += (b[i] & 3) == 3;
+        content += b[i] != 0xFF;
+        ends += b[i] != 0xFF && (b[i] & 3) == 3;
     }
-    return ends >= 2;
+    return content >= MSEO_MIN && ends >= 2;
 }
 
 /* Encapsulation 2.3: a synchronisation sequence is nulls, the last of

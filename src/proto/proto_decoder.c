@@ -84,3 +84,37 @@ int rvt_proto_decoder_next_event(rvt_proto_decoder *d, rvt_flow_event *out)
 {
     return d && out ? d->ops->next_event(d->d, out) : RVT_ERR_INVAL;
 }
+
+int rvt_proto_decoder_set_events(rvt_proto_decoder *d, unsigned mode)
+{
+    if (!d || mode > RVT_PROTO_EVENTS_COUNT)
+        return RVT_ERR_INVAL;
+    d->ops->set_events(d->d, mode);
+    return 0;
+}
+
+int rvt_proto_decoder_set_source(rvt_proto_decoder *d, int src)
+{
+    if (!d)
+        return RVT_ERR_INVAL;
+    if (d->pulled || d->finished)
+        return RVT_ERR_STATE;
+    return d->ops->set_source(d->d, src);
+}
+
+int rvt_proto_decoder_flush(rvt_proto_decoder *d)
+{
+    if (!d)
+        return RVT_ERR_INVAL;
+    d->ops->flush(d->d);
+    return 0;
+}
+
+int rvt_proto_decoder_stats(const rvt_proto_decoder *d, rvt_proto_dec_stats *out)
+{
+    if (!d || !out)
+        return RVT_ERR_INVAL;
+    *out = (rvt_proto_dec_stats){ 0 };
+    d->ops->stats(d->d, out);
+    return 0;
+}

@@ -183,10 +183,33 @@ static int te_dec_block(void *d, rvt_block *out) { return rvt_te_decoder_next_bl
 static int te_dec_insn(void *d, rvt_flow_insn *out) { return rvt_te_decoder_next_insn(d, out); }
 static int te_dec_event(void *d, rvt_flow_event *out) { return rvt_te_decoder_next_event(d, out); }
 
+static void te_dec_set_events(void *d, unsigned mode)
+{
+    rvt_te_decoder_set_events(d, mode != RVT_PROTO_EVENTS_COUNT);
+}
+
+/* E-Trace streams name no source (one hart per stream): only "every". */
+static int te_dec_set_source(void *d, int src)
+{
+    (void)d;
+    return src < 0 ? 0 : RVT_ERR_INVAL;
+}
+
+static void te_dec_flush(void *d) { rvt_te_decoder_flush(d); }
+
+static void te_dec_stats(const void *d, rvt_proto_dec_stats *out)
+{
+    rvt_te_dec_stats s;
+    rvt_te_decoder_stats(d, &s);
+    *out = (rvt_proto_dec_stats){ .units = s.packets, .instructions = s.instructions,
+                                  .errors = s.errors, .resyncs = s.resyncs, .skipped = s.skipped };
+}
+
 static const proto_dec_ops te_dec = {
     .create = te_dec_create, .run = te_dec_run, .finish = te_dec_finish,
     .destroy = te_dec_destroy, .set_input = te_dec_set_input, .next_block = te_dec_block,
-    .next_insn = te_dec_insn, .next_event = te_dec_event,
+    .next_insn = te_dec_insn, .next_event = te_dec_event, .set_events = te_dec_set_events,
+    .set_source = te_dec_set_source, .flush = te_dec_flush, .stats = te_dec_stats,
 };
 
 const rvt_proto proto_etrace = {

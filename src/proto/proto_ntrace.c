@@ -152,10 +152,29 @@ static int nt_dec_block(void *d, rvt_block *out) { return rvt_nt_decoder_next_bl
 static int nt_dec_insn(void *d, rvt_flow_insn *out) { return rvt_nt_decoder_next_insn(d, out); }
 static int nt_dec_event(void *d, rvt_flow_event *out) { return rvt_nt_decoder_next_event(d, out); }
 
+static void nt_dec_set_events(void *d, unsigned mode)
+{
+    rvt_nt_decoder_set_events(d, mode == RVT_PROTO_EVENTS_COUNT ? RVT_NT_EVENTS_COUNT
+                                                                : RVT_NT_EVENTS_INSN);
+}
+
+static int nt_dec_set_source(void *d, int src) { return rvt_nt_decoder_set_src_filter(d, src); }
+static void nt_dec_flush(void *d) { rvt_nt_decoder_flush_cache(d); }
+
+static void nt_dec_stats(const void *d, rvt_proto_dec_stats *out)
+{
+    rvt_nt_dec_stats s;
+    rvt_nt_decoder_stats(d, &s);
+    *out = (rvt_proto_dec_stats){ .units = s.messages, .instructions = s.insns,
+                                  .errors = s.errors, .resyncs = s.resyncs,
+                                  .wide_icnt = s.wide_icnt, .wide_icnt_offset = s.wide_icnt_offset };
+}
+
 static const proto_dec_ops nt_dec = {
     .create = nt_dec_create, .run = nt_dec_run, .finish = nt_dec_finish,
     .destroy = nt_dec_destroy, .set_input = nt_dec_set_input, .next_block = nt_dec_block,
-    .next_insn = nt_dec_insn, .next_event = nt_dec_event,
+    .next_insn = nt_dec_insn, .next_event = nt_dec_event, .set_events = nt_dec_set_events,
+    .set_source = nt_dec_set_source, .flush = nt_dec_flush, .stats = nt_dec_stats,
 };
 
 const rvt_proto proto_ntrace = {

@@ -135,19 +135,24 @@ static int find_proto(rvt_trace *t, const char *path, const rvt_trace_opts *o)
     const rvt_proto *p = NULL;
     if (o && o->protocol && !(p = rvt_proto_find(o->protocol)))
         return fail(t, RVT_ERR_INVAL, "%s: no protocol called '%s'", path, o->protocol);
-    t->found_by = p ? "option" : (p = rvt_trace_proto_of_name(path)) ? "name" : (p = side) ? "sidecar" : NULL;
-    rvt_file_kind k = rvt_trace_sniff(path, p ? NULL : &p);
+    /* issue 14: "the protocol and container come from the sidecar, then
+     * from the bytes; the file name is only a hint" */
+    const rvt_proto *bytes = NULL, *name = rvt_trace_proto_of_name(path);
+    rvt_file_kind k = rvt_trace_sniff(path, &bytes);
     if (k == RVT_FILE_ELF)
         return fail(t, RVT_ERR_FORMAT, "%s: is an ELF program, not a trace", path);
     if (k == RVT_FILE_RVI)
         return fail(t, RVT_ERR_FORMAT, "%s: holds ingress records (.rvi), not a trace", path);
+    /* with a sidecar, bytes that plainly tell decide, so that a sidecar of
+     * the other protocol is an error below */
+    t->found_by = p ? "option" : side ? (p = bytes ? bytes : side, "sidecar")
+                : (p = bytes) ? "bytes" : (p = name) ? "name" : NULL;
     if (!p)
         return fail(t, RVT_ERR_FORMAT, "%s: cannot tell the protocol: name the file *.te or *.nt, "
                     "keep its FILE.attrs beside it, or name the protocol", path);
-    if (!t->found_by) {
-        t->found_by = "bytes";
-        note(o, "%s: read as %s (from its bytes)", path, rvt_proto_title(p));
-    }
+    if (p == bytes && !strcmp(t->found_by, "bytes") && name != bytes)
+        note(o, "%s: read as %s (from its bytes)%s", path, rvt_proto_title(p),
+             name ? ", though its name says otherwise" : "");
     /* "etrace" and "etrace-data" share one sidecar style */
     if (side && strncmp(rvt_proto_name(side), rvt_proto_name(p), 6))
         return fail(t, RVT_ERR_FORMAT, "%s.attrs: holds %s settings, but %s is read as %s", path,
@@ -179,9 +184,14 @@ static int take_container(rvt_trace *t, const char *path, const rvt_trace_opts *
         return 0;
     if (!name && rvt_trace_sidecar_container(path, &c, &name, &line) < 0)
         return fail(t, RVT_ERR_FORMAT, "%s.attrs: line %u: bad container setting", path, line);
-    if (!name && rvt_trace_bytes_encap(t->raw, t->rawlen, &c, true)) {
+    int enc = name ? 0 : rvt_trace_bytes_encap(t->raw, t->rawlen, &c, true);
+    if (enc < 0)
+        return fail(t, enc, "%s: encapsulated, with srcID and timestamp widths the bytes do not "
+                    "tell (the sync sequence's length, Encapsulation 2.3): name them, or keep "
+                    "FILE.attrs beside it", path);
+    if (enc > 0) {
         name = "encap";
-        note(o, "%s: container encap (from the bytes: a leading sync sequence; srcID %u bits guessed)",
+        note(o, "%s: container encap (from the bytes: a leading sync sequence, 2.3; srcID %u bits)",
              path, c.src_bits);
     }
     t->container = name && !strcmp(name, "encap") ? "encap" : "refflow";

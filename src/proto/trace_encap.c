@@ -33,22 +33,60 @@ int rvt_trace_sidecar_container(const char *path, rvt_tp_config *c, const char *
     return st < 0 ? st : *name ? 1 : 0;
 }
 
-bool rvt_trace_bytes_encap(const uint8_t *buf, size_t len, rvt_tp_config *c, bool guess)
+#define SOURCES_MAX 4       /* distinct srcIDs a bare stream may carry */
+
+/* Whether the packets from p on, read with S srcID bytes (2.1.5: 1 + S +
+ * length bytes each), look like S is right: no header.extend (2.1.1: a
+ * timestamp of unknown width would follow) and at most SOURCES_MAX srcID
+ * values (with T > 0 taken for S, payload bytes would be read as srcIDs). */
+static bool srcid_bytes_fit(const uint8_t *buf, size_t len, size_t p, unsigned s)
+{
+    uint32_t seen[SOURCES_MAX];
+    unsigned nseen = 0;
+    while (p < len) {
+        unsigned h = buf[p], l = h & 31;
+        if (!l) {
+            p++;
+            continue;
+        }
+        if (h & 0x80)
+            return false;
+        uint32_t id = 0;
+        for (unsigned k = 0; k < s && p + 1 + k < len; k++)
+            id |= (uint32_t)buf[p + 1 + k] << (8 * k);
+        unsigned i = 0;
+        while (i < nseen && seen[i] != id)
+            i++;
+        if (i == nseen && nseen++ == SOURCES_MAX)
+            return false;
+        seen[i] = id;
+        p += 1 + s + l;
+    }
+    return true;
+}
+
+int rvt_trace_bytes_encap(const uint8_t *buf, size_t len, rvt_tp_config *c, bool guess)
 {
     size_t run = 0;
     if (!buf || !c)
-        return false;
+        return 0;
     while (run < len && (buf[run] & 31) == 0)
         run++;
     /* Encapsulation 2.3: N + 1 = 32 + S + T null bytes, the last a
      * null.alignment (0x80) before a packet: all-zero bytes are damage,
      * not a container */
     if (run < 32 || run >= len || buf[run - 1] != 0x80)
-        return false;
-    unsigned extra = run - 32 > 2 ? 2 : (unsigned)(run - 32);
-    if (guess)
-        c->src_bits = 8 * extra;
-    return true;
+        return 0;
+    if (!guess)
+        return 1;
+    /* S + T bytes; srcID is at most 16 bits (2.1.2), so S <= 2; T is
+     * taken as 0 when the packets read with S = S + T fit (no timestamp,
+     * few srcIDs) */
+    size_t st = run - 32;
+    if (st > 2 || !srcid_bytes_fit(buf, len, run, (unsigned)st))
+        return RVT_ERR_FORMAT;
+    c->src_bits = 8 * (unsigned)st;
+    return 1;
 }
 
 struct frame_at {

@@ -31,6 +31,14 @@ for cfg in "0 0" "6 9" "8 200" "16 4660"; do
     cmp -s "$T/d.enc" "$T/d.plain" || bad "dump $cfg differs from the plain stream's"
 done
 
+# dump lists FILE byte offsets: e8.te's sync sequence is N + 1 = 31 + 1 +
+# 1 bytes (2.3), so its first packet (header, srcID, 1 payload byte: the
+# support packet) is at 33 and the second at 36
+"$RVT_BIN" dump "$T/e8.te" 2>/dev/null | head -2 | awk '{ print $1 }' | tr '\n' ' ' >"$T/offs"
+[ "$(cat "$T/offs")" = "33 36 " ] || bad "dump e8.te: offsets '$(cat "$T/offs")', want the file's 33 36"
+"$RVT_BIN" dump --json "$T/e8.te" 2>/dev/null | head -1 | grep -q '^{"offset":33,"kind":"te_inst"' ||
+    bad "dump --json e8.te: first offset not the file's 33"
+
 # te_data too: the type field is 1 bit (3.3: 0 te_inst, 1 te_data)
 "$RVT_BIN" encode --etrace --te-data "$T/r.rvi" -o "$T/d.te" --container encap || bad "encode --te-data"
 grep -qx "encap_type_bits=1" "$T/d.te.attrs" || bad "te-data: type width not 1"
@@ -46,6 +54,25 @@ cp "$T/e0.te" "$T/bare.bin"
 "$RVT_BIN" decode --etrace --elf "$elf" "$T/bare.bin" --pcs "$T/b.pcs" 2>"$T/err" || bad "decode bare"
 grep -q "container encap (from the bytes" "$T/err" || bad "bare: not detected"
 cmp -s "$T/b.pcs" "$T/hart.pcs" || bad "bare: PCs differ"
+# ... whose length gives the srcID bytes (N = 31 + T + S, 2.3) when no
+# packet has a timestamp and the srcIDs read so are few
+for b in 8 16; do
+    cp "$T/e$b.te" "$T/bare$b.bin"
+    "$RVT_BIN" decode --etrace --elf "$elf" "$T/bare$b.bin" --pcs "$T/b.pcs" 2>"$T/err" || bad "decode bare$b"
+    grep -q "container encap (from the bytes.*srcID $b bits" "$T/err" || bad "bare$b: width not found"
+    cmp -s "$T/b.pcs" "$T/hart.pcs" || bad "bare$b: PCs differ"
+done
+# a 1-byte timestamp width and no srcID: S + T = 1 could be either; the
+# packets read with S = 1 give many srcIDs (payload bytes): ask
+"$RVT_BIN" encode --etrace "$T/r.rvi" -o "$T/t1.te" --container encap --encap-ts-bytes 1 || bad "encode ts 1"
+rm -f "$T/t1.te.attrs"
+"$RVT_BIN" decode --etrace --elf "$elf" "$T/t1.te" --pcs "$T/b.pcs" 2>"$T/err"
+[ $? = 1 ] || bad "ts-width stream without .attrs: not exit 1"
+grep -q "t1.te: encapsulated.*give --encap-src-bits N and --encap-ts-bytes N" "$T/err" ||
+    bad "ts-width stream without .attrs: '$(head -1 "$T/err")'"
+"$RVT_BIN" decode --etrace --elf "$elf" "$T/t1.te" --encap-src-bits 0 --encap-ts-bytes 1 --pcs "$T/b.pcs" 2>"$T/err" ||
+    bad "ts-width stream with the widths given: $(head -1 "$T/err")"
+cmp -s "$T/b.pcs" "$T/hart.pcs" || bad "ts-width stream with the widths given: PCs differ"
 "$RVT_BIN" decode --etrace --elf "$elf" "$T/plain.te" --pcs "$T/p.pcs" 2>"$T/err" || bad "decode plain"
 grep -q container "$T/err" && bad "plain stream announced a container"
 

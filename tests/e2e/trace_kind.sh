@@ -1,6 +1,7 @@
 #!/bin/bash
-# dump/decode tell the trace kind from the options, the name, else the
-# FILE.attrs sidecar (issue #13 item 6), else the bytes (issue #14); a file of the wrong kind (an ELF
+# dump/decode tell the trace kind from the switch, else the FILE.attrs
+# sidecar (issue #13 item 6), else the bytes, else the name (issue #14: the
+# name is only a hint); a file of the wrong kind (an ELF
 # as the trace, the other trace's sidecar) is named in one line instead of
 # a flood of packet errors; a second trace file is a usage error, not
 # silently dropped (item 7).
@@ -34,6 +35,22 @@ grep -q "e.raw: read as E-Trace (from its bytes" "$t/err" || bad "decode e.raw: 
 "$RVT_BIN" decode --elf "$P" "$t/n.raw" --pcs "$t/n.pcs" 2>"$t/err" || bad "decode n.raw: $(head -2 "$t/err")"
 cmp -s "$t/want.pcs" "$t/n.pcs" || bad "decode n.raw: PCs differ"
 grep -q "n.raw: read as N-Trace (from its bytes" "$t/err" || bad "decode n.raw: the guess is not said"
+
+# the name is only a hint (issue 14): bytes of the other trace under a
+# .te/.nt name are read as what they are, and the clash is said; a name
+# the bytes agree with is read silently
+cp "$t/s.te" "$t/e.nt"; cp "$t/s.nt" "$t/n.te"
+"$RVT_BIN" decode --elf "$P" "$t/e.nt" --pcs "$t/e.pcs" 2>"$t/err" || bad "decode e.nt: $(head -2 "$t/err")"
+cmp -s "$t/want.pcs" "$t/e.pcs" || bad "decode e.nt (E-Trace bytes): PCs differ"
+grep -q "e.nt: read as E-Trace (from its bytes), though its name or options say N-Trace" "$t/err" ||
+    bad "decode e.nt: the name/bytes clash is not said"
+"$RVT_BIN" dump "$t/n.te" >"$t/out" 2>"$t/err" || bad "dump n.te: $(head -2 "$t/err")"
+grep -q "ProgTraceSync" "$t/out" || bad "dump n.te (N-Trace bytes): no ProgTraceSync"
+grep -q "n.te: read as N-Trace (from its bytes), though its name or options say E-Trace" "$t/err" ||
+    bad "dump n.te: the name/bytes clash is not said"
+cp "$t/s.te" "$t/q.te"
+"$RVT_BIN" decode --elf "$P" "$t/q.te" --pcs "$t/e.pcs" 2>"$t/err" || bad "decode q.te: $(head -2 "$t/err")"
+[ -s "$t/err" ] && bad "decode q.te (name and bytes agree): '$(head -1 "$t/err")' on stderr"
 
 one_line() {   # one_line WANT-STATUS PATTERN DESCRIPTION -- command...
     local want=$1 pat=$2 what=$3; shift 4

@@ -241,6 +241,44 @@ static void flush(void)
     rvt_image_free(ia);
 }
 
+/* A space change keeps the other spaces' callback answers (mem_view.c's
+ * map is keyed by space): back in a space, its code is found without
+ * asking again; only a flush (the code changed) asks anew.  The callback
+ * serves ADDI in context 1 and c.li a0,5 in context 2 at 0x2000. */
+static size_t cb_by_context(void *ctx, const rvt_space *space, uint64_t addr, void *buf, size_t size)
+{
+    cbm *c = ctx;
+    c->version = space->context == 2;
+    return cb_read(ctx, space, addr, buf, size);
+}
+
+static void space_change_keeps(void)
+{
+    rvt_mem *m = rvt_mem_new();
+    cbm c = { .at = 0x2000, .word = { ADDI, CLI5 } };
+    CHECK_EQ(rvt_mem_set_read(m, cb_by_context, &c, RVT_MEM_READ_MISS), 0);
+    rvt_memv *v = rvt_memv_new(m);
+    rvt_space s1 = sp(1, 0, 0), s2 = sp(2, 0, 0);
+    CHECK(rvt_memv_set_space(v, &s1));          /* callback: the block cache goes */
+    const rvt_insn *i1 = rvt_memv_insn(v, 0x2000);
+    CHECK(i1 && i1->raw == ADDI);
+    CHECK_EQ(c.calls, 1);
+    CHECK(rvt_memv_set_space(v, &s2));
+    const rvt_insn *i2 = rvt_memv_insn(v, 0x2000);
+    CHECK(i2 && i2->raw == CLI5);               /* this space's code, not s1's */
+    CHECK_EQ(c.calls, 2);
+    CHECK(rvt_memv_set_space(v, &s1));
+    CHECK(rvt_memv_insn(v, 0x2000) == i1);      /* s1's entry survived s2 */
+    CHECK(rvt_memv_set_space(v, &s2));
+    CHECK(rvt_memv_insn(v, 0x2000) == i2);      /* and s2's survived s1 */
+    CHECK_EQ(c.calls, 2);                       /* neither asked again */
+    rvt_memv_flush(v);
+    CHECK(rvt_memv_insn(v, 0x2000) != NULL);
+    CHECK_EQ(c.calls, 3);                       /* a flush forgets */
+    rvt_memv_free(v);
+    rvt_mem_free(m);
+}
+
 static void null_args(void)
 {
     rvt_image *img = rvt_image_new();
@@ -622,6 +660,7 @@ static void nt_space_by_src(void)
 
 int main(void)
 {
+    space_change_keeps();
     space_select();
     wildcard();
     callback();

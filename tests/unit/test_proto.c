@@ -329,6 +329,10 @@ static void test_detect(void)
         b[i] = (uint8_t)(i % 3 == 2 ? 0x07 : 0x04);
     CHECK_STR(rvt_proto_name(rvt_proto_detect(b, 63)), "ntrace");
     CHECK(rvt_proto_detect(b, 31) == NULL);                 /* too short to tell */
+    memset(b + 33, 0xFF, 30);                               /* idle (N-Trace 3.1) */
+    CHECK_STR(rvt_proto_name(rvt_proto_detect(b, 63)), "ntrace");   /* 33 content bytes... */
+    memset(b + 30, 0xFF, 3);
+    CHECK(rvt_proto_detect(b, 63) == NULL);                 /* ...30: too few to tell */
     b[10] = 0x06;                                           /* MSEO 10: reserved */
     CHECK(rvt_proto_detect(b, 63) == NULL);                 /* and no frame tiling */
     /* reference flow: header 2<<5 | 3 = 0x43 (te_inst, 3 bytes), payload

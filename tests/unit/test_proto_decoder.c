@@ -2,7 +2,8 @@
  * #14): one E-Trace and one N-Trace stream of a programs/ ELF, traced by
  * the hart in process, decoded through rvt_proto_decoder_* (push, and pull
  * with next_insn) give the same instructions and events as the protocol's
- * own decoder; NULL arguments and calls out of turn are refused. */
+ * own decoder; the generic controls (events, source, flush, stats) mean
+ * the same for both; NULL arguments and calls out of turn are refused. */
 #include <stdio.h>
 #include <stdlib.h>
 #include "rvtrace/hart.h"
@@ -65,6 +66,63 @@ static void same(const char *what, const te_evs *want, const te_evs *got)
         }
 }
 
+/* A decoder of the stream with the generic controls (proto.h): src the
+ * source to keep, events RVT_PROTO_EVENTS_*; its counters in *out, its
+ * events in *evs. */
+static void controlled(const rvt_proto_cfg *c, const rvt_mem *m, const te_buf *s, int src,
+                       unsigned events, rvt_proto_dec_stats *out, te_evs *evs)
+{
+    int st = -1;
+    rvt_proto_decoder *d = rvt_proto_decoder_new(c, m, te_evs_put, evs, &st);
+    CHECK(d != NULL);
+    if (!d)
+        return;
+    CHECK_EQ(rvt_proto_decoder_set_source(d, src), 0);
+    CHECK_EQ(rvt_proto_decoder_set_events(d, events), 0);
+    CHECK_EQ(rvt_proto_decoder_flush(d), 0);          /* nothing cached yet: harmless */
+    CHECK_EQ(rvt_proto_decoder_run(d, s->b, s->n), 0);
+    CHECK_EQ(rvt_proto_decoder_finish(d), 0);
+    CHECK_EQ(rvt_proto_decoder_set_source(d, src), RVT_ERR_STATE);   /* too late */
+    CHECK_EQ(rvt_proto_decoder_stats(d, out), 0);
+    rvt_proto_decoder_free(d);
+}
+
+/* Counting mode sends no instruction but counts each one; every source
+ * (-1) and the only source there is (SRC 0: the encoder writes no SRC
+ * field, src_bits 0, so every message is source 0, N-Trace table 8) give
+ * the same; another source keeps nothing (N-Trace), or is refused
+ * (E-Trace streams name no source). */
+static void controls(const char *proto, const rvt_proto_cfg *c, const rvt_mem *m, const te_buf *s,
+                     const te_evs *want)
+{
+    rvt_proto_dec_stats all, counted, none;
+    te_evs evs = { 0 }, cevs = { 0 }, nevs = { 0 };
+    controlled(c, m, s, -1, RVT_PROTO_EVENTS_ALL, &all, &evs);
+    same(proto, want, &evs);
+    CHECK_EQ(all.instructions, count_kind(want, RVT_EV_INSN));
+    CHECK(all.units > 0);
+    CHECK_EQ(all.errors, 0);
+    CHECK_EQ(all.wide_icnt, 0);
+    controlled(c, m, s, proto[0] == 'n' ? 0 : -1, RVT_PROTO_EVENTS_COUNT, &counted, &cevs);
+    CHECK_EQ(count_kind(&cevs, RVT_EV_INSN), 0);
+    CHECK_EQ(count_kind(&cevs, RVT_EV_END), 1);
+    CHECK_EQ(counted.instructions, all.instructions);
+    CHECK_EQ(counted.units, all.units);
+    if (proto[0] == 'n') {
+        controlled(c, m, s, 1, RVT_PROTO_EVENTS_ALL, &none, &nevs);
+        CHECK_EQ(none.units, 0);
+        CHECK_EQ(none.instructions, 0);
+    } else {
+        int st = -1;
+        rvt_proto_decoder *d = rvt_proto_decoder_new(c, m, te_evs_put, &nevs, &st);
+        CHECK_EQ(rvt_proto_decoder_set_source(d, 0), RVT_ERR_INVAL);
+        rvt_proto_decoder_free(d);
+    }
+    free(evs.ev);
+    free(cevs.ev);
+    free(nevs.ev);
+}
+
 static void one_protocol(const char *proto, const char *prog)
 {
     th_proto_case k;
@@ -99,6 +157,7 @@ static void one_protocol(const char *proto, const char *prog)
     CHECK_EQ(rvt_proto_decoder_next_block(d, &b), 0);      /* used up */
     rvt_proto_decoder_free(d);
     same(proto, &want, &pulled);
+    controls(proto, c, m, &s, &want);
 
     free(want.ev);
     free(pushed.ev);
@@ -140,6 +199,14 @@ static void null_arguments(void)
     CHECK_EQ(rvt_proto_decoder_next_event(NULL, &ev), RVT_ERR_INVAL);
     CHECK_EQ(rvt_proto_decoder_next_event(d, NULL), RVT_ERR_INVAL);
     CHECK_EQ(rvt_proto_decoder_next_insn(d, &in), RVT_ERR_STATE);  /* no input given */
+    rvt_proto_dec_stats ds;
+    CHECK_EQ(rvt_proto_decoder_set_events(NULL, RVT_PROTO_EVENTS_COUNT), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_proto_decoder_set_events(d, 7), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_proto_decoder_set_source(NULL, 0), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_proto_decoder_set_source(d, 4096), RVT_ERR_INVAL);   /* SRC is 12 bits */
+    CHECK_EQ(rvt_proto_decoder_flush(NULL), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_proto_decoder_stats(NULL, &ds), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_proto_decoder_stats(d, NULL), RVT_ERR_INVAL);
     rvt_proto_decoder_free(d);
     rvt_proto_decoder_free(NULL);
     rvt_proto_cfg_free(tv);

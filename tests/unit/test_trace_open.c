@@ -1,5 +1,5 @@
 /* rvt_trace_open (include/rvtrace/trace.h, issue 18): a trace found by
- * name, sidecar or bytes, the sidecar's settings loaded, an encapsulated
+ * sidecar, bytes or name (issue 14's order), the sidecar's settings loaded, an encapsulated
  * stream unwrapped with its offsets mapped back, and every failure said by
  * rvt_trace_error; rvt_image_error without a diag hook.  The files are
  * built here by hand from the framings' rules. */
@@ -60,7 +60,17 @@ static void test_found_by(void)
     CHECK_STR(rvt_trace_error(t), "");
     rvt_trace_free(t);
 
+    /* issue 14: the bytes before the name, which only hints */
     CHECK_EQ(rvt_trace_open(at("a.nt"), NULL, &t), 0);
+    CHECK_STR(rvt_trace_found_by(t), "bytes");
+    rvt_trace_free(t);
+    notes = 0;
+    CHECK_EQ(rvt_trace_open(at("n.te"), &o, &t), 0);   /* N-Trace bytes named .te */
+    CHECK_STR(rvt_proto_name(rvt_trace_proto(t)), "ntrace");
+    CHECK_EQ(notes, 1);                       /* "..., though its name says otherwise" */
+    rvt_trace_free(t);
+    /* a name the bytes do not contradict: junk named .nt */
+    CHECK_EQ(rvt_trace_open(at("junk.nt"), NULL, &t), 0);
     CHECK_STR(rvt_trace_found_by(t), "name");
     rvt_trace_free(t);
 
@@ -169,10 +179,16 @@ int main(void)
     put("a.nt", nt, sizeof nt);
     put("s.bin", nt, sizeof nt);
     put_text("s.bin.attrs", "trTeInstMode=3\n");
-    put("c.te", nt, sizeof nt);
+    put("n.te", nt, sizeof nt);
+    /* encapsulated E-Trace bytes (2.3: 31 nulls, null.alignment, a packet)
+     * beside an N-Trace sidecar */
+    static const uint8_t enc[36] = { [31] = 0x80, [32] = 0x03, [33] = 0x11, [34] = 0x22, [35] = 0x33 };
+    put("c.te", enc, sizeof enc);
     put_text("c.te.attrs", "trTeInstMode=3\n");
     put("bad.nt", nt, sizeof nt);
     put_text("bad.nt.attrs", "trTeInstMode=3\ntrNoSuchSetting=1\n");
+    put("junk.nt", "\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06"
+                   "\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06", 33);
     put("junk.bin", "\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06"
                     "\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06\x06", 33);
     put("prog.bin", "\177ELF\2\1\1", 7);

@@ -3,8 +3,8 @@
  * verifier (a second hart, TV 3.1) agrees with every trace; and a flipped
  * register value, pc, store datum, load datum, CSR or instruction is
  * reported at exactly the item that carries it. */
-#include "tharness.h"
 #include "rvtrace/tv.h"
+#include "test_hart_util.h"
 
 typedef struct membuf { uint8_t *p; size_t n, cap; } membuf;
 
@@ -22,19 +22,6 @@ static int mb_write(void *ctx, const uint8_t *buf, size_t n)
     memcpy(m->p + m->n, buf, n);
     m->n += n;
     return RVT_OK;
-}
-
-static rvt_image *load(const char *prog)
-{
-    char path[512];
-    const char *src = getenv("RVT_SRC");
-    snprintf(path, sizeof path, "%s/programs/%s.elf", src ? src : ".", prog);
-    rvt_image *img = rvt_image_new();
-    if (img && rvt_image_load_elf(img, path) < 0) {
-        rvt_image_free(img);
-        return NULL;
-    }
-    return img;
 }
 
 static unsigned xlen_of(rvt_image *img)
@@ -174,7 +161,7 @@ static void inject(rvt_image *img, const membuf *tr, const char *name, pick_fn p
 
 static void workload(const char *prog, bool faults)
 {
-    rvt_image *img = load(prog);
+    rvt_image *img = th_program(prog);
     CHECK(img != NULL);
     if (!img)
         return;

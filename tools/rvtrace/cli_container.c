@@ -16,6 +16,7 @@ static struct {
     const char *name;        /* NULL: not given (refflow for E-Trace) */
     rvt_tp_config cfg;
     bool cfg_init, type_given;
+    bool widths_given;       /* an --encap-* value option: the bytes need not tell */
     long source;             /* --encap-source: decode this srcID only; -1 = first seen */
     bool damaged;            /* an encapsulated stream had bad packets */
     bool resync;             /* --encap-resync: start at the first sync point (2.3) */
@@ -61,6 +62,7 @@ static int set_kv(const char *opt_name, const char *key, const char *v)
     }
     if (!strcmp(key, "encap_type_bits"))
         opt.type_given = true;
+    opt.widths_given = true;
     return 1;
 }
 
@@ -212,10 +214,19 @@ uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len)
         from = r ? "FILE.attrs" : NULL;
         c = r ? c : *cfg();
     }
-    /* guessed: whole srcID bytes, no timestamp, unless --encap-* said */
-    if (!name && rvt_trace_bytes_encap(buf, *len, &c, !opt.cfg_init)) {
+    /* from the bytes: whole srcID bytes, no timestamp, unless --encap-* said */
+    int r = name ? 0 : rvt_trace_bytes_encap(buf, *len, &c, !opt.widths_given);
+    if (r < 0) {
+        cli_err("%s: encapsulated, with srcID and timestamp bytes the sync sequence's length "
+                "(Encapsulation 2.3) does not split: give --encap-src-bits N and --encap-ts-bytes N, "
+                "or keep FILE.attrs beside it", trace);
+        free(buf);
+        return NULL;
+    }
+    if (r > 0) {
         name = "encap";
-        from = "the bytes (a leading sync sequence; srcID width guessed, no timestamp)";
+        from = "the bytes (a leading sync sequence: srcID whole bytes from its length, 2.3; "
+               "--encap-src-bits N for another width)";
     }
     if (!name || strcmp(name, "encap"))
         return buf;

@@ -18,6 +18,17 @@ bool cli_file_out_valued(const char *arg)
     return w && w->file_option;
 }
 
+int cli_file_outs_add(cli_file_outs *fo, const rvt_out_writer *w, const char *path, const char *opt)
+{
+    if (fo->n == CLI_FILE_OUTS_MAX) {
+        cli_err("%s: more than %d file outputs", opt, CLI_FILE_OUTS_MAX);
+        return CLI_USAGE;
+    }
+    fo->w[fo->n] = w;
+    fo->path[fo->n++] = path;
+    return CLI_OK;
+}
+
 bool cli_file_out_opt(cli_file_outs *fo, int argc, char **argv, int *i)
 {
     const char *a = argv[*i];
@@ -33,12 +44,9 @@ bool cli_file_out_opt(cli_file_outs *fo, int argc, char **argv, int *i)
         const char *v = cli_opt(argc, argv, i, opt);
         if (!v)
             return false;
-        if (fo->n == CLI_FILE_OUTS_MAX) {
-            cli_err("%s: more than %d file outputs", opt, CLI_FILE_OUTS_MAX);
+        if (cli_file_outs_add(fo, override && !strcmp(override->name, w->name) ? override : w, v,
+                              opt) != CLI_OK)
             exit(CLI_USAGE);    /* as cli_opt does: nothing is written yet */
-        }
-        fo->w[fo->n] = override && !strcmp(override->name, w->name) ? override : w;
-        fo->path[fo->n++] = v;
         return true;
     }
     return false;

@@ -1,6 +1,8 @@
 /* `--NAME FILE` for every registered writer that writes a file of its own
  * (rvt_out_writer.file_option: lcov, coverage-listing, ...): the options,
- * the outputs and feeding them, for any command that decodes a flow. */
+ * the outputs and feeding them, for any command that decodes a flow; the
+ * one file-writer mechanism (report's --NAME FILE / --write NAME=FILE for
+ * any writer add theirs with cli_file_outs_add). */
 #ifndef RVT_CLI_FILE_OUT_H
 #define RVT_CLI_FILE_OUT_H
 
@@ -8,7 +10,7 @@
 #include <stdio.h>
 #include "rvtrace/out.h"
 
-#define CLI_FILE_OUTS_MAX 8
+#define CLI_FILE_OUTS_MAX 16
 
 typedef struct cli_file_outs {
     size_t n;
@@ -21,6 +23,9 @@ typedef struct cli_file_outs {
 /* True if argv[*i] is `--NAME FILE` / `--NAME=FILE` of a file writer: it
  * is kept in fo and *i advanced. */
 bool cli_file_out_opt(cli_file_outs *fo, int argc, char **argv, int *i);
+/* Writer w into path (opened by cli_file_outs_open): CLI_OK, or CLI_USAGE
+ * (printed, naming opt) past CLI_FILE_OUTS_MAX. */
+int cli_file_outs_add(cli_file_outs *fo, const rvt_out_writer *w, const char *path, const char *opt);
 /* A command's own configured writer in place of the registered one of
  * the same name (script --lbr: its period and depth) for the options
  * parsed after this call. */

@@ -1,7 +1,10 @@
-/* The trace kind of dump/decode/encode's file: the --etrace/--ntrace/--tv
- * switch, else the name (.te .nt .rvi .tvt: only a hint), else the
- * FILE.attrs sidecar (rvt_proto_of_sidecar), else the settings options
- * given.  The container (today: none) is found in this one place too. */
+/* The trace kind of dump/decode/encode's file (issue 14: "the protocol and
+ * container come from the sidecar, then from the bytes; the file name is
+ * only a hint"): the --etrace/--ntrace/--tv switch, else the FILE.attrs
+ * sidecar (rvt_proto_of_sidecar; an error when the bytes are plainly the
+ * other trace), else the bytes (rvt_proto_detect), else the name (.te .nt
+ * .rvi .tvt) or the settings options given; a name the bytes contradict is
+ * said on stderr. */
 #include <string.h>
 #include "cli_kind.h"
 #include "rvtrace/proto.h"
@@ -34,19 +37,38 @@ static bool is_elf(const char *path)
     return rvt_trace_sniff(path, NULL) == RVT_FILE_ELF;
 }
 
-/* The kind the first bytes look like (rvt_trace_sniff), said on stderr:
- * the last resort after the switches, the name, the sidecar and the
- * settings options. */
+/* The kind the first bytes look like (rvt_proto_detect; the RVTI magic
+ * of .rvi files), or KIND_NONE when they do not tell. */
 static cli_kind kind_of_bytes(const char *path)
 {
     const rvt_proto *p;
     if (rvt_trace_sniff(path, &p) == RVT_FILE_RVI)
         return KIND_RVI;
-    cli_kind k = cli_kind_of_proto(p);
-    if (k != KIND_NONE)
+    return cli_kind_of_proto(p);
+}
+
+static const char *title(cli_kind k)
+{
+    return k == KIND_TE ? "E-Trace" : k == KIND_NT ? "N-Trace" : k == KIND_RVI ? "ingress records"
+         : "a tandem-verification trace";
+}
+
+/* Issue 14: the bytes before the name, which is only a hint; the name
+ * (or the settings options) decides when the bytes do not tell, or name a
+ * kind rvt_proto_detect cannot recognise (.tvt has no header).  What the
+ * bytes decided is said on stderr unless the hint agreed. */
+static cli_kind kind_of_bytes_or_hint(const char *path, cli_kind hint)
+{
+    cli_kind kb = path ? kind_of_bytes(path) : KIND_NONE;
+    if (kb == KIND_NONE || hint == KIND_TVT)
+        return hint;
+    if (hint == KIND_NONE)
         cli_err("%s: read as %s (from its bytes: no --etrace/--ntrace, telling name or FILE.attrs)", path,
-                k == KIND_TE ? "E-Trace" : "N-Trace");
-    return k;
+                title(kb));
+    else if (hint != kb)
+        cli_err("%s: read as %s (from its bytes), though its name or options say %s; --etrace/--ntrace "
+                "overrides", path, title(kb), title(hint));
+    return kb;
 }
 
 static const char *described(cli_kind k)
@@ -85,24 +107,27 @@ int cli_kind_of(const cli_args *a, cli_kind *out)
         }
         return CLI_OK;
     }
-    cli_kind k = cli_args_kind_switch(a);
-    if (k == KIND_NONE && f)
-        k = kind_of_name(f);
+    /* issue 14: the switch, the sidecar, the bytes, the name (a hint) */
+    cli_kind k = cli_args_kind_switch(a), hint = f ? kind_of_name(f) : KIND_NONE;
     char side[4096];
     snprintf(side, sizeof side, "%s.attrs", f ? f : "");
     cli_kind ks = f ? cli_kind_of_proto(rvt_trace_proto_of_sidecar(f)) : KIND_NONE;
-    if (k == KIND_NONE)
-        k = ks;
-    if (k == KIND_NONE)
-        k = cli_args_kind_settings(a);
     bool decode = a->cmd & CMD_DECODE;
     if (f && is_elf(f)) {
         cli_err("%s: is an ELF program, not a trace%s", f,
                 decode ? " (decode takes the program with --elf PROG.elf)" : "");
         return CLI_FAIL;
     }
-    if (k == KIND_NONE && f)
-        k = kind_of_bytes(f);
+    if (hint == KIND_NONE)
+        hint = cli_args_kind_settings(a);
+    if (k == KIND_NONE && ks != KIND_NONE) {
+        cli_kind kb = kind_of_bytes(f);
+        /* bytes plainly of the other trace: the sidecar is not this
+         * stream's (said below) */
+        k = kb == KIND_TE || kb == KIND_NT ? kb : ks;
+    }
+    if (k == KIND_NONE)
+        k = kind_of_bytes_or_hint(f, hint);
     *out = k;
     if ((k == KIND_TE || k == KIND_NT) && ks != KIND_NONE && ks != k) {
         cli_err("%s: holds %s settings, but %s is read as %s (see --etrace/--ntrace)", side,

@@ -7,7 +7,6 @@
 #include "cli_image.h"
 #include "rvtrace/etrace.h"
 #include "rvtrace/image.h"
-#include "rvtrace/ntrace.h"
 
 const char cmd_decode_help[] =
     "usage: rvtrace decode --elf PROG.elf [OPTIONS] FILE.te|FILE.nt\n"
@@ -22,7 +21,7 @@ const char cmd_decode_help[] =
     "for flame-graph tools).  E-Trace: --data-out F (old spelling --data F)\n"
     "writes the data accesses of te_data packets as run --data-out does; the\n"
     "ELF is then optional.  Settings come from FILE.attrs, which also tells\n"
-    "the trace kind of a file not named .te or .nt (else the bytes tell it).\n"
+    "the trace kind, else the bytes do, else the name (.te .nt: a hint).\n"
     "One trace per command.\n"
     "\n"
     "Coverage files, also in any combination (docs/coverage.md): --lcov F\n"
@@ -67,8 +66,7 @@ typedef struct dec_ctx {
     uint64_t losses, lost_hw; /* N-Trace RVT_EV_LOST events, the half-words they name */
     rvt_image *img;
     rvt_mem *mem;             /* the images by address space (cli_image.c) */
-    rvt_nt_decoder *nt;       /* for --smc: its caches go after a write */
-    rvt_te_decoder *te;
+    rvt_proto_decoder *dec;   /* for --smc: its caches go after a write */
     rvt_mem_patches *smc;
     const rvt_proto *proto;
     cli_decode_progress pr;
@@ -103,10 +101,7 @@ static int on_event(void *ctx, const rvt_flow_event *ev)
     if (ev->kind == RVT_EV_INSN && c->smc) {
         const rvt_insn *i = rvt_image_insn(c->img, ev->pc);
         if (i && i->op == RVT_OP_FENCE_I && rvt_mem_patches_fence(c->smc)) {
-            if (c->nt)
-                rvt_nt_decoder_flush_cache(c->nt);
-            if (c->te)
-                rvt_te_decoder_flush(c->te);
+            rvt_proto_decoder_flush(c->dec);
         }
     }
     if (ev->kind == RVT_EV_ERROR || ev->kind == RVT_EV_LOST)
@@ -124,11 +119,11 @@ static int on_event(void *ctx, const rvt_flow_event *ev)
     return 0;
 }
 
-/* ---- E-Trace ---- */
+/* ---- the decoder (the protocol registry's, proto.h) ---- */
 
-/* After errors the decoder emits nothing until the next synchronisation
- * packet: say how much of the trace that cost. */
-static void te_loss_summary(const char *in, const rvt_te_dec_stats *st)
+/* E-Trace: after errors the decoder emits nothing until the next
+ * synchronisation packet: say how much of the trace that cost. */
+static void te_loss_summary(const char *in, const rvt_proto_dec_stats *st)
 {
     char e[32], n[32], k[32];
     cli_err("%s: %s decode error%s: %s instructions decoded; %s packet%s skipped from the "
@@ -139,49 +134,25 @@ static void te_loss_summary(const char *in, const rvt_te_dec_stats *st)
             st->skipped == 1 ? "" : "s");
 }
 
-static int te_run(dec_ctx *c, const rvt_te_attrs *a, const uint8_t *buf, size_t len, bool count)
+/* N-Trace: the decoder accepted I-CNTs wider than the configured counter
+ * (8.4.4; the reference code never reports overflow): say so once. */
+static void note_wide_icnt(const char *path, const rvt_proto_cfg *cfg, const rvt_proto_dec_stats *ds)
 {
-    int st = 0;
-    rvt_te_decoder *d = rvt_te_decoder_new_mem(a, c->mem, on_event, c, &st);
-    if (!d) {
-        cli_err("%s: %s", c->path, rvt_status_str(st));
-        return CLI_FAIL;
-    }
-    c->te = d;
-    if (!c->nout && !c->smc && !c->files->n)
-        rvt_te_decoder_set_events(d, false);    /* --count alone */
-    rvt_te_decoder_run(d, buf, len);
-    cli_progress_done(&c->pr.p);
-    rvt_te_dec_stats ds;
-    rvt_te_decoder_stats(d, &ds);
-    if (c->errors)
-        te_loss_summary(c->path, &ds);
-    if (count)
-        printf("%llu instructions\n", (unsigned long long)ds.instructions);
-    rvt_te_decoder_free(d);
-    return CLI_OK;
-}
-
-/* ---- N-Trace ---- */
-
-/* The decoder accepted I-CNTs wider than the configured counter (8.4.4;
- * the reference code never reports overflow): say so once. */
-static void note_wide_icnt(const char *path, const rvt_nt_cfg *cfg, const rvt_nt_dec_stats *ds)
-{
-    char msg[256];
+    char msg[256], bits[16] = "?";
+    rvt_proto_cfg_get(cfg, "rvtIcntBits", bits, sizeof bits);
     snprintf(msg, sizeof msg,
-             "I-CNT wider than rvtIcntBits=%u (8.4.4) in %llu message(s), the first here: "
+             "I-CNT wider than rvtIcntBits=%s (8.4.4) in %llu message(s), the first here: "
              "accepted (the encoder did not report I-CNT overflow); --nt-opt icnt-bits=N "
-             "states the width", cfg->icnt_bits, (unsigned long long)ds->wide_icnt);
+             "states the width", bits, (unsigned long long)ds->wide_icnt);
     cli_diag((void *)path, RVT_DIAG_INFO, ds->wide_icnt_offset, msg);
 }
 
-/* After a loss the decoder restarts at the next sync; say once, at the
- * end, what that cost.  N-Trace counts half-words (8.4), so the skipped
- * messages' I-CNT bounds the lost instructions (1 or 2 half-words each);
- * the span where the error struck and HIST-only messages add an unknown
- * part. */
-static void nt_loss_summary(const dec_ctx *c, const rvt_nt_dec_stats *ds)
+/* N-Trace: after a loss the decoder restarts at the next sync; say once,
+ * at the end, what that cost.  N-Trace counts half-words (8.4), so the
+ * skipped messages' I-CNT bounds the lost instructions (1 or 2 half-words
+ * each); the span where the error struck and HIST-only messages add an
+ * unknown part. */
+static void nt_loss_summary(const dec_ctx *c, const rvt_proto_dec_stats *ds)
 {
     char msg[384], hw[160] = "";
     if (c->lost_hw)
@@ -191,11 +162,32 @@ static void nt_loss_summary(const dec_ctx *c, const rvt_nt_dec_stats *ds)
     snprintf(msg, sizeof msg,
              "%llu instructions decoded; trace lost at %llu point(s), decoding resumed at the "
              "next sync each time; instructions lost: unknown%s",
-             (unsigned long long)ds->insns, (unsigned long long)c->losses, hw);
+             (unsigned long long)ds->instructions, (unsigned long long)c->losses, hw);
     cli_diag((void *)c->path, RVT_DIAG_WARN, UINT64_MAX, msg);
 }
 
-/* --src N: a source id, 0..4095 (table 8: SRC is at most 12 bits). */
+/* What the decoding cost and found, after it: the count, the I-CNT width
+ * note, the loss summary, a --src that matched nothing. */
+static int decode_summary(const dec_ctx *c, const rvt_proto_cfg *cfg, int src, bool count)
+{
+    rvt_proto_dec_stats ds;
+    rvt_proto_decoder_stats(c->dec, &ds);
+    if (count)
+        printf("%llu instructions\n", (unsigned long long)ds.instructions);
+    if (ds.wide_icnt)
+        note_wide_icnt(c->path, cfg, &ds);
+    if (c->kind == KIND_TE && c->errors)
+        te_loss_summary(c->path, &ds);
+    if (c->kind == KIND_NT && c->losses)
+        nt_loss_summary(c, &ds);
+    if (src >= 0 && !ds.units) {
+        cli_err("%s: no message from source %d", c->path, src);
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
+
+/* --src N: a source id, 0..4095 (N-Trace table 8: SRC is at most 12 bits). */
 static bool parse_src(const char *v, int *src)
 {
     uint64_t n;
@@ -207,35 +199,31 @@ static bool parse_src(const char *v, int *src)
     return true;
 }
 
-static int nt_run(dec_ctx *c, const rvt_nt_cfg *cfg, int src, const uint8_t *buf, size_t len,
-                  bool count)
+/* One decode path for every protocol: the registry's decoder, pushed the
+ * whole stream, then ended. */
+static int run_decoder(dec_ctx *c, const rvt_proto_cfg *cfg, int src, const uint8_t *buf,
+                       size_t len, bool count)
 {
     int st = 0;
-    rvt_nt_decoder *d = rvt_nt_decoder_new_mem(cfg, c->mem, src, on_event, c, &st);
-    if (!d)
+    rvt_proto_decoder *d = rvt_proto_decoder_new(cfg, c->mem, on_event, c, &st);
+    if (d)
+        st = rvt_proto_decoder_set_source(d, src);
+    if (st < 0) {
+        cli_err("%s: %s", c->path, rvt_status_str(st));
+        rvt_proto_decoder_free(d);
         return CLI_FAIL;
-    if (count && !c->nout && !c->smc && !c->files->n)
-        rvt_nt_decoder_set_events(d, RVT_NT_EVENTS_COUNT);   /* --smc needs each fence.i */
-    c->nt = d;
-    st = rvt_nt_decode(d, buf, len);
-    if (st >= 0)
-        st = rvt_nt_decode_end(d);
-    cli_progress_done(&c->pr.p);
-    int rc = st < 0 ? CLI_FAIL : CLI_OK;
-    rvt_nt_dec_stats ds;
-    rvt_nt_decoder_stats(d, &ds);
-    if (count)
-        printf("%llu instructions\n", (unsigned long long)ds.insns);
-    if (ds.wide_icnt)
-        note_wide_icnt(c->path, cfg, &ds);
-    if (c->losses)
-        nt_loss_summary(c, &ds);
-    if (src >= 0 && !ds.messages) {
-        cli_err("%s: no message from source %d", c->path, src);
-        rc = CLI_FAIL;
     }
-    rvt_nt_decoder_free(d);
-    return rc;
+    c->dec = d;
+    if (count && !c->nout && !c->smc && !c->files->n)
+        rvt_proto_decoder_set_events(d, RVT_PROTO_EVENTS_COUNT);   /* --smc needs each fence.i */
+    st = rvt_proto_decoder_run(d, buf, len);
+    if (st >= 0)
+        st = rvt_proto_decoder_finish(d);
+    cli_progress_done(&c->pr.p);
+    int rc = decode_summary(c, cfg, src, count);
+    rvt_proto_decoder_free(d);
+    c->dec = NULL;
+    return st < 0 ? CLI_FAIL : rc;
 }
 
 /* ---- the image ---- */
@@ -344,8 +332,7 @@ static int decode_trace(cli_args *a, cli_kind k, rvt_proto_cfg *cfg, rvt_image *
         goto close;
     }
     cli_decode_progress_init(&c.pr, in, len, !to_stdout);
-    rc = k == KIND_TE ? te_run(&c, rvt_proto_cfg_native(cfg), buf, len, count)
-                      : nt_run(&c, rvt_proto_cfg_native(cfg), src, buf, len, count);
+    rc = run_decoder(&c, cfg, src, buf, len, count);
     ran = rc == CLI_OK;
     if (cli_file_outs_close(&a->fouts) != CLI_OK)
         rc = CLI_FAIL, ran = false;

@@ -2,6 +2,7 @@
  * or tandem-verification item (.tvt) per line, every field named; the
  * protocols' walk is rvt_proto_dump (rvtrace/proto.h). */
 #include <stdlib.h>
+#include <string.h>
 #include "cli_kind.h"
 #include "dump_summary.h"
 
@@ -10,9 +11,10 @@ const char cmd_dump_help[] =
     "\n"
     "Print a trace file one packet (E-Trace .te), message (N-Trace .nt),\n"
     "record (.rvi) or tandem-verification item (.tvt) per line, every field\n"
-    "named.  The kind is taken from --etrace/--ntrace/--tv, else the file name\n"
-    "(.te .nt .rvi .tvt), else the settings in FILE.attrs, else the bytes\n"
-    "(said on stderr; N-Trace by its MSEO bits, E-Trace by its framing).\n"
+    "named.  The kind is taken from --etrace/--ntrace/--tv, else the settings\n"
+    "in FILE.attrs, else the bytes (N-Trace by its MSEO bits, E-Trace by its\n"
+    "framing), else the file name (.te .nt .rvi .tvt: only a hint; a name\n"
+    "the bytes contradict is said on stderr, as is a kind the bytes alone told).\n"
     "An ELF or the other trace's FILE.attrs is reported in one line.  Settings are read from\n"
     "FILE.attrs when present; a .tvt stream takes --xlen/--flen/--mlen\n"
     "(default 64).  Fields are printed as on the wire; in text, an E-Trace\n"
@@ -27,22 +29,41 @@ const char cmd_dump_help[] =
     "E-Trace containers: the reference-flow framing, or the ratified\n"
     "encapsulation (--container encap, docs/transport.md) when FILE.attrs says\n"
     "so or the file starts with a synchronisation sequence; the choice is\n"
-    "said on stderr, and --container/--encap-* options override it.\n";
+    "said on stderr, and --container/--encap-* options override it.  Offsets\n"
+    "are the file's bytes (an encapsulated packet's header).\n";
 
 typedef struct dump_ctx {
     const char *file;
     dump_summary *sum;
 } dump_ctx;
 
+/* The item's line with the FILE's byte offset of an unwrapped
+ * (encapsulated) stream in place of the unwrapped one: the text form's
+ * leading right-aligned offset, the JSON form's first member "offset". */
+static const char *file_offset_text(const rvt_proto_item *it, char *buf, size_t n)
+{
+    uint64_t off = cli_container_offset(it->offset);
+    static const char key[] = "{\"offset\":";
+    const char *t = it->text, *rest = t;
+    bool json = !strncmp(t, key, sizeof key - 1);
+    if (off == it->offset)
+        return t;
+    rest += json ? sizeof key - 1 : strspn(t, " ");
+    rest += strspn(rest, "0123456789");
+    snprintf(buf, n, json ? "%s%llu%s" : "%s%8llu%s", json ? key : "", (unsigned long long)off, rest);
+    return buf;
+}
+
 static int on_item(void *ctx, const rvt_proto_item *it)
 {
     dump_ctx *d = ctx;
+    char line[2048];
     if (it->status < 0)
         cli_diag((void *)d->file, RVT_DIAG_ERROR, cli_container_offset(it->offset), it->msg);
     else if (d->sum)
         dump_summary_add(d->sum, it->name, it->size);
     if (it->text)
-        puts(it->text);
+        puts(file_offset_text(it, line, sizeof line));
     return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "cli_file_out.h"
 #include "rvtrace/irec_flow.h"
 #include "rvtrace/profile.h"
 
@@ -48,21 +49,11 @@ const char cmd_report_help[] =
     "\n"
     "docs/report.md describes every column and file format.\n";
 
-#define REP_MAX_FILES 16
-
-typedef struct rep_file {
-    const rvt_out_writer *w;
-    const char *path;
-    FILE *f;
-    rvt_out *out;
-} rep_file;
-
 /* The command's state: the fan-out writer's open() takes no context. */
 typedef struct rep_state {
     rvt_profile_opts opts;
     bool table;                  /* the report on stdout */
-    rep_file files[REP_MAX_FILES];
-    int nfiles;
+    cli_file_outs files;         /* --NAME FILE, --write NAME=FILE (cli_file_out.c) */
     rvt_profile *prof;
     rvt_irec_flow *bridge;       /* run / .rvi input */
     rvt_image *img;              /* .rvi input: the image loaded here */
@@ -78,13 +69,7 @@ static void *fan_open(FILE *f, rvt_image *img)
     (void)f;
     if (R.table && !(R.prof = rvt_profile_new(img)))
         return NULL;
-    for (int i = 0; i < R.nfiles; i++) {
-        if (!(R.files[i].out = rvt_out_open(R.files[i].w, R.files[i].f, img))) {
-            cli_err("%s: cannot start the %s output (out of memory)", R.files[i].path, R.files[i].w->name);
-            return NULL;
-        }
-    }
-    return &R;
+    return cli_file_outs_open(&R.files, img) == CLI_OK ? &R : NULL;
 }
 
 static void fan_event(void *state, const rvt_flow_event *ev)
@@ -92,8 +77,7 @@ static void fan_event(void *state, const rvt_flow_event *ev)
     rep_state *r = state;
     if (r->prof)
         rvt_profile_event(r->prof, ev);
-    for (int i = 0; i < r->nfiles; i++)
-        rvt_out_event(r->files[i].out, ev);
+    cli_file_outs_event(&r->files, ev);
 }
 
 static int fan_flow(void *state, const rvt_flow_event *ev)
@@ -102,23 +86,11 @@ static int fan_flow(void *state, const rvt_flow_event *ev)
     return 0;
 }
 
-static void close_file(rep_file *rf)
-{
-    if (rf->out)
-        rvt_out_free(rf->out);
-    rf->out = NULL;
-    if (rf->f && (ferror(rf->f) | fclose(rf->f))) {
-        cli_err("%s: write error: %s", rf->path, strerror(errno));
-        R.rc = CLI_FAIL;
-    }
-    rf->f = NULL;
-}
-
 static void fan_finish(void *state)
 {
     rep_state *r = state;
-    for (int i = 0; i < r->nfiles; i++)
-        close_file(&r->files[i]);
+    if (cli_file_outs_close(&r->files) != CLI_OK)
+        r->rc = CLI_FAIL;
     if (r->prof && rvt_profile_write(r->prof, stdout, &r->opts) < 0) {
         cli_err("report: %s", r->opts.callers || r->opts.callees ? "that function never ran in this trace"
                                                                   : "out of memory");
@@ -167,15 +139,7 @@ static int add_file(const char *name, const char *path)
         cli_err("report: no output writer '%s'", name);
         return CLI_USAGE;
     }
-    if (R.nfiles == REP_MAX_FILES) {
-        cli_err("report: more than %d output files", REP_MAX_FILES);
-        return CLI_USAGE;
-    }
-    FILE *f = cli_out_fopen(path, "w");
-    if (!f)
-        return CLI_FAIL;
-    R.files[R.nfiles++] = (rep_file){ w, path, f, NULL };
-    return CLI_OK;
+    return cli_file_outs_add(&R.files, w, path, "report");
 }
 
 /* --write NAME=FILE */
@@ -270,9 +234,7 @@ static int report_rvi(const char *elf, const char *rvi)
 
 static void release(void)
 {
-    for (int i = 0; i < R.nfiles; i++)
-        if (R.files[i].f && R.files[i].f != stdout)
-            fclose(R.files[i].f);
+    cli_file_outs_close(&R.files);      /* outputs not reached (an error before) */
     rvt_profile_free(R.prof);
     rvt_irec_flow_free(R.bridge);
     rvt_image_free(R.img);
@@ -333,7 +295,7 @@ int cmd_report(int argc, char **argv)
         cli_err("report: --callers or --callees, not both");
         rc = CLI_USAGE;
     }
-    if (rc == CLI_OK && !R.table && !R.nfiles) {
+    if (rc == CLI_OK && !R.table && !R.files.n) {
         cli_err("report: --no-report and no --NAME FILE: nothing to write");
         rc = CLI_USAGE;
     }
