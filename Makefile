@@ -9,7 +9,7 @@ CTEST_ARGS ?=
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 
-.PHONY: all setup build install demo test asan tsan bench fuzz programs clean riscv-tests qemu-tv
+.PHONY: all setup build install demo test asan tsan bench fuzz programs clean riscv-tests qemu-tv linux linux-qemu-compare
 
 all: build
 
@@ -82,3 +82,16 @@ qemu-tv: build
 	RVT_SRC=$(CURDIR) RVT_BIN=$(BUILD)/rvtrace RVT_TMP=$(CURDIR)/$(BUILD)/tests/tmp \
 	RVT_QEMU_TV_PROGS=all RVT_QEMU_TV_SEEDS=4000 RVT_QEMU_TV_COUNT=400 RVT_QEMU_TV_PER=25 \
 	bash tests/e2e/qemu_tv.sh
+
+# The Linux kernel and init programs of programs/linux/ (Debian's
+# linux-source-6.1 and gcc-riscv64-linux-gnu, which setup installs for this
+# target only; programs/linux/README.md).  Not part of `make test`, which
+# boots the committed images (tests/e2e/boot_linux.sh).
+linux:
+	@bash scripts/build-linux.sh
+
+# The Linux boot's retired PCs against QEMU's up to the first difference
+# (docs/hart.md "Booting Linux"); slow: QEMU logs every instruction.
+linux-qemu-compare: build
+	RVT_SRC=$(CURDIR) RVT_BIN=$(CURDIR)/$(BUILD)/rvtrace RVT_TMP=$(CURDIR)/$(BUILD)/linux-qemu \
+	  bash scripts/linux-qemu-compare.sh

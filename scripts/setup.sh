@@ -37,6 +37,14 @@ have_cmd groff || need+=(groff)
 # Firmware the boot tests run (tests/e2e/boot_uboot.sh): OpenSBI 1.1, U-Boot.
 have_pkg opensbi || need+=(opensbi)
 have_pkg u-boot-qemu || need+=(u-boot-qemu)
+# `make linux` only (scripts/build-linux.sh): the kernel source and the
+# cross compiler; tests use the committed programs/linux/ and never need them.
+if [ "${RVT_SETUP_LINUX:-0}" = 1 ]; then
+  have_pkg linux-source-6.1 || need+=(linux-source-6.1)
+  have_cmd riscv64-linux-gnu-gcc || need+=(gcc-riscv64-linux-gnu)
+  for t in flex bison bc cpio; do have_cmd $t || need+=($t); done
+  have_pkg libssl-dev || need+=(libssl-dev)
+fi
 # Fuzz targets (make fuzz, .ci/run): libFuzzer comes with clang's runtime.
 if [ "${RVT_SETUP_FUZZ:-0}" = 1 ]; then
   have_cmd clang || need+=(clang)

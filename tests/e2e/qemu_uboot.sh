@@ -24,23 +24,13 @@ objdump=$(command -v riscv64-unknown-elf-objdump || command -v riscv64-linux-gnu
 n=${RVT_QEMU_UBOOT_INSNS:-6000000}
 t="$RVT_TMP/qemu_uboot"
 rm -rf "$t"; mkdir -p "$t"
-cpu="rv64,h=false,sstc=false,sscofpmf=true,pmu-num=29,svpbmt=false,svinval=false,svnapot=false"
-cpu="$cpu,zba=false,zbb=false,zbc=false,zbs=false,Zihintpause=false"
-qemu=(qemu-system-riscv64 -machine virt -cpu "$cpu" -m 128M -bios "$fw" -kernel "$ub")
+. "$RVT_SRC/scripts/qemu-boot.sh"
+qemu_boot_cmd "$fw" "$ub"
 fail=0
 
-# 1. The hart's device tree, as QEMU puts it in RAM: QEMU adds 32 random
-#    bytes of /chosen/rng-seed even to a -dtb tree, so both get QEMU's copy
-#    (same layout; only the seed's bytes differ between QEMU runs).
-"$RVT_BIN" run --bios "$fw" --kernel "$ub" --dump-dtb "$t/ours.dtb" --max-instr 1 --quiet \
-    >/dev/null 2>&1
-( cd "$t" && { sleep 1; echo 'pmemsave 0x87e00000 0x10000 "ram.bin"'; sleep 1; echo quit; } |
-    timeout 30 "${qemu[@]}" -dtb ours.dtb -display none -serial none -monitor stdio -S \
-    >/dev/null 2>&1 )
-size=$(od -An -tu1 -j4 -N4 "$t/ram.bin" 2>/dev/null |
-       awk '{print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4}')
-[ -n "$size" ] && [ "$size" -gt 0 ] || { echo "FAIL: no device tree from QEMU's RAM"; exit 1; }
-head -c "$size" "$t/ram.bin" >"$t/boot.dtb"
+# 1. The hart's device tree, as QEMU puts it in RAM (scripts/qemu-boot.sh)
+qemu_boot_dtb "$RVT_BIN" "$t" --bios "$fw" --kernel "$ub" ||
+    { echo "FAIL: no device tree from QEMU's RAM"; exit 1; }
 
 # 2. The hart's executed PCs
 "$RVT_BIN" run --bios "$fw" --kernel "$ub" --dtb "$t/boot.dtb" --pcs-executed "$t/hart.pcs" \
@@ -48,19 +38,8 @@ head -c "$size" "$t/ram.bin" >"$t/boot.dtb"
 [ "$(uniq "$t/hart.pcs" | wc -l)" -eq "$(wc -l <"$t/hart.pcs")" ] ||
     { echo "FAIL: the hart's list repeats a PC (the uniq below would hide it)"; fail=1; }
 
-# 3. QEMU's, streamed: minus the 6-instruction reset ROM at 0x1000, and
-#    minus repeated lines (QEMU logs a TB again when the icount budget
-#    expires before it runs)
-mkfifo "$t/log"
-timeout 900 "${qemu[@]}" -dtb "$t/boot.dtb" -nographic -monitor none -icount shift=0 \
-    -singlestep -d exec,nochain -D "$t/log" </dev/null >"$t/qemu.out" 2>&1 &
-qpid=$!
-sed -n 's/^Trace [0-9]*: 0x[0-9a-f]* \[[0-9a-f]*\/\([0-9a-f]*\)\/.*/\1/p' "$t/log" |
-    sed 's/^0*\([0-9a-f]\)/\1/' |
-    awk 'BEGIN{rom=1} rom && /^10(0|1)[0-9a-f]$/ {next} {rom=0; print}' |
-    uniq | head -n "$n" >"$t/qemu.pcs"
-kill "$qpid" 2>/dev/null
-wait "$qpid" 2>/dev/null
+# 3. QEMU's, streamed (scripts/qemu-boot.sh)
+qemu_boot_pcs "$t" "$n"
 [ "$(wc -l <"$t/qemu.pcs")" -eq "$n" ] || { echo "FAIL: QEMU logged $(wc -l <"$t/qemu.pcs") PCs"; fail=1; }
 
 # 4. Compare; the one difference allowed is right after OpenSBI's csrr of
