@@ -6,6 +6,7 @@ void rvt_obuf_init(rvt_obuf *b, FILE *f)
 {
     b->f = f;
     b->n = 0;
+    b->flushes = 0;
 }
 
 void rvt_obuf_flush(rvt_obuf *b)
@@ -13,6 +14,7 @@ void rvt_obuf_flush(rvt_obuf *b)
     if (b->n)
         fwrite(b->buf, 1, b->n, b->f);    /* errors show in ferror(f), checked at close */
     b->n = 0;
+    b->flushes++;
 }
 
 void rvt_obuf_write(rvt_obuf *b, const void *p, size_t n)
@@ -53,6 +55,42 @@ void rvt_obuf_printf(rvt_obuf *b, const char *fmt, ...)
 }
 
 static const char hexdig[] = "0123456789abcdef";
+
+size_t rvt_fmt_json_char(char *p, unsigned char c)
+{
+    if (c == '"' || c == '\\') {
+        p[0] = '\\';
+        p[1] = (char)c;
+        return 2;
+    }
+    if (c < 0x20) {
+        memcpy(p, "\\u00", 4);
+        p[4] = hexdig[c >> 4];
+        p[5] = hexdig[c & 15];
+        return 6;
+    }
+    p[0] = (char)c;
+    return 1;
+}
+
+void rvt_obuf_json_string(rvt_obuf *b, const char *s)
+{
+    char *p = rvt_obuf_reserve(b, 1);
+    *p++ = '"';
+    for (; s && *s; s++) {
+        if ((size_t)(p - b->buf) + 7 > RVT_OBUF_SIZE) {    /* room for the longest escape and '"' */
+            rvt_obuf_commit(b, p);
+            p = rvt_obuf_reserve(b, 7);
+        }
+        p += rvt_fmt_json_char(p, (unsigned char)*s);
+    }
+    if ((size_t)(p - b->buf) + 1 > RVT_OBUF_SIZE) {
+        rvt_obuf_commit(b, p);
+        p = rvt_obuf_reserve(b, 1);
+    }
+    *p++ = '"';
+    rvt_obuf_commit(b, p);
+}
 
 /* Hex digits v needs: 1 for 0, else one per started nibble. */
 static unsigned hex_digits(uint64_t v)

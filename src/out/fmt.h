@@ -18,6 +18,7 @@
 typedef struct rvt_obuf {
     FILE *f;
     size_t n;                       /* bytes held */
+    uint64_t flushes;               /* times the buffer was written out */
     char buf[RVT_OBUF_SIZE];
 } rvt_obuf;
 
@@ -44,6 +45,12 @@ static inline void rvt_obuf_puts(rvt_obuf *b, const char *s)
 {
     rvt_obuf_write(b, s, strlen(s));
 }
+/* s as a JSON string literal, quotes included (NULL as ""): '"' and '\\'
+ * escaped, control characters as \u00XX. */
+void rvt_obuf_json_string(rvt_obuf *b, const char *s);
+/* One character of a JSON string, escaped as there, at p (1, 2 or 6
+ * bytes); returns how many. */
+size_t rvt_fmt_json_char(char *p, unsigned char c);
 /* printf into the buffer: for the rare lines (events, headers), not the
  * per-instruction path. */
 void rvt_obuf_printf(rvt_obuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
