@@ -67,6 +67,8 @@ typedef struct rvt_flow_event {
  * (the value is passed back). */
 typedef int (*rvt_flow_fn)(void *ctx, const rvt_flow_event *ev);
 
+struct rvt_block;       /* rvtrace/flow.h */
+
 /* Output writers (src/out): plug-ins behind one interface, one file each
  * (src/out/pcs.c, listing.c, json.c, folded.c), looked up by name in a
  * constant registry (src/out/registry.c).  A new writer is one file and one
@@ -83,6 +85,14 @@ typedef struct rvt_out_writer {
     /* Chosen by `--NAME FILE` (its own output file: lcov, coverage-listing,
      * lbr), not by `--NAME` for stdout as listing/json/folded are. */
     bool file_option;
+    /* Optional: a run of instructions at once (issue #17: per-block, not
+     * per-instruction, accounting), an rvt_block of rvtrace/flow.h whose
+     * instructions all lie in consecutive addresses and of which only the
+     * last is a control transfer (rvt_insn.jclass).  Writers without it
+     * get one RVT_EV_INSN per instruction (rvt_out_block); writers with it
+     * get the RVT_EV_INSN events rvt_out_event is given gathered into such
+     * runs, so both entry points see the same instructions. */
+    void (*block)(void *state, const struct rvt_block *b);
 } rvt_out_writer;
 
 /* The registered writer called name, or NULL. */
@@ -110,6 +120,13 @@ typedef enum rvt_out_kind {
 /* img may be NULL for RVT_OUT_PCS. */
 rvt_out *rvt_out_new(rvt_out_kind kind, FILE *f, rvt_image *img);
 int rvt_out_event(void *out, const rvt_flow_event *ev);   /* an rvt_flow_fn */
+/* b's instructions (as the writer's block entry describes them) to the
+ * writer: its block entry, else one RVT_EV_INSN each (priv, src, offset
+ * from b), their pcs walked with the instruction lengths of the image
+ * given at open.  0, or RVT_ERR_NOCODE (nothing written) when that image
+ * lacks the code to walk (or none was given and b has more than one
+ * instruction); RVT_ERR_INVAL for NULL arguments. */
+int rvt_out_block(rvt_out *o, const struct rvt_block *b);
 /* Counters: instructions written, errors and lost markers seen. */
 uint64_t rvt_out_insns(const rvt_out *o);
 uint64_t rvt_out_errors(const rvt_out *o);

@@ -7,22 +7,7 @@
 #include "rvtrace/isa.h"
 #include "out/fmt.h"
 #include "out/insn_lines.h"
-
-/* The function symbol of a span of addresses (rvt_image_symbol_span),
- * looked up again only when a pc leaves it: once per function entered,
- * not per instruction. */
-typedef struct rvt_sym_span {
-    uint64_t lo, hi, addr;
-    const char *name;
-} rvt_sym_span;
-
-static inline const char *rvt_sym_span_at(rvt_sym_span *s, rvt_image *img, uint64_t pc, uint64_t *off)
-{
-    if (pc - s->lo >= s->hi - s->lo)
-        s->name = rvt_image_symbol_span(img, pc, &s->addr, &s->lo, &s->hi);
-    *off = pc - s->addr;
-    return s->name;
-}
+#include "out/sym_span.h"
 
 /* The state of the text writers (listing, JSON): the buffered output, the
  * image to disassemble from, the lines of the pcs seen (format: the

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/grow.h"
+#include "rvtrace/flow.h"
 #include "out/folded.h"
 #include "out/writers.h"
 
@@ -153,6 +154,33 @@ void rvt_folded_event(rvt_folded *fo, const rvt_flow_event *ev)
     }
 }
 
+void rvt_folded_block(rvt_folded *fo, const rvt_block *b, void (*each)(void *ctx, uint64_t pc), void *ctx)
+{
+    uint64_t pc = b->start_pc, off;
+    rvt_folded_insn(fo, pc);
+    if (each)
+        each(ctx, pc);
+    if (b->ninsn < 2)
+        return;
+    rvt_sym_span_at(&fo->span, fo->cs.img, pc, &off);
+    if (rvt_sym_span_holds(&fo->span, pc, b->end_pc)) {
+        fo->n += b->ninsn - 2;              /* same leaf, no stack effect */
+        fo->cs.effect = RVT_CS_NONE;
+        pc = b->end_pc;
+        rvt_folded_insn(fo, pc);
+        if (each)
+            each(ctx, pc);
+        return;
+    }
+    for (uint64_t k = 1; k < b->ninsn; k++) {   /* crosses a symbol: each one */
+        const rvt_insn *i = rvt_image_insn(fo->cs.img, pc);
+        pc = k + 1 == b->ninsn ? b->end_pc : pc + (i ? i->len : 4);
+        rvt_folded_insn(fo, pc);
+        if (each)
+            each(ctx, pc);
+    }
+}
+
 void rvt_folded_each(rvt_folded *fo, rvt_folded_fn fn, void *ctx)
 {
     end_run(fo);
@@ -210,6 +238,11 @@ static void folded_event(void *state, const rvt_flow_event *ev)
     rvt_folded_event(((fo_out *)state)->fo, ev);
 }
 
+static void folded_block(void *state, const rvt_block *b)
+{
+    rvt_folded_block(((fo_out *)state)->fo, b, NULL, NULL);
+}
+
 static void folded_finish(void *state)
 {
     fo_out *o = state;
@@ -220,5 +253,5 @@ static void folded_finish(void *state)
 
 const rvt_out_writer rvt_out_folded_writer = {
     .name = "folded", .needs_image = true,
-    .open = folded_open, .event = folded_event, .finish = folded_finish,
+    .open = folded_open, .event = folded_event, .finish = folded_finish, .block = folded_block,
 };
