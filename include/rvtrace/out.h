@@ -88,10 +88,10 @@ typedef struct rvt_out_writer {
     /* Optional: a run of instructions at once (issue #17: per-block, not
      * per-instruction, accounting), an rvt_block of rvtrace/flow.h whose
      * instructions all lie in consecutive addresses and of which only the
-     * last is a control transfer (rvt_insn.jclass).  Writers without it
-     * get one RVT_EV_INSN per instruction (rvt_out_block); writers with it
-     * get the RVT_EV_INSN events rvt_out_event is given gathered into such
-     * runs, so both entry points see the same instructions. */
+     * last is a control transfer (rvt_insn.jclass): rvt_out_block and
+     * rvt_out_run call it.  Writers without it get one RVT_EV_INSN per
+     * instruction instead; writers with it still take RVT_EV_INSN events
+     * from rvt_out_event, and write the same either way. */
     void (*block)(void *state, const struct rvt_block *b);
 } rvt_out_writer;
 
@@ -127,6 +127,12 @@ int rvt_out_event(void *out, const rvt_flow_event *ev);   /* an rvt_flow_fn */
  * lacks the code to walk (or none was given and b has more than one
  * instruction); RVT_ERR_INVAL for NULL arguments. */
 int rvt_out_block(rvt_out *o, const struct rvt_block *b);
+/* rvt_out_block of a block-mode RVT_EV_INSN (N-Trace
+ * RVT_NT_EVENTS_BLOCK: aux instructions from pc making aux2 half-words),
+ * its last pc found through the image's instruction lengths: the fast
+ * path of outputs fed by a decoder in block mode.  RVT_ERR_NOCODE (nothing written) when the
+ * image cannot tell it; RVT_ERR_INVAL for another event. */
+int rvt_out_run(rvt_out *o, const rvt_flow_event *ev);
 /* Counters: instructions written, errors and lost markers seen. */
 uint64_t rvt_out_insns(const rvt_out *o);
 uint64_t rvt_out_errors(const rvt_out *o);

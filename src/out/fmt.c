@@ -106,10 +106,12 @@ static char *put_hex(char *p, uint64_t v, unsigned n)
     return p + n;
 }
 
+#if !(defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
 char *rvt_fmt_hex(char *p, uint64_t v)
 {
     return put_hex(p, v, hex_digits(v));
 }
+#endif
 
 char *rvt_fmt_hex0(char *p, uint64_t v, unsigned width)
 {

@@ -56,8 +56,43 @@ size_t rvt_fmt_json_char(char *p, unsigned char c);
 void rvt_obuf_printf(rvt_obuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The formatters write at p and return the end (no NUL).  Lowercase hex
- * without leading zeros ("0" for 0): at most 16 characters. */
+ * without leading zeros ("0" for 0): at most 16 characters, but p must
+ * have room for 16 (it may store past the end of the digits). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The 8 hex digits of v as ASCII, the first in the low byte: each nibble
+ * spread to a byte, '0' added, and 'a' - '0' - 10 more where it is > 9
+ * (a carry out of nibble + 6), all bytes at once. */
+static inline uint64_t rvt_fmt_hex8(uint32_t v)
+{
+    uint64_t x = v;
+    x = (x | x << 16) & 0x0000ffff0000ffffull;
+    x = (x | x << 8) & 0x00ff00ff00ff00ffull;
+    x = (x | x << 4) & 0x0f0f0f0f0f0f0f0full;
+    uint64_t above9 = ((x + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
+    x += 0x3030303030303030ull + above9 * 0x27;
+    return __builtin_bswap64(x);
+}
+
+/* The last n (1..8) digits of v at p; stores 8 bytes. */
+static inline char *rvt_fmt_hex_last(char *p, uint32_t v, unsigned n)
+{
+    uint64_t x = rvt_fmt_hex8(v) >> (8 * (8 - n));
+    memcpy(p, &x, 8);
+    return p + n;
+}
+
+/* Inline: the hot path of decode --pcs, a PC in one or two SWAR steps. */
+static inline char *rvt_fmt_hex(char *p, uint64_t v)
+{
+    unsigned n = v ? (unsigned)(67 - __builtin_clzll(v)) / 4 : 1;
+    if (n <= 8)
+        return rvt_fmt_hex_last(p, (uint32_t)v, n);
+    p = rvt_fmt_hex_last(p, (uint32_t)(v >> 32), n - 8);
+    return rvt_fmt_hex_last(p, (uint32_t)v, 8);
+}
+#else
 char *rvt_fmt_hex(char *p, uint64_t v);
+#endif
 /* Hex with at least width digits, zero-padded (printf "%0*" PRIx64). */
 char *rvt_fmt_hex0(char *p, uint64_t v, unsigned width);
 /* Hex right-aligned in width columns, space-padded (printf "%*" PRIx64). */

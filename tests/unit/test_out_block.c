@@ -136,7 +136,9 @@ static void program(const char *prog)
 static void unwalkable(void)
 {
     text t;
-    rvt_out *o = open_text(&t, rvt_out_find("pcs"), NULL);
+    rvt_out_writer plain = *rvt_out_find("pcs");
+    plain.block = NULL;
+    rvt_out *o = open_text(&t, &plain, NULL);
     rvt_block b = { .start_pc = 0x1000, .end_pc = 0x1004, .ninsn = 2 };
     CHECK_EQ(rvt_out_block(o, &b), RVT_ERR_NOCODE);
     b.ninsn = 1;
