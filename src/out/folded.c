@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/grow.h"
-#include "rvtrace/flow.h"
+#include "out/block_visit.h"
 #include "out/folded.h"
 #include "out/writers.h"
 
@@ -154,31 +154,32 @@ void rvt_folded_event(rvt_folded *fo, const rvt_flow_event *ev)
     }
 }
 
+/* rvt_folded_block's visitor (block_visit.h). */
+typedef struct fo_visit {
+    rvt_folded *fo;
+    void (*each)(void *ctx, uint64_t pc);
+    void *ctx;
+} fo_visit;
+
+static void visit_insn(void *ctx, uint64_t pc)
+{
+    fo_visit *w = ctx;
+    rvt_folded_insn(w->fo, pc);
+    if (w->each)
+        w->each(w->ctx, pc);
+}
+
+static void visit_skip(void *ctx, uint64_t n)
+{
+    fo_visit *w = ctx;
+    w->fo->n += n;                      /* same leaf, no stack effect */
+    w->fo->cs.effect = RVT_CS_NONE;
+}
+
 void rvt_folded_block(rvt_folded *fo, const rvt_block *b, void (*each)(void *ctx, uint64_t pc), void *ctx)
 {
-    uint64_t pc = b->start_pc, off;
-    rvt_folded_insn(fo, pc);
-    if (each)
-        each(ctx, pc);
-    if (b->ninsn < 2)
-        return;
-    rvt_sym_span_at(&fo->span, fo->cs.img, pc, &off);
-    if (rvt_sym_span_holds(&fo->span, pc, b->end_pc)) {
-        fo->n += b->ninsn - 2;              /* same leaf, no stack effect */
-        fo->cs.effect = RVT_CS_NONE;
-        pc = b->end_pc;
-        rvt_folded_insn(fo, pc);
-        if (each)
-            each(ctx, pc);
-        return;
-    }
-    for (uint64_t k = 1; k < b->ninsn; k++) {   /* crosses a symbol: each one */
-        const rvt_insn *i = rvt_image_insn(fo->cs.img, pc);
-        pc = k + 1 == b->ninsn ? b->end_pc : pc + (i ? i->len : 4);
-        rvt_folded_insn(fo, pc);
-        if (each)
-            each(ctx, pc);
-    }
+    fo_visit w = { fo, each, ctx };
+    rvt_block_visit(b, fo->cs.img, &fo->span, &(rvt_block_visitor){ visit_insn, visit_skip, &w });
 }
 
 void rvt_folded_each(rvt_folded *fo, rvt_folded_fn fn, void *ctx)

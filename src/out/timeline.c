@@ -17,6 +17,7 @@
 #include "util/grow.h"
 #include "out/callstack.h"
 #include "out/event_text.h"
+#include "out/block_visit.h"
 #include "out/keymap.h"
 #include "out/writers.h"
 
@@ -52,6 +53,7 @@ typedef struct tl_out {
     size_t nevs, ev_cap;
     uint64_t insns, time, first_time;
     bool have_time, oom;
+    rvt_sym_span span;            /* of the last block's start (tl_block) */
 } tl_out;
 
 static void *tl_open(FILE *f, rvt_image *img)
@@ -183,6 +185,38 @@ static void tl_event(void *state, const rvt_flow_event *ev)
     put(o, TL_INSTANT, h->tid, what, ev->kind, ev->flags, arg);
 }
 
+/* A block (out.h rvt_out_writer.block): insn() for the instructions
+ * rvt_block_visit names, a count for the others. */
+typedef struct tl_visit {
+    tl_out *o;
+    tl_hart *h;
+} tl_visit;
+
+static void visit_insn(void *ctx, uint64_t pc)
+{
+    tl_visit *w = ctx;
+    insn(w->o, w->h, pc);
+}
+
+static void visit_skip(void *ctx, uint64_t n)
+{
+    tl_visit *w = ctx;
+    w->o->insns += n;
+    w->h->cs.effect = RVT_CS_NONE;
+}
+
+static void tl_block(void *state, const rvt_block *b)
+{
+    tl_out *o = state;
+    tl_hart *h = o->last && o->last->tid == b->src ? o->last : (o->last = hart(o, b->src));
+    if (!h) {
+        o->oom = true;
+        return;
+    }
+    tl_visit w = { o, h };
+    rvt_block_visit(b, o->img, &o->span, &(rvt_block_visitor){ visit_insn, visit_skip, &w });
+}
+
 /* ---- writing ---- */
 
 static uint64_t ts_of(const tl_out *o, const tl_ev *e)
@@ -255,5 +289,5 @@ static void tl_finish(void *state)
 
 const rvt_out_writer rvt_out_timeline_writer = {
     .name = "timeline", .needs_image = true,
-    .open = tl_open, .event = tl_event, .finish = tl_finish,
+    .open = tl_open, .event = tl_event, .finish = tl_finish, .block = tl_block,
 };

@@ -7,11 +7,14 @@
  * rvt_out_event gathers into runs, (c) the writer given the pull
  * decoder's blocks through rvt_out_block and its other events through
  * rvt_out_event -- must give the same bytes (lcov over cov.elf, the
- * program with DWARF line tables). */
+ * program with DWARF line tables); and over N-Trace streams, (a) against
+ * (d) the decoder in block mode (RVT_NT_EVENTS_BLOCK), its instruction
+ * events through rvt_out_run, as rvtrace decode feeds them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rvtrace/etrace.h"
+#include "rvtrace/ntrace.h"
 #include "rvtrace/flow.h"
 #include "rvtrace/hart.h"
 #include "rvtrace/image.h"
@@ -131,6 +134,60 @@ static void program(const char *prog)
     rvt_image_free(img);
 }
 
+/* N-Trace block mode: instruction events to rvt_out_run. */
+static int run_event(void *ctx, const rvt_flow_event *ev)
+{
+    if (ev->kind == RVT_EV_INSN)
+        return rvt_out_run(ctx, ev) != 0;
+    return rvt_out_event(ctx, ev);
+}
+
+static void nt_decode(const rvt_nt_cfg *c, rvt_image *img, const text *s, rvt_out *o, bool runs)
+{
+    int st;
+    rvt_nt_decoder *d = rvt_nt_decoder_new(c, rvt_image_insn_cb, img, -1, runs ? run_event : rvt_out_event, o, &st);
+    if (runs)
+        rvt_nt_decoder_set_events(d, RVT_NT_EVENTS_BLOCK);
+    CHECK_EQ(rvt_nt_decode(d, (const uint8_t *)s->s, s->n), 0);
+    CHECK_EQ(rvt_nt_decode_end(d), 0);
+    rvt_nt_decoder_free(d);
+}
+
+static void nt_program(const char *prog)
+{
+    rvt_image *img = th_program(prog);
+    CHECK(img != NULL);
+    if (!img)
+        return;
+    rvt_nt_cfg c;
+    rvt_nt_cfg_default(&c);
+    c.xlen = rvt_image_xlen(img);
+    text stream;
+    stream.f = open_memstream(&stream.s, &stream.n);
+    int st = 0;
+    rvt_nt_encoder *e = rvt_nt_encoder_new(&c, put_file, stream.f, &st);
+    CHECK(e != NULL);
+    rvt_irec_sink sink = rvt_nt_encoder_sink(e);
+    th_trace(img, &sink, 300000);
+    CHECK_EQ(rvt_nt_encoder_end(e), 0);
+    rvt_nt_encoder_free(e);
+    fclose(stream.f);
+    const rvt_out_writer *w;
+    for (size_t i = 0; (w = rvt_out_writer_at(i)) != NULL; i++) {
+        text t[2];
+        for (int k = 0; k < 2; k++) {
+            rvt_out *o = open_text(&t[k], w, img);
+            nt_decode(&c, img, &stream, o, k == 1);
+            close_text(&t[k], o);
+        }
+        same(prog, w->name, &t[0], &t[1]);
+        free(t[0].s);
+        free(t[1].s);
+    }
+    free(stream.s);
+    rvt_image_free(img);
+}
+
 /* A block the image cannot walk, to a writer without a block entry:
  * refused, nothing written. */
 static void unwalkable(void)
@@ -154,8 +211,10 @@ static void unwalkable(void)
 int main(void)
 {
     static const char *const progs[] = { "recurse", "ecall", "setjmp", "crc_rv32", "farcall", "cov" };
-    for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++)
+    for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++) {
         program(progs[i]);
+        nt_program(progs[i]);
+    }
     unwalkable();
     return TH_DONE();
 }
