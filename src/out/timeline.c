@@ -85,6 +85,16 @@ static tl_hart *hart(tl_out *o, uint16_t src)
     return o->harts[i];
 }
 
+/* The hart of an event or block (the previous one's, mostly); NULL and
+ * o->oom when out of memory. */
+static tl_hart *hart_of(tl_out *o, uint16_t src)
+{
+    tl_hart *h = o->last && o->last->tid == src ? o->last : (o->last = hart(o, src));
+    if (!h)
+        o->oom = true;
+    return h;
+}
+
 static void put(tl_out *o, uint8_t ph, uint16_t tid, const char *name, uint8_t kind, uint8_t flags,
                 uint64_t arg)
 {
@@ -159,11 +169,9 @@ static void time_event(tl_out *o, uint64_t t)
 static void tl_event(void *state, const rvt_flow_event *ev)
 {
     tl_out *o = state;
-    tl_hart *h = o->last && o->last->tid == ev->src ? o->last : (o->last = hart(o, ev->src));
-    if (!h) {
-        o->oom = true;
+    tl_hart *h = hart_of(o, ev->src);
+    if (!h)
         return;
-    }
     if (ev->kind == RVT_EV_INSN) {
         insn(o, h, ev->pc);
         return;
@@ -208,11 +216,9 @@ static void visit_skip(void *ctx, uint64_t n)
 static void tl_block(void *state, const rvt_block *b)
 {
     tl_out *o = state;
-    tl_hart *h = o->last && o->last->tid == b->src ? o->last : (o->last = hart(o, b->src));
-    if (!h) {
-        o->oom = true;
+    tl_hart *h = hart_of(o, b->src);
+    if (!h)
         return;
-    }
     tl_visit w = { o, h };
     rvt_block_visit(b, o->img, &o->span, &(rvt_block_visitor){ visit_insn, visit_skip, &w });
 }

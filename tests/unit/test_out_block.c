@@ -88,39 +88,24 @@ static void same(const char *what, const char *w, const text *a, const text *b)
     TH_FAIL("%s %s: %zu and %zu bytes, first difference at %zu", what, w, a->n, b->n, k);
 }
 
-static void program(const char *prog)
+/* (a), (b), (c) for every writer over the E-Trace stream. */
+static void te_writers(const char *prog, rvt_image *img, const rvt_te_attrs *a, const text *stream)
 {
-    rvt_image *img = th_program(prog);
-    CHECK(img != NULL);
-    if (!img)
-        return;
-    rvt_te_attrs a;
-    rvt_te_attrs_default(&a);
-    a.iaddress_width = rvt_image_xlen(img);
-    text stream;
-    stream.f = open_memstream(&stream.s, &stream.n);
-    int st = 0;
-    rvt_te_encoder *e = rvt_te_encoder_new(&a, put_file, stream.f, &st);
-    CHECK(e != NULL);
-    rvt_irec_sink sink = rvt_te_encoder_sink(e);
-    th_trace(img, &sink, 300000);
-    rvt_te_encoder_free(e);
-    fclose(stream.f);
     const rvt_out_writer *w;
     for (size_t i = 0; (w = rvt_out_writer_at(i)) != NULL; i++) {
         rvt_out_writer plain = *w;
         plain.block = NULL;
         text t[3];
         rvt_out *o = open_text(&t[0], &plain, img);
-        push(&a, img, stream.s, stream.n, o);
+        push(a, img, stream->s, stream->n, o);
         uint64_t insns = rvt_out_insns(o);
         close_text(&t[0], o);
         o = open_text(&t[1], w, img);
-        push(&a, img, stream.s, stream.n, o);
+        push(a, img, stream->s, stream->n, o);
         CHECK_EQ(rvt_out_insns(o), insns);
         close_text(&t[1], o);
         o = open_text(&t[2], w, img);
-        pull(&a, img, stream.s, stream.n, o);
+        pull(a, img, stream->s, stream->n, o);
         CHECK_EQ(rvt_out_insns(o), insns);
         close_text(&t[2], o);
         if (!t[0].n && (strcmp(w->name, "lcov") || !strcmp(prog, "cov")))   /* lcov: DWARF lines */
@@ -130,8 +115,6 @@ static void program(const char *prog)
         for (int k = 0; k < 3; k++)
             free(t[k].s);
     }
-    free(stream.s);
-    rvt_image_free(img);
 }
 
 /* N-Trace block mode: instruction events to rvt_out_run. */
@@ -153,38 +136,58 @@ static void nt_decode(const rvt_nt_cfg *c, rvt_image *img, const text *s, rvt_ou
     rvt_nt_decoder_free(d);
 }
 
-static void nt_program(const char *prog)
+/* (a) and (d) for every writer over the N-Trace stream. */
+static void nt_writers(const char *prog, rvt_image *img, const rvt_nt_cfg *c, const text *stream)
 {
-    rvt_image *img = th_program(prog);
-    CHECK(img != NULL);
-    if (!img)
-        return;
-    rvt_nt_cfg c;
-    rvt_nt_cfg_default(&c);
-    c.xlen = rvt_image_xlen(img);
-    text stream;
-    stream.f = open_memstream(&stream.s, &stream.n);
-    int st = 0;
-    rvt_nt_encoder *e = rvt_nt_encoder_new(&c, put_file, stream.f, &st);
-    CHECK(e != NULL);
-    rvt_irec_sink sink = rvt_nt_encoder_sink(e);
-    th_trace(img, &sink, 300000);
-    CHECK_EQ(rvt_nt_encoder_end(e), 0);
-    rvt_nt_encoder_free(e);
-    fclose(stream.f);
     const rvt_out_writer *w;
     for (size_t i = 0; (w = rvt_out_writer_at(i)) != NULL; i++) {
         text t[2];
         for (int k = 0; k < 2; k++) {
             rvt_out *o = open_text(&t[k], w, img);
-            nt_decode(&c, img, &stream, o, k == 1);
+            nt_decode(c, img, stream, o, k == 1);
             close_text(&t[k], o);
         }
         same(prog, w->name, &t[0], &t[1]);
         free(t[0].s);
         free(t[1].s);
     }
-    free(stream.s);
+}
+
+/* One hart run of prog into both encoders, then both protocols' checks. */
+static void program(const char *prog)
+{
+    rvt_image *img = th_program(prog);
+    CHECK(img != NULL);
+    if (!img)
+        return;
+    rvt_te_attrs a;
+    rvt_te_attrs_default(&a);
+    a.iaddress_width = rvt_image_xlen(img);
+    rvt_nt_cfg c;
+    rvt_nt_cfg_default(&c);
+    c.xlen = rvt_image_xlen(img);
+    text te, nt;
+    te.f = open_memstream(&te.s, &te.n);
+    nt.f = open_memstream(&nt.s, &nt.n);
+    int st = 0;
+    rvt_te_encoder *tenc = rvt_te_encoder_new(&a, put_file, te.f, &st);
+    rvt_nt_encoder *nenc = rvt_nt_encoder_new(&c, put_file, nt.f, &st);
+    CHECK(tenc != NULL && nenc != NULL);
+    rvt_irec_sink ts = rvt_te_encoder_sink(tenc), ns = rvt_nt_encoder_sink(nenc);
+    rvt_irec_tee tee;
+    rvt_irec_tee_init(&tee);
+    rvt_irec_tee_add(&tee, &ts);
+    rvt_irec_tee_add(&tee, &ns);
+    rvt_irec_sink both = rvt_irec_tee_sink(&tee);
+    th_trace(img, &both, 300000);
+    rvt_te_encoder_free(tenc);
+    rvt_nt_encoder_free(nenc);
+    fclose(te.f);
+    fclose(nt.f);
+    te_writers(prog, img, &a, &te);
+    nt_writers(prog, img, &c, &nt);
+    free(te.s);
+    free(nt.s);
     rvt_image_free(img);
 }
 
@@ -211,10 +214,8 @@ static void unwalkable(void)
 int main(void)
 {
     static const char *const progs[] = { "recurse", "ecall", "setjmp", "crc_rv32", "farcall", "cov" };
-    for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++) {
+    for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++)
         program(progs[i]);
-        nt_program(progs[i]);
-    }
     unwalkable();
     return TH_DONE();
 }

@@ -7,6 +7,7 @@
 #include "rvtrace/out.h"
 #include "rvtrace/pcbin.h"
 #include "rvtrace/status.h"
+#include "test_hart_util.h"
 
 /* The writer's bytes for pcs[0..n) (xlen from img; NULL: 64). */
 static uint8_t *write_list(rvt_image *img, const uint64_t *pcs, size_t n, size_t *len)
@@ -54,19 +55,14 @@ static void test_rv64(void)
     free(b);
 }
 
-/* A 32-bit image's list: 4 bytes a PC (tests/data has no ELF here: the
- * crc_rv32 program from programs/ gives the class). */
+/* A 32-bit image's list: 4 bytes a PC (the crc_rv32 program from
+ * programs/ gives the class). */
 static void test_rv32(void)
 {
-    const char *src = getenv("RVT_SRC");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/programs/crc_rv32.elf", src ? src : ".");
-    rvt_image *img = rvt_image_new();
-    if (rvt_image_load_elf(img, path) < 0) {
-        TH_FAIL("cannot load %s", path);
-        rvt_image_free(img);
+    rvt_image *img = th_program("crc_rv32");
+    CHECK(img != NULL);
+    if (!img)
         return;
-    }
     static const uint64_t pcs[] = { 0x80000000, 0xfffffffe, 0x12 };
     size_t len;
     uint8_t *b = write_list(img, pcs, 3, &len);
