@@ -14,6 +14,9 @@
 
 bool pcbin_is_file(const char *path)
 {
+    struct stat sb;
+    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+        return false;       /* a FIFO or device is read once, by the trace's dump */
     char head[6] = { 0 };
     FILE *f = fopen(path, "rb");
     if (!f)
