@@ -16,7 +16,6 @@
 #include "rvtrace/ntrace.h"
 #include "encap_cost.h"
 #include "rvtrace/out.h"
-#include "rvtrace/profile.h"
 #include "floors.h"
 #include "sampling.h"
 
@@ -286,53 +285,50 @@ static int measure_workload(workload *w)
 
 /* ---- the long workload: throughput ---- */
 
-/* Passes over the decoder's output (issue #17 "Speed"): the decoder with
- * its events delivered to a counter (the least any output costs), to the
- * profile of `rvtrace report` (its table written at the end), and to the
- * timeline writer (its JSON written to /dev/null at the end). */
-enum { PASS_COUNT, PASS_REPORT, PASS_TIMELINE, NPASSES };
-static const char *const pass_names[NPASSES] = { "events to a counter", "report (profile table)",
-                                                 "timeline (trace-event JSON)" };
+/* Output paths (issues #17 "Speed", #18 "Output at the decoder's speed"):
+ * the decoder feeding each writer (to /dev/null, what it holds back
+ * written at the end) as `rvtrace decode` does -- E-Trace one event per
+ * instruction, N-Trace blocks (RVT_NT_EVENTS_BLOCK through rvt_out_run) --
+ * beside the decoder feeding a counter one event per instruction (the
+ * least any per-event output costs). */
+static const char *const pass_names[] = { NULL /* the counter */, "pcs", "pcs-bin", "listing", "json",
+                                          "folded", "report", "timeline", "lcov", "coverage-listing",
+                                          "lbr" };
+#define NPASSES (sizeof pass_names / sizeof pass_names[0])
+#define PASS_COUNT 0
 
 typedef struct pass_ctx {
-    int which;
     uint64_t n;
-    rvt_profile *prof;
     rvt_out *out;
+    bool runs;                  /* block-mode instruction events */
     FILE *null;
 } pass_ctx;
 
 static int pass_event(void *ctx, const rvt_flow_event *ev)
 {
     pass_ctx *c = ctx;
-    if (c->which == PASS_REPORT)
-        return rvt_profile_event(c->prof, ev);
-    if (c->which == PASS_TIMELINE)
-        return rvt_out_event(c->out, ev);
-    c->n += ev->kind == RVT_EV_INSN;
+    if (!c->out)
+        c->n += ev->kind == RVT_EV_INSN;
+    else if (c->runs && ev->kind == RVT_EV_INSN)
+        return rvt_out_run(c->out, ev) < 0;
+    else
+        rvt_out_event(c->out, ev);
     return 0;
 }
 
-static bool pass_open(pass_ctx *c, int which, rvt_image *img)
+static bool pass_open(pass_ctx *c, size_t which, rvt_image *img)
 {
-    *c = (pass_ctx){ .which = which };
+    *c = (pass_ctx){ 0 };
     if (which == PASS_COUNT)
         return true;
     if (!(c->null = fopen("/dev/null", "w")))
         return false;
-    if (which == PASS_REPORT)
-        return (c->prof = rvt_profile_new(img)) != NULL;
-    return (c->out = rvt_out_open(rvt_out_find("timeline"), c->null, img)) != NULL;
+    return (c->out = rvt_out_open(rvt_out_find(pass_names[which]), c->null, img)) != NULL;
 }
 
 /* Ends the pass (writes what it holds back: part of its cost). */
 static void pass_close(pass_ctx *c)
 {
-    if (c->prof) {
-        rvt_profile_opts o = { 0 };
-        rvt_profile_write(c->prof, c->null, &o);
-        rvt_profile_free(c->prof);
-    }
     if (c->out)
         rvt_out_free(c->out);
     if (c->null)
@@ -365,7 +361,7 @@ static int count_ev(void *ctx, const rvt_flow_event *ev)
 
 /* The decoder's speed: events off (pass < 0), or delivered to a pass. */
 static double decode_mips(const mode *m, unsigned xlen, const char *elf, const bytes_out *b, uint64_t *insns,
-                          int pass)
+                          int pass)    /* pass_names[] index */
 {
     rvt_image *img = rvt_image_new();
     if (!img || rvt_image_load_elf(img, elf) < 0)
@@ -401,6 +397,10 @@ static double decode_mips(const mode *m, unsigned xlen, const char *elf, const b
         rvt_nt_decoder *d = rvt_nt_decoder_new(&c, rvt_image_insn_cb, img, -1, fn, ctx, &st);
         if (!d)
             goto fail_pass;
+        if (pass > PASS_COUNT) {
+            rvt_nt_decoder_set_events(d, RVT_NT_EVENTS_BLOCK);
+            pc.runs = true;
+        }
         t0 = now();
         rvt_nt_decode(d, b->buf, b->len);
         rvt_nt_decode_end(d);
@@ -491,9 +491,9 @@ static int measure_long(const char *elf, long_result *L)
             L->dec_cpu = L->dec_mips[0] > 0 ? (double)n / (L->dec_mips[0] * 1e6) : 0;
             encap_cost_measure(e.out.buf, e.out.len, &L->encap);
         }
-        for (int p = 0; p < NPASSES; p++) {
+        for (size_t p = 0; p < NPASSES; p++) {
             uint64_t pn = 0;
-            L->pass_mips[k][p] = decode_mips(m, xlen, elf, &e.out, &pn, p);
+            L->pass_mips[k][p] = decode_mips(m, xlen, elf, &e.out, &pn, (int)p);
         }
         rvt_te_attrs a;
         if (which[k] == MODE_TE_ALL && te_attrs_for(m, xlen, &a) == 0)
@@ -600,13 +600,16 @@ static void report(FILE *f, workload *w, size_t n, const long_result *L, const c
                 L->enc_cpu > 0 ? 100 * L->encap.write_cpu / L->enc_cpu : 0,
                 L->dec_cpu > 0 ? 100 * L->encap.unwrap_cpu / L->dec_cpu : 0,
                 L->encap.identical ? "" : " (UNWRAPPED STREAM DIFFERS)");
-        fprintf(f, "Passes over the decoders' output (issue #17): the decoder delivering every\n"
-                   "event to the pass, ratio to the same decoder feeding a counter (goal >= 50 %%)\n"
-                   "and to the decoder with events off.\n\n"
-                   "| pass | E-Trace M instr/s | ratio | ratio to events off | N-Trace M instr/s | ratio | "
+        fprintf(f, "Output paths (issues #17, #18): the decoder feeding each writer, its output to\n"
+                   "/dev/null, as `rvtrace decode` does (E-Trace: one event per instruction; N-Trace:\n"
+                   "blocks, RVT_NT_EVENTS_BLOCK through rvt_out_run), beside the decoder feeding a\n"
+                   "counter one event per instruction (goals: report, timeline, coverage, lbr >= 50 %%\n"
+                   "of it; pcs text >= 100, listing >= 20, JSON >= 10 M instr/s) and the decoder with\n"
+                   "events off (goal: pcs-bin at that speed).\n\n"
+                   "| output | E-Trace M instr/s | ratio | ratio to events off | N-Trace M instr/s | ratio | "
                    "ratio to events off |\n|---|---:|---:|---:|---:|---:|---:|\n");
-        for (int p = 0; p < NPASSES; p++) {
-            fprintf(f, "| %s |", pass_names[p]);
+        for (size_t p = 0; p < NPASSES; p++) {
+            fprintf(f, "| %s |", pass_names[p] ? pass_names[p] : "events to a counter");
             for (int k = 0; k < 2; k++) {
                 double base = L->pass_mips[k][PASS_COUNT], off = L->dec_mips[k];
                 fprintf(f, " %.0f | %.0f %% | %.0f %% |", L->pass_mips[k][p],

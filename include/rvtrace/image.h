@@ -84,6 +84,12 @@ void rvt_image_invalidate(rvt_image *img, uint64_t addr, uint64_t len);
 /* Name of the function symbol containing addr (NULL if none); *off gets
  * addr - symbol start.  Matches rvt_isa_symbolizer. */
 const char *rvt_image_symbol(void *img, uint64_t addr, uint64_t *off);
+/* rvt_image_symbol for a whole span: the name (NULL if none) and start
+ * (*sym_addr) of the function symbol containing addr, and the addresses
+ * [*lo, *hi) holding addr for which rvt_image_symbol gives that same
+ * answer, so a caller looks up once per function, not per instruction. */
+const char *rvt_image_symbol_span(const rvt_image *img, uint64_t addr, uint64_t *sym_addr,
+                                  uint64_t *lo, uint64_t *hi);
 /* Address of a named symbol; returns false if absent. */
 bool rvt_image_lookup(const rvt_image *img, const char *name, uint64_t *addr);
 

@@ -67,6 +67,8 @@ typedef struct rvt_flow_event {
  * (the value is passed back). */
 typedef int (*rvt_flow_fn)(void *ctx, const rvt_flow_event *ev);
 
+struct rvt_block;       /* rvtrace/flow.h */
+
 /* Output writers (src/out): plug-ins behind one interface, one file each
  * (src/out/pcs.c, listing.c, json.c, folded.c), looked up by name in a
  * constant registry (src/out/registry.c).  A new writer is one file and one
@@ -83,6 +85,14 @@ typedef struct rvt_out_writer {
     /* Chosen by `--NAME FILE` (its own output file: lcov, coverage-listing,
      * lbr), not by `--NAME` for stdout as listing/json/folded are. */
     bool file_option;
+    /* Optional: a run of instructions at once (issue #17: per-block, not
+     * per-instruction, accounting), an rvt_block of rvtrace/flow.h whose
+     * instructions all lie in consecutive addresses and of which only the
+     * last is a control transfer (rvt_insn.jclass): rvt_out_block and
+     * rvt_out_run call it.  Writers without it get one RVT_EV_INSN per
+     * instruction instead; writers with it still take RVT_EV_INSN events
+     * from rvt_out_event, and write the same either way. */
+    void (*block)(void *state, const struct rvt_block *b);
 } rvt_out_writer;
 
 /* The registered writer called name, or NULL. */
@@ -110,6 +120,19 @@ typedef enum rvt_out_kind {
 /* img may be NULL for RVT_OUT_PCS. */
 rvt_out *rvt_out_new(rvt_out_kind kind, FILE *f, rvt_image *img);
 int rvt_out_event(void *out, const rvt_flow_event *ev);   /* an rvt_flow_fn */
+/* b's instructions (as the writer's block entry describes them) to the
+ * writer: its block entry, else one RVT_EV_INSN each (priv, src, offset
+ * from b), their pcs walked with the instruction lengths of the image
+ * given at open.  0, or RVT_ERR_NOCODE (nothing written) when that image
+ * lacks the code to walk (or none was given and b has more than one
+ * instruction); RVT_ERR_INVAL for NULL arguments. */
+int rvt_out_block(rvt_out *o, const struct rvt_block *b);
+/* rvt_out_block of a block-mode RVT_EV_INSN (N-Trace
+ * RVT_NT_EVENTS_BLOCK: aux instructions from pc making aux2 half-words),
+ * its last pc found through the image's instruction lengths: the fast
+ * path of outputs fed by a decoder in block mode.  RVT_ERR_NOCODE (nothing written) when the
+ * image cannot tell it; RVT_ERR_INVAL for another event. */
+int rvt_out_run(rvt_out *o, const rvt_flow_event *ev);
 /* Counters: instructions written, errors and lost markers seen. */
 uint64_t rvt_out_insns(const rvt_out *o);
 uint64_t rvt_out_errors(const rvt_out *o);

@@ -42,6 +42,11 @@ typedef struct rvt_profile rvt_profile;
  * when out of memory. */
 rvt_profile *rvt_profile_new(rvt_image *img);
 int rvt_profile_event(void *profile, const rvt_flow_event *ev);   /* an rvt_flow_fn */
+/* A run of instructions (rvtrace/flow.h rvt_block: consecutive, only the
+ * last a control transfer), counted as its RVT_EV_INSN events would be,
+ * per block rather than per instruction (issue #17). */
+struct rvt_block;
+void rvt_profile_block(rvt_profile *p, const struct rvt_block *b);
 /* The report: tables (thousands separators, shares) or JSON.  Returns 0, or
  * -1 when the --callers/--callees function never ran (nothing written but
  * a line saying so). */

@@ -199,9 +199,13 @@ int rvt_proto_decoder_next_insns(rvt_proto_decoder *d, rvt_flow_insn *out, size_
  * (issue 14: an option means the same for every protocol).
  * set_events: RVT_PROTO_EVENTS_COUNT sends no RVT_EV_INSN events (the
  * count is in the stats; other kinds unchanged), RVT_PROTO_EVENTS_ALL one
- * per instruction (default); ignored once the pull input is given, which
- * needs every instruction.  0, RVT_ERR_INVAL (d NULL, unknown mode). */
-enum { RVT_PROTO_EVENTS_ALL = 0, RVT_PROTO_EVENTS_COUNT = 1 };
+ * per instruction (default), RVT_PROTO_EVENTS_RUNS one RVT_EV_INSN per
+ * straight-line run (aux = its instructions, aux2 = its half-words), where
+ * the protocol's decoder has that mode; ignored once the pull input is
+ * given, which needs every instruction.  0, RVT_ERR_INVAL (d NULL, unknown
+ * mode), RVT_ERR_STATE (RUNS: the protocol's decoder has no run mode; it
+ * keeps its mode). */
+enum { RVT_PROTO_EVENTS_ALL = 0, RVT_PROTO_EVENTS_COUNT = 1, RVT_PROTO_EVENTS_RUNS = 2 };
 int rvt_proto_decoder_set_events(rvt_proto_decoder *d, unsigned mode);
 /* Keep only the trace of source SRC (N-Trace table 8 SRC; src < 0: every
  * source).  0, RVT_ERR_INVAL (d NULL, src beyond the protocol's source ids:

@@ -107,9 +107,10 @@ void img_syms_sort(rvt_image *img)
     img->nsyms = o;
 }
 
-const char *rvt_image_symbol(void *ctx, uint64_t addr, uint64_t *off)
+/* How many symbols start at or below addr (the one covering addr, if
+ * any, is the last of them). */
+static size_t syms_upto(const rvt_image *img, uint64_t addr)
 {
-    const rvt_image *img = ctx;
     size_t lo = 0, hi = img->nsyms;
     while (lo < hi) {              /* first symbol above addr */
         size_t mid = lo + (hi - lo) / 2;
@@ -118,6 +119,13 @@ const char *rvt_image_symbol(void *ctx, uint64_t addr, uint64_t *off)
         else
             hi = mid;
     }
+    return lo;
+}
+
+const char *rvt_image_symbol(void *ctx, uint64_t addr, uint64_t *off)
+{
+    const rvt_image *img = ctx;
+    size_t lo = syms_upto(img, addr);
     if (lo == 0)
         return NULL;
     const img_sym *s = &img->syms[lo - 1];
@@ -127,6 +135,27 @@ const char *rvt_image_symbol(void *ctx, uint64_t addr, uint64_t *off)
     if (off)
         *off = addr - s->addr;
     return img->pool + s->name;
+}
+
+const char *rvt_image_symbol_span(const rvt_image *img, uint64_t addr, uint64_t *sym_addr,
+                                  uint64_t *lo_out, uint64_t *hi_out)
+{
+    size_t lo = syms_upto(img, addr);
+    /* the span ends where the next symbol starts ... */
+    uint64_t hi = lo < img->nsyms ? img->syms[lo].addr : UINT64_MAX;
+    const img_sym *s = lo ? &img->syms[lo - 1] : NULL;
+    const char *name = NULL;
+    if (s && addr < s->lim) {       /* ... or the symbol's section does */
+        name = img->pool + s->name;
+        *sym_addr = s->addr;
+        *lo_out = s->addr;
+        *hi_out = s->lim < hi ? s->lim : hi;
+    } else {                        /* no symbol: up to the next one */
+        *sym_addr = 0;
+        *lo_out = s ? s->lim : 0;
+        *hi_out = hi;
+    }
+    return name;
 }
 
 bool rvt_image_lookup(const rvt_image *img, const char *name, uint64_t *addr)

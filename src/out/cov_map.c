@@ -7,6 +7,7 @@
 #include <string.h>
 #include <elf.h>
 #include "util/grow.h"
+#include "rvtrace/flow.h"
 #include "out/cov_map.h"
 
 /* rvt_cov_range.kind: what the instruction there is, decoded once, so the
@@ -125,7 +126,8 @@ static uint8_t decode_kind(rvt_cov *c, rvt_cov_range *r, size_t k, uint64_t pc)
     return r->kind[k] = (uint8_t)(COV_DECODED | (branch ? COV_BRANCH : 0) | len);
 }
 
-static void insn(rvt_cov *c, uint64_t pc)
+/* The instruction at pc retired; returns its length (to walk a block). */
+static unsigned insn(rvt_cov *c, uint64_t pc)
 {
     /* the previous instruction's outcome, if it was a conditional branch */
     c->prev_ways->fall += pc == c->prev_fall;
@@ -135,7 +137,8 @@ static void insn(rvt_cov *c, uint64_t pc)
     rvt_cov_range *r = range_of(c, pc);
     if (!r) {
         c->outside++;
-        return;
+        const rvt_insn *i = rvt_image_insn(c->img, pc);
+        return i && i->len ? i->len : 2;
     }
     size_t k = (size_t)((pc - r->start) >> 1);
     r->exec[k]++;
@@ -145,6 +148,15 @@ static void insn(rvt_cov *c, uint64_t pc)
     c->prev_ways = kd & COV_BRANCH ? &r->ways[k] : &c->no_branch;
     c->prev_fall = pc + (kd & COV_LEN);
     c->prev_target = pc + (uint64_t)(int64_t)r->imm[k];
+    return kd & COV_LEN;
+}
+
+void rvt_cov_block(rvt_cov *c, const rvt_block *b)
+{
+    uint64_t pc = b->start_pc;
+    for (uint64_t n = 1; n < b->ninsn; n++)     /* all but the last move on by their length */
+        pc += insn(c, pc);
+    insn(c, b->end_pc);
 }
 
 void rvt_cov_event(rvt_cov *c, const rvt_flow_event *ev)
@@ -181,6 +193,11 @@ void *rvt_cov_out_open(FILE *f, rvt_image *img)
 void rvt_cov_out_event(void *state, const rvt_flow_event *ev)
 {
     rvt_cov_event(((rvt_cov_out *)state)->cov, ev);
+}
+
+void rvt_cov_out_block(void *state, const rvt_block *b)
+{
+    rvt_cov_block(((rvt_cov_out *)state)->cov, b);
 }
 
 void rvt_cov_out_free(rvt_cov_out *o)

@@ -46,6 +46,9 @@ typedef struct rvt_cov {
 rvt_cov *rvt_cov_new(rvt_image *img);
 void rvt_cov_free(rvt_cov *c);
 void rvt_cov_event(rvt_cov *c, const rvt_flow_event *ev);
+/* A block's instructions (out.h rvt_out_writer.block), as their events. */
+struct rvt_block;
+void rvt_cov_block(rvt_cov *c, const struct rvt_block *b);
 /* The counts of the instruction at pc into *out; false (zeros) outside
  * every range. */
 bool rvt_cov_get(const rvt_cov *c, uint64_t pc, rvt_cov_cell *out);
@@ -59,6 +62,7 @@ typedef struct rvt_cov_out {
 } rvt_cov_out;
 void *rvt_cov_out_open(FILE *f, rvt_image *img);
 void rvt_cov_out_event(void *state, const rvt_flow_event *ev);
+void rvt_cov_out_block(void *state, const struct rvt_block *b);
 void rvt_cov_out_free(rvt_cov_out *o);
 
 #endif

@@ -1,20 +1,29 @@
 /* Text pieces the listing and JSON writers share (event_text.h). */
 #include <stdlib.h>
 #include "out/event_text.h"
+#include "out/fmt.h"
 
-void *rvt_out_text_open(FILE *f, rvt_image *img)
+rvt_out_text *rvt_out_text_new(FILE *f, rvt_image *img, rvt_il_format format)
 {
     rvt_out_text *o = calloc(1, sizeof *o);
     if (o) {
-        o->f = f;
+        rvt_obuf_init(&o->b, f);
         o->img = img;
+        rvt_il_init(&o->lines, format, o);
     }
     return o;
 }
 
+void rvt_out_text_end(rvt_out_text *o)
+{
+    rvt_obuf_flush(&o->b);
+}
+
 void rvt_out_text_finish(void *state)
 {
-    free(state);
+    rvt_out_text *o = state;
+    rvt_obuf_flush(&o->b);
+    free(o);
 }
 
 const char *rvt_out_priv_name(unsigned p)
@@ -43,13 +52,8 @@ void rvt_out_json_string(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
+        char esc[8];
+        fwrite(esc, 1, rvt_fmt_json_char(esc, (unsigned char)*s), f);
     }
     fputc('"', f);
 }

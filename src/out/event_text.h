@@ -5,18 +5,29 @@
 #include <stdio.h>
 #include "rvtrace/out.h"
 #include "rvtrace/isa.h"
+#include "out/fmt.h"
+#include "out/insn_lines.h"
+#include "out/sym_span.h"
 
-/* The state of the text writers (listing, JSON): where to, the image to
- * disassemble from, and the listing's symbol of the previous instruction. */
+/* The state of the text writers (listing, JSON): the buffered output, the
+ * image to disassemble from, the lines of the pcs seen (format: the
+ * writer's), the current symbol span, and the listing's symbol of the
+ * previous instruction. */
 typedef struct rvt_out_text {
-    FILE *f;
+    rvt_obuf b;
     rvt_image *img;
     const char *last_sym;
+    rvt_sym_span span;
+    rvt_insn_lines lines;
 } rvt_out_text;
 
-/* rvt_out_writer open/finish of the text writers. */
-void *rvt_out_text_open(FILE *f, rvt_image *img);
+/* rvt_out_writer open/finish of the text writers; open with the writer's
+ * line formatter (called with the rvt_out_text as context). */
+rvt_out_text *rvt_out_text_new(FILE *f, rvt_image *img, rvt_il_format format);
 void rvt_out_text_finish(void *state);
+/* The end of the trace: what the buffer holds goes out, so that what the
+ * caller prints next (decode --count) follows it. */
+void rvt_out_text_end(rvt_out_text *o);
 
 /* "U", "S", "H", "M", "D", or "?" past them. */
 const char *rvt_out_priv_name(unsigned p);
@@ -25,7 +36,8 @@ const char *rvt_out_tval_name(const rvt_flow_event *ev);
 /* The instruction at pc disassembled into buf ("<no code>" if the image
  * has none); *insn_out is the instruction or NULL. */
 void rvt_out_disasm(rvt_image *img, uint64_t pc, const rvt_insn **insn_out, char *buf, size_t n);
-/* s as a JSON string literal, quotes included (NULL as ""). */
+/* s as a JSON string literal, quotes included (NULL as ""); the escapes
+ * are rvt_fmt_json_char's. */
 void rvt_out_json_string(FILE *f, const char *s);
 
 #endif

@@ -257,6 +257,11 @@ static void fg_event(void *state, const rvt_flow_event *ev)
     rvt_folded_event(((fg_out *)state)->fo, ev);
 }
 
+static void fg_block(void *state, const struct rvt_block *b)
+{
+    rvt_folded_block(((fg_out *)state)->fo, b, NULL, NULL);
+}
+
 static void fg_finish(void *state)
 {
     fg_out *o = state;
@@ -267,5 +272,5 @@ static void fg_finish(void *state)
 
 const rvt_out_writer rvt_out_flamegraph_writer = {
     .name = "flamegraph", .needs_image = true,
-    .open = fg_open, .event = fg_event, .finish = fg_finish,
+    .open = fg_open, .event = fg_event, .finish = fg_finish, .block = fg_block,
 };

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/grow.h"
+#include "out/block_visit.h"
 #include "out/folded.h"
 #include "out/writers.h"
 
@@ -153,6 +154,34 @@ void rvt_folded_event(rvt_folded *fo, const rvt_flow_event *ev)
     }
 }
 
+/* rvt_folded_block's visitor (block_visit.h). */
+typedef struct fo_visit {
+    rvt_folded *fo;
+    void (*each)(void *ctx, uint64_t pc);
+    void *ctx;
+} fo_visit;
+
+static void visit_insn(void *ctx, uint64_t pc)
+{
+    fo_visit *w = ctx;
+    rvt_folded_insn(w->fo, pc);
+    if (w->each)
+        w->each(w->ctx, pc);
+}
+
+static void visit_skip(void *ctx, uint64_t n)
+{
+    fo_visit *w = ctx;
+    w->fo->n += n;                      /* same leaf, no stack effect */
+    w->fo->cs.effect = RVT_CS_NONE;
+}
+
+void rvt_folded_block(rvt_folded *fo, const rvt_block *b, void (*each)(void *ctx, uint64_t pc), void *ctx)
+{
+    fo_visit w = { fo, each, ctx };
+    rvt_block_visit(b, fo->cs.img, &fo->span, &(rvt_block_visitor){ visit_insn, visit_skip, &w });
+}
+
 void rvt_folded_each(rvt_folded *fo, rvt_folded_fn fn, void *ctx)
 {
     end_run(fo);
@@ -210,6 +239,11 @@ static void folded_event(void *state, const rvt_flow_event *ev)
     rvt_folded_event(((fo_out *)state)->fo, ev);
 }
 
+static void folded_block(void *state, const rvt_block *b)
+{
+    rvt_folded_block(((fo_out *)state)->fo, b, NULL, NULL);
+}
+
 static void folded_finish(void *state)
 {
     fo_out *o = state;
@@ -220,5 +254,5 @@ static void folded_finish(void *state)
 
 const rvt_out_writer rvt_out_folded_writer = {
     .name = "folded", .needs_image = true,
-    .open = folded_open, .event = folded_event, .finish = folded_finish,
+    .open = folded_open, .event = folded_event, .finish = folded_finish, .block = folded_block,
 };

@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include "rvtrace/out.h"
 #include "out/callstack.h"
+#include "out/sym_span.h"
+
+struct rvt_block;
 
 /* The stacks and their counts; the fields are folded.c's (here so the
  * per-instruction path can be inline in the writers built on it). */
@@ -38,6 +41,7 @@ typedef struct rvt_folded {
     size_t index_cap;           /* power of two, > 2 * nents */
     const char **pool;
     size_t npool, pool_cap;
+    rvt_sym_span span;          /* of the last block's start (rvt_folded_block) */
 } rvt_folded;
 
 rvt_folded *rvt_folded_new(rvt_image *img);
@@ -54,6 +58,14 @@ static inline void rvt_folded_insn(rvt_folded *fo, uint64_t pc)
     fo->n++;
     fo->prev_leaf = leaf;
 }
+/* A block's instructions (out.h rvt_out_writer.block), as
+ * rvt_folded_insn for each; each(ctx, pc) (may be NULL) is called after
+ * the first, the last, and any instruction in between that may change
+ * the function or the stack.  Those in between are counted without a
+ * lookup when the block lies in one function (only its last instruction
+ * transfers control: they neither change the stack nor the leaf). */
+void rvt_folded_block(rvt_folded *fo, const struct rvt_block *b, void (*each)(void *ctx, uint64_t pc),
+                      void *ctx);
 /* Every distinct stack, in the order first seen; then, when calls went
  * deeper than the 1,024 frames kept, a final "# rvtrace: ..." line with
  * how many instructions ran deeper and the deepest stack. */

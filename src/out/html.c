@@ -33,6 +33,11 @@ static void html_event(void *state, const rvt_flow_event *ev)
     rvt_profile_event(((html_out *)state)->p, ev);
 }
 
+static void html_block(void *state, const struct rvt_block *b)
+{
+    rvt_profile_block(((html_out *)state)->p, b);
+}
+
 static double pct(uint64_t part, uint64_t whole)
 {
     return whole ? 100.0 * (double)part / (double)whole : 0.0;
@@ -165,5 +170,5 @@ static void html_finish(void *state)
 
 const rvt_out_writer rvt_out_html_writer = {
     .name = "html", .needs_image = true,
-    .open = html_open, .event = html_event, .finish = html_finish,
+    .open = html_open, .event = html_event, .finish = html_finish, .block = html_block,
 };

@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include "rvtrace/flow.h"
 #include "out/lbr.h"
 #include "out/image_files.h"
 #include "out/writers.h"
@@ -165,6 +166,30 @@ static void insn(rvt_lbr *l, uint64_t pc)
     }
 }
 
+/* A block (out.h rvt_out_writer.block): its first and last instruction
+ * as insn() takes them; those in between go on one after the other and
+ * transfer nothing, so unless a sample falls among them they only count
+ * down to the next sample. */
+void rvt_lbr_block(rvt_lbr *l, const rvt_block *b)
+{
+    uint64_t pc = b->start_pc;
+    insn(l, pc);
+    if (b->ninsn < 2)
+        return;
+    uint64_t between = b->ninsn - 2;
+    if (!l->due && l->until > between) {
+        l->until -= between;
+        l->next_pc = b->end_pc;
+        l->prev_jump = l->prev_ecall = l->prev_jal = false;
+    } else {
+        for (uint64_t k = 0; k < between; k++) {
+            pc = l->next_pc;
+            insn(l, pc);
+        }
+    }
+    insn(l, b->end_pc);
+}
+
 void rvt_lbr_event(rvt_lbr *l, const rvt_flow_event *ev)
 {
     switch (ev->kind) {
@@ -210,6 +235,11 @@ static void lbr_event(void *state, const rvt_flow_event *ev)
     rvt_lbr_event(state, ev);
 }
 
+static void lbr_block(void *state, const rvt_block *b)
+{
+    rvt_lbr_block(state, b);
+}
+
 static void lbr_finish(void *state)
 {
     rvt_lbr_free(state);
@@ -217,5 +247,5 @@ static void lbr_finish(void *state)
 
 const rvt_out_writer rvt_out_lbr_writer = {
     .name = "lbr", .needs_image = true, .file_option = true,
-    .open = lbr_open, .event = lbr_event, .finish = lbr_finish,
+    .open = lbr_open, .event = lbr_event, .finish = lbr_finish, .block = lbr_block,
 };

@@ -29,6 +29,9 @@ typedef struct rvt_lbr rvt_lbr;
  * memory or the configuration is out of range. */
 rvt_lbr *rvt_lbr_new(FILE *f, rvt_image *img, const rvt_lbr_cfg *cfg);
 void rvt_lbr_event(rvt_lbr *l, const rvt_flow_event *ev);
+/* A block's instructions (out.h rvt_out_writer.block), as their events. */
+struct rvt_block;
+void rvt_lbr_block(rvt_lbr *l, const struct rvt_block *b);
 void rvt_lbr_free(rvt_lbr *l);
 uint64_t rvt_lbr_samples(const rvt_lbr *l);
 

@@ -1,13 +1,19 @@
 /* Outputs: a writer plug-in (writers.h, looked up in registry.c) with the
  * counters every output keeps.  Every decoder (E-Trace, N-Trace) feeds
- * these through rvt_out_event(). */
+ * these through rvt_out_event() (one event per instruction) or
+ * rvt_out_block()/rvt_out_run() (runs of instructions: to the writer's
+ * block entry, or as one event each to a writer without one). */
 #include <stdlib.h>
-#include "rvtrace/out.h"
+#include "rvtrace/flow.h"
+#include "rvtrace/status.h"
+#include "out/block_shape.h"
 
 struct rvt_out {
     const rvt_out_writer *w;
     void *state;            /* the writer's */
     FILE *f;
+    rvt_image *img;         /* instruction lengths for rvt_out_block */
+    rvt_shapes *shapes;     /* the blocks seen, walked once (block_shape.h) */
     uint64_t insns, errors, lost;
 };
 
@@ -20,7 +26,14 @@ rvt_out *rvt_out_open(const rvt_out_writer *w, FILE *f, rvt_image *img)
         return NULL;
     o->w = w;
     o->f = f;
+    o->img = img;
+    if (!(o->shapes = calloc(1, sizeof *o->shapes))) {
+        free(o);
+        return NULL;
+    }
+    o->shapes->img = img;
     if (!(o->state = w->open(f, img))) {
+        free(o->shapes);
         free(o);
         return NULL;
     }
@@ -41,6 +54,7 @@ void rvt_out_free(rvt_out *o)
         return;
     o->w->finish(o->state);
     fflush(o->f);
+    free(o->shapes);
     free(o);
 }
 
@@ -59,4 +73,101 @@ int rvt_out_event(void *ctx, const rvt_flow_event *ev)
         o->lost++;
     o->w->event(o->state, ev);
     return 0;
+}
+
+/* b's instructions as one event each, their lengths from sh. */
+static void expand_shape(rvt_out *o, const rvt_block *b, const rvt_shape *sh)
+{
+    rvt_flow_event ev = { .kind = RVT_EV_INSN, .priv = b->priv, .src = b->src, .offset = b->offset };
+    uint64_t pc = b->start_pc;
+    for (unsigned k = 0; k < sh->n; k++) {
+        ev.pc = pc;
+        o->w->event(o->state, &ev);
+        pc = rvt_shape_next(sh, k, pc);
+    }
+}
+
+/* The same, walked through the image (a block rvt_shape_get does not
+ * keep): the lengths first, so that nothing is written of a block the
+ * image cannot walk. */
+static int expand_walk(rvt_out *o, const rvt_block *b)
+{
+    uint64_t pc = b->start_pc;
+    for (uint64_t k = 1; k < b->ninsn; k++) {
+        const rvt_insn *i = o->img ? rvt_image_insn(o->img, pc) : NULL;
+        if (!i)
+            return RVT_ERR_NOCODE;
+        pc += i->len;
+    }
+    rvt_flow_event ev = { .kind = RVT_EV_INSN, .priv = b->priv, .src = b->src, .offset = b->offset };
+    pc = b->start_pc;
+    for (uint64_t k = 0; k < b->ninsn; k++) {
+        ev.pc = pc;
+        o->w->event(o->state, &ev);
+        if (k + 1 < b->ninsn)
+            pc += rvt_image_insn(o->img, pc)->len;
+    }
+    return 0;
+}
+
+/* b to the writer: its block entry, else one event each (sh: b's shape
+ * if known). */
+static int deliver(rvt_out *o, const rvt_block *b, const rvt_shape *sh)
+{
+    int st = 0;
+    if (o->w->block)
+        o->w->block(o->state, b);
+    else if (sh)
+        expand_shape(o, b, sh);
+    else
+        st = expand_walk(o, b);
+    if (st == 0)
+        o->insns += b->ninsn;
+    return st;
+}
+
+int rvt_out_block(rvt_out *o, const rvt_block *b)
+{
+    if (!o || !b)
+        return RVT_ERR_INVAL;
+    const rvt_shape *sh = o->w->block ? NULL : rvt_shape_get(o->shapes, b->start_pc, b->ninsn);
+    return deliver(o, b, sh && sh->end == b->end_pc ? sh : NULL);
+}
+
+/* The last pc of n instructions from pc making hw half-words (N-Trace
+ * 8.4.2 counts half-words), walked through img; false when img lacks the
+ * code or the lengths do not add up.  Without an image, only a block of
+ * one instruction is known. */
+static bool run_end(rvt_image *img, uint64_t pc, uint64_t n, uint64_t hw, uint64_t *end)
+{
+    *end = pc;
+    if (!img)
+        return n == 1;
+    uint64_t used = 0;
+    for (uint64_t k = 0; k < n; k++) {
+        const rvt_insn *i = rvt_image_insn(img, pc);
+        if (!i)
+            return false;
+        *end = pc;
+        used += i->len / 2;
+        pc += i->len;
+    }
+    return used == hw;
+}
+
+int rvt_out_run(rvt_out *o, const rvt_flow_event *ev)
+{
+    if (!o || !ev || ev->kind != RVT_EV_INSN)
+        return RVT_ERR_INVAL;
+    rvt_block b = { .start_pc = ev->pc, .ninsn = ev->aux, .offset = ev->offset, .priv = ev->priv,
+                    .src = ev->src, .end = RVT_BLK_DISCON };
+    const rvt_shape *sh = rvt_shape_get(o->shapes, ev->pc, ev->aux);
+    if (sh && sh->hw != ev->aux2)
+        return RVT_ERR_NOCODE;      /* not the code the decoder walked */
+    if (sh)
+        b.end_pc = sh->end;
+    else if (!run_end(o->img, ev->pc, ev->aux, ev->aux2, &b.end_pc))
+        return RVT_ERR_NOCODE;
+    b.next_pc = b.end_pc;
+    return deliver(o, &b, sh);
 }

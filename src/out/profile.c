@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/grow.h"
+#include "rvtrace/flow.h"
 #include "out/profile.h"
 
 rvt_profile *rvt_profile_new(rvt_image *img)
@@ -188,6 +189,25 @@ int rvt_profile_event(void *ctx, const rvt_flow_event *ev)
     default: break;
     }
     return 0;
+}
+
+/* rvt_folded_block's hook: insn() for the instructions it looks up. */
+typedef struct block_ctx {
+    rvt_profile *p;
+    rvt_flow_event ev;
+} block_ctx;
+
+static void block_insn(void *ctx, uint64_t pc)
+{
+    block_ctx *c = ctx;
+    c->ev.pc = pc;
+    insn(c->p, &c->ev);
+}
+
+void rvt_profile_block(rvt_profile *p, const rvt_block *b)
+{
+    block_ctx c = { p, { .kind = RVT_EV_INSN, .priv = b->priv, .src = b->src, .offset = b->offset } };
+    rvt_folded_block(p->fo, b, block_insn, &c);
 }
 
 rvt_prof_image *rvt_profile_images(const rvt_profile *p, size_t *n)

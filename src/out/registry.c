@@ -17,6 +17,7 @@ static const rvt_out_writer *const writers[] = {
     &rvt_out_lcov_writer,       /* lcov tracefile (--lcov FILE) */
     &rvt_out_coverage_listing_writer,
     &rvt_out_lbr_writer,
+    &rvt_out_pcs_bin_writer,   /* binary PC list (--pcs-bin FILE) */
 };
 
 const rvt_out_writer *rvt_out_writer_at(size_t i)

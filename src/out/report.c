@@ -25,6 +25,11 @@ static void rep_event(void *state, const rvt_flow_event *ev)
     rvt_profile_event(((rep_out *)state)->p, ev);
 }
 
+static void rep_block(void *state, const struct rvt_block *b)
+{
+    rvt_profile_block(((rep_out *)state)->p, b);
+}
+
 static void rep_finish(void *state)
 {
     rep_out *o = state;
@@ -36,5 +41,5 @@ static void rep_finish(void *state)
 
 const rvt_out_writer rvt_out_report_writer = {
     .name = "report", .needs_image = true,
-    .open = rep_open, .event = rep_event, .finish = rep_finish,
+    .open = rep_open, .event = rep_event, .finish = rep_finish, .block = rep_block,
 };

@@ -35,6 +35,11 @@ static void ss_event(void *state, const rvt_flow_event *ev)
     rvt_folded_event(((ss_out *)state)->fo, ev);
 }
 
+static void ss_block(void *state, const struct rvt_block *b)
+{
+    rvt_folded_block(((ss_out *)state)->fo, b, NULL, NULL);
+}
+
 static void index_frames(void *ctx, const char *const *names, uint32_t n, uint64_t insns, uint64_t cycles)
 {
     ss_out *o = ctx;
@@ -112,5 +117,5 @@ static void ss_finish(void *state)
 
 const rvt_out_writer rvt_out_speedscope_writer = {
     .name = "speedscope", .needs_image = true,
-    .open = ss_open, .event = ss_event, .finish = ss_finish,
+    .open = ss_open, .event = ss_event, .finish = ss_finish, .block = ss_block,
 };

@@ -17,6 +17,7 @@
 #include "util/grow.h"
 #include "out/callstack.h"
 #include "out/event_text.h"
+#include "out/block_visit.h"
 #include "out/keymap.h"
 #include "out/writers.h"
 
@@ -52,6 +53,7 @@ typedef struct tl_out {
     size_t nevs, ev_cap;
     uint64_t insns, time, first_time;
     bool have_time, oom;
+    rvt_sym_span span;            /* of the last block's start (tl_block) */
 } tl_out;
 
 static void *tl_open(FILE *f, rvt_image *img)
@@ -81,6 +83,16 @@ static tl_hart *hart(tl_out *o, uint16_t src)
         h[i]->tid = src;
     }
     return o->harts[i];
+}
+
+/* The hart of an event or block (the previous one's, mostly); NULL and
+ * o->oom when out of memory. */
+static tl_hart *hart_of(tl_out *o, uint16_t src)
+{
+    tl_hart *h = o->last && o->last->tid == src ? o->last : (o->last = hart(o, src));
+    if (!h)
+        o->oom = true;
+    return h;
 }
 
 static void put(tl_out *o, uint8_t ph, uint16_t tid, const char *name, uint8_t kind, uint8_t flags,
@@ -157,11 +169,9 @@ static void time_event(tl_out *o, uint64_t t)
 static void tl_event(void *state, const rvt_flow_event *ev)
 {
     tl_out *o = state;
-    tl_hart *h = o->last && o->last->tid == ev->src ? o->last : (o->last = hart(o, ev->src));
-    if (!h) {
-        o->oom = true;
+    tl_hart *h = hart_of(o, ev->src);
+    if (!h)
         return;
-    }
     if (ev->kind == RVT_EV_INSN) {
         insn(o, h, ev->pc);
         return;
@@ -181,6 +191,36 @@ static void tl_event(void *state, const rvt_flow_event *ev)
     uint64_t arg = ev->kind == RVT_EV_TRAP || ev->kind == RVT_EV_INTERRUPT || ev->kind == RVT_EV_PRIV ||
                    ev->kind == RVT_EV_CONTEXT ? ev->aux : 0;
     put(o, TL_INSTANT, h->tid, what, ev->kind, ev->flags, arg);
+}
+
+/* A block (out.h rvt_out_writer.block): insn() for the instructions
+ * rvt_block_visit names, a count for the others. */
+typedef struct tl_visit {
+    tl_out *o;
+    tl_hart *h;
+} tl_visit;
+
+static void visit_insn(void *ctx, uint64_t pc)
+{
+    tl_visit *w = ctx;
+    insn(w->o, w->h, pc);
+}
+
+static void visit_skip(void *ctx, uint64_t n)
+{
+    tl_visit *w = ctx;
+    w->o->insns += n;
+    w->h->cs.effect = RVT_CS_NONE;
+}
+
+static void tl_block(void *state, const rvt_block *b)
+{
+    tl_out *o = state;
+    tl_hart *h = hart_of(o, b->src);
+    if (!h)
+        return;
+    tl_visit w = { o, h };
+    rvt_block_visit(b, o->img, &o->span, &(rvt_block_visitor){ visit_insn, visit_skip, &w });
 }
 
 /* ---- writing ---- */
@@ -255,5 +295,5 @@ static void tl_finish(void *state)
 
 const rvt_out_writer rvt_out_timeline_writer = {
     .name = "timeline", .needs_image = true,
-    .open = tl_open, .event = tl_event, .finish = tl_finish,
+    .open = tl_open, .event = tl_event, .finish = tl_finish, .block = tl_block,
 };

@@ -17,5 +17,6 @@ extern const rvt_out_writer rvt_out_html_writer;      /* html.c */
 extern const rvt_out_writer rvt_out_coverage_listing_writer;   /* coverage_listing.c */
 extern const rvt_out_writer rvt_out_lcov_writer;      /* lcov.c */
 extern const rvt_out_writer rvt_out_lbr_writer;       /* lbr.c */
+extern const rvt_out_writer rvt_out_pcs_bin_writer;   /* pcs_bin.c */
 
 #endif

@@ -87,10 +87,9 @@ int rvt_proto_decoder_next_event(rvt_proto_decoder *d, rvt_flow_event *out)
 
 int rvt_proto_decoder_set_events(rvt_proto_decoder *d, unsigned mode)
 {
-    if (!d || mode > RVT_PROTO_EVENTS_COUNT)
+    if (!d || mode > RVT_PROTO_EVENTS_RUNS)
         return RVT_ERR_INVAL;
-    d->ops->set_events(d->d, mode);
-    return 0;
+    return d->ops->set_events(d->d, mode);
 }
 
 int rvt_proto_decoder_set_source(rvt_proto_decoder *d, int src)

@@ -183,9 +183,13 @@ static int te_dec_block(void *d, rvt_block *out) { return rvt_te_decoder_next_bl
 static int te_dec_insn(void *d, rvt_flow_insn *out) { return rvt_te_decoder_next_insn(d, out); }
 static int te_dec_event(void *d, rvt_flow_event *out) { return rvt_te_decoder_next_event(d, out); }
 
-static void te_dec_set_events(void *d, unsigned mode)
+/* The E-Trace decoder has no run mode (its pull API gives blocks). */
+static int te_dec_set_events(void *d, unsigned mode)
 {
+    if (mode == RVT_PROTO_EVENTS_RUNS)
+        return RVT_ERR_STATE;
     rvt_te_decoder_set_events(d, mode != RVT_PROTO_EVENTS_COUNT);
+    return 0;
 }
 
 /* E-Trace streams name no source (one hart per stream): only "every". */

@@ -60,7 +60,7 @@ typedef struct proto_dec_ops {
     int (*next_insn)(void *d, rvt_flow_insn *out);
     int (*next_event)(void *d, rvt_flow_event *out);
     /* the controls of rvt_proto_decoder_set_events and the rest (proto.h) */
-    void (*set_events)(void *d, unsigned mode);
+    int (*set_events)(void *d, unsigned mode);     /* 0 or RVT_ERR_STATE */
     int (*set_source)(void *d, int src);
     void (*flush)(void *d);
     void (*stats)(const void *d, rvt_proto_dec_stats *out);

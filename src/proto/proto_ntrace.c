@@ -152,10 +152,12 @@ static int nt_dec_block(void *d, rvt_block *out) { return rvt_nt_decoder_next_bl
 static int nt_dec_insn(void *d, rvt_flow_insn *out) { return rvt_nt_decoder_next_insn(d, out); }
 static int nt_dec_event(void *d, rvt_flow_event *out) { return rvt_nt_decoder_next_event(d, out); }
 
-static void nt_dec_set_events(void *d, unsigned mode)
+static int nt_dec_set_events(void *d, unsigned mode)
 {
     rvt_nt_decoder_set_events(d, mode == RVT_PROTO_EVENTS_COUNT ? RVT_NT_EVENTS_COUNT
-                                                                : RVT_NT_EVENTS_INSN);
+                                 : mode == RVT_PROTO_EVENTS_RUNS ? RVT_NT_EVENTS_BLOCK
+                                                                 : RVT_NT_EVENTS_INSN);
+    return 0;
 }
 
 static int nt_dec_set_source(void *d, int src) { return rvt_nt_decoder_set_src_filter(d, src); }

@@ -61,7 +61,11 @@ static void registry(void)
         CHECK(w == rvt_out_writer_at(9 + i));
         CHECK(w && w->file_option && w->needs_image);
     }
-    CHECK(rvt_out_writer_at(12) == NULL);
+    /* issue #18: the binary PC list, --pcs-bin FILE, needing no image */
+    const rvt_out_writer *pb = rvt_out_find("pcs-bin");
+    CHECK(pb != NULL && pb == rvt_out_writer_at(12));
+    CHECK(pb && pb->file_option && !pb->needs_image);
+    CHECK(rvt_out_writer_at(13) == NULL);
     CHECK(rvt_out_find("probe") == NULL);
     CHECK(rvt_out_find("JSON") == NULL);
     CHECK(rvt_out_find("") == NULL);

@@ -47,6 +47,8 @@ typedef struct cli_decode_progress {
 } cli_decode_progress;
 void cli_decode_progress_init(cli_decode_progress *d, const char *file, uint64_t len, bool quiet_out);
 void cli_decode_progress_event(cli_decode_progress *d, const struct rvt_flow_event *ev);
+/* The same for a block-mode event (aux instructions: rvt_out_run). */
+void cli_decode_progress_run(cli_decode_progress *d, const struct rvt_flow_event *ev);
 /* An ingress sink in front of `down` that shows the instructions passed
  * so far (encode: the records of FILE) and forwards everything. */
 typedef struct cli_sink_progress {

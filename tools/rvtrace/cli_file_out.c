@@ -73,6 +73,14 @@ void cli_file_outs_event(cli_file_outs *fo, const rvt_flow_event *ev)
             rvt_out_event(fo->out[k], ev);
 }
 
+int cli_file_outs_run(cli_file_outs *fo, const rvt_flow_event *ev)
+{
+    for (size_t k = 0; k < fo->n; k++)
+        if (fo->out[k] && rvt_out_run(fo->out[k], ev) < 0)
+            return CLI_FAIL;
+    return CLI_OK;
+}
+
 int cli_file_outs_close(cli_file_outs *fo)
 {
     int rc = CLI_OK;

@@ -111,6 +111,11 @@ cli_mem *cli_image_load(rvt_image *img, int argc, char **argv, bool *usage)
     return cm;
 }
 
+bool cli_image_keyed(const cli_mem *cm)
+{
+    return cm->n > 0;
+}
+
 rvt_mem *cli_image_mem(cli_mem *cm)
 {
     return cm->mem;

@@ -16,6 +16,8 @@ typedef struct cli_mem cli_mem;
 cli_mem *cli_image_load(rvt_image *img, int argc, char **argv, bool *usage);
 /* The rvt_mem decoders take: img in every space plus the keyed images. */
 rvt_mem *cli_image_mem(cli_mem *cm);
+/* Some --elf FILE@KEY: code img does not hold. */
+bool cli_image_keyed(const cli_mem *cm);
 void cli_image_free(cli_mem *cm);
 
 #endif

@@ -70,14 +70,31 @@ void cli_decode_progress_init(cli_decode_progress *d, const char *file, uint64_t
 }
 
 /* Per event: a counter, and the clock once in 2^20 instructions. */
-void cli_decode_progress_event(cli_decode_progress *d, const rvt_flow_event *ev)
+/* The line, once in 2^20 instructions (counted in blocks or one by one). */
+static void decode_progress(cli_decode_progress *d, uint64_t before, uint64_t offset)
 {
-    if (ev->kind != RVT_EV_INSN || (++d->insns & 0xfffff) || !cli_progress_due(&d->p))
+    if ((before >> 20) == (d->insns >> 20) || !cli_progress_due(&d->p))
         return;
     char a[32];
-    unsigned pct = d->len && ev->offset < d->len ? (unsigned)(ev->offset * 100 / d->len) : 100;
+    unsigned pct = d->len && offset < d->len ? (unsigned)(offset * 100 / d->len) : 100;
     cli_progress_show(&d->p, "%s: %u%% of %llu bytes, %s instructions", d->file, pct,
                       (unsigned long long)d->len, cli_thousands(d->insns, a, sizeof a));
+}
+
+void cli_decode_progress_event(cli_decode_progress *d, const rvt_flow_event *ev)
+{
+    if (ev->kind == RVT_EV_INSN) {
+        d->insns++;
+        decode_progress(d, d->insns - 1, ev->offset);
+    }
+}
+
+void cli_decode_progress_run(cli_decode_progress *d, const rvt_flow_event *ev)
+{
+    if (ev->kind == RVT_EV_INSN) {
+        d->insns += ev->aux;
+        decode_progress(d, d->insns - ev->aux, ev->offset);
+    }
 }
 
 static int sp_put(void *ctx, const rvt_irec *recs, size_t n)

@@ -13,7 +13,9 @@ const char cmd_decode_help[] =
     "\n"
     "Rebuild the executed instruction sequence from a trace and the program\n"
     "image.  Outputs, any together, in any order: --pcs F (the retired PCs,\n"
-    "one hex address per line; also spelt --pcs-retired as in run), and on\n"
+    "one hex address per line; also spelt --pcs-retired as in run), --pcs-bin\n"
+    "F (the same PCs as a binary list, 4 or 8 bytes each: docs/formats.md;\n"
+    "rvtrace dump F prints it as text), and on\n"
     "stdout one of --listing (disassembly with symbols and trap/privilege\n"
     "annotations; the default unless --pcs, --count or only --data-out is\n"
     "given), --json (one JSON object per instruction), --folded (call stacks\n"
@@ -70,6 +72,8 @@ typedef struct dec_ctx {
     rvt_mem_patches *smc;
     const rvt_proto *proto;
     cli_decode_progress pr;
+    bool keyed;               /* some --elf FILE@KEY: img lacks code the decoder has */
+    bool runs;                /* N-Trace block-mode events (on_run) */
 } dec_ctx;
 
 /* A stream problem: E-Trace reports the error (its LOST repeats it);
@@ -94,9 +98,28 @@ static void report(dec_ctx *c, const rvt_flow_event *ev)
     cli_diag((void *)c->path, ev->kind == RVT_EV_ERROR ? RVT_DIAG_ERROR : RVT_DIAG_WARN, ev->offset, msg);
 }
 
+/* A block-mode instruction event (N-Trace RVT_NT_EVENTS_BLOCK: aux
+ * instructions from pc): to every output as one block (rvt_out_run),
+ * which their block entries count at once (issue 17). */
+static int on_run(dec_ctx *c, const rvt_flow_event *ev)
+{
+    cli_decode_progress_run(&c->pr, ev);
+    for (size_t i = 0; i < c->nout; i++)
+        if (rvt_out_run(c->outs[i], ev) < 0)
+            goto bad;
+    if (cli_file_outs_run(c->files, ev) == CLI_OK)
+        return 0;
+bad:
+    cli_diag((void *)c->path, RVT_DIAG_ERROR, ev->offset, "the program image lacks the code of a decoded block");
+    c->errors++;
+    return 1;
+}
+
 static int on_event(void *ctx, const rvt_flow_event *ev)
 {
     dec_ctx *c = ctx;
+    if (c->runs && ev->kind == RVT_EV_INSN)
+        return on_run(c, ev);
     cli_decode_progress_event(&c->pr, ev);
     if (ev->kind == RVT_EV_INSN && c->smc) {
         const rvt_insn *i = rvt_image_insn(c->img, ev->pc);
@@ -216,6 +239,8 @@ static int run_decoder(dec_ctx *c, const rvt_proto_cfg *cfg, int src, const uint
     c->dec = d;
     if (count && !c->nout && !c->smc && !c->files->n)
         rvt_proto_decoder_set_events(d, RVT_PROTO_EVENTS_COUNT);   /* --smc needs each fence.i */
+    else if (!c->smc && !c->keyed)          /* runs need img's lengths */
+        c->runs = rvt_proto_decoder_set_events(d, RVT_PROTO_EVENTS_RUNS) == 0;
     st = rvt_proto_decoder_run(d, buf, len);
     if (st >= 0)
         st = rvt_proto_decoder_finish(d);
@@ -302,7 +327,7 @@ static int smc_open(dec_ctx *c, const char *path)
     return CLI_OK;
 }
 
-static int decode_trace(cli_args *a, cli_kind k, rvt_proto_cfg *cfg, rvt_image *img, rvt_mem *mem)
+static int decode_trace(cli_args *a, cli_kind k, rvt_proto_cfg *cfg, rvt_image *img, rvt_mem *mem, bool keyed)
 {
     const char *in = a->files[0], *pcs = cli_args_value(a, O_PCS), *smc = cli_args_value(a, O_SMC);
     bool count = cli_args_has(a, O_COUNT);
@@ -312,7 +337,8 @@ static int decode_trace(cli_args *a, cli_kind k, rvt_proto_cfg *cfg, rvt_image *
     /* the program's class unless the settings state the width */
     rvt_proto_cfg_input_xlen(cfg, rvt_image_xlen(img));
     static dec_ctx c;
-    c = (dec_ctx){ .kind = k, .path = in, .img = img, .mem = mem, .files = &a->fouts, .proto = rvt_proto_cfg_proto(cfg) };
+    c = (dec_ctx){ .kind = k, .path = in, .img = img, .mem = mem, .files = &a->fouts, .proto = rvt_proto_cfg_proto(cfg),
+               .keyed = keyed };
     size_t len = 0;
     uint8_t *buf = cli_slurp(in, &len);
     if (k == KIND_TE)   /* unwrap an encapsulated stream (cli_container.c) */
@@ -384,7 +410,8 @@ int cmd_decode(int argc, char **argv)
         cli_mem *mem = NULL;
         bool usage = false;
         rvt_image *img = image_open(&a, k, cfg, argc, argv, &mem, &usage);
-        rc = img ? decode_trace(&a, k, cfg, img, cli_image_mem(mem)) : usage ? CLI_USAGE : CLI_FAIL;
+        rc = img ? decode_trace(&a, k, cfg, img, cli_image_mem(mem), cli_image_keyed(mem)) : usage ? CLI_USAGE
+                                                                                            : CLI_FAIL;
         cli_image_free(mem);
         rvt_image_free(img);
     }

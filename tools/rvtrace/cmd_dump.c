@@ -5,6 +5,7 @@
 #include <string.h>
 #include "cli_kind.h"
 #include "dump_summary.h"
+#include "pcbin_dump.h"
 
 const char cmd_dump_help[] =
     "usage: rvtrace dump [--etrace|--ntrace|--tv] [--json|--summary] [--addresses] FILE\n"
@@ -26,6 +27,8 @@ const char cmd_dump_help[] =
     "each message with an F-ADDR or U-ADDR ends with the PC it stands for\n"
     "(\"-> 0x...\"; JSON: \"pc\"), U-ADDR being XORed with the source's previous\n"
     "address (N-Trace 8.1).\n"
+    "A binary PC list (decode --pcs-bin, docs/formats.md; known by its magic)\n"
+    "is printed as decode --pcs writes the PCs: one hex address per line.\n"
     "E-Trace containers: the reference-flow framing, or the ratified\n"
     "encapsulation (--container encap, docs/transport.md) when FILE.attrs says\n"
     "so or the file starts with a synchronisation sequence; the choice is\n"
@@ -113,6 +116,8 @@ int cmd_dump(int argc, char **argv)
     cli_args a;
     cli_kind k;
     int rc = cli_args_parse(&a, CMD_DUMP, "dump", argc, argv);
+    if (rc == CLI_OK && a.nfiles && pcbin_is_file(a.files[0]))
+        return pcbin_dump_file(a.files[0]);
     if (rc == CLI_OK)
         rc = cli_kind_of(&a, &k);
     if (rc != CLI_OK)

@@ -33,6 +33,11 @@ static void script_lbr_event(void *state, const rvt_flow_event *ev)
     rvt_lbr_event(state, ev);
 }
 
+static void script_lbr_block(void *state, const struct rvt_block *b)
+{
+    rvt_lbr_block(state, b);
+}
+
 static void script_lbr_finish(void *state)
 {
     rvt_lbr_free(state);
@@ -41,6 +46,7 @@ static void script_lbr_finish(void *state)
 static const rvt_out_writer script_lbr_writer = {
     .name = "lbr", .needs_image = true, .file_option = true,
     .open = script_lbr_open, .event = script_lbr_event, .finish = script_lbr_finish,
+    .block = script_lbr_block,
 };
 
 int cmd_script(int argc, char **argv)

@@ -1,0 +1,24 @@
+/* The shapes of instruction blocks, cached by start pc (block_shape.h). */
+#include "out/block_shape.h"
+
+const rvt_shape *rvt_shape_get(rvt_shapes *s, uint64_t pc, uint64_t n)
+{
+    rvt_shape *e = &s->slot[(pc >> 1) & (RVT_SHAPE_SLOTS - 1)];
+    if (e->n == n && e->pc == pc)
+        return e;
+    if (n == 0 || n > RVT_SHAPE_MAX || !s->img)
+        return NULL;
+    rvt_shape sh = { .pc = pc, .n = (uint32_t)n };
+    uint64_t at = pc;
+    for (uint32_t k = 0; k < n; k++) {
+        const rvt_insn *i = rvt_image_insn(s->img, at);
+        if (!i || (i->len != 2 && i->len != 4))
+            return NULL;
+        sh.end = at;
+        sh.hw += i->len / 2;
+        sh.lens |= (uint32_t)(i->len == 4) << k;
+        at += i->len;
+    }
+    *e = sh;
+    return e;
+}

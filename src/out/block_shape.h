@@ -1,0 +1,36 @@
+/* The shapes of instruction blocks, cached by start pc (block_shape.c):
+ * where a block of n instructions from pc ends and which of them are
+ * compressed, walked through the image once per distinct block rather
+ * than on every retirement of it (rvt_out_run, rvt_out_block). */
+#ifndef RVT_OUT_BLOCK_SHAPE_H
+#define RVT_OUT_BLOCK_SHAPE_H
+
+#include "rvtrace/image.h"
+
+#define RVT_SHAPE_SLOTS 1024u      /* direct mapped by start pc */
+#define RVT_SHAPE_MAX 32u          /* instructions (bits of lens) */
+
+typedef struct rvt_shape {
+    uint64_t pc, end;           /* first and last instruction */
+    uint32_t n;                 /* instructions; 0: empty slot */
+    uint32_t hw;                /* half-words */
+    uint32_t lens;              /* bit k: instruction k is 4 bytes, else 2 */
+} rvt_shape;
+
+typedef struct rvt_shapes {
+    rvt_image *img;
+    rvt_shape slot[RVT_SHAPE_SLOTS];
+} rvt_shapes;
+
+/* The shape of n instructions from pc, or NULL: no image, code missing,
+ * more than RVT_SHAPE_MAX instructions, or one neither 2 nor 4 bytes long
+ * (the caller walks those itself).  Valid until the next call. */
+const rvt_shape *rvt_shape_get(rvt_shapes *s, uint64_t pc, uint64_t n);
+
+/* The pc after instruction k of a shape at pc. */
+static inline uint64_t rvt_shape_next(const rvt_shape *sh, unsigned k, uint64_t pc)
+{
+    return pc + 2 + 2 * ((sh->lens >> k) & 1u);
+}
+
+#endif

@@ -1,0 +1,41 @@
+/* The "pcs-bin" writer (`decode --pcs-bin FILE`): the retired PCs as a
+ * binary PC list (rvtrace/pcbin.h, docs/formats.md): the header, then each
+ * PC little-endian in xlen/8 bytes, through the PC-list writers' buffer
+ * and block walk (pc_list.h).  Fixed width rather than delta-coded: a
+ * store per instruction to write, random access to read. */
+#include "rvtrace/pcbin.h"
+#include "out/pc_list.h"
+#include "out/writers.h"
+
+/* Little-endian whatever the host. */
+static inline void put_le(rvt_obuf *b, const uint64_t *pcs, size_t n, unsigned bytes)
+{
+    unsigned char *p = (unsigned char *)rvt_obuf_reserve(b, 8 * n);
+    for (size_t k = 0; k < n; k++) {
+        uint64_t pc = pcs[k];
+        for (unsigned i = 0; i < bytes; i++, pc >>= 8)
+            *p++ = (unsigned char)pc;
+    }
+    rvt_obuf_commit(b, (char *)p);
+}
+
+static void put_32(rvt_obuf *b, const uint64_t *pcs, size_t n) { put_le(b, pcs, n, 4); }
+static void put_64(rvt_obuf *b, const uint64_t *pcs, size_t n) { put_le(b, pcs, n, 8); }
+
+static void *pcb_open(FILE *f, rvt_image *img)
+{
+    unsigned xlen = img && rvt_image_xlen(img) == 32 ? 32 : 64;
+    rvt_pc_list *l = rvt_pc_list_new(f, img, xlen == 32 ? put_32 : put_64);
+    if (l) {
+        uint8_t hdr[RVT_PCBIN_HEADER];
+        rvt_pcbin_header(hdr, xlen);
+        rvt_obuf_write(&l->b, hdr, sizeof hdr);
+    }
+    return l;
+}
+
+const rvt_out_writer rvt_out_pcs_bin_writer = {
+    .name = "pcs-bin", .needs_image = false, .file_option = true,
+    .open = pcb_open, .event = rvt_pc_list_event, .finish = rvt_pc_list_finish,
+    .block = rvt_pc_list_block,
+};
