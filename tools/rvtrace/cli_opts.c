@@ -33,7 +33,7 @@ static const cli_option table[] = {
     { O_RAW, "--raw", NULL, "FILE@ADDR", X, K_TE, "add a binary to the image" },
     { O_SPIKE_RV, "--spike-reset-vector", NULL, NULL, X, K_TE, "Spike's reset vector at 0x1000" },
     { O_SMC, "--smc", NULL, "FILE", X, K_TE | K_NT, "self-modifying code: words written at fence.i" },
-    { O_SRC, "--src", NULL, "N", X, K_NT, "decode only source N (0..4095)" },
+    { O_SRC, "--src", NULL, "N", X, K_NT | K_TE, "decode only source N (N-Trace SRC 0..4095, E-Trace encapsulation srcID 0..65535)" },
     { O_OUT, "-o", NULL, "OUT", E, K_TE | K_NT, "the stream to write (settings in OUT.attrs)" },
     { O_FILTER, "--trace-range", NULL, "...", E, K_TE | K_NT,
       "the filter and trigger options of run (docs/filter.md)" },

@@ -96,9 +96,8 @@ static void report(dec_ctx *c, const rvt_flow_event *ev)
     cli_diag((void *)c->path, ev->kind == RVT_EV_ERROR ? RVT_DIAG_ERROR : RVT_DIAG_WARN, ev->offset, msg);
 }
 
-static int on_event(void *ctx, const rvt_flow_event *ev)
+static int deliver(dec_ctx *c, const rvt_flow_event *ev)
 {
-    dec_ctx *c = ctx;
     cli_decode_progress_event(&c->pr, ev);
     if (ev->kind == RVT_EV_INSN && c->smc) {
         const rvt_insn *i = rvt_image_insn(c->img, ev->pc);
@@ -124,6 +123,18 @@ static int on_event(void *ctx, const rvt_flow_event *ev)
     return 0;
 }
 
+/* An encapsulated stream's packets' timestamps (2.1.1) come before the
+ * events those packets produced (cli_container.c). */
+static int on_event(void *ctx, const rvt_flow_event *ev)
+{
+    dec_ctx *c = ctx;
+    rvt_flow_event t = { .kind = RVT_EV_TIME, .src = ev->src };
+    int st = 0;
+    while (!st && ev->offset != UINT64_MAX && cli_container_time(ev->offset, &t.aux, &t.offset))
+        st = deliver(c, &t);
+    return st ? st : deliver(c, ev);
+}
+
 /* ---- E-Trace ---- */
 
 /* After errors the decoder emits nothing until the next synchronisation
@@ -142,24 +153,44 @@ static void te_loss_summary(const char *in, const rvt_te_dec_stats *st)
 static int te_run(dec_ctx *c, const rvt_te_attrs *a, const uint8_t *buf, size_t len, bool count)
 {
     int st = 0;
+    uint64_t errors_before = c->errors;
     rvt_te_decoder *d = rvt_te_decoder_new_mem(a, c->mem, on_event, c, &st);
     if (!d) {
         cli_err("%s: %s", c->path, rvt_status_str(st));
         return CLI_FAIL;
     }
     c->te = d;
+    long src = cli_container_src_at(0);     /* an encapsulated stream's srcID (2.1.2) */
+    if (src >= 0)
+        rvt_te_decoder_set_source(d, (uint16_t)src);
     if (!c->nout && !c->smc && !c->files->n)
         rvt_te_decoder_set_events(d, false);    /* --count alone */
     rvt_te_decoder_run(d, buf, len);
     cli_progress_done(&c->pr.p);
     rvt_te_dec_stats ds;
     rvt_te_decoder_stats(d, &ds);
-    if (c->errors)
+    if (c->errors > errors_before)
         te_loss_summary(c->path, &ds);
-    if (count)
+    if (count && cli_container_nsources() > 1)
+        printf("srcID %ld: %llu instructions\n", src, (unsigned long long)ds.instructions);
+    else if (count)
         printf("%llu instructions\n", (unsigned long long)ds.instructions);
     rvt_te_decoder_free(d);
     return CLI_OK;
+}
+
+/* Several sources in one encapsulated stream: one decoder per srcID, one
+ * source after the other in the order they first appear (cli_container.c). */
+static int te_run_sources(dec_ctx *c, const rvt_te_attrs *a, const uint8_t *buf, size_t len,
+                          bool count)
+{
+    int rc = te_run(c, a, buf, len, count);
+    uint8_t *next;
+    while (rc == CLI_OK && (next = cli_container_next_source(&len))) {
+        rc = te_run(c, a, next, len, count);
+        free(next);
+    }
+    return rc;
 }
 
 /* ---- N-Trace ---- */
@@ -195,12 +226,13 @@ static void nt_loss_summary(const dec_ctx *c, const rvt_nt_dec_stats *ds)
     cli_diag((void *)c->path, RVT_DIAG_WARN, UINT64_MAX, msg);
 }
 
-/* --src N: a source id, 0..4095 (table 8: SRC is at most 12 bits). */
-static bool parse_src(const char *v, int *src)
+/* --src N: a source id, 0..4095 (N-Trace table 8: SRC is at most 12
+ * bits), 0..65535 for E-Trace (Encapsulation 2.1.2: srcID up to 16). */
+static bool parse_src(const char *v, uint64_t max, int *src)
 {
     uint64_t n;
-    if (v && (!cli_parse_u64(v, &n) || n > 4095)) {
-        cli_err("decode: --src %s: want a source id 0..4095", v);
+    if (v && (!cli_parse_u64(v, &n) || n > max)) {
+        cli_err("decode: --src %s: want a source id 0..%llu", v, (unsigned long long)max);
         return false;
     }
     *src = v ? (int)n : -1;
@@ -298,6 +330,8 @@ static int data_out(const rvt_te_attrs *ta, const char *in, const char *out)
     uint8_t *buf = cli_container_unwrap(in, cli_slurp(in, &len), &len);
     if (!buf)
         return CLI_FAIL;
+    if (cli_container_nsources() > 1)
+        cli_err("%s: --data-out: srcID %ld only (--src N picks another)", in, cli_container_src_at(0));
     int rc = te_data_decode(ta, buf, len, in, out);
     free(buf);
     return rc;
@@ -319,8 +353,10 @@ static int decode_trace(cli_args *a, cli_kind k, rvt_proto_cfg *cfg, rvt_image *
     const char *in = a->files[0], *pcs = cli_args_value(a, O_PCS), *smc = cli_args_value(a, O_SMC);
     bool count = cli_args_has(a, O_COUNT);
     int src;
-    if (!parse_src(cli_args_value(a, O_SRC), &src))
+    if (!parse_src(cli_args_value(a, O_SRC), k == KIND_TE ? 0xFFFF : 4095, &src))
         return CLI_USAGE;
+    if (k == KIND_TE && src >= 0)
+        cli_container_select((unsigned)src);
     /* the program's class unless the settings state the width */
     rvt_proto_cfg_input_xlen(cfg, rvt_image_xlen(img));
     static dec_ctx c;
@@ -344,7 +380,7 @@ static int decode_trace(cli_args *a, cli_kind k, rvt_proto_cfg *cfg, rvt_image *
         goto close;
     }
     cli_decode_progress_init(&c.pr, in, len, !to_stdout);
-    rc = k == KIND_TE ? te_run(&c, rvt_proto_cfg_native(cfg), buf, len, count)
+    rc = k == KIND_TE ? te_run_sources(&c, rvt_proto_cfg_native(cfg), buf, len, count)
                       : nt_run(&c, rvt_proto_cfg_native(cfg), src, buf, len, count);
     ran = rc == CLI_OK;
     if (cli_file_outs_close(&a->fouts) != CLI_OK)

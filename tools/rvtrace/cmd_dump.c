@@ -41,7 +41,13 @@ static int on_item(void *ctx, const rvt_proto_item *it)
         cli_diag((void *)d->file, RVT_DIAG_ERROR, cli_container_offset(it->offset), it->msg);
     else if (d->sum)
         dump_summary_add(d->sum, it->name, it->size);
-    if (it->text)
+    /* several sources in one encapsulated stream: which one (2.1.2) */
+    long src = it->text && cli_container_nsources() > 1 ? cli_container_src_at(it->offset) : -1;
+    if (src >= 0 && it->text[0] == '{')
+        printf("{\"srcID\":%ld,%s\n", src, it->text + 1);
+    else if (src >= 0)
+        printf("%s srcID=%ld\n", it->text, src);
+    else if (it->text)
         puts(it->text);
     return 0;
 }
@@ -61,8 +67,10 @@ static int dump_stream(const cli_args *a, const char *file, rvt_proto_cfg *c, bo
                      (cli_args_has(a, O_ADDRESSES) && !summary ? RVT_PROTO_DUMP_PCS : 0);
     size_t len;
     uint8_t *buf = cli_slurp(file, &len);
-    if (te)     /* E-Trace: unwrap an encapsulated stream (cli_container.c) */
+    if (te) {   /* E-Trace: unwrap an encapsulated stream, all sources (cli_container.c) */
+        cli_container_merge_sources();
         buf = cli_container_unwrap(file, buf, &len);
+    }
     if (!buf)
         return CLI_FAIL;
     dump_ctx d = { .file = file, .sum = summary ? calloc(1, sizeof *d.sum) : NULL };
