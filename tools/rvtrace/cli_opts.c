@@ -39,6 +39,8 @@ static const cli_option table[] = {
       "the filter and trigger options of run (docs/filter.md)" },
     { O_FILE_OUT, "--lcov", NULL, "FILE", X, K_TE | K_NT,
       "also write file writer NAME into FILE (docs/coverage.md)" },
+    { O_SYMFS, "--symfs", NULL, "DIR", X, K_TE,
+      "perf.data: the files its MMAP records name, under DIR (default .)" },
     { O_CONTAINER, "--container", NULL, "refflow|encap", D | X | E, K_TE,
       "E-Trace framing, with --encap-* (docs/transport.md)" },
 };

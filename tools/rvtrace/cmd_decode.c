@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli_kind.h"
+#include "cli_perf.h"
 #include "cli_image.h"
 #include "rvtrace/etrace.h"
 #include "rvtrace/image.h"
@@ -47,6 +48,10 @@ const char cmd_decode_help[] =
     "encapsulation (docs/transport.md) when FILE.attrs says so or the file\n"
     "starts with a synchronisation sequence; the choice is said on stderr,\n"
     "and --container/--encap-* options (rvtrace help encode) override it.\n"
+    "\n"
+    "perf.data (docs/perfdata.md): each CPU's AUX area data is decoded as an\n"
+    "E-Trace stream, over the files its MMAP records name, looked up under\n"
+    "--symfs DIR (default .); --elf is not needed.\n"
     "\n"
     "E-Trace: --raw FILE@ADDR adds a binary (e.g. a boot ROM) to the image.\n"
     "Spike's reset vector (auipc t0,0; addi a1,t0,32; csrr a0,mhartid;\n"
@@ -408,6 +413,8 @@ int cmd_decode(int argc, char **argv)
     cli_args a;
     cli_kind k;
     int rc = cli_args_parse(&a, CMD_DECODE, "decode", argc, argv);
+    if (rc == CLI_OK && a.nfiles && cli_perf_file(a.files[0]))
+        return cli_perf_decode(&a, a.files[0]);   /* perf.data (cli_perf.c) */
     if (rc == CLI_OK)
         rc = cli_kind_of(&a, &k);
     if (rc != CLI_OK)
@@ -419,7 +426,7 @@ int cmd_decode(int argc, char **argv)
     if ((rc = cli_args_check_kind(&a, k)) != CLI_OK)
         return rc;
     const char *elf = cli_args_value(&a, O_ELF), *data = cli_args_value(&a, O_DATA_OUT);
-    if ((!elf && !data) || !a.nfiles) {
+    if ((!elf && !data) || !a.nfiles) {   /* (a perf.data names its images) */
         cli_err("decode: need --elf PROG.elf (E-Trace: or --data-out OUT) and a trace file");
         return CLI_USAGE;
     }

@@ -3,6 +3,7 @@
  * protocols' walk is rvt_proto_dump (rvtrace/proto.h). */
 #include <stdlib.h>
 #include "cli_kind.h"
+#include "cli_perf.h"
 #include "dump_summary.h"
 
 const char cmd_dump_help[] =
@@ -27,7 +28,9 @@ const char cmd_dump_help[] =
     "E-Trace containers: the reference-flow framing, or the ratified\n"
     "encapsulation (--container encap, docs/transport.md) when FILE.attrs says\n"
     "so or the file starts with a synchronisation sequence; the choice is\n"
-    "said on stderr, and --container/--encap-* options override it.\n";
+    "said on stderr, and --container/--encap-* options override it.\n"
+    "A perf.data is listed one record per line as perf report -D prints them,\n"
+    "then the count of each record type (docs/perfdata.md).\n";
 
 typedef struct dump_ctx {
     const char *file;
@@ -100,6 +103,8 @@ int cmd_dump(int argc, char **argv)
     cli_args a;
     cli_kind k;
     int rc = cli_args_parse(&a, CMD_DUMP, "dump", argc, argv);
+    if (rc == CLI_OK && a.nfiles && cli_perf_file(a.files[0]))
+        return cli_perf_dump(&a, a.files[0]);     /* perf.data (cli_perf.c) */
     if (rc == CLI_OK)
         rc = cli_kind_of(&a, &k);
     if (rc != CLI_OK)
