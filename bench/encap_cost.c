@@ -64,6 +64,16 @@ static int unwrap(const growbuf *in, const rvt_tp_config *c, growbuf *out)
     return st;
 }
 
+int encap_cost_wrap(const uint8_t *refflow, size_t len, const rvt_tp_config *c, uint8_t **out,
+                    size_t *out_len)
+{
+    growbuf g = { 0 };
+    int st = wrap(refflow, len, c, &g);
+    *out = g.b;
+    *out_len = g.n;
+    return st < 0 ? st : 0;
+}
+
 int encap_cost_measure(const uint8_t *refflow, size_t len, encap_cost *o)
 {
     rvt_tp_config c;
