@@ -48,15 +48,6 @@ static int reset_peak(void)
     return ok;
 }
 
-static rvt_tp_config encap_cfg(void)
-{
-    rvt_tp_config c;
-    rvt_tp_config_init(&c);
-    c.src_bits = 8;
-    c.sync_interval = 4096;
-    return c;
-}
-
 /* One byte into the packet that holds the stream's middle byte. */
 static size_t cut_point(const uint8_t *enc, size_t n, const rvt_tp_config *c)
 {
@@ -137,7 +128,7 @@ static int decode_buffer(FILE *in, rvt_te_decoder *d, const rvt_te_attrs *a, wra
     uint8_t *b = malloc(CHUNK + CARRY);
     if (!b)
         return RVT_ERR_NOMEM;
-    feed fd = { .d = d, .a = a, .c = encap_cfg() };
+    feed fd = { .d = d, .a = a, .c = encap_cost_config() };
     size_t have = 0, got;
     while ((got = fread(b + have, 1, CHUNK, in)) > 0 || have) {
         size_t n = have + got;
@@ -173,7 +164,7 @@ int wrapped_measure(const char *elf, const rvt_te_attrs *a, const uint8_t *reffl
                     uint64_t bytes, wrapped_result *o)
 {
     memset(o, 0, sizeof *o);
-    rvt_tp_config c = encap_cfg();
+    rvt_tp_config c = encap_cost_config();
     uint8_t *enc = NULL;
     size_t n = 0;
     rvt_image *img = rvt_image_new();

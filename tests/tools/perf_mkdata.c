@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rvtrace/perfdata.h"
+#include "../unit/test_bytes_util.h"
 
 #define MAX_CPUS 16
 
@@ -18,24 +19,6 @@ typedef struct cpu_stream {
     uint8_t *buf;
     size_t len, pos;
 } cpu_stream;
-
-static uint8_t *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc(n > 0 ? (size_t)n : 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    *len = (size_t)n;
-    return b;
-}
 
 /* The CPUs' data in turns of at most chunk bytes. */
 static int write_aux(rvt_perf_writer *w, cpu_stream *s, int n, size_t chunk)
@@ -76,7 +59,7 @@ int main(int argc, char **argv)
         } else if (strchr(argv[i], ':') && n < MAX_CPUS) {
             s[n].cpu = (unsigned)strtoul(argv[i], NULL, 0);
             s[n].pos = 0;
-            if (!(s[n].buf = slurp(strchr(argv[i], ':') + 1, &s[n].len))) {
+            if (!(s[n].buf = th_slurp(strchr(argv[i], ':') + 1, &s[n].len))) {
                 fprintf(stderr, "perf_mkdata: cannot read %s\n", argv[i]);
                 return 1;
             }

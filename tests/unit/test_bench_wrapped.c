@@ -7,22 +7,9 @@
 #include <string.h>
 #include "tharness.h"
 #include "test_hart_util.h"
+#include "test_bytes_util.h"
 #include "rvtrace/etrace.h"
 #include "../../bench/wrapped.h"
-
-typedef struct growbuf { uint8_t *b; size_t n, cap; } growbuf;
-
-static int put(void *ctx, const uint8_t *bytes, size_t n)
-{
-    growbuf *g = ctx;
-    if (g->n + n > g->cap) {
-        g->cap = (g->n + n) * 2;
-        g->b = realloc(g->b, g->cap);
-    }
-    memcpy(g->b + g->n, bytes, n);
-    g->n += n;
-    return 0;
-}
 
 int main(void)
 {
@@ -35,9 +22,9 @@ int main(void)
     rvt_te_attrs_default(&a);
     a.iaddress_width = 64;
     rvt_te_attrs_fill(&a);
-    growbuf g = { 0 };
+    te_buf g = { 0 };
     int st = 0;
-    rvt_te_encoder *e = rvt_te_encoder_new(&a, put, &g, &st);
+    rvt_te_encoder *e = rvt_te_encoder_new(&a, te_buf_put, &g, &st);
     CHECK(e != NULL);
     rvt_irec_sink s = rvt_te_encoder_sink(e);
     th_trace(img, &s, 0);
