@@ -15,6 +15,7 @@
 #include "rvtrace/hart.h"
 #include "rvtrace/ntrace.h"
 #include "encap_cost.h"
+#include "wrapped.h"
 #include "rvtrace/out.h"
 #include "floors.h"
 #include "sampling.h"
@@ -346,6 +347,7 @@ typedef struct {
     double bits[2];
     double enc_cpu, dec_cpu;            /* te:all encoder and decoder CPU seconds */
     encap_cost encap;                   /* te:all stream re-framed (encap_cost.h) */
+    wrapped_result wrapped;             /* a wrapped sink buffer of it (wrapped.h) */
     double pass_mips[2][NPASSES];       /* decoder feeding each pass (passes[]) */
     bench_sampling smp;         /* issue 17 rows (sampling.c) */
 } long_result;
@@ -434,6 +436,41 @@ static void measure_paging(const char *elf, long_result *L)
     L->hart_vm_wall_mips = mips(r.instret, r.t.wall);
 }
 
+static uint64_t wrapped_bytes = 1ull << 30;   /* --wrapped-mib */
+
+/* The wrapped-buffer row alone (--wrapped-only): the te:all stream of elf,
+ * then wrapped_measure. */
+static int measure_wrapped(const char *elf, long_result *L)
+{
+    unsigned xlen = elf_xlen(elf);
+    const mode *m = &modes[MODE_TE_ALL];
+    encoder e;
+    rvt_irec_sink s;
+    run_result r = { 0 };
+    rvt_te_attrs a;
+    int st = -1;
+    if (encoder_open(&e, m, xlen, true, &s) == 0 && run_hart(elf, &s, &r) == 0 &&
+        te_attrs_for(m, xlen, &a) == 0)
+        st = wrapped_measure(elf, &a, e.out.buf, e.out.len, wrapped_bytes, &L->wrapped);
+    L->instret = r.instret;
+    encoder_close(&e);
+    return st;
+}
+
+static void report_wrapped(FILE *f, const wrapped_result *w)
+{
+    double mips_w = w->cpu > 0 ? (double)w->insns / w->cpu / 1e6 : 0;
+    double mips_p = w->plain_cpu > 0 ? (double)w->plain_insns / w->plain_cpu / 1e6 : 0;
+    fprintf(f, "Wrapped sink buffer (bench/wrapped.c): %" PRIu64 " MiB of the all-modes stream in "
+               "encapsulation, starting one byte into a packet; %" PRIu64 " bytes skipped to the first "
+               "sync point, %" PRIu64 " instructions decoded (%" PRIu64 " errors) at %.0f M instr/s "
+               "(CPU), %.0f %% of the plain decoder's %.0f (goal >= 90 %%); RSS %ld KiB at the start, "
+               "peak %ld KiB%s (getrusage).\n\n",
+            w->buffer_bytes >> 20, w->skipped, w->insns, w->errors, mips_w,
+            mips_p > 0 ? 100 * mips_w / mips_p : 0, mips_p, w->rss_start_kib, w->rss_peak_kib,
+            w->rss_peak_reset ? "" : " (the process's peak so far: clear_refs failed)");
+}
+
 static int measure_long(const char *elf, long_result *L)
 {
     unsigned xlen = elf_xlen(elf);
@@ -490,6 +527,9 @@ static int measure_long(const char *elf, long_result *L)
             L->enc_cpu = enc_cpu;
             L->dec_cpu = L->dec_mips[0] > 0 ? (double)n / (L->dec_mips[0] * 1e6) : 0;
             encap_cost_measure(e.out.buf, e.out.len, &L->encap);
+            rvt_te_attrs wa;
+            if (te_attrs_for(m, xlen, &wa) == 0)
+                wrapped_measure(elf, &wa, e.out.buf, e.out.len, wrapped_bytes, &L->wrapped);
         }
         for (size_t p = 0; p < NPASSES; p++) {
             uint64_t pn = 0;
@@ -600,6 +640,7 @@ static void report(FILE *f, workload *w, size_t n, const long_result *L, const c
                 L->enc_cpu > 0 ? 100 * L->encap.write_cpu / L->enc_cpu : 0,
                 L->dec_cpu > 0 ? 100 * L->encap.unwrap_cpu / L->dec_cpu : 0,
                 L->encap.identical ? "" : " (UNWRAPPED STREAM DIFFERS)");
+        report_wrapped(f, &L->wrapped);
         fprintf(f, "Output paths (issues #17, #18): the decoder feeding each writer, its output to\n"
                    "/dev/null, as `rvtrace decode` does (E-Trace: one event per instruction; N-Trace:\n"
                    "blocks, RVT_NT_EVENTS_BLOCK through rvt_out_run), beside the decoder feeding a\n"
@@ -680,16 +721,31 @@ int main(int argc, char **argv)
 #endif
 {
     const char *dir = "programs", *out = "bench/RESULTS.md", *long_name = "long.elf";
-    bool quick = false;
+    bool quick = false, wrapped_only = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--programs") && i + 1 < argc) dir = argv[++i];
         else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
         else if (!strcmp(argv[i], "--long") && i + 1 < argc) long_name = argv[++i];
         else if (!strcmp(argv[i], "--quick")) quick = true;
+        else if (!strcmp(argv[i], "--wrapped-only")) wrapped_only = true;
+        else if (!strcmp(argv[i], "--wrapped-mib") && i + 1 < argc)
+            wrapped_bytes = strtoull(argv[++i], NULL, 0) << 20;
         else {
-            fprintf(stderr, "usage: rvtrace bench [--programs DIR] [--out FILE] [--long NAME.elf] [--quick]\n");
+            fprintf(stderr, "usage: rvtrace bench [--programs DIR] [--out FILE] [--long NAME.elf] [--quick]\n"
+                            "       [--wrapped-mib N] [--wrapped-only]\n");
             return 2;
         }
+    }
+    if (wrapped_only) {     /* the wrapped-buffer row alone, on stdout */
+        char path[MAX_PATH];
+        long_result L = { 0 };
+        snprintf(path, sizeof path, "%s/%s", dir, long_name);
+        fprintf(stderr, "bench: %s wrapped sink buffer of %llu MiB\n", long_name,
+                (unsigned long long)(wrapped_bytes >> 20));
+        if (measure_wrapped(path, &L) < 0)
+            return 1;
+        report_wrapped(stdout, &L.wrapped);
+        return 0;
     }
     static workload w[MAX_PROGS];
     size_t n = find_programs(dir, long_name, w, MAX_PROGS);

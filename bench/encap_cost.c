@@ -64,12 +64,28 @@ static int unwrap(const growbuf *in, const rvt_tp_config *c, growbuf *out)
     return st;
 }
 
-int encap_cost_measure(const uint8_t *refflow, size_t len, encap_cost *o)
+int encap_cost_wrap(const uint8_t *refflow, size_t len, const rvt_tp_config *c, uint8_t **out,
+                    size_t *out_len)
+{
+    growbuf g = { 0 };
+    int st = wrap(refflow, len, c, &g);
+    *out = g.b;
+    *out_len = g.n;
+    return st < 0 ? st : 0;
+}
+
+rvt_tp_config encap_cost_config(void)
 {
     rvt_tp_config c;
     rvt_tp_config_init(&c);
     c.src_bits = 8;
     c.sync_interval = 4096;
+    return c;
+}
+
+int encap_cost_measure(const uint8_t *refflow, size_t len, encap_cost *o)
+{
+    rvt_tp_config c = encap_cost_config();
     growbuf enc = { 0 }, back = { 0 };
     memset(o, 0, sizeof *o);
     double t0 = cpu_s();

@@ -274,6 +274,11 @@ rvt_te_decoder *rvt_te_decoder_new_mem(const rvt_te_attrs *a, const rvt_mem *mem
  * code changed, e.g. self-modifying code served by an rvt_mem read
  * callback after a fence.i).  Safe to call from inside the callback. */
 void rvt_te_decoder_flush(rvt_te_decoder *d);
+/* The source this decoder's stream came from (an encapsulation srcID,
+ * Encapsulation 2.1.2, when one stream carried several harts): its events
+ * carry it in src and code is looked up in that source's space (mem.h).
+ * 0 by default.  Call before decoding. */
+void rvt_te_decoder_set_source(rvt_te_decoder *d, uint16_t src);
 /* Emit RVT_EV_INSN events?  (Off: only count, for benchmarks; ignored
  * after rvt_te_decoder_set_input and for d NULL.) */
 void rvt_te_decoder_set_events(rvt_te_decoder *d, bool insn_events);

@@ -207,9 +207,12 @@ int rvt_proto_decoder_next_insns(rvt_proto_decoder *d, rvt_flow_insn *out, size_
  * keeps its mode). */
 enum { RVT_PROTO_EVENTS_ALL = 0, RVT_PROTO_EVENTS_COUNT = 1, RVT_PROTO_EVENTS_RUNS = 2 };
 int rvt_proto_decoder_set_events(rvt_proto_decoder *d, unsigned mode);
-/* Keep only the trace of source SRC (N-Trace table 8 SRC; src < 0: every
- * source).  0, RVT_ERR_INVAL (d NULL, src beyond the protocol's source ids:
- * E-Trace streams carry none, so any src >= 0), RVT_ERR_STATE (decoding
+/* The trace of source SRC (src < 0: every source).  N-Trace: keep only
+ * messages of SRC (table 8 SRC, at most 12 bits).  E-Trace: the stream is
+ * that source's alone (an encapsulated stream's srcID, Encapsulation
+ * 2.1.2, at most 16 bits, split out by the container): events carry it in
+ * src and code is looked up in its address space.  0, RVT_ERR_INVAL (d
+ * NULL, src beyond the protocol's source ids), RVT_ERR_STATE (decoding
  * has begun). */
 int rvt_proto_decoder_set_source(rvt_proto_decoder *d, int src);
 /* Forget cached instructions: the code changed (a fence.i retired over

@@ -49,6 +49,7 @@ struct rvt_te_decoder {
     uint8_t priv;
     bool ctx_known;             /* last_ctx holds the context last reported */
     uint64_t last_ctx;
+    uint16_t source;            /* rvt_te_decoder_set_source: its events' src */
     uint64_t offset;
     const rvt_te_pkt *pkt;
     rvt_te_flags flags;
@@ -76,7 +77,7 @@ static inline int deliver(rvt_te_decoder *d, const rvt_flow_event *ev)
 
 static int event(rvt_te_decoder *d, unsigned kind, uint64_t pc, uint64_t aux, uint64_t aux2, const char *msg)
 {
-    rvt_flow_event ev = { .kind = (uint8_t)kind, .priv = d->priv, .pc = pc, .aux = aux,
+    rvt_flow_event ev = { .kind = (uint8_t)kind, .priv = d->priv, .src = d->source, .pc = pc, .aux = aux,
                           .aux2 = aux2, .offset = d->offset, .msg = msg };
     return deliver(d, &ev);
 }
@@ -88,7 +89,8 @@ static inline void retire(rvt_te_decoder *d, uint64_t pc)
 {
     d->stats.instructions++;
     if (d->insn_events) {
-        rvt_flow_event ev = { .kind = RVT_EV_INSN, .priv = d->priv, .pc = pc, .offset = d->offset };
+        rvt_flow_event ev = { .kind = RVT_EV_INSN, .priv = d->priv, .src = d->source, .pc = pc,
+                              .offset = d->offset };
         deliver(d, &ev);
     }
 }
@@ -215,6 +217,12 @@ void rvt_te_decoder_flush(rvt_te_decoder *d)
 {
     if (d)
         rvt_dec_mem_flush(&d->mem, &d->bc);
+}
+
+void rvt_te_decoder_set_source(rvt_te_decoder *d, uint16_t src)
+{
+    if (d)
+        d->source = src;
 }
 
 void rvt_te_decoder_set_events(rvt_te_decoder *d, bool on)
@@ -650,7 +658,7 @@ static int process_support(rvt_te_decoder *d, const rvt_te_pkt *p)
 static void trap_event(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t address)
 {
     bool epc = d->a.version == RVT_TE_V11 && !p->interrupt && p->ecause == 2;
-    rvt_flow_event ev = { .kind = p->interrupt ? RVT_EV_INTERRUPT : RVT_EV_TRAP, .priv = d->priv,
+    rvt_flow_event ev = { .kind = p->interrupt ? RVT_EV_INTERRUPT : RVT_EV_TRAP, .priv = d->priv, .src = d->source,
                           .flags = epc ? RVT_EVF_TVAL_EPC : 0, .pc = address, .aux = p->ecause,
                           .aux2 = p->tval, .offset = d->offset };
     deliver(d, &ev);
@@ -683,11 +691,11 @@ static void sync_branch(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t address
 }
 
 /* mem.h: code is looked up in the space of the last format 3 (its
- * privilege and context: 1.1.1 6.2-6.4 "Format 3 subformat 0-2");
- * one stream, source 0. */
+ * privilege and context: 1.1.1 6.2-6.4 "Format 3 subformat 0-2") of the
+ * decoder's source (0 unless set: one stream per decoder). */
 static void te_space(rvt_te_decoder *d, const rvt_te_pkt *p)
 {
-    rvt_dec_mem_space(&d->mem, &d->bc, p->context, p->privilege, 0);
+    rvt_dec_mem_space(&d->mem, &d->bc, p->context, p->privilege, d->source);
 }
 
 /* A format 3's context (when the packets carry one, 9.1 nocontext), as an
@@ -964,7 +972,7 @@ int rvt_te_decoder_finish(rvt_te_decoder *d)
     /* out.h: RVT_EV_END carries RVT_END_INCOMPLETE, and then the offset
      * where the last complete packet ends, when the encoder's end marker
      * is missing (a truncated or empty stream). */
-    rvt_flow_event ev = { .kind = RVT_EV_END, .priv = d->priv, .pc = d->pc,
+    rvt_flow_event ev = { .kind = RVT_EV_END, .priv = d->priv, .src = d->source, .pc = d->pc,
                           .aux = d->end_marker ? 0 : RVT_END_INCOMPLETE,
                           .offset = d->end_marker ? UINT64_MAX : d->complete_end };
     deliver(d, &ev);

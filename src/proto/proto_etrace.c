@@ -192,11 +192,15 @@ static int te_dec_set_events(void *d, unsigned mode)
     return 0;
 }
 
-/* E-Trace streams name no source (one hart per stream): only "every". */
+/* Encapsulation 2.1.2: an encapsulated stream's srcID, up to 16 bits (the
+ * container gives this decoder that source's packets alone). */
 static int te_dec_set_source(void *d, int src)
 {
-    (void)d;
-    return src < 0 ? 0 : RVT_ERR_INVAL;
+    if (src > 0xFFFF)
+        return RVT_ERR_INVAL;
+    if (src >= 0)
+        rvt_te_decoder_set_source(d, (uint16_t)src);
+    return 0;
 }
 
 static void te_dec_flush(void *d) { rvt_te_decoder_flush(d); }

@@ -30,7 +30,8 @@ refused --summary "tandem verification" -- "$RVT_BIN" dump --tv --summary "$t/s.
 refused --container N-Trace -- "$RVT_BIN" decode --elf "$P" --container encap "$t/s.nt"
 refused --raw N-Trace -- "$RVT_BIN" decode --elf "$P" --raw "$t/s.rvi@0x1000" "$t/s.nt"
 refused --data-out N-Trace -- "$RVT_BIN" decode --elf "$P" --data-out "$t/d" "$t/s.nt"
-refused --src E-Trace -- "$RVT_BIN" decode --elf "$P" --src 0 "$t/s.te"
+# (--src selects an encapsulation srcID of E-Trace since issue 16: encap_sources.sh)
+refused --nt-src E-Trace -- "$RVT_BIN" decode --elf "$P" --nt-src 1:0 "$t/s.te"
 refused --nt-opt E-Trace -- "$RVT_BIN" encode --etrace --nt-opt btm "$t/s.rvi" -o "$t/x.te"
 refused --te-attr N-Trace -- "$RVT_BIN" encode --ntrace --te-attr version=2.0 "$t/s.rvi" -o "$t/x.nt"
 [ -e "$t/x.te" ] || [ -e "$t/x.nt" ] && bad "a refused encode left an output"

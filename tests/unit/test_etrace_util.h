@@ -10,6 +10,7 @@
 #include "rvtrace/etrace.h"
 #include "rvtrace/image.h"
 #include "tharness.h"
+#include "test_bytes_util.h"   /* te_buf: the encoder's output in memory */
 
 #define TE_BASE 0x80000000ull
 
@@ -53,28 +54,6 @@ static inline rvt_image *te_image(const uint32_t *w, size_t n)
         img = NULL;
     }
     return img;
-}
-
-/* The encoder's output collected in memory. */
-typedef struct te_buf {
-    uint8_t *b;
-    size_t n, cap;
-} te_buf;
-
-static inline int te_buf_put(void *ctx, const uint8_t *bytes, size_t n)
-{
-    te_buf *t = ctx;
-    if (t->n + n > t->cap) {
-        size_t cap = (t->n + n) * 2 + 256;
-        uint8_t *b = realloc(t->b, cap);
-        if (!b)
-            return RVT_ERR_NOMEM;
-        t->b = b;
-        t->cap = cap;
-    }
-    memcpy(t->b + t->n, bytes, n);
-    t->n += n;
-    return 0;
 }
 
 /* Decoder events, in order. */

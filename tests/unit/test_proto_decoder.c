@@ -115,7 +115,9 @@ static void controls(const char *proto, const rvt_proto_cfg *c, const rvt_mem *m
     } else {
         int st = -1;
         rvt_proto_decoder *d = rvt_proto_decoder_new(c, m, te_evs_put, &nevs, &st);
-        CHECK_EQ(rvt_proto_decoder_set_source(d, 0), RVT_ERR_INVAL);
+        /* E-Trace: an encapsulated stream's srcID, up to 16 bits (2.1.2) */
+        CHECK_EQ(rvt_proto_decoder_set_source(d, 0x10000), RVT_ERR_INVAL);
+        CHECK_EQ(rvt_proto_decoder_set_source(d, 7), 0);
         rvt_proto_decoder_free(d);
     }
     free(evs.ev);

@@ -6,20 +6,7 @@
 #include <dirent.h>
 #include "tharness.h"
 #include "rvtrace/transport.h"
-
-static uint8_t *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc(n > 0 ? (size_t)n : 1);
-    *len = b ? fread(b, 1, (size_t)n, f) : 0;
-    fclose(f);
-    return b;
-}
+#include "test_bytes_util.h"
 
 /* The true frame boundaries from offset 0 that pred() calls sync points. */
 typedef bool (*sync_pred)(const rvt_tp_frame *f, const uint8_t *buf);
@@ -118,29 +105,12 @@ static bool mseo_sync(const rvt_tp_frame *f, const uint8_t *buf)
     return f->offset > 0 && (buf[f->offset - 1] & 3) == 3;
 }
 
-typedef struct growbuf {
-    uint8_t *b;
-    size_t n, cap;
-} growbuf;
-
-static int to_grow(void *ctx, const uint8_t *bytes, size_t n)
-{
-    growbuf *g = ctx;
-    if (g->n + n > g->cap) {
-        g->cap = (g->n + n) * 2;
-        g->b = realloc(g->b, g->cap);
-    }
-    memcpy(g->b + g->n, bytes, n);
-    g->n += n;
-    return 0;
-}
-
 /* refflow -> encap (type = msg_type - 2, E-Trace 3.3: 0 te_inst, 1 te_data)
  * -> refflow must give the same bytes. */
 static void roundtrip(const char *what, const uint8_t *buf, size_t len, const rvt_tp_config *c)
 {
-    growbuf enc = { 0 }, back = { 0 };
-    rvt_encap_writer *w = rvt_encap_writer_new(c, to_grow, &enc, NULL);
+    te_buf enc = { 0 }, back = { 0 };
+    rvt_encap_writer *w = rvt_encap_writer_new(c, te_buf_put, &enc, NULL);
     rvt_transport *t = rvt_tp_new("refflow", NULL, buf, len, NULL);
     rvt_tp_frame f;
     int st;
@@ -155,8 +125,8 @@ static void roundtrip(const char *what, const uint8_t *buf, size_t len, const rv
     n = 0;
     while ((st = rvt_tp_next(t, &f)) > 0) {
         uint8_t h = (uint8_t)((f.type + 2) << 5 | f.len);
-        to_grow(&back, &h, 1);
-        to_grow(&back, f.payload, f.len);
+        te_buf_put(&back, &h, 1);
+        te_buf_put(&back, f.payload, f.len);
         CHECK_EQ(f.src, c->src_id);
         if (c->ts_bytes)
             CHECK_EQ(f.timestamp, n & ((1ull << (8 * c->ts_bytes)) - 1));
@@ -177,7 +147,7 @@ static void roundtrip(const char *what, const uint8_t *buf, size_t len, const rv
 static void corpus_file(const char *path)
 {
     size_t len;
-    uint8_t *buf = slurp(path, &len);
+    uint8_t *buf = th_slurp(path, &len);
     if (!buf)
         return;
     if (len <= 50000)    /* every offset of the large ones adds minutes, no paths */
@@ -238,7 +208,7 @@ static void ntrace_corpus(void)
     char p[4096];
     snprintf(p, sizeof p, "%s/../shared/interop/ntrace-refcode/btm/traps.nt", src ? src : ".");
     size_t len;
-    uint8_t *buf = slurp(p, &len);
+    uint8_t *buf = th_slurp(p, &len);
     if (!buf)
         return;
     check_every_offset("mseo", NULL, buf, len, mseo_sync, p, true);

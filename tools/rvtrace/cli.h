@@ -225,6 +225,10 @@ int cli_container_option(int argc, char **argv, int *i);
 int cli_container_encode_start(bool data_trace);
 int cli_container_write(FILE *f, const uint8_t *frame, size_t n);
 void cli_container_attrs_write(FILE *f);
+/* encode with --encap-ts-bytes: a sink in front of the encoder's that
+ * keeps the time of the record being encoded for the packets' timestamps
+ * (inner itself otherwise; inner must outlive it). */
+rvt_irec_sink cli_container_timed_sink(const rvt_irec_sink *inner);
 /* dump/decode, after cli_slurp: the container from --container, FILE.attrs
  * or the bytes (said on stderr when not refflow); an encapsulated stream
  * comes back in the reference-flow framing (buf replaced).  NULL (printed,
@@ -236,5 +240,22 @@ uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len);
 uint64_t cli_container_offset(uint64_t off);
 /* Whether an unwrapped stream had bad packets (reported): exit 1. */
 bool cli_container_damaged(void);
+/* Several sources (srcIDs) in one encapsulated stream.  Before unwrap:
+ * merge_sources (dump) keeps them all in one stream in stream order;
+ * select (decode --src N) keeps srcID src only; otherwise unwrap returns
+ * the first source seen and next_source hands over
+ * the next one's stream (the caller frees it; offsets and timestamps then
+ * refer to it), NULL after the last.  src_at: the srcID of the frame that
+ * holds unwrapped offset off, -1 when the stream carries no srcID.
+ * nsources: distinct srcIDs unwrapped. */
+void cli_container_merge_sources(void);
+void cli_container_select(unsigned src);
+uint8_t *cli_container_next_source(size_t *len);
+long cli_container_src_at(uint64_t off);
+size_t cli_container_nsources(void);
+/* Encapsulation timestamps (extend = 1): one due before an event at
+ * unwrapped offset off of the current source; true with the value and the
+ * file offset of its packet.  Call until false. */
+bool cli_container_time(uint64_t off, uint64_t *ts, uint64_t *file_off);
 
 #endif

@@ -2,14 +2,29 @@
  * encap and its settings, the .attrs keys that record them, and on the
  * reading side the choice of container from FILE.attrs, else from the
  * bytes, said on stderr when it is not the plain reference-flow framing.
- * The library does the framing (rvtrace/transport.h) and the unwrapping
- * (rvtrace/trace.h); here are the options and what is said about them. */
+ * The library's transport stage (rvtrace/transport.h) does the framing. */
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "rvtrace/etrace.h"
+#include "rvtrace/ingress.h"
 #include "rvtrace/trace.h"
 #include "rvtrace/transport.h"
+#include "util/grow.h"
+
+/* What one source of an unwrapped encapsulated stream became: its frames
+ * in the reference-flow framing, and where each came from, so that what
+ * the decoders say about an offset of the unwrapped stream names the
+ * file's byte and its timestamp (extend = 1, 2.1.1) reaches the output. */
+struct frame_at { uint64_t unwrapped, header, payload, ts; bool has_ts; uint32_t src; };
+typedef struct lane {
+    uint32_t src;
+    uint8_t *out;
+    size_t n, cap;
+    struct frame_at *map;
+    size_t nmap, capmap;
+    size_t next_ts;          /* the first frame whose timestamp is not yet out */
+} lane;
 
 /* One command per process: the settings the options gave. */
 static struct {
@@ -17,12 +32,14 @@ static struct {
     rvt_tp_config cfg;
     bool cfg_init, type_given;
     bool widths_given;       /* an --encap-* value option: the bytes need not tell */
-    long source;             /* --encap-source: decode this srcID only; -1 = first seen */
+    long source;             /* --encap-source/--src: decode this srcID only; -1 = all */
+    bool merged;             /* dump: every source in one stream, in stream order */
     bool damaged;            /* an encapsulated stream had bad packets */
     bool resync;             /* --encap-resync: start at the first sync point (2.3) */
-    /* Where each unwrapped frame came from, so that what the decoders say
-     * about an offset of the unwrapped stream names the file's byte. */
-    rvt_unwrapped *unwrapped;
+    bool tagged;             /* srcIDs are in the stream (width > 0) */
+    lane *lanes;             /* one per srcID (merged: one for all) */
+    size_t nlanes, cur;
+    size_t nsources;         /* distinct srcIDs seen */
 } opt = { .source = -1 };
 
 static rvt_tp_config *cfg(void)
@@ -104,6 +121,48 @@ int cli_container_option(int argc, char **argv, int *i)
 
 static rvt_encap_writer *writer;
 
+/* --encap-ts-bytes T: the packets carry a timestamp (extend = 1, 2.1.1),
+ * the time (hart cycles, .rvi `time`) of the record whose retirement made
+ * the encoder write them, T bytes wide (higher bits wrap as a counter of
+ * that width would).  Records go to the encoder one at a time for that. */
+static struct {
+    rvt_irec_sink inner;
+    uint64_t now;
+} clock;
+
+static int timed_put(void *ctx, const rvt_irec *recs, size_t n)
+{
+    (void)ctx;
+    for (size_t i = 0; i < n; i++) {
+        clock.now = recs[i].time;
+        int st = clock.inner.put(clock.inner.ctx, recs + i, 1);
+        if (st)
+            return st;
+    }
+    return 0;
+}
+
+static int timed_data(void *ctx, const rvt_drec *recs, size_t n)
+{
+    (void)ctx;
+    return clock.inner.data(clock.inner.ctx, recs, n);
+}
+
+static int timed_end(void *ctx)
+{
+    (void)ctx;
+    return clock.inner.end(clock.inner.ctx);
+}
+
+rvt_irec_sink cli_container_timed_sink(const rvt_irec_sink *inner)
+{
+    if (!opt.name || strcmp(opt.name, "encap") || !cfg()->ts_bytes)
+        return *inner;
+    clock.inner = *inner;
+    return (rvt_irec_sink){ NULL, timed_put, inner->data ? timed_data : NULL,
+                            inner->end ? timed_end : NULL };
+}
+
 static int to_file(void *ctx, const uint8_t *b, size_t n)
 {
     return fwrite(b, 1, n, ctx) == n ? 0 : RVT_ERR_IO;
@@ -143,7 +202,8 @@ int cli_container_write(FILE *f, const uint8_t *frame, size_t n)
     unsigned type = ((frame[0] >> 5) & 3u) - RVT_TE_MSG_INST;
     if (type && cfg()->type_bits == 0)
         return RVT_ERR_RANGE;
-    return rvt_encap_write(writer, type, NULL, frame + 1, n - 1);
+    uint64_t ts = cfg()->ts_bytes < 8 ? clock.now & ((1ull << 8 * cfg()->ts_bytes) - 1) : clock.now;
+    return rvt_encap_write(writer, type, cfg()->ts_bytes ? &ts : NULL, frame + 1, n - 1);
 }
 
 void cli_container_attrs_write(FILE *f)
@@ -162,38 +222,143 @@ void cli_container_attrs_write(FILE *f)
 
 /* ---- dump / decode ---- */
 
-/* The library unwraps (rvt_unwrap_encap, trace.h); the CLI says what it
- * left out. */
+typedef struct unwrap {
+    uint32_t other;       /* frames of other sources */
+    uint32_t other_types; /* frames whose type is not te_inst/te_data */
+    uint8_t seen[65536 / 8];
+} unwrap;
+
+/* rvt_grow (src/util/grow.h) on a lane's array: false when out of memory. */
+static bool grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+    void *q = rvt_grow(*p, cap, need, elem, 1024);
+    if (q)
+        *p = q;
+    return q != NULL;
+}
+
+/* The lane of srcID src (merged: the one lane), made when first seen. */
+static lane *lane_of(uint32_t src, size_t hint)
+{
+    for (size_t i = 0; i < opt.nlanes; i++)
+        if (opt.merged || opt.lanes[i].src == src)
+            return &opt.lanes[i];
+    lane *l = realloc(opt.lanes, (opt.nlanes + 1) * sizeof *l);
+    if (!l)
+        return NULL;
+    opt.lanes = l;
+    l = &opt.lanes[opt.nlanes++];
+    *l = (lane){ .src = src };
+    /* one source, or all merged: the stream's size is the bound */
+    if (!grow((void **)&l->out, &l->cap, hint ? hint : 1, 1))
+        return NULL;
+    return l;
+}
+
+/* One encapsulated frame back into the reference-flow framing: type 0
+ * te_inst, 1 te_data (Encapsulation 3.3; width 0: te_inst).  false: out
+ * of memory. */
+static bool put_frame(unwrap *u, const rvt_tp_frame *f, size_t hint)
+{
+    if (opt.source >= 0 && f->src != (uint32_t)opt.source) {
+        u->other++;
+        return true;
+    }
+    if (f->type > 1) {
+        u->other_types++;
+        return true;
+    }
+    if (!(u->seen[f->src >> 3] & 1u << (f->src & 7))) {
+        u->seen[f->src >> 3] |= (uint8_t)(1u << (f->src & 7));
+        opt.nsources++;
+    }
+    lane *l = lane_of(f->src, hint);
+    if (!l || !grow((void **)&l->out, &l->cap, l->n + 1 + f->len, 1) ||
+        !grow((void **)&l->map, &l->capmap, l->nmap + 1, sizeof *l->map))
+        return false;
+    l->map[l->nmap++] = (struct frame_at){ l->n, f->offset, f->offset + f->size - f->len,
+                                           f->timestamp, f->has_timestamp, f->src };
+    l->out[l->n++] = (uint8_t)((f->type + RVT_TE_MSG_INST) << 5 | f->len);
+    memcpy(l->out + l->n, f->payload, f->len);
+    l->n += f->len;
+    return true;
+}
+
+static int read_frames(const char *trace, rvt_transport *t, unwrap *u, size_t len)
+{
+    rvt_tp_frame f;
+    int st;
+    /* several sources: each lane grows as needed; else one holds it all */
+    size_t hint = opt.merged || opt.source >= 0 ? len : 0;
+    while ((st = rvt_tp_next(t, &f)) != 0) {
+        if (st > 0) {
+            if (!put_frame(u, &f, hint))
+                return RVT_ERR_NOMEM;
+            continue;
+        }
+        char msg[128];
+        snprintf(msg, sizeof msg, "bad encapsulated packet (%s); resynchronised at offset %llu",
+                 rvt_status_str(st), (unsigned long long)rvt_tp_get_offset(t));
+        cli_diag((void *)trace, RVT_DIAG_ERROR, f.offset, msg);
+        opt.damaged = true;
+    }
+    return 0;
+}
+
+/* Forget the lanes of a stream unwrapped before (perf.data: one per CPU). */
+static void lanes_free(void)
+{
+    for (size_t i = 0; i < opt.nlanes; i++) {
+        free(opt.lanes[i].out);
+        free(opt.lanes[i].map);
+    }
+    free(opt.lanes);
+    opt.lanes = NULL;
+    opt.nlanes = opt.cur = opt.nsources = 0;
+}
+
 static uint8_t *unwrap_encap(const char *trace, const rvt_tp_config *c, uint8_t *buf, size_t *len)
 {
-    rvt_unwrap_opts o = { .source = opt.source, .resync = opt.resync, .diag = cli_diag,
-                          .diag_ctx = (void *)trace };
-    rvt_unwrap_stats u;
-    rvt_unwrapped_free(opt.unwrapped);
-    opt.unwrapped = rvt_unwrap_encap(c, buf, *len, &o, NULL);
-    free(buf);
-    if (!opt.unwrapped) {
-        cli_err("%s: out of memory", trace);
-        return NULL;
-    }
-    rvt_unwrapped_stats(opt.unwrapped, &u);
-    opt.damaged = u.bad > 0;
-    if (u.no_sync)
+    lanes_free();
+    rvt_transport *t = rvt_tp_new("encap", c, buf, *len, NULL);
+    unwrap *u = calloc(1, sizeof *u);
+    opt.tagged = c->src_bits > 0;
+    int st = t && u ? 0 : RVT_ERR_NOMEM;
+    if (!st && opt.resync && rvt_tp_sync_forward(t) < 0)
         cli_err("%s: encap: no synchronisation point in the stream", trace);
-    if (u.skipped)
-        cli_err("%s: encap: %llu bytes skipped to resynchronise", trace, (unsigned long long)u.skipped);
-    if (u.other_sources)
-        cli_err("%s: encap: decoding srcID %ld; %u packets of other sources left out "
-                "(--encap-source N)", trace, u.source, u.other_sources);
-    if (u.other_types)
-        cli_err("%s: encap: %u packets of types other than 0/1 left out", trace, u.other_types);
-    const uint8_t *b = rvt_unwrapped_bytes(opt.unwrapped, len);
-    uint8_t *copy = malloc(*len ? *len : 1);   /* the caller frees what it gets */
-    if (!copy)
+    if (!st)
+        st = read_frames(trace, t, u, *len);
+    if (st) {
         cli_err("%s: out of memory", trace);
-    else
-        memcpy(copy, b, *len);
-    return copy;
+    } else {
+        if (rvt_tp_skipped(t))
+            cli_err("%s: encap: %llu bytes skipped to resynchronise", trace,
+                    (unsigned long long)rvt_tp_skipped(t));
+        if (u->other)
+            cli_err("%s: encap: decoding srcID %ld; %u packets of other sources left out",
+                    trace, opt.source, u->other);
+        if (u->other_types)
+            cli_err("%s: encap: %u packets of types other than 0/1 left out", trace,
+                    u->other_types);
+        if (opt.source >= 0 && !opt.nsources) {
+            cli_err("%s: encap: no packet of srcID %ld", trace, opt.source);
+            opt.damaged = true;
+        }
+    }
+    rvt_tp_free(t);
+    free(u);
+    free(buf);
+    if (st)
+        return NULL;
+    if (!opt.nlanes) {          /* nothing of the source(s) asked for */
+        *len = 0;
+        return calloc(1, 1);
+    }
+    opt.cur = 0;
+    *len = opt.lanes[0].n;
+    uint8_t *out = opt.lanes[0].out;
+    opt.lanes[0].out = NULL;     /* the caller's now */
+    return out;
 }
 
 uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len)
@@ -228,6 +393,12 @@ uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len)
         from = "the bytes (a leading sync sequence: srcID whole bytes from its length, 2.3; "
                "--encap-src-bits N for another width)";
     }
+    if ((!name || strcmp(name, "encap")) && opt.source >= 0) {
+        cli_err("%s: --src %ld: the stream is not encapsulated, it carries no srcID", trace,
+                opt.source);
+        free(buf);
+        return NULL;
+    }
     if (!name || strcmp(name, "encap"))
         return buf;
     cli_err("%s: container encap (from %s): srcID %u bits, timestamp %u bytes, type %u bits",
@@ -235,9 +406,78 @@ uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len)
     return unwrap_encap(trace, &c, buf, len);
 }
 
+/* The frame of the current lane that holds unwrapped offset off: the last
+ * one starting at or before it; NULL when nothing was unwrapped. */
+static const struct frame_at *frame_of(uint64_t off)
+{
+    const lane *l = opt.cur < opt.nlanes ? &opt.lanes[opt.cur] : NULL;
+    if (!l || !l->nmap)
+        return NULL;
+    size_t lo = 0, hi = l->nmap;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (l->map[mid].unwrapped <= off)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return l->map[lo].unwrapped <= off ? &l->map[lo] : NULL;
+}
+
 uint64_t cli_container_offset(uint64_t off)
 {
-    return rvt_unwrapped_offset(opt.unwrapped, off);
+    const struct frame_at *m = off == UINT64_MAX ? NULL : frame_of(off);
+    if (!m)
+        return off;
+    return off == m->unwrapped ? m->header : m->payload + (off - m->unwrapped - 1);
+}
+
+void cli_container_merge_sources(void)
+{
+    opt.merged = true;
+}
+
+void cli_container_select(unsigned src)
+{
+    opt.source = (long)src;
+}
+
+size_t cli_container_nsources(void)
+{
+    return opt.nsources;
+}
+
+long cli_container_src_at(uint64_t off)
+{
+    const struct frame_at *m = opt.tagged ? frame_of(off) : NULL;
+    return m ? (long)m->src : -1;
+}
+
+uint8_t *cli_container_next_source(size_t *len)
+{
+    if (opt.merged || opt.cur + 1 >= opt.nlanes)
+        return NULL;
+    lane *l = &opt.lanes[++opt.cur];
+    uint8_t *out = l->out;
+    l->out = NULL;
+    *len = l->n;
+    return out;
+}
+
+bool cli_container_time(uint64_t off, uint64_t *ts, uint64_t *file_off)
+{
+    lane *l = opt.cur < opt.nlanes ? &opt.lanes[opt.cur] : NULL;
+    /* Encapsulation 2.1.1: a timestamp belongs to its packet; it is due
+     * before the first event that packet (or a later one) produced */
+    while (l && l->next_ts < l->nmap && l->map[l->next_ts].unwrapped <= off) {
+        const struct frame_at *m = &l->map[l->next_ts++];
+        if (m->has_ts) {
+            *ts = m->ts;
+            *file_off = m->header;
+            return true;
+        }
+    }
+    return false;
 }
 
 bool cli_container_damaged(void)

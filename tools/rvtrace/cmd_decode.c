@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli_kind.h"
+#include "cli_perf.h"
 #include "cli_image.h"
 #include "rvtrace/etrace.h"
 #include "rvtrace/image.h"
@@ -48,6 +49,10 @@ const char cmd_decode_help[] =
     "encapsulation (docs/transport.md) when FILE.attrs says so or the file\n"
     "starts with a synchronisation sequence; the choice is said on stderr,\n"
     "and --container/--encap-* options (rvtrace help encode) override it.\n"
+    "\n"
+    "perf.data (docs/perfdata.md): each CPU's AUX area data is decoded as an\n"
+    "E-Trace stream, over the files its MMAP records name, looked up under\n"
+    "--symfs DIR (default .); --elf is not needed.\n"
     "\n"
     "E-Trace: --raw FILE@ADDR adds a binary (e.g. a boot ROM) to the image.\n"
     "Spike's reset vector (auipc t0,0; addi a1,t0,32; csrr a0,mhartid;\n"
@@ -115,9 +120,8 @@ bad:
     return 1;
 }
 
-static int on_event(void *ctx, const rvt_flow_event *ev)
+static int deliver(dec_ctx *c, const rvt_flow_event *ev)
 {
-    dec_ctx *c = ctx;
     if (c->runs && ev->kind == RVT_EV_INSN)
         return on_run(c, ev);
     cli_decode_progress_event(&c->pr, ev);
@@ -140,6 +144,18 @@ static int on_event(void *ctx, const rvt_flow_event *ev)
     }
     cli_file_outs_event(c->files, ev);
     return 0;
+}
+
+/* An encapsulated stream's packets' timestamps (2.1.1) come before the
+ * events those packets produced (cli_container.c). */
+static int on_event(void *ctx, const rvt_flow_event *ev)
+{
+    dec_ctx *c = ctx;
+    rvt_flow_event t = { .kind = RVT_EV_TIME, .src = ev->src };
+    int st = 0;
+    while (!st && ev->offset != UINT64_MAX && cli_container_time(ev->offset, &t.aux, &t.offset))
+        st = deliver(c, &t);
+    return st ? st : deliver(c, ev);
 }
 
 /* ---- the decoder (the protocol registry's, proto.h) ---- */
@@ -195,7 +211,10 @@ static int decode_summary(const dec_ctx *c, const rvt_proto_cfg *cfg, int src, b
 {
     rvt_proto_dec_stats ds;
     rvt_proto_decoder_stats(c->dec, &ds);
-    if (count)
+    long esrc = c->kind == KIND_TE ? src : -1;
+    if (count && esrc >= 0 && cli_container_nsources() > 1)
+        printf("srcID %ld: %llu instructions\n", esrc, (unsigned long long)ds.instructions);
+    else if (count)
         printf("%llu instructions\n", (unsigned long long)ds.instructions);
     if (ds.wide_icnt)
         note_wide_icnt(c->path, cfg, &ds);
@@ -203,19 +222,20 @@ static int decode_summary(const dec_ctx *c, const rvt_proto_cfg *cfg, int src, b
         te_loss_summary(c->path, &ds);
     if (c->kind == KIND_NT && c->losses)
         nt_loss_summary(c, &ds);
-    if (src >= 0 && !ds.units) {
+    if (c->kind == KIND_NT && src >= 0 && !ds.units) {
         cli_err("%s: no message from source %d", c->path, src);
         return CLI_FAIL;
     }
     return CLI_OK;
 }
 
-/* --src N: a source id, 0..4095 (N-Trace table 8: SRC is at most 12 bits). */
-static bool parse_src(const char *v, int *src)
+/* --src N: a source id, 0..4095 (N-Trace table 8: SRC is at most 12
+ * bits), 0..65535 for E-Trace (Encapsulation 2.1.2: srcID up to 16). */
+static bool parse_src(const char *v, uint64_t max, int *src)
 {
     uint64_t n;
-    if (v && (!cli_parse_u64(v, &n) || n > 4095)) {
-        cli_err("decode: --src %s: want a source id 0..4095", v);
+    if (v && (!cli_parse_u64(v, &n) || n > max)) {
+        cli_err("decode: --src %s: want a source id 0..%llu", v, (unsigned long long)max);
         return false;
     }
     *src = v ? (int)n : -1;
@@ -249,6 +269,21 @@ static int run_decoder(dec_ctx *c, const rvt_proto_cfg *cfg, int src, const uint
     rvt_proto_decoder_free(d);
     c->dec = NULL;
     return st < 0 ? CLI_FAIL : rc;
+}
+
+/* E-Trace: several sources in one encapsulated stream, one decoder per
+ * srcID (Encapsulation 2.1.2), one source after the other in the order
+ * they first appear (cli_container.c); a plain stream is one source. */
+static int run_sources(dec_ctx *c, const rvt_proto_cfg *cfg, const uint8_t *buf, size_t len,
+                       bool count)
+{
+    int rc = run_decoder(c, cfg, (int)cli_container_src_at(0), buf, len, count);
+    uint8_t *next;
+    while (rc == CLI_OK && (next = cli_container_next_source(&len))) {
+        rc = run_decoder(c, cfg, (int)cli_container_src_at(0), next, len, count);
+        free(next);
+    }
+    return rc;
 }
 
 /* ---- the image ---- */
@@ -311,6 +346,8 @@ static int data_out(const rvt_te_attrs *ta, const char *in, const char *out)
     uint8_t *buf = cli_container_unwrap(in, cli_slurp(in, &len), &len);
     if (!buf)
         return CLI_FAIL;
+    if (cli_container_nsources() > 1)
+        cli_err("%s: --data-out: srcID %ld only (--src N picks another)", in, cli_container_src_at(0));
     int rc = te_data_decode(ta, buf, len, in, out);
     free(buf);
     return rc;
@@ -332,8 +369,10 @@ static int decode_trace(cli_args *a, cli_kind k, rvt_proto_cfg *cfg, rvt_image *
     const char *in = a->files[0], *pcs = cli_args_value(a, O_PCS), *smc = cli_args_value(a, O_SMC);
     bool count = cli_args_has(a, O_COUNT);
     int src;
-    if (!parse_src(cli_args_value(a, O_SRC), &src))
+    if (!parse_src(cli_args_value(a, O_SRC), k == KIND_TE ? 0xFFFF : 4095, &src))
         return CLI_USAGE;
+    if (k == KIND_TE && src >= 0)
+        cli_container_select((unsigned)src);
     /* the program's class unless the settings state the width */
     rvt_proto_cfg_input_xlen(cfg, rvt_image_xlen(img));
     static dec_ctx c;
@@ -358,7 +397,8 @@ static int decode_trace(cli_args *a, cli_kind k, rvt_proto_cfg *cfg, rvt_image *
         goto close;
     }
     cli_decode_progress_init(&c.pr, in, len, !to_stdout);
-    rc = run_decoder(&c, cfg, src, buf, len, count);
+    rc = k == KIND_TE ? run_sources(&c, cfg, buf, len, count)
+                      : run_decoder(&c, cfg, src, buf, len, count);
     ran = rc == CLI_OK;
     if (cli_file_outs_close(&a->fouts) != CLI_OK)
         rc = CLI_FAIL, ran = false;
@@ -385,6 +425,8 @@ int cmd_decode(int argc, char **argv)
     cli_args a;
     cli_kind k;
     int rc = cli_args_parse(&a, CMD_DECODE, "decode", argc, argv);
+    if (rc == CLI_OK && a.nfiles && cli_perf_file(a.files[0]))
+        return cli_perf_decode(&a, a.files[0]);   /* perf.data (cli_perf.c) */
     if (rc == CLI_OK)
         rc = cli_kind_of(&a, &k);
     if (rc != CLI_OK)
@@ -396,7 +438,7 @@ int cmd_decode(int argc, char **argv)
     if ((rc = cli_args_check_kind(&a, k)) != CLI_OK)
         return rc;
     const char *elf = cli_args_value(&a, O_ELF), *data = cli_args_value(&a, O_DATA_OUT);
-    if ((!elf && !data) || !a.nfiles) {
+    if ((!elf && !data) || !a.nfiles) {   /* (a perf.data names its images) */
         cli_err("decode: need --elf PROG.elf (E-Trace: or --data-out OUT) and a trace file");
         return CLI_USAGE;
     }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli_kind.h"
+#include "cli_perf.h"
 #include "dump_summary.h"
 #include "pcbin_dump.h"
 
@@ -33,7 +34,9 @@ const char cmd_dump_help[] =
     "encapsulation (--container encap, docs/transport.md) when FILE.attrs says\n"
     "so or the file starts with a synchronisation sequence; the choice is\n"
     "said on stderr, and --container/--encap-* options override it.  Offsets\n"
-    "are the file's bytes (an encapsulated packet's header).\n";
+    "are the file's bytes (an encapsulated packet's header).\n"
+    "A perf.data is listed one record per line as perf report -D prints them,\n"
+    "then the count of each record type (docs/perfdata.md).\n";
 
 typedef struct dump_ctx {
     const char *file;
@@ -65,8 +68,17 @@ static int on_item(void *ctx, const rvt_proto_item *it)
         cli_diag((void *)d->file, RVT_DIAG_ERROR, cli_container_offset(it->offset), it->msg);
     else if (d->sum)
         dump_summary_add(d->sum, it->name, it->size);
-    if (it->text)
-        puts(file_offset_text(it, line, sizeof line));
+    if (it->text) {
+        const char *t = file_offset_text(it, line, sizeof line);
+        /* several sources in one encapsulated stream: which one (2.1.2) */
+        long src = cli_container_nsources() > 1 ? cli_container_src_at(it->offset) : -1;
+        if (src >= 0 && t[0] == '{')
+            printf("{\"srcID\":%ld,%s\n", src, t + 1);
+        else if (src >= 0)
+            printf("%s srcID=%ld\n", t, src);
+        else
+            puts(t);
+    }
     return 0;
 }
 
@@ -85,8 +97,10 @@ static int dump_stream(const cli_args *a, const char *file, rvt_proto_cfg *c, bo
                      (cli_args_has(a, O_ADDRESSES) && !summary ? RVT_PROTO_DUMP_PCS : 0);
     size_t len;
     uint8_t *buf = cli_slurp(file, &len);
-    if (te)     /* E-Trace: unwrap an encapsulated stream (cli_container.c) */
+    if (te) {   /* E-Trace: unwrap an encapsulated stream, all sources (cli_container.c) */
+        cli_container_merge_sources();
         buf = cli_container_unwrap(file, buf, &len);
+    }
     if (!buf)
         return CLI_FAIL;
     dump_ctx d = { .file = file, .sum = summary ? calloc(1, sizeof *d.sum) : NULL };
@@ -118,6 +132,8 @@ int cmd_dump(int argc, char **argv)
     int rc = cli_args_parse(&a, CMD_DUMP, "dump", argc, argv);
     if (rc == CLI_OK && a.nfiles && pcbin_is_file(a.files[0]))
         return pcbin_dump_file(a.files[0]);
+    if (rc == CLI_OK && a.nfiles && cli_perf_file(a.files[0]))
+        return cli_perf_dump(&a, a.files[0]);     /* perf.data (cli_perf.c) */
     if (rc == CLI_OK)
         rc = cli_kind_of(&a, &k);
     if (rc != CLI_OK)

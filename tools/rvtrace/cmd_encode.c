@@ -24,13 +24,17 @@ const char cmd_encode_help[] =
     "E-Trace container (docs/transport.md): --container refflow (default: the\n"
     "reference flow's header byte per packet) or encap (Unformatted Trace &\n"
     "Diagnostic Data Packet Encapsulation 1.0) with --encap-src-bits 0..16,\n"
-    "--encap-src-id N, --encap-ts-bytes 0..8 (recorded; packets carry no\n"
-    "timestamp), --encap-type-bits 0..8 (default 0, 1 with --te-data: 0\n"
-    "te_inst, 1 te_data), --encap-sync-interval BYTES (a sync sequence of\n"
-    "N+1 nulls starts the stream and follows every BYTES; 0 = only at the\n"
-    "start), --encap-unframed; all recorded in OUT.attrs.  decode and dump take\n"
-    "--encap-source N to pick one srcID of several (default: the first), and\n"
-    "--encap-resync to start at the first synchronisation point (a wrapped\n"
+    "--encap-src-id N, --encap-ts-bytes 0..8 (each packet then carries the\n"
+    "time of the record that made the encoder write it, in T bytes; decode\n"
+    "shows them as time events), --encap-type-bits 0..8 (default 0, 1 with\n"
+    "--te-data: 0 te_inst, 1 te_data), --encap-sync-interval BYTES (a sync\n"
+    "sequence of N+1 nulls starts the stream and follows every BYTES; 0 =\n"
+    "only at the start), --encap-unframed; all recorded in OUT.attrs.\n"
+    "Several srcIDs in one stream: decode runs one decoder per srcID, one\n"
+    "source after the other in order of first appearance, each event tagged\n"
+    "with its srcID (JSON \"src\"); --src N (or --encap-source N) keeps one;\n"
+    "dump lists them all in stream order, each packet ending srcID=N.\n"
+    "--encap-resync starts at the first synchronisation point (a wrapped\n"
     "sink buffer that begins mid-packet; the bytes skipped are reported).\n"
     "\n"
     "A progress line (instructions so far) is shown every 2 s on a terminal.\n";
@@ -185,7 +189,8 @@ static unsigned rvi_xlen(const char *in)
  * (the importer ends the sink). */
 static int encode_one(int argc, char **argv, const char *in, enc_sink *s)
 {
-    rvt_irec_sink k = hart_sink(s, 0);
+    rvt_irec_sink h = hart_sink(s, 0);
+    rvt_irec_sink k = s->kind == KIND_TE ? cli_container_timed_sink(&h) : h;
     encode_filter ef;
     int rc = encode_filter_open(argc, argv, &k, &ef), st = 0;
     cli_sink_progress sp;
