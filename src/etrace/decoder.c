@@ -489,7 +489,13 @@ static uint64_t straight(rvt_te_decoder *d, uint64_t address, uint64_t budget)
         return 0;
     uint32_t k = b->n - 1;
     d->inferred_jump = TE_JUMP_NONE;
-    if (!d->insn_events) {
+    if (!d->insn_events || d->pulled) {
+        if (d->pulled) {
+            /* the run in one go: positions 1..k of the block */
+            rvt_flow_event ev = { .kind = RVT_EV_INSN, .priv = d->priv,
+                                  .pc = pc + 2 + 2 * (b->lens & 1u), .offset = d->offset };
+            rvt_flow_pull_run(&d->pull, &ev, k, end, b->last);
+        }
         d->stats.instructions += k;
         d->last_pc = end - b->prev->len;
         d->pc = end;

@@ -32,30 +32,37 @@ void rvt_flow_pull_free(rvt_flow_pull *p)
     p->cap = 0;
 }
 
-static void put(rvt_flow_pull *p, const rvt_flow_item *item)
+/* A new item at the ring's tail, filled in place by the caller (NULL: out
+ * of memory, p->err says so).  In place, not copied from the stack: a
+ * copy read back a just-written byte (end) with a wide load, a
+ * store-forwarding stall on every block. */
+static rvt_flow_item *put(rvt_flow_pull *p)
 {
     if (p->n == p->cap) {
         size_t old = p->cap;
+        /* a power of two (64, doubling): the ring indexes with a mask */
         rvt_flow_item *q = rvt_grow(p->q, &p->cap, p->n + 1, sizeof *q, 64);
         if (!q) {
             p->err = RVT_ERR_NOMEM;
-            return;
+            return NULL;
         }
         /* unwrap the ring: the items before head move past the old end */
         memcpy(q + old, q, p->head * sizeof *q);
         p->q = q;
     }
-    p->q[(p->head + p->n) % p->cap] = *item;
-    p->n++;
+    return &p->q[(p->head + p->n++) & (p->cap - 1)];
 }
 
 static void close_block(rvt_flow_pull *p, rvt_block_end end, uint64_t next_pc)
 {
-    rvt_flow_item item = { .is_block = true, .u.blk = p->blk };
-    item.u.blk.end = (uint8_t)end;
-    item.u.blk.next_pc = next_pc;
+    rvt_flow_item *item = put(p);
     p->open = false;
-    put(p, &item);
+    if (!item)
+        return;
+    item->is_block = true;
+    item->u.blk = p->blk;
+    item->u.blk.end = (uint8_t)end;
+    item->u.blk.next_pc = next_pc;
 }
 
 /* Why the block ends when the instruction at next_pc is the next retired. */
@@ -96,28 +103,37 @@ static bool continues(const rvt_flow_pull *p, const rvt_flow_event *ev)
            ev->priv == p->blk.priv && ev->pc == p->blk.end_pc + p->last->len;
 }
 
+void rvt_flow_pull_run(rvt_flow_pull *p, const rvt_flow_event *first, uint64_t n, uint64_t end_pc,
+                       const rvt_insn *last)
+{
+    if (!continues(p, first)) {
+        if (p->open)
+            close_block(p, insn_end(p, first->pc), first->pc);
+        p->blk = (rvt_block){ .start_pc = first->pc, .context = p->context,
+                              .offset = first->offset, .priv = first->priv, .src = first->src };
+        p->open = true;
+    }
+    p->blk.end_pc = end_pc;
+    p->blk.ninsn += n;
+    p->last = last;
+}
+
 int rvt_flow_pull_event(void *pull, const rvt_flow_event *ev)
 {
     rvt_flow_pull *p = pull;
-    if (ev->kind != RVT_EV_INSN) {
-        if (p->open)
-            close_block(p, event_end(ev->kind), p->blk.end_pc);
-        if (ev->kind == RVT_EV_CONTEXT)
-            p->context = ev->aux;
-        rvt_flow_item item = { .is_block = false, .u.ev = *ev };
-        put(p, &item);
+    if (ev->kind == RVT_EV_INSN) {
+        rvt_flow_pull_run(p, ev, 1, ev->pc, p->lookup(p->lookup_ctx, ev->pc));
         return 0;
     }
-    if (!continues(p, ev)) {
-        if (p->open)
-            close_block(p, insn_end(p, ev->pc), ev->pc);
-        p->blk = (rvt_block){ .start_pc = ev->pc, .context = p->context, .offset = ev->offset,
-                              .priv = ev->priv, .src = ev->src };
-        p->open = true;
+    if (p->open)
+        close_block(p, event_end(ev->kind), p->blk.end_pc);
+    if (ev->kind == RVT_EV_CONTEXT)
+        p->context = ev->aux;
+    rvt_flow_item *item = put(p);
+    if (item) {
+        item->is_block = false;
+        item->u.ev = *ev;
     }
-    p->blk.end_pc = ev->pc;
-    p->blk.ninsn++;
-    p->last = p->lookup(p->lookup_ctx, ev->pc);
     return 0;
 }
 
@@ -143,7 +159,7 @@ static int fill(rvt_flow_pull *p)
 static rvt_flow_item *pop(rvt_flow_pull *p)
 {
     rvt_flow_item *item = &p->q[p->head];
-    p->head = (p->head + 1) % p->cap;
+    p->head = (p->head + 1) & (p->cap - 1);
     p->n--;
     return item;
 }
