@@ -82,12 +82,17 @@ static int event(rvt_te_decoder *d, unsigned kind, uint64_t pc, uint64_t aux, ui
 /* The hot path builds its event itself, so that it inlines into the walk
  * however many places call event() (a call per instruction cost the
  * decoder 15 % when event() stopped being inlined). */
+static inline const rvt_insn *insn_at(rvt_te_decoder *d, uint64_t pc);
+
 static inline void retire(rvt_te_decoder *d, uint64_t pc)
 {
     d->stats.instructions++;
     if (d->insn_events) {
         rvt_flow_event ev = { .kind = RVT_EV_INSN, .priv = d->priv, .pc = pc, .offset = d->offset };
-        deliver(d, &ev);
+        if (d->pulled)  /* straight to the queue, no callback or lookup hook */
+            rvt_flow_pull_run(&d->pull, &ev, pc, 1, pc, insn_at(d, pc));
+        else
+            deliver(d, &ev);
     }
 }
 
@@ -492,9 +497,8 @@ static uint64_t straight(rvt_te_decoder *d, uint64_t address, uint64_t budget)
     if (!d->insn_events || d->pulled) {
         if (d->pulled) {
             /* the run in one go: positions 1..k of the block */
-            rvt_flow_event ev = { .kind = RVT_EV_INSN, .priv = d->priv,
-                                  .pc = pc + 2 + 2 * (b->lens & 1u), .offset = d->offset };
-            rvt_flow_pull_run(&d->pull, &ev, k, end, b->last);
+            rvt_flow_event at = { .kind = RVT_EV_INSN, .priv = d->priv, .offset = d->offset };
+            rvt_flow_pull_run(&d->pull, &at, pc + 2 + 2 * (b->lens & 1u), k, end, b->last);
         }
         d->stats.instructions += k;
         d->last_pc = end - b->prev->len;

@@ -32,11 +32,11 @@ void rvt_flow_pull_free(rvt_flow_pull *p)
     p->cap = 0;
 }
 
-/* A new item at the ring's tail, filled in place by the caller (NULL: out
- * of memory, p->err says so).  In place, not copied from the stack: a
- * copy read back a just-written byte (end) with a wide load, a
- * store-forwarding stall on every block. */
-static rvt_flow_item *put(rvt_flow_pull *p)
+/* The free slot at the ring's tail (NULL: out of memory, p->err says so),
+ * filled in place and counted (p->n++) once complete.  The open block is
+ * built in its slot: a copy from elsewhere read just-written fields with
+ * wider loads, a store-forwarding stall on every block. */
+static rvt_flow_item *tail(rvt_flow_pull *p)
 {
     if (p->n == p->cap) {
         size_t old = p->cap;
@@ -50,26 +50,34 @@ static rvt_flow_item *put(rvt_flow_pull *p)
         memcpy(q + old, q, p->head * sizeof *q);
         p->q = q;
     }
-    return &p->q[(p->head + p->n++) & (p->cap - 1)];
+    return &p->q[(p->head + p->n) & (p->cap - 1)];
+}
+
+static void open_block(rvt_flow_pull *p, uint64_t pc, const rvt_flow_event *first)
+{
+    rvt_flow_item *item = tail(p);
+    if (!item)
+        return;
+    item->is_block = true;
+    p->blk = &item->u.blk;
+    *p->blk = (rvt_block){ .start_pc = pc, .end_pc = pc, .context = p->context,
+                           .offset = first->offset, .priv = first->priv, .src = first->src };
+    p->open = true;
 }
 
 static void close_block(rvt_flow_pull *p, rvt_block_end end, uint64_t next_pc)
 {
-    rvt_flow_item *item = put(p);
+    p->blk->end = (uint8_t)end;
+    p->blk->next_pc = next_pc;
     p->open = false;
-    if (!item)
-        return;
-    item->is_block = true;
-    item->u.blk = p->blk;
-    item->u.blk.end = (uint8_t)end;
-    item->u.blk.next_pc = next_pc;
+    p->n++;
 }
 
 /* Why the block ends when the instruction at next_pc is the next retired. */
 static rvt_block_end insn_end(const rvt_flow_pull *p, uint64_t next_pc)
 {
     const rvt_insn *i = p->last;
-    bool sequential = i && next_pc == p->blk.end_pc + i->len;
+    bool sequential = i && next_pc == p->blk->end_pc + i->len;
     if (!i)
         return RVT_BLK_DISCON;
     if (rvt_flow_is_branch(i))
@@ -97,24 +105,24 @@ static rvt_block_end event_end(unsigned kind)
     }
 }
 
-static bool continues(const rvt_flow_pull *p, const rvt_flow_event *ev)
+static bool continues(const rvt_flow_pull *p, uint64_t pc, const rvt_flow_event *ev)
 {
-    return p->open && p->last && rvt_flow_is_plain(p->last) && ev->src == p->blk.src &&
-           ev->priv == p->blk.priv && ev->pc == p->blk.end_pc + p->last->len;
+    return p->open && p->last && rvt_flow_is_plain(p->last) && ev->src == p->blk->src &&
+           ev->priv == p->blk->priv && pc == p->blk->end_pc + p->last->len;
 }
 
-void rvt_flow_pull_run(rvt_flow_pull *p, const rvt_flow_event *first, uint64_t n, uint64_t end_pc,
-                       const rvt_insn *last)
+void rvt_flow_pull_run(rvt_flow_pull *p, const rvt_flow_event *first, uint64_t pc, uint64_t n,
+                       uint64_t end_pc, const rvt_insn *last)
 {
-    if (!continues(p, first)) {
+    if (!continues(p, pc, first)) {
         if (p->open)
-            close_block(p, insn_end(p, first->pc), first->pc);
-        p->blk = (rvt_block){ .start_pc = first->pc, .context = p->context,
-                              .offset = first->offset, .priv = first->priv, .src = first->src };
-        p->open = true;
+            close_block(p, insn_end(p, pc), pc);
+        open_block(p, pc, first);
+        if (!p->open)
+            return;
     }
-    p->blk.end_pc = end_pc;
-    p->blk.ninsn += n;
+    p->blk->end_pc = end_pc;
+    p->blk->ninsn += n;
     p->last = last;
 }
 
@@ -122,17 +130,18 @@ int rvt_flow_pull_event(void *pull, const rvt_flow_event *ev)
 {
     rvt_flow_pull *p = pull;
     if (ev->kind == RVT_EV_INSN) {
-        rvt_flow_pull_run(p, ev, 1, ev->pc, p->lookup(p->lookup_ctx, ev->pc));
+        rvt_flow_pull_run(p, ev, ev->pc, 1, ev->pc, p->lookup(p->lookup_ctx, ev->pc));
         return 0;
     }
     if (p->open)
-        close_block(p, event_end(ev->kind), p->blk.end_pc);
+        close_block(p, event_end(ev->kind), p->blk->end_pc);
     if (ev->kind == RVT_EV_CONTEXT)
         p->context = ev->aux;
-    rvt_flow_item *item = put(p);
+    rvt_flow_item *item = tail(p);
     if (item) {
         item->is_block = false;
         item->u.ev = *ev;
+        p->n++;
     }
     return 0;
 }
@@ -150,7 +159,7 @@ static int fill(rvt_flow_pull *p)
         if (st == 0) {
             p->done = true;
             if (p->open)    /* the decoder ended without RVT_EV_END */
-                close_block(p, RVT_BLK_END, p->blk.end_pc);
+                close_block(p, RVT_BLK_END, p->blk->end_pc);
         }
     }
     return p->err ? p->err : 1;

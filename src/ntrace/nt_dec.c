@@ -413,11 +413,9 @@ static int walk_block(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_
     uint64_t last_pc = rvt_iblk_last_pc(&d->bc, b, *pc);
     d->st.insns += b->n;
     if (d->pulled) {
-        rvt_flow_event ev = s->ev;
-        ev.kind = RVT_EV_INSN;
-        ev.pc = p;
-        ev.offset = d->msg_off;
-        rvt_flow_pull_run(&d->pull, &ev, b->n, last_pc, b->last);
+        rvt_flow_event at = s->ev;
+        at.offset = d->msg_off;
+        rvt_flow_pull_run(&d->pull, &at, p, b->n, last_pc, b->last);
     } else if (d->events == RVT_NT_EVENTS_INSN) {
         rvt_flow_event ev = s->ev;
         ev.kind = RVT_EV_INSN;
