@@ -373,35 +373,24 @@ static void sweep_program(const char *prog)
     rvt_image_free(img);
 }
 
-/* The earlier programs at their default settings, longer traces. */
-static void te_program(const char *prog)
+/* The earlier programs at both protocols' default settings, longer traces. */
+static void default_program(const char *prog)
 {
     rvt_image *img = th_program(prog);
     CHECK(img != NULL);
     if (!img)
         return;
+    char what[128];
     rvt_te_attrs a;
     te_attrs(&a, img);
     bytes s = { 0 };
     te_trace(&a, img, &s, 300000);
-    char what[128];
     snprintf(what, sizeof what, "etrace %s", prog);
     te_compare(what, &a, img, &s, 1000);
-    free(s.b);
-    rvt_image_free(img);
-}
-
-static void nt_program(const char *prog)
-{
-    rvt_image *img = th_program(prog);
-    CHECK(img != NULL);
-    if (!img)
-        return;
     rvt_nt_cfg c;
     nt_config(&c, img);
-    bytes s = { 0 };
+    s.n = 0;
     nt_trace(&c, img, &s, 300000);
-    char what[128];
     snprintf(what, sizeof what, "ntrace %s", prog);
     nt_compare(what, &c, img, &s, 1000);
     free(s.b);
@@ -720,8 +709,7 @@ int main(void)
     static const char *progs[] = { "sort", "crc", "recurse", "fptr", "coswap", "ecall", "setjmp",
                                    "crc_rv32" };
     for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++) {
-        te_program(progs[i]);
-        nt_program(progs[i]);
+        default_program(progs[i]);
     }
     sweep_all();
     null_arguments();
