@@ -213,9 +213,10 @@ static size_t insns(const evs *v)
 }
 
 /* One stream three ways: push, next_insn with next_event, next_block. */
-static void te_compare(const char *what, const rvt_te_attrs *a, rvt_image *img, const bytes *s,
+static void te_compare(const char *what, const void *cfg, rvt_image *img, const bytes *s,
                        size_t min_insns)
 {
+    const rvt_te_attrs *a = cfg;
     int st;
     evs push = { 0 }, pulled = { 0 };
     rvt_te_decoder *d = rvt_te_decoder_new(a, img, evs_put, &push, &st);
@@ -242,9 +243,10 @@ static void te_compare(const char *what, const rvt_te_attrs *a, rvt_image *img, 
     free(pulled.e);
 }
 
-static void nt_compare(const char *what, const rvt_nt_cfg *c, rvt_image *img, const bytes *s,
+static void nt_compare(const char *what, const void *cfg, rvt_image *img, const bytes *s,
                        size_t min_insns)
 {
+    const rvt_nt_cfg *c = cfg;
     int st;
     evs push = { 0 }, pulled = { 0 };
     rvt_nt_decoder *d = rvt_nt_decoder_new(c, rvt_image_insn_cb, img, -1, evs_put, &push, &st);
@@ -334,6 +336,23 @@ static void nt_mode_cfg(rvt_nt_cfg *c, rvt_image *img, const nt_mode *m)
     CHECK_EQ(rvt_nt_cfg_check(c), 0);
 }
 
+/* te_compare or nt_compare, cfg their attributes or settings. */
+typedef void (*compare_fn)(const char *what, const void *cfg, rvt_image *img, const bytes *s,
+                           size_t min_insns);
+
+/* One stream compared clean and with each damage. */
+static void each_damage(const char *what, compare_fn compare, const void *cfg, rvt_image *img,
+                        const bytes *s)
+{
+    char full[600];
+    for (int dmg = 0; dmg < NDAMAGE; dmg++) {
+        bytes t = damaged(s, dmg);
+        snprintf(full, sizeof full, "%s %s", what, damage_names[dmg]);
+        compare(full, cfg, img, &t, dmg == DAMAGE_NONE ? 100 : 0);
+        free(t.b);
+    }
+}
+
 /* Every protocol mode over one program, clean and damaged. */
 static void sweep_program(const char *prog)
 {
@@ -347,13 +366,8 @@ static void sweep_program(const char *prog)
         te_mode_attrs(&a, img, te_modes[m]);
         bytes s = { 0 };
         te_trace(&a, img, &s, SWEEP_INSNS);
-        for (int dmg = 0; dmg < NDAMAGE; dmg++) {
-            bytes t = damaged(&s, dmg);
-            snprintf(what, sizeof what, "etrace %s te-opt '%s' %s", prog, te_modes[m],
-                     damage_names[dmg]);
-            te_compare(what, &a, img, &t, dmg == DAMAGE_NONE ? 100 : 0);
-            free(t.b);
-        }
+        snprintf(what, sizeof what, "etrace %s te-opt '%s'", prog, te_modes[m]);
+        each_damage(what, te_compare, &a, img, &s);
         free(s.b);
     }
     for (size_t m = 0; m < sizeof nt_modes / sizeof nt_modes[0]; m++) {
@@ -361,13 +375,8 @@ static void sweep_program(const char *prog)
         nt_mode_cfg(&c, img, &nt_modes[m]);
         bytes s = { 0 };
         nt_trace(&c, img, &s, SWEEP_INSNS);
-        for (int dmg = 0; dmg < NDAMAGE; dmg++) {
-            bytes t = damaged(&s, dmg);
-            snprintf(what, sizeof what, "ntrace %s %s %s", prog, nt_modes[m].name,
-                     damage_names[dmg]);
-            nt_compare(what, &c, img, &t, dmg == DAMAGE_NONE ? 100 : 0);
-            free(t.b);
-        }
+        snprintf(what, sizeof what, "ntrace %s %s", prog, nt_modes[m].name);
+        each_damage(what, nt_compare, &c, img, &s);
         free(s.b);
     }
     rvt_image_free(img);
