@@ -32,37 +32,52 @@ void rvt_flow_pull_free(rvt_flow_pull *p)
     p->cap = 0;
 }
 
-static void put(rvt_flow_pull *p, const rvt_flow_item *item)
+/* The free slot at the ring's tail (NULL: out of memory, p->err says so),
+ * filled in place and counted (p->n++) once complete.  The open block is
+ * built in its slot: a copy from elsewhere read just-written fields with
+ * wider loads, a store-forwarding stall on every block. */
+static rvt_flow_item *tail(rvt_flow_pull *p)
 {
     if (p->n == p->cap) {
         size_t old = p->cap;
+        /* a power of two (64, doubling): the ring indexes with a mask */
         rvt_flow_item *q = rvt_grow(p->q, &p->cap, p->n + 1, sizeof *q, 64);
         if (!q) {
             p->err = RVT_ERR_NOMEM;
-            return;
+            return NULL;
         }
         /* unwrap the ring: the items before head move past the old end */
         memcpy(q + old, q, p->head * sizeof *q);
         p->q = q;
     }
-    p->q[(p->head + p->n) % p->cap] = *item;
-    p->n++;
+    return &p->q[(p->head + p->n) & (p->cap - 1)];
+}
+
+static void open_block(rvt_flow_pull *p, uint64_t pc, const rvt_flow_event *first)
+{
+    rvt_flow_item *item = tail(p);
+    if (!item)
+        return;
+    item->is_block = true;
+    p->blk = &item->u.blk;
+    *p->blk = (rvt_block){ .start_pc = pc, .end_pc = pc, .context = p->context,
+                           .offset = first->offset, .priv = first->priv, .src = first->src };
+    p->open = true;
 }
 
 static void close_block(rvt_flow_pull *p, rvt_block_end end, uint64_t next_pc)
 {
-    rvt_flow_item item = { .is_block = true, .u.blk = p->blk };
-    item.u.blk.end = (uint8_t)end;
-    item.u.blk.next_pc = next_pc;
+    p->blk->end = (uint8_t)end;
+    p->blk->next_pc = next_pc;
     p->open = false;
-    put(p, &item);
+    p->n++;
 }
 
 /* Why the block ends when the instruction at next_pc is the next retired. */
 static rvt_block_end insn_end(const rvt_flow_pull *p, uint64_t next_pc)
 {
     const rvt_insn *i = p->last;
-    bool sequential = i && next_pc == p->blk.end_pc + i->len;
+    bool sequential = i && next_pc == p->blk->end_pc + i->len;
     if (!i)
         return RVT_BLK_DISCON;
     if (rvt_flow_is_branch(i))
@@ -90,34 +105,44 @@ static rvt_block_end event_end(unsigned kind)
     }
 }
 
-static bool continues(const rvt_flow_pull *p, const rvt_flow_event *ev)
+static bool continues(const rvt_flow_pull *p, uint64_t pc, const rvt_flow_event *ev)
 {
-    return p->open && p->last && rvt_flow_is_plain(p->last) && ev->src == p->blk.src &&
-           ev->priv == p->blk.priv && ev->pc == p->blk.end_pc + p->last->len;
+    return p->open && p->last && rvt_flow_is_plain(p->last) && ev->src == p->blk->src &&
+           ev->priv == p->blk->priv && pc == p->blk->end_pc + p->last->len;
+}
+
+void rvt_flow_pull_run(rvt_flow_pull *p, const rvt_flow_event *first, uint64_t pc, uint64_t n,
+                       uint64_t end_pc, const rvt_insn *last)
+{
+    if (!continues(p, pc, first)) {
+        if (p->open)
+            close_block(p, insn_end(p, pc), pc);
+        open_block(p, pc, first);
+        if (!p->open)
+            return;
+    }
+    p->blk->end_pc = end_pc;
+    p->blk->ninsn += n;
+    p->last = last;
 }
 
 int rvt_flow_pull_event(void *pull, const rvt_flow_event *ev)
 {
     rvt_flow_pull *p = pull;
-    if (ev->kind != RVT_EV_INSN) {
-        if (p->open)
-            close_block(p, event_end(ev->kind), p->blk.end_pc);
-        if (ev->kind == RVT_EV_CONTEXT)
-            p->context = ev->aux;
-        rvt_flow_item item = { .is_block = false, .u.ev = *ev };
-        put(p, &item);
+    if (ev->kind == RVT_EV_INSN) {
+        rvt_flow_pull_run(p, ev, ev->pc, 1, ev->pc, p->lookup(p->lookup_ctx, ev->pc));
         return 0;
     }
-    if (!continues(p, ev)) {
-        if (p->open)
-            close_block(p, insn_end(p, ev->pc), ev->pc);
-        p->blk = (rvt_block){ .start_pc = ev->pc, .context = p->context, .offset = ev->offset,
-                              .priv = ev->priv, .src = ev->src };
-        p->open = true;
+    if (p->open)
+        close_block(p, event_end(ev->kind), p->blk->end_pc);
+    if (ev->kind == RVT_EV_CONTEXT)
+        p->context = ev->aux;
+    rvt_flow_item *item = tail(p);
+    if (item) {
+        item->is_block = false;
+        item->u.ev = *ev;
+        p->n++;
     }
-    p->blk.end_pc = ev->pc;
-    p->blk.ninsn++;
-    p->last = p->lookup(p->lookup_ctx, ev->pc);
     return 0;
 }
 
@@ -134,7 +159,7 @@ static int fill(rvt_flow_pull *p)
         if (st == 0) {
             p->done = true;
             if (p->open)    /* the decoder ended without RVT_EV_END */
-                close_block(p, RVT_BLK_END, p->blk.end_pc);
+                close_block(p, RVT_BLK_END, p->blk->end_pc);
         }
     }
     return p->err ? p->err : 1;
@@ -143,7 +168,7 @@ static int fill(rvt_flow_pull *p)
 static rvt_flow_item *pop(rvt_flow_pull *p)
 {
     rvt_flow_item *item = &p->q[p->head];
-    p->head = (p->head + 1) % p->cap;
+    p->head = (p->head + 1) & (p->cap - 1);
     p->n--;
     return item;
 }

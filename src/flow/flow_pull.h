@@ -37,7 +37,7 @@ typedef struct rvt_flow_pull {
     rvt_flow_item *q;              /* ring of cap items, n from head */
     size_t head, n, cap;
     bool open;                     /* blk is being built */
-    rvt_block blk;
+    rvt_block *blk;                /* the open block, in the ring's tail slot */
     const rvt_insn *last;          /* blk's last instruction (NULL: unknown) */
     uint64_t context;
     bool done;                     /* the step function said: no more input */
@@ -54,6 +54,14 @@ void rvt_flow_pull_free(rvt_flow_pull *p);
 /* The collector: an rvt_flow_fn the decoder's walk sends its events to
  * (always returns 0: the walk runs on). */
 int rvt_flow_pull_event(void *pull, const rvt_flow_event *ev);
+/* The decoder's walk retired n instructions one after the other, from pc
+ * to end_pc, each but the last plain; last is the instruction at end_pc
+ * (NULL: no code); `at` gives their offset, priv and src (its pc is not
+ * read: a wide load of a just-built event's pc stalled on store
+ * forwarding).  A straight-line run of the block cache in one call,
+ * instead of an event per instruction (libipt's block decoder; issue #18). */
+void rvt_flow_pull_run(rvt_flow_pull *p, const rvt_flow_event *at, uint64_t pc, uint64_t n,
+                       uint64_t end_pc, const rvt_insn *last);
 int rvt_flow_pull_next_block(rvt_flow_pull *p, rvt_block *out);
 int rvt_flow_pull_next_insn(rvt_flow_pull *p, rvt_flow_insn *out);
 int rvt_flow_pull_next_event(rvt_flow_pull *p, rvt_flow_event *out);

@@ -420,8 +420,13 @@ static int walk_block(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_
                       const rvt_insn **ends, uint64_t *ends_pc)
 {
     uint64_t p = *pc;
+    uint64_t last_pc = rvt_iblk_last_pc(&d->bc, b, *pc);
     d->st.insns += b->n;
-    if (d->events == RVT_NT_EVENTS_INSN) {
+    if (d->pulled) {
+        rvt_flow_event at = s->ev;
+        at.offset = d->msg_off;
+        rvt_flow_pull_run(&d->pull, &at, p, b->n, last_pc, b->last);
+    } else if (d->events == RVT_NT_EVENTS_INSN) {
         rvt_flow_event ev = s->ev;
         ev.kind = RVT_EV_INSN;
         ev.offset = d->msg_off;
@@ -436,7 +441,6 @@ static int walk_block(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_
             return d->stop;
     }
     s->consumed += b->hw;
-    uint64_t last_pc = rvt_iblk_last_pc(&d->bc, b, *pc);
     s->retired_pc = last_pc;
     if (b->prev) {
         s->prev = b->prev;

@@ -5,6 +5,7 @@
  * NULL arguments are refused; and the loss policy (src/flow/flow_state.h):
  * after a decode error nothing until one LOST right before the next sync,
  * counting the packets skipped (E-Trace, by hand from the packet list). */
+#include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,13 +63,13 @@ static void te_attrs(rvt_te_attrs *a, rvt_image *img)
     a->iaddress_width = rvt_image_xlen(img);
 }
 
-static void te_trace(const rvt_te_attrs *a, rvt_image *img, bytes *out)
+static void te_trace(const rvt_te_attrs *a, rvt_image *img, bytes *out, uint64_t max_instr)
 {
     int st = 0;
     rvt_te_encoder *e = rvt_te_encoder_new(a, bytes_put, out, &st);
     CHECK(e != NULL);
     rvt_irec_sink sink = rvt_te_encoder_sink(e);
-    th_trace(img, &sink, 300000);
+    th_trace(img, &sink, max_instr);
     rvt_te_encoder_free(e);
 }
 
@@ -78,13 +79,13 @@ static void nt_config(rvt_nt_cfg *c, rvt_image *img)
     c->xlen = rvt_image_xlen(img);
 }
 
-static void nt_trace(const rvt_nt_cfg *c, rvt_image *img, bytes *out)
+static void nt_trace(const rvt_nt_cfg *c, rvt_image *img, bytes *out, uint64_t max_instr)
 {
     int st = 0;
     rvt_nt_encoder *e = rvt_nt_encoder_new(c, bytes_put, out, &st);
     CHECK(e != NULL);
     rvt_irec_sink sink = rvt_nt_encoder_sink(e);
-    th_trace(img, &sink, 300000);
+    th_trace(img, &sink, max_instr);
     CHECK_EQ(rvt_nt_encoder_end(e), 0);
     rvt_nt_encoder_free(e);
 }
@@ -129,7 +130,12 @@ static void same_events(const char *what, const evs *push, const evs *pull)
     size_t n = push->n < pull->n ? push->n : pull->n;
     for (size_t i = 0; i < n; i++) {
         const rvt_flow_event *a = &push->e[i], *b = &pull->e[i];
-        if (a->kind != b->kind || a->pc != b->pc || a->priv != b->priv || a->src != b->src) {
+        /* the other events whole (an instruction's offset is its block's) */
+        bool whole = a->kind == RVT_EV_INSN ||
+                     (a->aux == b->aux && a->aux2 == b->aux2 && a->offset == b->offset &&
+                      a->flags == b->flags);
+        if (a->kind != b->kind || a->pc != b->pc || a->priv != b->priv || a->src != b->src ||
+            !whole) {
             TH_FAIL("%s: event %zu: push kind %u pc %" PRIx64 ", next_insn kind %u pc %" PRIx64,
                     what, i, (unsigned)a->kind, a->pc, (unsigned)b->kind, b->pc);
             return;
@@ -191,7 +197,11 @@ static void same_blocks(const char *what, const evs *push, puller *p, rvt_image 
     while (k < push->n && push->e[k].kind != RVT_EV_INSN)
         k++;
     CHECK_EQ(k, push->n);
-    CHECK(blocks > 0);
+    /* (a damaged stream may have no instruction at all) */
+    bool any = false;
+    for (size_t i = 0; i < push->n && !any; i++)
+        any = push->e[i].kind == RVT_EV_INSN;
+    CHECK_EQ(blocks > 0, any);
 }
 
 static size_t insns(const evs *v)
@@ -202,77 +212,196 @@ static size_t insns(const evs *v)
     return n;
 }
 
-static void te_program(const char *prog)
+/* One stream three ways: push, next_insn with next_event, next_block. */
+static void te_compare(const char *what, const void *cfg, rvt_image *img, const bytes *s,
+                       size_t min_insns)
 {
-    rvt_image *img = th_program(prog);
-    CHECK(img != NULL);
-    if (!img)
-        return;
-    rvt_te_attrs a;
-    te_attrs(&a, img);
-    bytes s = { 0 };
-    te_trace(&a, img, &s);
-    char what[128];
-    snprintf(what, sizeof what, "etrace %s", prog);
+    const rvt_te_attrs *a = cfg;
     int st;
     evs push = { 0 }, pulled = { 0 };
-    rvt_te_decoder *d = rvt_te_decoder_new(&a, img, evs_put, &push, &st);
-    CHECK_EQ(rvt_te_decoder_run(d, s.b, s.n), 0);
+    rvt_te_decoder *d = rvt_te_decoder_new(a, img, evs_put, &push, &st);
+    CHECK(d != NULL);
+    if (!d)
+        return;
+    CHECK_EQ(rvt_te_decoder_run(d, s->b, s->n), 0);
     rvt_te_decoder_free(d);
-    CHECK(insns(&push) > 1000);
+    CHECK(insns(&push) >= min_insns);
 
-    d = rvt_te_decoder_new(&a, img, NULL, NULL, &st);
-    CHECK_EQ(rvt_te_decoder_set_input(d, s.b, s.n), 0);
+    d = rvt_te_decoder_new(a, img, NULL, NULL, &st);
+    CHECK_EQ(rvt_te_decoder_set_input(d, s->b, s->n), 0);
     puller p = { d, te_blk, te_ins, te_evt };
     pull_insns(&p, &pulled);
     rvt_te_decoder_free(d);
     same_events(what, &push, &pulled);
 
-    d = rvt_te_decoder_new(&a, img, NULL, NULL, &st);
-    CHECK_EQ(rvt_te_decoder_set_input(d, s.b, s.n), 0);
+    d = rvt_te_decoder_new(a, img, NULL, NULL, &st);
+    CHECK_EQ(rvt_te_decoder_set_input(d, s->b, s->n), 0);
     p.d = d;
     same_blocks(what, &push, &p, img);
     rvt_te_decoder_free(d);
     free(push.e);
     free(pulled.e);
-    free(s.b);
-    rvt_image_free(img);
 }
 
-static void nt_program(const char *prog)
+static void nt_compare(const char *what, const void *cfg, rvt_image *img, const bytes *s,
+                       size_t min_insns)
 {
-    rvt_image *img = th_program(prog);
-    CHECK(img != NULL);
-    if (!img)
-        return;
-    rvt_nt_cfg c;
-    nt_config(&c, img);
-    bytes s = { 0 };
-    nt_trace(&c, img, &s);
-    char what[128];
-    snprintf(what, sizeof what, "ntrace %s", prog);
+    const rvt_nt_cfg *c = cfg;
     int st;
     evs push = { 0 }, pulled = { 0 };
-    rvt_nt_decoder *d = rvt_nt_decoder_new(&c, rvt_image_insn_cb, img, -1, evs_put, &push, &st);
-    CHECK_EQ(rvt_nt_decode(d, s.b, s.n), 0);
+    rvt_nt_decoder *d = rvt_nt_decoder_new(c, rvt_image_insn_cb, img, -1, evs_put, &push, &st);
+    CHECK(d != NULL);
+    if (!d)
+        return;
+    CHECK_EQ(rvt_nt_decode(d, s->b, s->n), 0);
     CHECK_EQ(rvt_nt_decode_end(d), 0);
     rvt_nt_decoder_free(d);
-    CHECK(insns(&push) > 1000);
+    CHECK(insns(&push) >= min_insns);
 
-    d = rvt_nt_decoder_new(&c, rvt_image_insn_cb, img, -1, NULL, NULL, &st);
-    CHECK_EQ(rvt_nt_decoder_set_input(d, s.b, s.n), 0);
+    d = rvt_nt_decoder_new(c, rvt_image_insn_cb, img, -1, NULL, NULL, &st);
+    CHECK_EQ(rvt_nt_decoder_set_input(d, s->b, s->n), 0);
     puller p = { d, nt_blk, nt_ins, nt_evt };
     pull_insns(&p, &pulled);
     rvt_nt_decoder_free(d);
     same_events(what, &push, &pulled);
 
-    d = rvt_nt_decoder_new(&c, rvt_image_insn_cb, img, -1, NULL, NULL, &st);
-    CHECK_EQ(rvt_nt_decoder_set_input(d, s.b, s.n), 0);
+    d = rvt_nt_decoder_new(c, rvt_image_insn_cb, img, -1, NULL, NULL, &st);
+    CHECK_EQ(rvt_nt_decoder_set_input(d, s->b, s->n), 0);
     p.d = d;
     same_blocks(what, &push, &p, img);
     rvt_nt_decoder_free(d);
     free(push.e);
     free(pulled.e);
+}
+
+/* Damage: bytes flipped a third in, a 24-byte hole in the middle, the
+ * stream cut at three quarters (each where the stream is long enough). */
+enum { DAMAGE_NONE, DAMAGE_FLIP, DAMAGE_HOLE, DAMAGE_CUT, NDAMAGE };
+static const char *const damage_names[NDAMAGE] = { "clean", "flipped bytes", "hole", "cut" };
+
+static bytes damaged(const bytes *s, int how)
+{
+    bytes t = { malloc(s->n + 1), s->n, s->n + 1 };
+    memcpy(t.b, s->b, s->n);
+    if (how == DAMAGE_FLIP && s->n > 16) {
+        for (size_t i = s->n / 3; i < s->n / 3 + 3; i++)
+            t.b[i] ^= 0x5a;
+    } else if (how == DAMAGE_HOLE && s->n > 64) {
+        memset(t.b + s->n / 2, 0, 24);
+    } else if (how == DAMAGE_CUT) {
+        t.n = s->n * 3 / 4;
+    }
+    return t;
+}
+
+/* Instructions per trace of the sweep, and the E-Trace modes (--te-opt
+ * lists, one per mode and all of them) and N-Trace modes it runs. */
+#define SWEEP_INSNS 60000
+static const char *const te_modes[] = { "", "full-address", "implicit-except", "sijump",
+                                        "implicit-return", "branch-prediction",
+                                        "jump-target-cache", "all" };
+typedef struct nt_mode {
+    const char *name;
+    unsigned inst_mode, implicit_return;
+    bool seq_jump, repeat, all_jumps;
+} nt_mode;
+static const nt_mode nt_modes[] = {
+    { "btm", RVT_NT_MODE_BTM, 0, false, false, false },
+    { "btm+sj+ir+rpt", RVT_NT_MODE_BTM, 3, true, true, false },
+    { "htm", RVT_NT_MODE_HTM, 0, false, false, false },
+    { "htm+sj+ir+rpt", RVT_NT_MODE_HTM, 3, true, true, false },
+    { "htm+ir1+all-jumps", RVT_NT_MODE_HTM, 1, false, true, true },
+};
+
+static void te_mode_attrs(rvt_te_attrs *a, rvt_image *img, const char *opts)
+{
+    te_attrs(a, img);
+    CHECK_EQ(rvt_te_opts_parse(opts, &a->options), 0);
+    if (a->options & RVT_TE_OPT_SIJUMP)
+        a->sijump = 1;
+    if (a->options & RVT_TE_OPT_IMPLICIT_RETURN)
+        a->return_stack_size = 5;
+    rvt_te_attrs_fill(a);
+}
+
+static void nt_mode_cfg(rvt_nt_cfg *c, rvt_image *img, const nt_mode *m)
+{
+    nt_config(c, img);
+    c->inst_mode = m->inst_mode;
+    c->implicit_return = m->implicit_return;
+    c->return_depth = m->implicit_return ? 32 : 0;
+    c->seq_jump = m->seq_jump;
+    c->repeat_history = m->repeat;
+    c->all_jumps = m->all_jumps;
+    CHECK_EQ(rvt_nt_cfg_check(c), 0);
+}
+
+/* te_compare or nt_compare, cfg their attributes or settings. */
+typedef void (*compare_fn)(const char *what, const void *cfg, rvt_image *img, const bytes *s,
+                           size_t min_insns);
+
+/* One stream compared clean and with each damage. */
+static void each_damage(const char *what, compare_fn compare, const void *cfg, rvt_image *img,
+                        const bytes *s)
+{
+    char full[600];
+    for (int dmg = 0; dmg < NDAMAGE; dmg++) {
+        bytes t = damaged(s, dmg);
+        snprintf(full, sizeof full, "%s %s", what, damage_names[dmg]);
+        compare(full, cfg, img, &t, dmg == DAMAGE_NONE ? 100 : 0);
+        free(t.b);
+    }
+}
+
+/* Every protocol mode over one program, clean and damaged. */
+static void sweep_program(const char *prog)
+{
+    rvt_image *img = th_program(prog);
+    CHECK(img != NULL);
+    if (!img)
+        return;
+    char what[512];
+    for (size_t m = 0; m < sizeof te_modes / sizeof te_modes[0]; m++) {
+        rvt_te_attrs a;
+        te_mode_attrs(&a, img, te_modes[m]);
+        bytes s = { 0 };
+        te_trace(&a, img, &s, SWEEP_INSNS);
+        snprintf(what, sizeof what, "etrace %s te-opt '%s'", prog, te_modes[m]);
+        each_damage(what, te_compare, &a, img, &s);
+        free(s.b);
+    }
+    for (size_t m = 0; m < sizeof nt_modes / sizeof nt_modes[0]; m++) {
+        rvt_nt_cfg c;
+        nt_mode_cfg(&c, img, &nt_modes[m]);
+        bytes s = { 0 };
+        nt_trace(&c, img, &s, SWEEP_INSNS);
+        snprintf(what, sizeof what, "ntrace %s %s", prog, nt_modes[m].name);
+        each_damage(what, nt_compare, &c, img, &s);
+        free(s.b);
+    }
+    rvt_image_free(img);
+}
+
+/* The earlier programs at both protocols' default settings, longer traces. */
+static void default_program(const char *prog)
+{
+    rvt_image *img = th_program(prog);
+    CHECK(img != NULL);
+    if (!img)
+        return;
+    char what[128];
+    rvt_te_attrs a;
+    te_attrs(&a, img);
+    bytes s = { 0 };
+    te_trace(&a, img, &s, 300000);
+    snprintf(what, sizeof what, "etrace %s", prog);
+    te_compare(what, &a, img, &s, 1000);
+    rvt_nt_cfg c;
+    nt_config(&c, img);
+    s.n = 0;
+    nt_trace(&c, img, &s, 300000);
+    snprintf(what, sizeof what, "ntrace %s", prog);
+    nt_compare(what, &c, img, &s, 1000);
     free(s.b);
     rvt_image_free(img);
 }
@@ -382,7 +511,7 @@ static bool te_packets_load(te_packets *t)
     te_attrs(&t->a, t->img);
     t->a.resync_max = 8;
     bytes s = { 0 };
-    te_trace(&t->a, t->img, &s);
+    te_trace(&t->a, t->img, &s, 300000);
     rvt_te_reader r;
     rvt_te_reader_init(&r, &t->a, s.b, s.n);
     t->n = 0;
@@ -530,7 +659,7 @@ static void nt_loss(void)
     c.sync_mode = 1;        /* trTeInstSyncMode: every 2^(max+4) messages */
     c.sync_max = 0;
     bytes s = { 0 };
-    nt_trace(&c, img, &s);
+    nt_trace(&c, img, &s, 300000);
     size_t at = s.n / 5;
     memset(s.b + at, 0, 40);
     evs ev = { 0 };
@@ -559,14 +688,39 @@ static void nt_loss(void)
     rvt_image_free(img);
 }
 
+/* Every ELF file in programs/, by name. */
+static void sweep_all(void)
+{
+    char dir[1024];
+    const char *src = getenv("RVT_SRC");
+    snprintf(dir, sizeof dir, "%s/programs", src ? src : ".");
+    DIR *dp = opendir(dir);
+    CHECK(dp != NULL);
+    if (!dp)
+        return;
+    size_t programs = 0;
+    struct dirent *e;
+    while ((e = readdir(dp)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (n <= 4 || strcmp(e->d_name + n - 4, ".elf"))
+            continue;
+        char prog[256];
+        snprintf(prog, sizeof prog, "%.*s", (int)(n - 4), e->d_name);
+        sweep_program(prog);
+        programs++;
+    }
+    closedir(dp);
+    CHECK(programs >= 30);
+}
+
 int main(void)
 {
     static const char *progs[] = { "sort", "crc", "recurse", "fptr", "coswap", "ecall", "setjmp",
                                    "crc_rv32" };
     for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++) {
-        te_program(progs[i]);
-        nt_program(progs[i]);
+        default_program(progs[i]);
     }
+    sweep_all();
     null_arguments();
     te_loss();
     te_encoder_loss();
