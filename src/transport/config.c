@@ -58,12 +58,19 @@ bool rvt_tp_config_key(const char *kv)
     if (!eq)
         return false;
     size_t n = (size_t)(eq - kv);
-    return (n == 9 && !strncmp(kv, "container", 9)) || find_key(kv, n);
+    char name[32];
+    if (n >= sizeof name)
+        return false;
+    memcpy(name, kv, n);
+    name[n] = 0;
+    return rvt_tp_config_name(name);
 }
 
 bool rvt_tp_config_name(const char *name)
 {
-    return name && (!strcmp(name, "container") || find_key(name, strlen(name)));
+    /* the sink buffer's keys describe the container too (sink_buf.c) */
+    return name && (!strcmp(name, "container") || find_key(name, strlen(name)) ||
+                    rvt_sink_state_name(name));
 }
 
 static int set_field(rvt_tp_config *c, const key *k, uint64_t v)

@@ -21,6 +21,8 @@ static struct {
      * about an offset of the unwrapped stream names the file's byte. */
     struct frame_at { uint64_t unwrapped, header, payload; } *map;
     size_t nmap, capmap;
+    rvt_sink_state sink;     /* FILE.attrs sink_* keys: a RAM sink's buffer */
+    rvt_sink_view view;      /* ... put in stream order (rvt_sink_order) */
 } opt = { .source = -1 };
 
 static rvt_tp_config *cfg(void)
@@ -175,7 +177,9 @@ static int attrs_container(const char *trace, rvt_tp_config *c, const char **nam
         line[strcspn(line, "\r\n")] = 0;
         if (!rvt_tp_config_key(line))
             continue;
-        if (rvt_tp_config_set(c, line, name) < 0) {
+        int bad = strncmp(line, "sink_", 5) ? rvt_tp_config_set(c, line, name)
+                                            : rvt_sink_state_set(&opt.sink, line);
+        if (bad < 0) {
             cli_err("%s: line %u: bad container setting", path, ln);
             found = -1;
             break;
@@ -279,6 +283,39 @@ static uint8_t *unwrap_encap(const char *trace, const rvt_tp_config *c, uint8_t 
     return u.out;
 }
 
+/* A RAM sink's buffer (FILE.attrs sink_* keys, TCI 1.0 "Trace RAM Sink"):
+ * in stream order from where a reader may start (rvt_sink_order), the
+ * bytes lost before it said.  NULL (printed, buf freed) when it does not
+ * fit its addresses or a wrapped one holds no sync point. */
+static uint8_t *sink_order(const char *trace, const char *name, const rvt_tp_config *c, uint8_t *buf,
+                           size_t *len)
+{
+    const rvt_sink_state *s = &opt.sink;
+    int st = rvt_sink_order(s, name, c, buf, *len, &opt.view);
+    if (st == RVT_ERR_NOSYNC) {
+        cli_err("%s: sink buffer wrapped, and no synchronisation point in it: all %zu bytes lost",
+                trace, *len);
+    } else if (st < 0) {
+        cli_err("%s: sink buffer of %zu bytes does not fit sink_start 0x%llx, sink_limit 0x%llx, "
+                "sink_wp 0x%llx in FILE.attrs", trace, *len, (unsigned long long)s->start,
+                (unsigned long long)s->limit, (unsigned long long)s->wp);
+    }
+    if (st < 0) {
+        free(buf);
+        return NULL;
+    }
+    const rvt_sink_view *v = &opt.view;
+    if (s->wrap && s->stop_on_wrap)
+        cli_err("%s: sink buffer filled and stopped on wrap: read whole", trace);
+    else if (s->wrap)
+        cli_err("%s: sink buffer wrapped (trRamWP 0x%llx): %llu bytes before the first "
+                "synchronisation point lost", trace, (unsigned long long)s->wp,
+                (unsigned long long)v->begin);
+    memmove(buf, buf + v->begin, (size_t)(v->end - v->begin));
+    *len = (size_t)(v->end - v->begin);
+    return buf;
+}
+
 uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len)
 {
     if (!buf)
@@ -295,6 +332,8 @@ uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len)
         from = r ? "FILE.attrs" : NULL;
         c = r ? c : *cfg();
     }
+    if (opt.sink.present && !(buf = sink_order(trace, name, &c, buf, len)))
+        return NULL;
     if (!name && bytes_say_encap(buf, *len, &c)) {
         name = "encap";
         from = "the bytes (a leading sync sequence; srcID width guessed, no timestamp)";
@@ -306,10 +345,18 @@ uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len)
     return unwrap_encap(trace, &c, buf, len);
 }
 
+/* An offset of the ordered sink buffer back to the saved one's. */
+static uint64_t sink_file_offset(uint64_t off)
+{
+    if (!opt.sink.present || off == UINT64_MAX)
+        return off;
+    return rvt_sink_file_offset(&opt.view, off + opt.view.begin, rvt_sink_size(&opt.sink));
+}
+
 uint64_t cli_container_offset(uint64_t off)
 {
     if (!opt.nmap || off == UINT64_MAX)
-        return off;
+        return sink_file_offset(off);
     size_t lo = 0, hi = opt.nmap;       /* the last frame starting at or before off */
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
@@ -320,8 +367,8 @@ uint64_t cli_container_offset(uint64_t off)
     }
     const struct frame_at *m = &opt.map[lo];
     if (off < m->unwrapped)
-        return off;
-    return off == m->unwrapped ? m->header : m->payload + (off - m->unwrapped - 1);
+        return sink_file_offset(off);
+    return sink_file_offset(off == m->unwrapped ? m->header : m->payload + (off - m->unwrapped - 1));
 }
 
 bool cli_container_damaged(void)
