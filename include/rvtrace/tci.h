@@ -55,6 +55,8 @@ typedef struct rvt_tci_cfg {
  * *status (RVT_ERR_INVAL: nharts, sram_size or the SMEM range). */
 rvt_tci *rvt_tci_new(const rvt_tci_cfg *cfg, int *status);
 void rvt_tci_free(rvt_tci *t);
+/* cfg.nharts (0 for NULL). */
+unsigned rvt_tci_nharts(const rvt_tci *t);
 
 /* A 32-bit register access at offset off of the window (4-byte aligned;
  * false otherwise or beyond RVT_TCI_SIZE: an access fault).  Reserved and

@@ -56,6 +56,11 @@ void rvt_tci_free(rvt_tci *t)
     free(t);
 }
 
+unsigned rvt_tci_nharts(const rvt_tci *t)
+{
+    return t ? t->cfg.nharts : 0;
+}
+
 /* The component at off, and the offset inside it. */
 enum comp { C_NONE, C_TE, C_FUNNEL, C_RAM, C_PIB };
 static enum comp component(const rvt_tci *t, uint64_t off, unsigned *idx, unsigned *in)
