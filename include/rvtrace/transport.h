@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "rvtrace/status.h"
 
 #ifdef __cplusplus
@@ -68,6 +69,9 @@ bool rvt_tp_config_key(const char *kv);
 bool rvt_tp_config_name(const char *name);
 /* 0 or RVT_ERR_INVAL (widths out of range). */
 int rvt_tp_config_check(const rvt_tp_config *c);
+/* The .attrs lines of an encapsulated stream (container=encap and the
+ * encap_* keys) to f; 0 or RVT_ERR_IO. */
+int rvt_tp_config_write(const rvt_tp_config *c, FILE *f);
 
 /* encap: N = 31 + T + S, the longest run of null bytes a normal packet can
  * hold (Encapsulation 2.3); a synchronisation sequence is N + 1 nulls. */
@@ -140,6 +144,10 @@ int rvt_encap_write(rvt_encap_writer *w, unsigned type, const uint64_t *ts, cons
                     size_t n);
 /* A synchronisation sequence now: N null.idle then one null.alignment. */
 int rvt_encap_write_sync(rvt_encap_writer *w);
+/* One E-Trace reference-flow frame (header msg_type<<5 | length, then the
+ * payload, as rvt_te_encoder writes them) as a packet: type 0 te_inst, 1
+ * te_data (Encapsulation 3.3); RVT_ERR_RANGE for te_data with a 0-bit type. */
+int rvt_encap_write_frame(rvt_encap_writer *w, const uint8_t *frame, size_t n);
 /* Bytes written so far. */
 uint64_t rvt_encap_writer_bytes(const rvt_encap_writer *w);
 

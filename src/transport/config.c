@@ -1,4 +1,5 @@
 /* Transport settings and their sidecar spelling (.attrs keys). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "transport/tp_int.h"
@@ -109,4 +110,16 @@ int rvt_tp_config_set(rvt_tp_config *c, const char *kv, const char **container)
     if (*end || v > k->max)
         return RVT_ERR_INVAL;
     return set_field(c, k, v);
+}
+
+int rvt_tp_config_write(const rvt_tp_config *c, FILE *f)
+{
+    if (!c || !f)
+        return RVT_ERR_INVAL;
+    int w = fprintf(f, "# container (Encapsulation 1.0; docs/transport.md)\ncontainer=encap\n"
+                       "encap_src_bits=%u\nencap_src_id=%u\nencap_ts_bytes=%u\nencap_type_bits=%u\n"
+                       "encap_sync_interval=%llu\nencap_unframed=%u\n",
+                    c->src_bits, c->src_id, c->ts_bytes, c->type_bits,
+                    (unsigned long long)c->sync_interval, c->unframed ? 1u : 0u);
+    return w < 0 ? RVT_ERR_IO : 0;
 }

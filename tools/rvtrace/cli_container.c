@@ -138,11 +138,7 @@ int cli_container_write(FILE *f, const uint8_t *frame, size_t n)
         return fwrite(frame, 1, n, f) == n ? 0 : RVT_ERR_IO;
     if (!writer && !(writer = rvt_encap_writer_new(cfg(), to_file, f, NULL)))
         return RVT_ERR_NOMEM;
-    /* the encoder writes reference-flow frames: header msg_type<<5 | length */
-    unsigned type = ((frame[0] >> 5) & 3u) - RVT_TE_MSG_INST;
-    if (type && cfg()->type_bits == 0)
-        return RVT_ERR_RANGE;
-    return rvt_encap_write(writer, type, NULL, frame + 1, n - 1);
+    return rvt_encap_write_frame(writer, frame, n);
 }
 
 void cli_container_attrs_write(FILE *f)
@@ -151,12 +147,7 @@ void cli_container_attrs_write(FILE *f)
     writer = NULL;
     if (!opt.name || strcmp(opt.name, "encap"))
         return;
-    const rvt_tp_config *c = cfg();
-    fprintf(f, "# container (Encapsulation 1.0; docs/transport.md)\ncontainer=encap\n"
-               "encap_src_bits=%u\nencap_src_id=%u\nencap_ts_bytes=%u\nencap_type_bits=%u\n"
-               "encap_sync_interval=%llu\nencap_unframed=%u\n",
-            c->src_bits, c->src_id, c->ts_bytes, c->type_bits,
-            (unsigned long long)c->sync_interval, c->unframed ? 1u : 0u);
+    rvt_tp_config_write(cfg(), f);
 }
 
 /* ---- dump / decode ---- */
