@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include "rvtrace/status.h"
 #include "rvtrace/transport.h"
+#include "rvtrace/ingress.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -107,6 +108,23 @@ bool rvt_tci_ram_smem(const rvt_tci *t);
 /* Bytes between synchronisation sequences the sink's trRamAsyncFreq asks
  * of the encapsulation (0: off): 2^(7 + n) for n = 1..7 (docs/tci.md). */
 uint64_t rvt_tci_async_interval(const rvt_tci *t);
+
+/* ---- the E-Trace encoder behind hart h's Trace Encoder (te_etrace.c) ----
+ * An ingress-record sink for the hart: records are encoded only while
+ * rvt_tci_tracing(t, h); each time tracing starts an encoder starts with
+ * `base` and the settings the registers hold, and its packets go
+ * encapsulated through rvt_tci_put; when tracing stops it ends (final
+ * packets).  The model must outlive it. */
+typedef struct rvt_tci_te rvt_tci_te;
+struct rvt_te_attrs;
+rvt_tci_te *rvt_tci_te_new(rvt_tci *t, unsigned h, const struct rvt_te_attrs *base, int *status);
+void rvt_tci_te_free(rvt_tci_te *e);
+rvt_irec_sink rvt_tci_te_sink(rvt_tci_te *e);
+/* The E-Trace attributes and the encapsulation of the last session (a
+ * decoder's settings for what the sink holds); the number of sessions. */
+const struct rvt_te_attrs *rvt_tci_te_attrs(const rvt_tci_te *e);
+const rvt_tp_config *rvt_tci_te_container(const rvt_tci_te *e);
+unsigned rvt_tci_te_sessions(const rvt_tci_te *e);
 
 #ifdef __cplusplus
 }

@@ -100,6 +100,26 @@ bool rvt_tci_read(rvt_tci *t, uint64_t off, uint32_t *v)
     return true;
 }
 
+/* A write that stops tracing (trTeInstTracing or trTeEnable to 0, a
+ * reset) ends the encoder session first, while the encoder still passes
+ * its bytes on: "Setting trTeEnable to 0 flushes any queued trace data to
+ * the sink or funnel attached to this encoder". */
+static void te_write(rvt_tci *t, unsigned h, unsigned in, uint32_t v)
+{
+    tci_te *te = &t->te[h];
+    uint32_t old = te->control;
+    bool was = tci_te_tracing(te);
+    tci_te_write(te, in, v);
+    if (!was || tci_te_tracing(te) || !t->feeder[h])
+        return;
+    uint32_t now = te->control;
+    te->control = old;
+    tci_te_feeder_stop(t->feeder[h]);
+    if (now & RVT_TCI_ACTIVE)   /* bytes lost in the flush stay reported */
+        now |= te->control & RVT_TCI_TE_STALL_OR_OVERFLOW;
+    te->control = now;
+}
+
 bool rvt_tci_write(rvt_tci *t, uint64_t off, uint32_t v)
 {
     unsigned idx, in;
@@ -107,7 +127,7 @@ bool rvt_tci_write(rvt_tci *t, uint64_t off, uint32_t v)
         return false;
     switch (component(t, off, &idx, &in)) {
     case C_TE:
-        tci_te_write(&t->te[idx], in, v);
+        te_write(t, idx, in, v);
         break;
     case C_FUNNEL:
         tci_funnel_write(&t->funnel, in, v);

@@ -44,6 +44,16 @@ void tci_ts_write(tci_ts *ts, unsigned off, uint32_t v);
 void tci_ts_tick(tci_ts *ts, uint64_t ticks);
 
 /* ---- Trace Encoder (te_regs.c) ---- */
+/* trTeInstFeatures bits offered: NoAddrDiff, EnSequentialJump, EnImplicitReturn */
+#define TCI_TE_NO_ADDR_DIFF (1u << 0)
+#define TCI_TE_SEQ_JUMP (1u << 2)
+#define TCI_TE_IMPLICIT_RETURN (1u << 3)
+#define TCI_TE_FEATURE_MASK (TCI_TE_NO_ADDR_DIFF | TCI_TE_SEQ_JUMP | TCI_TE_IMPLICIT_RETURN)
+/* trTeControl: trTeInhibitSrc, trTeInstSyncMode, trTeInstSyncMax, trTeFormat */
+#define TCI_TE_INHIBIT_SRC (1u << 15)
+#define TCI_TE_SYNC_MODE_LO 16u
+#define TCI_TE_SYNC_MAX_LO 20u
+#define TCI_TE_FORMAT_LO 24u
 typedef struct tci_te {
     uint32_t control, features, filters, data_control, data_filters;
     uint32_t ext_in, ext_out;
@@ -107,8 +117,12 @@ void tci_pib_write(tci_pib *p, unsigned off, uint32_t v);
 size_t tci_pib_put(tci_pib *p, const uint8_t *b, size_t n);
 bool tci_pib_accepts(const tci_pib *p);
 
+/* te_etrace.c: end the encoder session now (its final packets go out) */
+void tci_te_feeder_stop(rvt_tci_te *e);
+
 struct rvt_tci {
     rvt_tci_cfg cfg;
+    rvt_tci_te *feeder[RVT_TCI_MAX_HARTS];   /* the encoder behind each TE (te_etrace.c) */
     tci_te te[RVT_TCI_MAX_HARTS];
     tci_funnel funnel;
     tci_ram ram;

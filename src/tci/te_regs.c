@@ -124,12 +124,13 @@ static void write_control(tci_te *te, uint32_t v)
     tci_te_set_tracing(te, (v & RVT_TCI_TE_INST_TRACING) != 0);
 }
 
-/* trTeInstFeatures: NoAddrDiff, EnSequentialJump, EnImplicitReturn,
- * EnBranchPrediction, EnJumpTargetCache (E-Trace full_address, sijump,
- * implicit return, bpred, jtc); trTeSrcID 12 bits; trTeSrcBits 0..12. */
+/* trTeInstFeatures: NoAddrDiff, EnSequentialJump, EnImplicitReturn
+ * (E-Trace full-address, sijump, implicit-return modes; te_etrace.c);
+ * branch prediction and the jump target cache are not offered (0);
+ * trTeSrcID 12 bits; trTeSrcBits 0..12. */
 static uint32_t legal_features(uint32_t v)
 {
-    uint32_t f = v & (0x3Du | 0xFFFu << 16);
+    uint32_t f = v & (TCI_TE_FEATURE_MASK | 0xFFFu << 16);
     unsigned bits = tci_field(v, 28, 4);
     return tci_put(f, 28, 4, bits > 12 ? 12 : bits);
 }

@@ -112,9 +112,9 @@ static void encoder_warl(void)
     CHECK_EQ(rd(t, TE0) >> 16 & 3, 3);
     wr(t, TE0, base | 1u << 13);                /* trTeInstStallEna: no stalls, 0 */
     CHECK_EQ(rd(t, TE0) >> 13 & 1, 0);
-    /* trTeInstFeatures: bits 0, 2-5, trTeSrcID 27:16, trTeSrcBits 31:28 <= 12 */
+    /* trTeInstFeatures: bits 0, 2, 3, trTeSrcID 27:16, trTeSrcBits 31:28 <= 12 */
     wr(t, TE0 + 8, 0xffffffff);
-    CHECK_EQ(rd(t, TE0 + 8), 0xCFFF003D);
+    CHECK_EQ(rd(t, TE0 + 8), 0xCFFF000D);
     wr(t, TE0 + 8, 0x5 << 28 | 0x123 << 16);
     CHECK_EQ(rd(t, TE0 + 8), 0x51230000);
     /* trTeDataControl: Implemented (RO 1); AddrCompress 3 keeps the field */

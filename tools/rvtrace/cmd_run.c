@@ -15,6 +15,7 @@
 #include "tv_cli.h"
 #include "machine_opts.h"
 #include "rvtrace/pmu.h"
+#include "run_tci.h"
 
 const char cmd_run_help[] =
     "usage: rvtrace run PROG.elf [OPTIONS] [TRACE OPTIONS]\n"
@@ -73,6 +74,7 @@ const char cmd_run_help[] =
     "                       the split packets (split_loads=1, index_width=log2 N);\n"
     "                       --data-out lists each access at its response\n"
     "  --null-trace         build ingress records and discard them (speed checks)\n"
+    RUN_TCI_HELP
     "  --tv F.tvt           write the tandem-verification trace (docs/tv.md)\n"
     "  --tv-eaddr           ... with effective addresses too (identifier 3)\n"
     "  --tv-mem             ... with memory request/response items (opcodes 8, 9)\n"
@@ -150,6 +152,7 @@ typedef struct run_opts {
     const char *lbr;
     char split_attr[2][32];      /* the te attributes it implies */
     run_boot boot;               /* --bios, --kernel, ... (run_boot.c) */
+    run_tci tci;                 /* --tci, --dump-sink, --pib (run_tci.c) */
 } run_opts;
 
 typedef struct run_ctx {
@@ -269,6 +272,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
         else if ((v = cli_opt(argc, argv, &i, "--events")) || (v = cli_opt(argc, argv, &i, "-e")))
             o->events = v;
         else if (run_boot_option(argc, argv, &i, &o->boot)) {}
+        else if (run_tci_option(argc, argv, &i, &o->tci)) {}
         else if (a[0] == '-' && a[1]) {
             cli_err("run: unknown option '%s' (see 'rvtrace help run')", a);
             err = true;
@@ -359,7 +363,7 @@ static int open_filter(const run_opts *o, rvt_image *img, sinks *s)
     return 0;
 }
 
-static int open_sinks(const run_opts *o, unsigned xlen, rvt_image *img, sinks *s)
+static int open_sinks(run_opts *o, unsigned xlen, rvt_image *img, sinks *s)
 {
     rvt_irec_tee_init(&s->tee);
     int st = 0;
@@ -428,6 +432,12 @@ static int open_sinks(const run_opts *o, unsigned xlen, rvt_image *img, sinks *s
         int rc = cli_run_extra->open(img, &k);
         if (rc != CLI_OK)
             return rc;
+        rvt_irec_tee_add(&s->tee, &k);
+    }
+    if (o->tci.on) {            /* hart 0's Trace Encoder (run_tci.c) */
+        rvt_hart_cfg ram = { .ram_size = o->ram_size };
+        if (run_tci_open(&o->tci, &ram, xlen, &k) != CLI_OK)
+            return CLI_FAIL;
         rvt_irec_tee_add(&s->tee, &k);
     }
     if (o->null_trace) {
@@ -592,6 +602,7 @@ static int run_loaded(run_opts *o, rvt_image *img)
             .console = on_console, .on_pc = (all || ret) ? on_pc : NULL, .pc_ctx = &ctx,
             .diag = cli_diag, .diag_ctx = (void *)o->elf,
             .sbi_pmu = o->sbi || rvt_hart_wants_sbi(img), .pmu_tally = o->stat, .ctr_control = o->ctr_control,
+            .tci = o->tci.t,
         };
         cfg.spike_machine = o->machine.spike_machine;
         cfg.nmem = o->machine.nmem;
@@ -610,8 +621,11 @@ static int run_loaded(run_opts *o, rvt_image *img)
             rc = CLI_FAIL;
         } else {
             double secs;
+            o->tci.h = h;
             int why = execute(o, h, cs.f ? &cs : NULL, &secs);
             int fin = rvt_hart_finish(h);
+            if (o->tci.on && run_tci_close(&o->tci) != CLI_OK)
+                fin = fin < 0 ? fin : RVT_ERR_IO;
             fflush(stdout);
             if (!o->quiet)
                 print_summary(o, h, why, secs);
@@ -662,6 +676,7 @@ static void free_opts(run_opts *o)
     free(o->te_args);
     free(o->nt_args);
     free(o->flt_args);
+    run_tci_free(&o->tci);
 }
 
 int cmd_run(int argc, char **argv)
