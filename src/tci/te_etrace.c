@@ -100,22 +100,50 @@ void tci_te_feeder_stop(rvt_tci_te *e)
         e->err = st;
 }
 
+/* The trigger actions a block raised (the hart's debug trigger module:
+ * mcontrol action 2/3/4 as RVT_IREC_F_TRIG_*, E-Trace 4.2.4). */
+static unsigned trigger_actions(const rvt_irec *r)
+{
+    return (r->flags & RVT_IREC_F_TRIG_START ? RVT_TCI_TRIG_ON : 0u) |
+           (r->flags & RVT_IREC_F_TRIG_STOP ? RVT_TCI_TRIG_OFF : 0u) |
+           (r->flags & RVT_IREC_F_TRIG_NOTIFY ? RVT_TCI_TRIG_NOTIFY : 0u);
+}
+
+/* One block: the registers (and triggers, "Triggers Precedence": the
+ * trace-on block is traced from its first instruction, the trace-off one
+ * to its last) decide whether it is traced; the encoder sees only a
+ * notify the TCI lets through. */
+static int put_one(rvt_tci_te *e, const rvt_irec *r)
+{
+    unsigned act = trigger_actions(r);
+    bool notify = false;
+    bool on = act ? rvt_tci_triggers(e->t, e->h, act, &notify) : rvt_tci_tracing(e->t, e->h);
+    if (!on)
+        return stop(e);
+    if (!e->enc) {
+        int st = start(e);
+        if (st < 0)
+            return st;
+    }
+    rvt_irec b = *r;
+    b.flags &= ~(RVT_IREC_F_TRIG_START | RVT_IREC_F_TRIG_STOP | RVT_IREC_F_TRIG_NOTIFY);
+    if (notify)
+        b.flags |= RVT_IREC_F_TRIG_NOTIFY;
+    int st = rvt_te_encoder_put(e->enc, &b, 1);
+    if (st >= 0 && !rvt_tci_tracing(e->t, e->h))
+        st = stop(e);       /* trace-off: this block was the last */
+    return st;
+}
+
 static int put(void *ctx, const rvt_irec *recs, size_t n)
 {
     rvt_tci_te *e = ctx;
-    if (e->err)
-        return e->err;
-    bool on = rvt_tci_tracing(e->t, e->h);
-    int st = 0;
-    if (!on)
-        st = stop(e);
-    else if (!e->enc)
-        st = start(e);
-    if (st == 0 && on)
-        st = rvt_te_encoder_put(e->enc, recs, n);
-    if (st < 0 && !e->err)
-        e->err = st;
-    return st < 0 ? st : 0;
+    for (size_t i = 0; i < n && !e->err; i++) {
+        int st = put_one(e, &recs[i]);
+        if (st < 0)
+            e->err = st;
+    }
+    return e->err;
 }
 
 static int end(void *ctx)
