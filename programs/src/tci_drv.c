@@ -7,7 +7,13 @@
  * fills the buffer several times over, then stops tracing and disables
  * encoder, funnel and sink, waiting for each to be empty.  The buffer
  * stays in RAM (run --dump-sink F saves it).  The result line carries the
- * sink's final trRamWPLow (the wrap bit in bit 0). */
+ * sink's final trRamWPLow (the wrap bit in bit 0).
+ *
+ * Built with -DTCI_SRAM (tci_drv_sram.elf): the sink in SRAM mode, trimmed
+ * to 4 KiB, with trRamStopOnWrap, and the PIB sink (4-bit parallel) on the
+ * funnel's output too; after the disable sequence it checks that the sink
+ * stopped itself, reads the SRAM back through trRamRP/trRamData and
+ * reports the sum of its 32-bit words as the value. */
 #include "rt.h"
 
 #define TCI 0x18000000UL
@@ -21,7 +27,9 @@
 #define EMPTY 0x8u
 #define RAM_SMEM (1u << 4)
 
+#ifndef TCI_SRAM
 static uint32_t tbuf[1024] __attribute__((aligned(4096)));   /* the trace buffer */
+#endif
 static uint32_t data[128];
 
 static volatile uint32_t *reg(ureg base, unsigned off)
@@ -51,15 +59,36 @@ static void set_wait(ureg base, uint32_t v, uint32_t mask, uint32_t want)
         ;
 }
 
-static int setup(void)
+#ifdef TCI_SRAM
+#define PIB (TCI + 0x12000)
+/* SRAM: trRamStart fixed at 0, trRamLimit trimmed to 4 KiB; stop on wrap */
+static int setup_sink(void)
 {
-    if (discover(RAMSINK, 9) || discover(FUNNEL, 8) || discover(TE, 1))
-        return 1;
+    if (!(*reg(RAMSINK, 4) & (1u << 12)))      /* trRamHasSRAM */
+        return 2;
+    uint32_t ram = ACTIVE | 1u << 8 | 1u << 12;
+    set_wait(RAMSINK, ram, RAM_SMEM, 0);
+    *reg(RAMSINK, 0x18) = 0xffc;
+    *reg(RAMSINK, 0x20) = 0;
+    *reg(RAMSINK, 0x28) = 0xffc;               /* RP settable: trRamData reads the trace */
+    if (*reg(RAMSINK, 0x18) != 0xffc || *reg(RAMSINK, 0x28) != 0xffc)
+        return 3;
+    set_wait(RAMSINK, ram | ENABLE, ENABLE, ENABLE);
+    if (discover(PIB, 0xA))
+        return 5;
+    uint32_t pib = ACTIVE | 10u << 4 | 1u << 12;   /* TRC_CLK + 4 TRC_DATA */
+    set_wait(PIB, pib, 0xf0, 10u << 4);
+    set_wait(PIB, pib | ENABLE, ENABLE, ENABLE);
+    return 0;
+}
+#else
+/* SMEM: a 4 KiB buffer in .bss, async every 2^(7+1) bytes, no stop on wrap */
+static int setup_sink(void)
+{
     if (!(*reg(RAMSINK, 4) & (1u << 13)))      /* trRamHasSMEM */
         return 2;
-    /* SMEM mode first, async every 2^(7+1) bytes, no stop on wrap */
     uint32_t ram = ACTIVE | RAM_SMEM | 1u << 12;
-    set_wait(RAMSINK, ram, RAM_SMEM, RAM_SMEM);
+    set_wait(RAMSINK, ram, RAM_SMEM, RAM_SMEM);   /* the mode first */
     ureg start = (ureg)tbuf, limit = start + sizeof tbuf - 4;
     *reg(RAMSINK, 0x10) = (uint32_t)start;
     *reg(RAMSINK, 0x14) = (uint32_t)((uint64_t)start >> 32);
@@ -70,6 +99,17 @@ static int setup(void)
     if (*reg(RAMSINK, 0x10) != (uint32_t)start || *reg(RAMSINK, 0x18) != (uint32_t)limit)
         return 3;
     set_wait(RAMSINK, ram | ENABLE, ENABLE, ENABLE);
+    return 0;
+}
+#endif
+
+static int setup(void)
+{
+    if (discover(RAMSINK, 9) || discover(FUNNEL, 8) || discover(TE, 1))
+        return 1;
+    int err = setup_sink();
+    if (err)
+        return err;
     set_wait(FUNNEL, ACTIVE | ENABLE, ENABLE, ENABLE);
     /* encoder: optimized mode (6), sync every 2^(2+4) packets (mode 1) */
     uint32_t te = ACTIVE | 6u << 4 | 1u << 16 | 2u << 20;
@@ -89,7 +129,22 @@ static void teardown(void)
     set_wait(TE, te & ~ENABLE, ENABLE | EMPTY, EMPTY);
     set_wait(FUNNEL, ACTIVE, ENABLE | EMPTY, EMPTY);
     set_wait(RAMSINK, (*reg(RAMSINK, 0) & ~(EMPTY | ENABLE)), ENABLE | EMPTY, EMPTY);
+#ifdef TCI_SRAM
+    set_wait(PIB, *reg(PIB, 0) & ~(EMPTY | ENABLE), ENABLE | EMPTY, EMPTY);
+#endif
 }
+
+#ifdef TCI_SRAM
+/* "set trRamRP and read trRamData multiple times" */
+static uint32_t sram_sum(void)
+{
+    uint32_t sum = 0;
+    *reg(RAMSINK, 0x28) = 0;
+    for (unsigned i = 0; i < 1024; i++)
+        sum += *reg(RAMSINK, 0x40);
+    return sum;
+}
+#endif
 
 __attribute__((noinline)) static uint32_t fib(unsigned n)
 {
@@ -119,10 +174,21 @@ __attribute__((noinline)) static uint32_t work(void)
 int main(void)
 {
     int err = rt_expect(setup(), 0, 1);
+#ifdef TCI_SRAM
+    uint32_t stopped = 0;
+#endif
     uint32_t r = err ? 0 : work();
+#ifdef TCI_SRAM
+    stopped = !(*reg(RAMSINK, 0) & ENABLE);    /* trRamStopOnWrap: the sink stopped itself */
+#endif
     if (!err)
         teardown();
     if (!err) err = rt_expect(r, 1 + 610, 2);
+#ifdef TCI_SRAM
+    if (!err) err = rt_expect(stopped, 1, 4);
+    if (!err) err = rt_expect(*reg(RAMSINK, 0x20), 1, 3);   /* WP back at 0, wrap bit */
+    return rt_report("tci_drv_sram", sram_sum(), err);
+#endif
     /* the buffer went round: the wrap bit is set */
     uint32_t wp = *reg(RAMSINK, 0x20);
     if (!err) err = rt_expect(wp & 1, 1, 3);

@@ -7,6 +7,10 @@
 # oldest byte, says how many bytes were lost, sees the encoder's end
 # (flushed when trTeInstTracing went to 0), and its PCs are a contiguous
 # run of the hart's retired PCs.
+# tci_drv_sram.elf: the sink in SRAM mode with stop-on-wrap and the PIB sink
+# beside it; its trRamData read-out equals the dump; the dump decodes whole
+# from the start of the traced window; the PIB stream (--pib) is the whole
+# window, of which the dump's PCs are the first part.
 set -u
 : "${RVT_SRC:?}" "${RVT_BIN:?}" "${RVT_TMP:?}"
 command -v python3 >/dev/null || exit 77
@@ -37,4 +41,34 @@ at = [i for i in range(len(hart) - n + 1) if hart[i] == dec[0] and hart[i:i + n]
 if len(at) != 1:
     sys.exit("FAIL: the decoded PCs are not one contiguous run of the hart's (%d matches)" % len(at))
 PY
+
+# a contiguous run of hart.pcs: "first_index count" of it, or exit 1
+run_in() {
+    python3 - "$1" "$2" <<'PY'
+import sys
+hart = open(sys.argv[1]).read().split()
+dec = open(sys.argv[2]).read().split()
+n = len(dec)
+at = [i for i in range(len(hart) - n + 1) if n and hart[i] == dec[0] and hart[i:i + n] == dec]
+if len(at) != 1:
+    sys.exit("FAIL: %s: not one contiguous run of the hart's PCs (%d matches)" % (sys.argv[2], len(at)))
+print(at[0], n)
+PY
+}
+elf="$RVT_SRC/programs/tci_drv_sram.elf"
+"$RVT_BIN" run "$elf" --quiet --dump-sink "$T/sram.bin" --pib "$T/pib.bin" --pcs-retired "$T/hart2.pcs" \
+    >"$T/out" || bad "run sram: $(cat "$T/out")"
+sum=$(python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(); print("0x%x" % (sum(struct.unpack("<%dI" % (len(d)//4), d)) & 0xffffffff))' "$T/sram.bin")
+grep -q "tci_drv_sram: PASS value=$sum" "$T/out" || bad "trRamData read-out != dump ($sum): $(cat "$T/out")"
+grep -qx "sink_stop_on_wrap=1" "$T/sram.bin.attrs" && grep -qx "sink_wrap=1" "$T/sram.bin.attrs" &&
+    grep -qx "sink_start=0x0" "$T/sram.bin.attrs" || bad "sram.bin.attrs: $(cat "$T/sram.bin.attrs")"
+"$RVT_BIN" decode "$T/sram.bin" --elf "$elf" --pcs "$T/sram.pcs" 2>"$T/err" || bad "decode sram: $(cat "$T/err")"
+grep -q "stopped on wrap: read whole" "$T/err" || bad "sram: $(cat "$T/err")"
+"$RVT_BIN" decode "$T/pib.bin" --container encap --elf "$elf" --pcs "$T/pib.pcs" 2>"$T/err" ||
+    bad "decode pib: $(cat "$T/err")"
+grep -q "incomplete trace" "$T/err" && bad "pib: the encoder's end is missing"
+s=$(run_in "$T/hart2.pcs" "$T/sram.pcs") || bad "$s"
+p=$(run_in "$T/hart2.pcs" "$T/pib.pcs") || bad "$p"
+set -- $s $p
+[ $# = 4 ] && [ "$1" = "$3" ] && [ "$2" -lt "$4" ] || bad "sram run ($s) is not the start of the pib run ($p)"
 exit $fail
