@@ -64,6 +64,7 @@ prog crc_rv32     "$RV32C"  -O2                    src/crc.c
 prog recurse      "$RV64C"  -O1 -fno-optimize-sibling-calls src/recurse.c
 prog tci_drv     "$RV64C"  -O1                    src/tci_drv.c
 prog tci_drv_sram "$RV64C"  -O1 -DTCI_SRAM         src/tci_drv.c
+prog tci_hostile  "$RV64C"  -O1                    src/tci_hostile.c
 prog fptr         "$RV64C"  -O2                    src/fptr.c
 prog switch       "$RV64C"  -O2                    src/switch.c
 prog tailcall     "$RV64C"  -O2 -foptimize-sibling-calls src/tailcall.c
