@@ -7,6 +7,7 @@
 #include <string.h>
 #include "cli.h"
 #include "ctr_sample.h"
+#include "rvtrace/etrace.h"
 #include "rvtrace/filter.h"
 #include "rvtrace/hart.h"
 #include "rvtrace/image.h"
@@ -153,6 +154,7 @@ typedef struct run_opts {
     char split_attr[2][32];      /* the te attributes it implies */
     run_boot boot;               /* --bios, --kernel, ... (run_boot.c) */
     run_tci tci;                 /* --tci, --dump-sink, --pib (run_tci.c) */
+    rvt_te_attrs tci_attrs;      /* --tci --etrace: the settings the CLI programs */
 } run_opts;
 
 typedef struct run_ctx {
@@ -404,7 +406,12 @@ static int open_sinks(run_opts *o, unsigned xlen, rvt_image *img, sinks *s)
         rvt_irec_tee_add(&s->tee, &k);
     }
     rvt_irec_sink k;
-    if (o->n_te) {
+    if (o->n_te && o->tci.on) {     /* --tci --etrace OUT: the TCI model takes the settings */
+        int rc = te_run_attrs(o->n_te, o->te_args, xlen, &o->tci.etrace, &o->tci_attrs);
+        if (rc != CLI_OK)
+            return rc;
+        o->tci.attrs = &o->tci_attrs;
+    } else if (o->n_te) {
         int rc = te_sink_open(o->n_te, o->te_args, xlen, &k, &s->te);
         if (rc != CLI_OK)
             return rc;
@@ -436,8 +443,9 @@ static int open_sinks(run_opts *o, unsigned xlen, rvt_image *img, sinks *s)
     }
     if (o->tci.on) {            /* hart 0's Trace Encoder (run_tci.c) */
         rvt_hart_cfg ram = { .ram_size = o->ram_size };
-        if (run_tci_open(&o->tci, &ram, xlen, &k) != CLI_OK)
-            return CLI_FAIL;
+        int rc = run_tci_open(&o->tci, &ram, xlen, &k);
+        if (rc != CLI_OK)
+            return rc;
         rvt_irec_tee_add(&s->tee, &k);
     }
     if (o->null_trace) {

@@ -39,9 +39,53 @@ static int to_pib(void *ctx, const uint8_t *b, size_t n)
     return 0;
 }
 
+static void wr(run_tci *rt, uint64_t off, uint32_t v)
+{
+    rvt_tci_write(rt->t, off, v);
+}
+
+/* trTeControl and trTeInstFeatures for run's E-Trace settings: optimized
+ * mode, trTeInstSyncMode = resync_mode, trTeInstSyncMax = resync_max (the
+ * same encodings), the full-address, sijump and implicit-return modes. */
+static void program_encoder(run_tci *rt, const rvt_te_attrs *a)
+{
+    uint64_t te = RVT_TCI_TE(0);
+    unsigned max = a->resync_max > 15 ? 15 : a->resync_max;
+    uint32_t ctl = RVT_TCI_ACTIVE | 6u << 4 | (a->resync_mode & 3u) << 16 | max << 20;
+    uint32_t feat = (a->options & RVT_TE_OPT_FULL_ADDRESS ? 1u << 0 : 0) |
+                    (a->options & RVT_TE_OPT_SIJUMP ? 1u << 2 : 0) |
+                    (a->options & RVT_TE_OPT_IMPLICIT_RETURN ? 1u << 3 : 0);
+    wr(rt, te, 0);
+    wr(rt, te, RVT_TCI_ACTIVE);
+    wr(rt, te + 8, feat);
+    wr(rt, te, ctl);
+    wr(rt, te, ctl | RVT_TCI_ENABLE);
+    wr(rt, te, ctl | RVT_TCI_ENABLE | RVT_TCI_TE_INST_TRACING);
+}
+
+/* --tci --etrace OUT: "Enabling and Disabling" as a driver does it: the
+ * PIB sink (4-bit parallel) and the funnel first, the encoder last. */
+static void drive(run_tci *rt, const rvt_te_attrs *a)
+{
+    wr(rt, RVT_TCI_PIB, 0);
+    wr(rt, RVT_TCI_PIB, RVT_TCI_ACTIVE);
+    uint32_t pib = RVT_TCI_ACTIVE | 10u << 4 | 0xFu << 16;
+    wr(rt, RVT_TCI_PIB, pib);
+    wr(rt, RVT_TCI_PIB, pib | RVT_TCI_ENABLE);
+    wr(rt, RVT_TCI_FUNNEL, 0);
+    wr(rt, RVT_TCI_FUNNEL, RVT_TCI_ACTIVE);
+    wr(rt, RVT_TCI_FUNNEL, RVT_TCI_ACTIVE | RVT_TCI_ENABLE);
+    program_encoder(rt, a);
+}
+
 int run_tci_open(run_tci *rt, const rvt_hart_cfg *cfg, unsigned xlen, rvt_irec_sink *out)
 {
-    if (rt->pib && !(rt->pibf = cli_out_fopen(rt->pib, "wb")))
+    const char *pib = rt->etrace ? rt->etrace : rt->pib;
+    if (rt->etrace && rt->pib) {
+        cli_err("--pib: with --tci, --etrace OUT is the PIB sink's stream already");
+        return CLI_USAGE;
+    }
+    if (pib && !(rt->pibf = cli_out_fopen(pib, "wb")))
         return CLI_FAIL;
     /* SMEM: the sink may write the whole RAM (the program chooses where) */
     rvt_tci_cfg tc = { .nharts = 1, .sram_size = TCI_SRAM, .smem_base = RAM_BASE,
@@ -52,27 +96,33 @@ int run_tci_open(run_tci *rt, const rvt_hart_cfg *cfg, unsigned xlen, rvt_irec_s
     rvt_te_attrs a;
     rvt_te_attrs_default(&a);
     a.iaddress_width = xlen;
+    if (rt->attrs)
+        a = *rt->attrs;
     if (rt->t)
         rt->te = rvt_tci_te_new(rt->t, 0, &a, &st);
     if (!rt->te) {
         cli_err("--tci: %s", rvt_status_str(st));
         return CLI_FAIL;
     }
+    if (rt->etrace)
+        drive(rt, &a);
     *out = rvt_tci_te_sink(rt->te);
     return CLI_OK;
 }
 
-/* F.attrs: the E-Trace attributes and container of the last session, the sink's state */
-static int write_attrs(const run_tci *rt, const rvt_sink_state *s)
+/* OUT.attrs: the E-Trace attributes and container of the last session,
+ * and for a sink's buffer its state */
+static int write_attrs(const run_tci *rt, const char *out, const rvt_sink_state *s)
 {
     char path[4096], buf[512];
-    snprintf(path, sizeof path, "%s.attrs", rt->dump);
+    snprintf(path, sizeof path, "%s.attrs", out);
     FILE *f = cli_out_fopen(path, "w");
     if (!f)
         return CLI_FAIL;
     int bad = rvt_te_attrs_write(rvt_tci_te_attrs(rt->te), f) < 0;
     bad |= rvt_tp_config_write(rvt_tci_te_container(rt->te), f) < 0;
-    bad |= rvt_sink_state_format(s, buf, sizeof buf) < 0 || fputs(buf, f) == EOF;
+    if (s)
+        bad |= rvt_sink_state_format(s, buf, sizeof buf) < 0 || fputs(buf, f) == EOF;
     bad |= fclose(f) != 0;
     if (bad)
         cli_err("%s: write error", path);
@@ -112,7 +162,7 @@ static int dump_sink(run_tci *rt)
         rc = CLI_FAIL;
     }
     free(buf);
-    return rc == CLI_OK ? write_attrs(rt, &s) : rc;
+    return rc == CLI_OK ? write_attrs(rt, rt->dump, &s) : rc;
 }
 
 int run_tci_close(run_tci *rt)
@@ -120,11 +170,14 @@ int run_tci_close(run_tci *rt)
     int rc = CLI_OK;
     if (rt->dump && rt->h && dump_sink(rt) != CLI_OK)
         rc = CLI_FAIL;
+    const char *pib = rt->etrace ? rt->etrace : rt->pib;
     if (rt->pibf && (fclose(rt->pibf) != 0 || rt->pib_err)) {
-        cli_err("%s: write error", rt->pib);
+        cli_err("%s: write error", pib);
         rc = CLI_FAIL;
     }
     rt->pibf = NULL;
+    if (rc == CLI_OK && rt->etrace && write_attrs(rt, rt->etrace, NULL) != CLI_OK)
+        rc = CLI_FAIL;
     return rc;
 }
 

@@ -15,6 +15,8 @@ typedef struct run_tci {
     rvt_hart *h;             /* SMEM writes go to its RAM */
     FILE *pibf;
     bool pib_err;
+    const char *etrace;      /* --etrace OUT with --tci: the CLI drives the registers */
+    struct rvt_te_attrs *attrs;   /* run's E-Trace settings (NULL: defaults) */
 } run_tci;
 
 #define RUN_TCI_HELP \
@@ -27,7 +29,11 @@ typedef struct run_tci {
     "  --dump-sink F        (implies --tci) save the RAM sink's buffer at exit to F,\n" \
     "                       its state (trRamStart/Limit/WP, wrap, stop-on-wrap) and\n" \
     "                       the stream's settings to F.attrs: decode F --elf P\n" \
-    "  --pib F              (implies --tci) the PIB sink's byte stream to F\n"
+    "  --pib F              (implies --tci) the PIB sink's byte stream to F\n" \
+    "                       --tci with --etrace OUT: rvtrace programs the registers\n" \
+    "                       as a driver would (the --te-* settings become trTeControl\n" \
+    "                       and trTeInstFeatures values), and OUT is the PIB\n" \
+    "                       sink's encapsulated stream (OUT.attrs as usual)\n"
 
 /* 1 taken (i moved), 0 not ours. */
 int run_tci_option(int argc, char **argv, int *i, run_tci *rt);
