@@ -38,6 +38,11 @@ lost=$(sed -n 's/.*sink buffer wrapped (trRamWP 0x[0-9a-f]*): \([0-9]*\) bytes b
 n=$(wc -l <"$T/w.pcs")
 [ "$n" -gt 10 ] || bad "wrapped: only $n PCs"
 tail -n "$n" "$T/hart.pcs" | cmp -s - "$T/w.pcs" || bad "wrapped: PCs are not the hart's last $n"
+# --container naming the container does not hide the sink's state
+"$RVT_BIN" decode --container encap --elf "$elf" "$T/ring.bin" --pcs "$T/w2.pcs" 2>"$T/err" ||
+    bad "decode --container encap: $(cat "$T/err")"
+grep -q "bytes before the first synchronisation point lost" "$T/err" || bad "--container encap: no loss said"
+cmp -s "$T/w.pcs" "$T/w2.pcs" || bad "--container encap: other PCs"
 
 # Stopped on wrap: the first R bytes, trRamWP back at trRamStart.
 head -c $R "$T/s.te" >"$T/stop.bin"

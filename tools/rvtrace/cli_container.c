@@ -152,9 +152,11 @@ void cli_container_attrs_write(FILE *f)
 
 /* ---- dump / decode ---- */
 
-/* The container keys of TRACE.attrs (other lines belong to the protocol).
- * 1 when it names a container, 0 when not, -1 (printed) on a bad key. */
-static int attrs_container(const char *trace, rvt_tp_config *c, const char **name)
+/* The container keys of TRACE.attrs (other lines belong to the protocol);
+ * with sink_only just those of a RAM sink's buffer (sink_*; --container
+ * named the container).  1 when it names a container, 0 when not, -1
+ * (printed) on a bad key. */
+static int attrs_container(const char *trace, rvt_tp_config *c, const char **name, bool sink_only)
 {
     char path[4096], line[256];
     snprintf(path, sizeof path, "%s.attrs", trace);
@@ -168,8 +170,10 @@ static int attrs_container(const char *trace, rvt_tp_config *c, const char **nam
         line[strcspn(line, "\r\n")] = 0;
         if (!rvt_tp_config_key(line))
             continue;
-        int bad = strncmp(line, "sink_", 5) ? rvt_tp_config_set(c, line, name)
-                                            : rvt_sink_state_set(&opt.sink, line);
+        bool sink = !strncmp(line, "sink_", 5);
+        if (sink_only && !sink)
+            continue;
+        int bad = sink ? rvt_sink_state_set(&opt.sink, line) : rvt_tp_config_set(c, line, name);
         if (bad < 0) {
             cli_err("%s: line %u: bad container setting", path, ln);
             found = -1;
@@ -314,8 +318,12 @@ uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len)
     rvt_tp_config c = *cfg();
     const char *name = opt.name;
     const char *from = "--container";
+    if (name && attrs_container(trace, &c, &name, true) < 0) {
+        free(buf);
+        return NULL;
+    }
     if (!name) {
-        int r = attrs_container(trace, &c, &name);
+        int r = attrs_container(trace, &c, &name, false);
         if (r < 0) {
             free(buf);
             return NULL;
