@@ -4,6 +4,7 @@
 #define RVT_TCI_INT_H
 
 #include "rvtrace/tci.h"
+#include "rvtrace/filter.h"
 
 /* TCI 1.0 "Trace Component Register Map": tr??Control at 0, tr??Impl at 4 */
 #define TCI_CONTROL 0x000u
@@ -54,8 +55,11 @@ void tci_ts_tick(tci_ts *ts, uint64_t ticks);
 #define TCI_TE_SYNC_MODE_LO 16u
 #define TCI_TE_SYNC_MAX_LO 20u
 #define TCI_TE_FORMAT_LO 24u
+#define TCI_TE_NFILT RVT_FILTER_FILTERS       /* trTeFilter<i>, i < 16 */
+#define TCI_TE_NCOMP RVT_FILTER_COMPARATORS   /* trTeComp<j>, j < 8 */
 typedef struct tci_te {
     uint32_t control, features, filters, data_control, data_filters;
+    uint32_t filt[TCI_TE_NFILT][8], comp[TCI_TE_NCOMP][8];   /* te_filter.c */
     uint32_t ext_in, ext_out;
     uint64_t ext_out_count;
     bool data_impl;
@@ -68,6 +72,14 @@ void tci_te_write(tci_te *te, unsigned off, uint32_t v);
 void tci_te_set_tracing(tci_te *te, bool v);
 bool tci_te_tracing(const tci_te *te);
 bool tci_te_passes(const tci_te *te);     /* active and enabled: its bytes go out */
+
+/* Filter and comparator registers (te_filter.c): whether off is one of
+ * them, its value, a write (WARL), and the src/filter configuration they
+ * make (false when trTeInstFilters and trTeDataFilters are 0). */
+bool tci_te_filter_reg(unsigned off);
+uint32_t tci_te_filter_read(const tci_te *te, unsigned off);
+void tci_te_filter_write(tci_te *te, unsigned off, uint32_t v);
+bool tci_te_filter_cfg(const tci_te *te, rvt_filter_cfg *cfg);
 
 /* ---- Trace Funnel (funnel.c) ---- */
 typedef struct tci_funnel {

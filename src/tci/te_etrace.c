@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include "tci/tci_int.h"
 #include "rvtrace/etrace.h"
+#include "rvtrace/filter.h"
 
 struct rvt_tci_te {
     rvt_tci *t;
@@ -23,6 +24,7 @@ struct rvt_tci_te {
     rvt_tp_config tp;
     rvt_te_encoder *enc;
     rvt_encap_writer *w;
+    rvt_filter *flt;            /* the session's filters (trTeInstFilters != 0) */
     int err;
     unsigned sessions;
 };
@@ -65,9 +67,28 @@ static void settings(rvt_tci_te *e)
     e->tp.sync_interval = rvt_tci_async_interval(e->t);
 }
 
+static int no_put(void *ctx, const rvt_irec *recs, size_t n)
+{
+    (void)ctx, (void)recs, (void)n;
+    return 0;
+}
+
+/* The filter and comparator registers as src/filter's decisions
+ * (rvt_filter_block; te_filter.c); a configuration src/filter refuses
+ * traces everything (docs/tci.md). */
+static void filter_start(rvt_tci_te *e)
+{
+    rvt_filter_cfg cfg;
+    if (!tci_te_filter_cfg(&e->t->te[e->h], &cfg))
+        return;
+    rvt_irec_sink unused = { NULL, no_put, NULL, NULL };
+    e->flt = rvt_filter_new(&cfg, &unused, NULL);    /* NULL when refused */
+}
+
 static int start(rvt_tci_te *e)
 {
     settings(e);
+    filter_start(e);
     int st = 0;
     e->w = rvt_encap_writer_new(&e->tp, to_funnel, e, &st);
     if (e->w)
@@ -88,8 +109,10 @@ static int stop(rvt_tci_te *e)
     int st = rvt_te_encoder_end(e->enc);
     rvt_te_encoder_free(e->enc);
     rvt_encap_writer_free(e->w);
+    rvt_filter_free(e->flt);
     e->enc = NULL;
     e->w = NULL;
+    e->flt = NULL;
     return st;
 }
 
@@ -129,6 +152,8 @@ static int put_one(rvt_tci_te *e, const rvt_irec *r)
     b.flags &= ~(RVT_IREC_F_TRIG_START | RVT_IREC_F_TRIG_STOP | RVT_IREC_F_TRIG_NOTIFY);
     if (notify)
         b.flags |= RVT_IREC_F_TRIG_NOTIFY;
+    if (e->flt)         /* qualification, watchpoints (E-Trace ch. 5) */
+        b.flags |= (uint8_t)rvt_filter_block(e->flt, &b);
     int st = rvt_te_encoder_put(e->enc, &b, 1);
     if (st >= 0 && !rvt_tci_tracing(e->t, e->h))
         st = stop(e);       /* trace-off: this block was the last */

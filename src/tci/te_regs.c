@@ -60,6 +60,8 @@ uint32_t tci_te_read(const tci_te *te, const tci_ts *shared, unsigned off)
 {
     if (off >= TCI_TS_BASE && off < TCI_TS_BASE + 0x10)
         return tci_ts_read(&te->ts, shared, off - TCI_TS_BASE);
+    if (tci_te_filter_reg(off))
+        return tci_te_filter_read(te, off);
     switch (off) {
     case TCI_CONTROL:
         return te->control | RVT_TCI_EMPTY;   /* nothing queued: bytes go out as made */
@@ -78,7 +80,7 @@ uint32_t tci_te_read(const tci_te *te, const tci_ts *shared, unsigned off)
     case TE_TRIG_EXT_OUT:
         return te->ext_out;
     default:
-        return 0;       /* trTeTrigDbgControl (no vendor setup), filters, reserved */
+        return 0;       /* trTeTrigDbgControl (no vendor setup), reserved */
     }
 }
 
@@ -169,6 +171,10 @@ void tci_te_write(tci_te *te, unsigned off, uint32_t v)
         tci_ts_write(&te->ts, off - TCI_TS_BASE, v);
         return;
     }
+    if (tci_te_filter_reg(off)) {
+        tci_te_filter_write(te, off, v);
+        return;
+    }
     switch (off) {
     case TE_INST_FEATURES:
         te->features = legal_features(v);
@@ -183,7 +189,13 @@ void tci_te_write(tci_te *te, unsigned off, uint32_t v)
     case TE_TRIG_EXT_OUT:
         te->ext_out = v & 3u;   /* one output: start and stop transitions */
         break;
+    case TE_INST_FILTERS:       /* one bit per filter: all 16 there */
+        te->filters = v & 0xFFFFu;
+        break;
+    case TE_DATA_FILTERS:
+        te->data_filters = te->data_impl ? v & 0xFFFFu : 0;
+        break;
     default:
-        break;      /* no filters implemented (trTeInstFilters/DataFilters read 0), reserved */
+        break;      /* reserved */
     }
 }
