@@ -1,5 +1,5 @@
 #!/bin/bash
-# programs/tci_drv.elf drives the Trace Control Interface on the board
+# programs/tci/tci_drv.elf drives the Trace Control Interface on the board
 # (docs/tci.md): it discovers the encoder, funnel and RAM sink, programs a
 # 4 KiB SMEM buffer, traces a workload that wraps it, and disables
 # encoder, funnel and sink in the spec's order.  run --dump-sink saves the
@@ -18,7 +18,7 @@ T="$RVT_TMP/tci_driver"
 mkdir -p "$T"
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
-elf="$RVT_SRC/programs/tci_drv.elf"
+elf="$RVT_SRC/programs/tci/tci_drv.elf"
 "$RVT_BIN" run "$elf" --quiet --dump-sink "$T/sink.bin" --pcs-retired "$T/hart.pcs" >"$T/out" ||
     bad "run: $(cat "$T/out")"
 grep -q "tci_drv: PASS" "$T/out" || bad "driver: $(cat "$T/out")"
@@ -55,7 +55,7 @@ if len(at) != 1:
 print(at[0], n)
 PY
 }
-elf="$RVT_SRC/programs/tci_drv_sram.elf"
+elf="$RVT_SRC/programs/tci/tci_drv_sram.elf"
 "$RVT_BIN" run "$elf" --quiet --dump-sink "$T/sram.bin" --pib "$T/pib.bin" --pcs-retired "$T/hart2.pcs" \
     >"$T/out" || bad "run sram: $(cat "$T/out")"
 sum=$(python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(); print("0x%x" % (sum(struct.unpack("<%dI" % (len(d)//4), d)) & 0xffffffff))' "$T/sram.bin")
