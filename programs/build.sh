@@ -94,6 +94,12 @@ prog trigger      "$RV64C"  -O2                    src/trigger.c
 prog trigger_rv32 "$RV32C"  -O2                    src/trigger.c
 prog fpu          "$RV64G"  -O2                    src/fpu.c
 prog fpu_rv32     "$RV32G"  -O2                    src/fpu.c
+# Trace Control Interface programs (programs/tci/: they need run --tci,
+# so the tests that run every programs/*.elf do not pick them up)
+prog tci/tci_drv      "$RV64C" -O1                  src/tci_drv.c
+prog tci/tci_drv_sram "$RV64C" -O1 -DTCI_SRAM       src/tci_drv.c
+prog tci/tci_hostile  "$RV64C" -O1                  src/tci_hostile.c
+
 # Spike-machine programs (programs/spike/: not run on QEMU's virt board)
 prog spike/htif      "$RV64C" -O2                  src/htif.c
 prog spike/htif_rv32 "$RV32C" -O2                  src/htif.c

@@ -122,6 +122,10 @@ typedef struct rvt_hart_cfg {
      * stores and fetches (ELF segments may lie there too). */
     unsigned nmem;
     struct { uint64_t base, size; } mem[RVT_HART_MEM_MAX];
+    /* The Trace Control Interface on the board (rvtrace/tci.h, docs/tci.md):
+     * its registers at 0x18000000 and nodes for them in the device tree;
+     * not owned.  NULL = none (accesses there fault). */
+    struct rvt_tci *tci;
 } rvt_hart_cfg;
 
 /* What the generated device tree describes beyond the hart itself. */

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "rvtrace/status.h"
 
 #ifdef __cplusplus
@@ -60,13 +61,17 @@ void rvt_tp_config_init(rvt_tp_config *c);
  * "container=NAME" when not NULL.  0, or RVT_ERR_INVAL for an unknown name
  * or a value out of range. */
 int rvt_tp_config_set(rvt_tp_config *c, const char *kv, const char **container);
-/* True if kv ("name=value") names a transport setting (for sidecar readers
- * that share the file with protocol attributes). */
+/* True if kv ("name=value") names a transport setting or a sink buffer's
+ * (rvt_sink_state_name below), for sidecar readers that share the file
+ * with protocol attributes; rvt_tp_config_set takes only the former. */
 bool rvt_tp_config_key(const char *kv);
 /* The same for a setting's name alone ("encap_src_bits"). */
 bool rvt_tp_config_name(const char *name);
 /* 0 or RVT_ERR_INVAL (widths out of range). */
 int rvt_tp_config_check(const rvt_tp_config *c);
+/* The .attrs lines of an encapsulated stream (container=encap and the
+ * encap_* keys) to f; 0 or RVT_ERR_IO. */
+int rvt_tp_config_write(const rvt_tp_config *c, FILE *f);
 
 /* encap: N = 31 + T + S, the longest run of null bytes a normal packet can
  * hold (Encapsulation 2.3); a synchronisation sequence is N + 1 nulls. */
@@ -139,8 +144,61 @@ int rvt_encap_write(rvt_encap_writer *w, unsigned type, const uint64_t *ts, cons
                     size_t n);
 /* A synchronisation sequence now: N null.idle then one null.alignment. */
 int rvt_encap_write_sync(rvt_encap_writer *w);
+/* One E-Trace reference-flow frame (header msg_type<<5 | length, then the
+ * payload, as rvt_te_encoder writes them) as a packet: type 0 te_inst, 1
+ * te_data (Encapsulation 3.3); RVT_ERR_RANGE for te_data with a 0-bit type. */
+int rvt_encap_write_frame(rvt_encap_writer *w, const uint8_t *frame, size_t n);
 /* Bytes written so far. */
 uint64_t rvt_encap_writer_bytes(const rvt_encap_writer *w);
+
+/* ---- Trace RAM Sink buffers (TCI 1.0 "Trace RAM Sink"; src/transport/sink_buf.c) ----
+ * A sink's buffer as saved by `rvtrace run --dump-sink F` (F holds the
+ * bytes of [start, limit + 4), F.attrs the state below) or read from a
+ * target's memory. */
+typedef struct rvt_sink_state {
+    uint64_t start;      /* trRamStart: address of the buffer's first byte */
+    uint64_t limit;      /* trRamLimit: address of its last 32-bit word */
+    uint64_t wp;         /* trRamWP without the wrap bit: where the next byte goes */
+    bool wrap;           /* trRamWrap (trRamWPLow bit 0): the buffer wrapped */
+    bool stop_on_wrap;   /* trRamStopOnWrap: it stopped when it filled */
+    bool present;        /* rvt_sink_state_set saw a sink key */
+} rvt_sink_state;
+
+/* The .attrs spelling: sink_start, sink_limit, sink_wp (numbers, 0x hex
+ * allowed), sink_wrap, sink_stop_on_wrap (0/1). */
+bool rvt_sink_state_name(const char *name);
+/* One "name=value"; 0 or RVT_ERR_INVAL. */
+int rvt_sink_state_set(rvt_sink_state *s, const char *kv);
+/* The .attrs lines into buf; their length or RVT_ERR_RANGE/INVAL. */
+int rvt_sink_state_format(const rvt_sink_state *s, char *buf, size_t n);
+/* limit - start + 4, or 0 when the addresses are not a buffer (unaligned,
+ * limit below start). */
+uint64_t rvt_sink_size(const rvt_sink_state *s);
+
+typedef struct rvt_sink_view {
+    uint64_t begin;      /* the stream to read is buf[begin, end) */
+    uint64_t end;
+    uint64_t rotated;    /* the buffer was rotated left by this many bytes */
+} rvt_sink_view;
+
+/* Put a sink buffer of len = rvt_sink_size(s) bytes in stream order and
+ * find where a reader starts (the one mechanism for wrapped buffers):
+ *   not wrapped       - [0, wp - start): the stream from its first byte;
+ *   wrapped, stopped  - rotated in place so the byte at wp comes first,
+ *     on wrap           then read whole;
+ *   wrapped           - rotated in place likewise, then read from the
+ *                       first sync point of transport tp ("encap",
+ *                       "mseo"; cfg c) after the oldest byte: begin is the
+ *                       count of bytes lost before it (partly overwritten
+ *                       packets and the sync sequence itself).
+ * The rotation is in place, so memory stays that of the buffer.  0;
+ * RVT_ERR_FORMAT when len or wp do not fit the addresses, RVT_ERR_INVAL
+ * for bad arguments, RVT_ERR_NOSYNC (begin = end) when a wrapped buffer
+ * holds no sync point. */
+int rvt_sink_order(const rvt_sink_state *s, const char *tp, const rvt_tp_config *c, uint8_t *buf,
+                   size_t len, rvt_sink_view *v);
+/* The byte offset in the saved buffer of offset off of the ordered one. */
+uint64_t rvt_sink_file_offset(const rvt_sink_view *v, uint64_t off, uint64_t size);
 
 #ifdef __cplusplus
 }

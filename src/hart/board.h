@@ -42,6 +42,9 @@ extern const hart_board hart_board_virt;   /* board_virt.c */
 #define VIRT_UART_SIZE 0x100ull
 #define VIRT_UART_IRQ 10u             /* PLIC source of the UART (virt.h UART0_IRQ) */
 #define VIRT_TIMEBASE_HZ 10000000u    /* RISCV_ACLINT_DEFAULT_TIMEBASE_FREQ */
+/* rvtrace's Trace Control Interface window (docs/tci.md): a hole in
+ * QEMU's virt map, between the UART/virtio/fw_cfg block and the flash */
+#define VIRT_TCI_BASE 0x18000000ull
 
 /* PLIC (RISC-V PLIC spec 1.0.0): sources 1..HART_PLIC_NSRC, contexts
  * 0 = hart 0 M-mode, 1 = hart 0 S-mode (virt); 3 priority bits as virt. */
@@ -90,6 +93,8 @@ bool hart_uart_read(struct rvt_hart *h, uint64_t off, unsigned size, uint64_t *v
 bool hart_uart_write(struct rvt_hart *h, uint64_t off, unsigned size, uint64_t v);
 bool hart_syscon_read(struct rvt_hart *h, uint64_t off, unsigned size, uint64_t *v);
 bool hart_syscon_write(struct rvt_hart *h, uint64_t off, unsigned size, uint64_t v);
+bool hart_tci_read(struct rvt_hart *h, uint64_t off, unsigned size, uint64_t *v);
+bool hart_tci_write(struct rvt_hart *h, uint64_t off, unsigned size, uint64_t v);
 
 /* A source's interrupt line (level-triggered gateway, PLIC spec 5). */
 void hart_plic_set_level(struct rvt_hart *h, unsigned src, bool level);

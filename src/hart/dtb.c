@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <libfdt.h>
 #include "hart_int.h"
+#include "rvtrace/tci.h"
 
 #define DTB_CAP (64u << 10)
 enum { PH_CPU = 1, PH_INTC = 2, PH_PLIC = 3, PH_TEST = 4 };
@@ -69,7 +70,34 @@ static int prop_strs(void *f, const char *name, const char *list, size_t len)
     return fdt_property(f, name, list, (int)len);
 }
 
-static int soc(void *f)
+/* The Trace Control Interface's components (docs/tci.md): one node per
+ * 4 KiB register block; the encoders name the hart they trace. */
+static int tci_node(void *f, const char *kind, uint64_t off, int cpu)
+{
+    char name[48], compat[40];
+    snprintf(name, sizeof name, "%s@%llx", kind, (unsigned long long)(VIRT_TCI_BASE + off));
+    snprintf(compat, sizeof compat, "riscv,%s", kind);
+    int e = fdt_begin_node(f, name);
+    e |= prop_reg(f, VIRT_TCI_BASE + off, RVT_TCI_COMP);
+    e |= fdt_property_string(f, "compatible", compat);
+    if (cpu >= 0)
+        e |= fdt_property_cell(f, "cpus", (uint32_t)cpu);
+    return e | fdt_end_node(f);
+}
+
+static int tci_nodes(void *f, const rvt_hart_cfg *cfg)
+{
+    if (!cfg->tci)
+        return 0;
+    int e = 0;
+    for (unsigned h = 0; h < rvt_tci_nharts(cfg->tci); h++)
+        e |= tci_node(f, "trace-encoder", RVT_TCI_TE(h), h == 0 ? PH_CPU : -1);
+    e |= tci_node(f, "trace-funnel", RVT_TCI_FUNNEL, -1);
+    e |= tci_node(f, "trace-ram-sink", RVT_TCI_RAM, -1);
+    return e | tci_node(f, "trace-pib-sink", RVT_TCI_PIB, -1);
+}
+
+static int soc(void *f, const rvt_hart_cfg *cfg)
 {
     static const char test_compat[] = "sifive,test1\0sifive,test0\0syscon";
     static const char plic_compat[] = "sifive,plic-1.0.0\0riscv,plic0";
@@ -112,6 +140,7 @@ static int soc(void *f)
     e |= prop_reg(f, VIRT_CLINT_BASE, VIRT_CLINT_SIZE);
     e |= prop_strs(f, "compatible", clint_compat, sizeof clint_compat);
     e |= fdt_end_node(f);
+    e |= tci_nodes(f, cfg);
     return e | fdt_end_node(f);
 }
 
@@ -161,7 +190,7 @@ static int build(void *f, const rvt_hart_cfg *cfg, unsigned xlen, const rvt_hart
     e |= prop_reg(f, base, size);
     e |= fdt_end_node(f);
     e |= cpus(f, cfg, xlen);
-    e |= soc(f);
+    e |= soc(f, cfg);
     e |= fdt_end_node(f);
     return e | fdt_finish(f);
 }

@@ -24,7 +24,9 @@ int rvt_trace_sidecar_container(const char *path, rvt_tp_config *c, const char *
     while (st == 0 && fgets(line, sizeof line, f)) {
         ln++;
         line[strcspn(line, "\r\n")] = 0;
-        if (rvt_tp_config_key(line) && rvt_tp_config_set(c, line, name) < 0)
+        /* sink_* keys describe a RAM sink's buffer (rvt_sink_order), not the framing */
+        if (rvt_tp_config_key(line) && strncmp(line, "sink_", 5) &&
+            rvt_tp_config_set(c, line, name) < 0)
             st = RVT_ERR_FORMAT;
     }
     fclose(f);

@@ -1,4 +1,5 @@
 /* Transport settings and their sidecar spelling (.attrs keys). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "transport/tp_int.h"
@@ -58,12 +59,19 @@ bool rvt_tp_config_key(const char *kv)
     if (!eq)
         return false;
     size_t n = (size_t)(eq - kv);
-    return (n == 9 && !strncmp(kv, "container", 9)) || find_key(kv, n);
+    char name[32];
+    if (n >= sizeof name)
+        return false;
+    memcpy(name, kv, n);
+    name[n] = 0;
+    return rvt_tp_config_name(name);
 }
 
 bool rvt_tp_config_name(const char *name)
 {
-    return name && (!strcmp(name, "container") || find_key(name, strlen(name)));
+    /* the sink buffer's keys describe the container too (sink_buf.c) */
+    return name && (!strcmp(name, "container") || find_key(name, strlen(name)) ||
+                    rvt_sink_state_name(name));
 }
 
 static int set_field(rvt_tp_config *c, const key *k, uint64_t v)
@@ -102,4 +110,16 @@ int rvt_tp_config_set(rvt_tp_config *c, const char *kv, const char **container)
     if (*end || v > k->max)
         return RVT_ERR_INVAL;
     return set_field(c, k, v);
+}
+
+int rvt_tp_config_write(const rvt_tp_config *c, FILE *f)
+{
+    if (!c || !f)
+        return RVT_ERR_INVAL;
+    int w = fprintf(f, "# container (Encapsulation 1.0; docs/transport.md)\ncontainer=encap\n"
+                       "encap_src_bits=%u\nencap_src_id=%u\nencap_ts_bytes=%u\nencap_type_bits=%u\n"
+                       "encap_sync_interval=%llu\nencap_unframed=%u\n",
+                    c->src_bits, c->src_id, c->ts_bytes, c->type_bits,
+                    (unsigned long long)c->sync_interval, c->unframed ? 1u : 0u);
+    return w < 0 ? RVT_ERR_IO : 0;
 }

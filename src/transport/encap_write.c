@@ -4,6 +4,7 @@
 #include <string.h>
 #include "transport/encap_fmt.h"
 #include "util/bitio.h"
+#include "rvtrace/etrace.h"
 
 int rvt_encap_pack(const rvt_tp_config *c, unsigned src, unsigned type, unsigned flow,
                    const uint64_t *ts, const uint8_t *payload, size_t n, uint8_t *buf,
@@ -101,6 +102,15 @@ int rvt_encap_write(rvt_encap_writer *w, unsigned type, const uint64_t *ts, cons
             return st;
     }
     return emit(w, pkt, (size_t)len);
+}
+
+int rvt_encap_write_frame(rvt_encap_writer *w, const uint8_t *frame, size_t n)
+{
+    if (!w || !frame || n < 2)
+        return RVT_ERR_INVAL;
+    /* header msg_type<<5 | length; Encapsulation 3.3: type 0 te_inst, 1 te_data */
+    unsigned type = ((frame[0] >> 5) & 3u) - RVT_TE_MSG_INST;
+    return rvt_encap_write(w, type, NULL, frame + 1, n - 1);
 }
 
 uint64_t rvt_encap_writer_bytes(const rvt_encap_writer *w)

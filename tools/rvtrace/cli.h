@@ -211,6 +211,9 @@ int nt_cmd_encode(int argc, char **argv);
 bool nt_is_run_option(int argc, char **argv, int i, int *consumed);
 /* As te_sink_open/te_sink_close: CLI statuses. */
 int nt_sink_open(int argc, char **argv, unsigned xlen, rvt_irec_sink *out, void **handle);
+/* run --tci --etrace OUT: the E-Trace settings of run's options (the
+ * output path in *path) for the TCI model to take over.  CLI status. */
+int te_run_attrs(int argc, char **argv, unsigned xlen, const char **path, struct rvt_te_attrs *out);
 int nt_sink_close(void *handle);
 
 /* Containers (cli_container.c, issue #16): --container refflow|encap and

@@ -40,6 +40,8 @@ static struct {
     lane *lanes;             /* one per srcID (merged: one for all) */
     size_t nlanes, cur;
     size_t nsources;         /* distinct srcIDs seen */
+    rvt_sink_state sink;     /* FILE.attrs sink_* keys: a RAM sink's buffer */
+    rvt_sink_view view;      /* ... put in stream order (rvt_sink_order) */
 } opt = { .source = -1 };
 
 static rvt_tp_config *cfg(void)
@@ -361,6 +363,64 @@ static uint8_t *unwrap_encap(const char *trace, const rvt_tp_config *c, uint8_t 
     return out;
 }
 
+/* The sink_* keys of TRACE.attrs (TCI 1.0 "Trace RAM Sink": where the
+ * buffer was and where the write pointer stood) into opt.sink; the other
+ * container keys are the library's (rvt_trace_sidecar_container).  0, or
+ * -1 (printed) on a bad key. */
+static int sink_attrs(const char *trace)
+{
+    char path[4096], line[256];
+    snprintf(path, sizeof path, "%s.attrs", trace);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    unsigned ln = 0;
+    int st = 0;
+    while (st == 0 && fgets(line, sizeof line, f)) {
+        ln++;
+        line[strcspn(line, "\r\n")] = 0;
+        if (!strncmp(line, "sink_", 5) && rvt_sink_state_set(&opt.sink, line) < 0) {
+            cli_err("%s: line %u: bad sink setting", path, ln);
+            st = -1;
+        }
+    }
+    fclose(f);
+    return st;
+}
+
+/* A RAM sink's buffer (FILE.attrs sink_* keys, TCI 1.0 "Trace RAM Sink"):
+ * in stream order from where a reader may start (rvt_sink_order), the
+ * bytes lost before it said.  NULL (printed, buf freed) when it does not
+ * fit its addresses or a wrapped one holds no sync point. */
+static uint8_t *sink_order(const char *trace, const char *name, const rvt_tp_config *c, uint8_t *buf,
+                           size_t *len)
+{
+    const rvt_sink_state *s = &opt.sink;
+    int st = rvt_sink_order(s, name, c, buf, *len, &opt.view);
+    if (st == RVT_ERR_NOSYNC) {
+        cli_err("%s: sink buffer wrapped, and no synchronisation point in it: all %zu bytes lost",
+                trace, *len);
+    } else if (st < 0) {
+        cli_err("%s: sink buffer of %zu bytes does not fit sink_start 0x%llx, sink_limit 0x%llx, "
+                "sink_wp 0x%llx in FILE.attrs", trace, *len, (unsigned long long)s->start,
+                (unsigned long long)s->limit, (unsigned long long)s->wp);
+    }
+    if (st < 0) {
+        free(buf);
+        return NULL;
+    }
+    const rvt_sink_view *v = &opt.view;
+    if (s->wrap && s->stop_on_wrap)
+        cli_err("%s: sink buffer filled and stopped on wrap: read whole", trace);
+    else if (s->wrap)
+        cli_err("%s: sink buffer wrapped (trRamWP 0x%llx): %llu bytes before the first "
+                "synchronisation point lost", trace, (unsigned long long)s->wp,
+                (unsigned long long)v->begin);
+    memmove(buf, buf + v->begin, (size_t)(v->end - v->begin));
+    *len = (size_t)(v->end - v->begin);
+    return buf;
+}
+
 uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len)
 {
     if (!buf)
@@ -379,6 +439,12 @@ uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len)
         from = r ? "FILE.attrs" : NULL;
         c = r ? c : *cfg();
     }
+    if (sink_attrs(trace) < 0) {
+        free(buf);
+        return NULL;
+    }
+    if (opt.sink.present && !(buf = sink_order(trace, name, &c, buf, len)))
+        return NULL;
     /* from the bytes: whole srcID bytes, no timestamp, unless --encap-* said */
     int r = name ? 0 : rvt_trace_bytes_encap(buf, *len, &c, !opt.widths_given);
     if (r < 0) {
@@ -424,12 +490,20 @@ static const struct frame_at *frame_of(uint64_t off)
     return l->map[lo].unwrapped <= off ? &l->map[lo] : NULL;
 }
 
+/* An offset of the ordered sink buffer back to the saved one's. */
+static uint64_t sink_file_offset(uint64_t off)
+{
+    if (!opt.sink.present || off == UINT64_MAX)
+        return off;
+    return rvt_sink_file_offset(&opt.view, off + opt.view.begin, rvt_sink_size(&opt.sink));
+}
+
 uint64_t cli_container_offset(uint64_t off)
 {
     const struct frame_at *m = off == UINT64_MAX ? NULL : frame_of(off);
     if (!m)
-        return off;
-    return off == m->unwrapped ? m->header : m->payload + (off - m->unwrapped - 1);
+        return sink_file_offset(off);
+    return sink_file_offset(off == m->unwrapped ? m->header : m->payload + (off - m->unwrapped - 1));
 }
 
 void cli_container_merge_sources(void)

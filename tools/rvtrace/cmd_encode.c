@@ -309,34 +309,45 @@ bool nt_is_run_option(int argc, char **argv, int i, int *consumed)
 }
 
 /* argv holds only the options run_option collected, from index 0: the
- * output path of --etrace/--ntrace, the settings parsed as encode's. */
-static int run_sink_open(cli_kind k, int argc, char **argv, unsigned xlen, rvt_irec_sink *out,
-                         void **handle)
+ * output path of --etrace/--ntrace (*path), the settings parsed as
+ * encode's (*cfg).  CLI status. */
+static int run_settings(cli_kind k, int argc, char **argv, unsigned xlen, const char **path,
+                        rvt_proto_cfg **cfg)
 {
-    const char *sw = k == KIND_TE ? "--etrace" : "--ntrace", *path = NULL, *v;
+    const char *sw = k == KIND_TE ? "--etrace" : "--ntrace", *v;
     char **rest = calloc((size_t)argc + 2, sizeof *rest);
     int nrest = 1;
-    *handle = NULL;
+    *path = NULL;
+    *cfg = NULL;
     if (!rest)
         return CLI_FAIL;
     rest[0] = (char *)"run";
     for (int i = 0; i < argc; i++) {
         if ((v = cli_opt(argc, argv, &i, sw)))
-            path = v;
+            *path = v;
         else
             rest[nrest++] = argv[i];
     }
     cli_args a;
-    rvt_proto_cfg *cfg = NULL;
     int rc = cli_args_parse(&a, CMD_ENCODE, "run", nrest, rest);
     free(rest);
-    if (rc == CLI_OK && !path) {
+    if (rc == CLI_OK && !*path) {
         cli_err(k == KIND_TE ? "--te-opt/--te-attr need --etrace OUT.te"
                              : "--nt-opt/--nt-src/--nt-attr need --ntrace OUT.nt");
         rc = CLI_USAGE;
     }
     if (rc == CLI_OK)
-        rc = settings_for_writing(&a, k, xlen, 1, sw, &cfg);
+        rc = settings_for_writing(&a, k, xlen, 1, sw, cfg);
+    return rc;
+}
+
+static int run_sink_open(cli_kind k, int argc, char **argv, unsigned xlen, rvt_irec_sink *out,
+                         void **handle)
+{
+    const char *path;
+    rvt_proto_cfg *cfg;
+    *handle = NULL;
+    int rc = run_settings(k, argc, argv, xlen, &path, &cfg);
     enc_sink *s = NULL;
     if (rc == CLI_OK && (rc = sink_new(path, cfg, 1, &s)) == CLI_OK) {
         *out = hart_sink(s, 0);
@@ -353,6 +364,17 @@ int te_sink_open(int argc, char **argv, unsigned xlen, rvt_irec_sink *out, void 
 int nt_sink_open(int argc, char **argv, unsigned xlen, rvt_irec_sink *out, void **handle)
 {
     return run_sink_open(KIND_NT, argc, argv, xlen, out, handle);
+}
+
+int te_run_attrs(int argc, char **argv, unsigned xlen, const char **path, rvt_te_attrs *out)
+{
+    rvt_proto_cfg *cfg;
+    int rc = run_settings(KIND_TE, argc, argv, xlen, path, &cfg);
+    if (rc == CLI_OK) {
+        *out = *(const rvt_te_attrs *)rvt_proto_cfg_native(cfg);
+        rvt_proto_cfg_free(cfg);
+    }
+    return rc;
 }
 
 /* The producer has ended the sink (the encoder flushed). */

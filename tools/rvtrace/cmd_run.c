@@ -7,6 +7,7 @@
 #include <string.h>
 #include "cli.h"
 #include "ctr_sample.h"
+#include "rvtrace/etrace.h"
 #include "rvtrace/filter.h"
 #include "rvtrace/hart.h"
 #include "rvtrace/image.h"
@@ -15,6 +16,7 @@
 #include "tv_cli.h"
 #include "machine_opts.h"
 #include "rvtrace/pmu.h"
+#include "run_tci.h"
 
 const char cmd_run_help[] =
     "usage: rvtrace run PROG.elf [OPTIONS] [TRACE OPTIONS]\n"
@@ -73,6 +75,7 @@ const char cmd_run_help[] =
     "                       the split packets (split_loads=1, index_width=log2 N);\n"
     "                       --data-out lists each access at its response\n"
     "  --null-trace         build ingress records and discard them (speed checks)\n"
+    RUN_TCI_HELP
     "  --tv F.tvt           write the tandem-verification trace (docs/tv.md)\n"
     "  --tv-eaddr           ... with effective addresses too (identifier 3)\n"
     "  --tv-mem             ... with memory request/response items (opcodes 8, 9)\n"
@@ -150,6 +153,8 @@ typedef struct run_opts {
     const char *lbr;
     char split_attr[2][32];      /* the te attributes it implies */
     run_boot boot;               /* --bios, --kernel, ... (run_boot.c) */
+    run_tci tci;                 /* --tci, --dump-sink, --pib (run_tci.c) */
+    rvt_te_attrs tci_attrs;      /* --tci --etrace: the settings the CLI programs */
 } run_opts;
 
 typedef struct run_ctx {
@@ -269,6 +274,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
         else if ((v = cli_opt(argc, argv, &i, "--events")) || (v = cli_opt(argc, argv, &i, "-e")))
             o->events = v;
         else if (run_boot_option(argc, argv, &i, &o->boot)) {}
+        else if (run_tci_option(argc, argv, &i, &o->tci)) {}
         else if (a[0] == '-' && a[1]) {
             cli_err("run: unknown option '%s' (see 'rvtrace help run')", a);
             err = true;
@@ -359,7 +365,7 @@ static int open_filter(const run_opts *o, rvt_image *img, sinks *s)
     return 0;
 }
 
-static int open_sinks(const run_opts *o, unsigned xlen, rvt_image *img, sinks *s)
+static int open_sinks(run_opts *o, unsigned xlen, rvt_image *img, sinks *s)
 {
     rvt_irec_tee_init(&s->tee);
     int st = 0;
@@ -400,7 +406,12 @@ static int open_sinks(const run_opts *o, unsigned xlen, rvt_image *img, sinks *s
         rvt_irec_tee_add(&s->tee, &k);
     }
     rvt_irec_sink k;
-    if (o->n_te) {
+    if (o->n_te && o->tci.on) {     /* --tci --etrace OUT: the TCI model takes the settings */
+        int rc = te_run_attrs(o->n_te, o->te_args, xlen, &o->tci.etrace, &o->tci_attrs);
+        if (rc != CLI_OK)
+            return rc;
+        o->tci.attrs = &o->tci_attrs;
+    } else if (o->n_te) {
         int rc = te_sink_open(o->n_te, o->te_args, xlen, &k, &s->te);
         if (rc != CLI_OK)
             return rc;
@@ -426,6 +437,13 @@ static int open_sinks(const run_opts *o, unsigned xlen, rvt_image *img, sinks *s
     }
     if (cli_run_extra) {            /* report's profile of this run */
         int rc = cli_run_extra->open(img, &k);
+        if (rc != CLI_OK)
+            return rc;
+        rvt_irec_tee_add(&s->tee, &k);
+    }
+    if (o->tci.on) {            /* hart 0's Trace Encoder (run_tci.c) */
+        rvt_hart_cfg ram = { .ram_size = o->ram_size };
+        int rc = run_tci_open(&o->tci, &ram, xlen, &k);
         if (rc != CLI_OK)
             return rc;
         rvt_irec_tee_add(&s->tee, &k);
@@ -592,6 +610,7 @@ static int run_loaded(run_opts *o, rvt_image *img)
             .console = on_console, .on_pc = (all || ret) ? on_pc : NULL, .pc_ctx = &ctx,
             .diag = cli_diag, .diag_ctx = (void *)o->elf,
             .sbi_pmu = o->sbi || rvt_hart_wants_sbi(img), .pmu_tally = o->stat, .ctr_control = o->ctr_control,
+            .tci = o->tci.t,
         };
         cfg.spike_machine = o->machine.spike_machine;
         cfg.nmem = o->machine.nmem;
@@ -610,8 +629,11 @@ static int run_loaded(run_opts *o, rvt_image *img)
             rc = CLI_FAIL;
         } else {
             double secs;
+            o->tci.h = h;
             int why = execute(o, h, cs.f ? &cs : NULL, &secs);
             int fin = rvt_hart_finish(h);
+            if (o->tci.on && run_tci_close(&o->tci) != CLI_OK)
+                fin = fin < 0 ? fin : RVT_ERR_IO;
             fflush(stdout);
             if (!o->quiet)
                 print_summary(o, h, why, secs);
@@ -662,6 +684,7 @@ static void free_opts(run_opts *o)
     free(o->te_args);
     free(o->nt_args);
     free(o->flt_args);
+    run_tci_free(&o->tci);
 }
 
 int cmd_run(int argc, char **argv)

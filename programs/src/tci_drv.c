@@ -1,0 +1,196 @@
+/* tci_drv: a bare-metal Trace Control Interface driver (TCI 1.0; rvtrace's
+ * board has the components at 0x18000000, docs/tci.md).  It discovers the
+ * encoder, funnel and RAM sink through tr??Impl, resets and releases
+ * them ("Reset and Discovery"), programs a 4 KiB circular buffer in system
+ * memory (SMEM mode), enables sink, funnel, encoder in that order and
+ * sets trTeInstTracing ("Enabling and Disabling"), runs a workload that
+ * fills the buffer several times over, then stops tracing and disables
+ * encoder, funnel and sink, waiting for each to be empty.  The buffer
+ * stays in RAM (run --dump-sink F saves it).  The result line carries the
+ * sink's final trRamWPLow (the wrap bit in bit 0).
+ *
+ * Built with -DTCI_SRAM (tci_drv_sram.elf): the sink in SRAM mode, trimmed
+ * to 4 KiB, with trRamStopOnWrap, and the PIB sink (4-bit parallel) on the
+ * funnel's output too; after the disable sequence it checks that the sink
+ * stopped itself, reads the SRAM back through trRamRP/trRamData and
+ * reports the sum of its 32-bit words as the value. */
+#include "rt.h"
+
+#define TCI 0x18000000UL
+#define TE (TCI + 0x0000)
+#define FUNNEL (TCI + 0x10000)
+#define RAMSINK (TCI + 0x11000)
+
+#define ACTIVE 0x1u
+#define ENABLE 0x2u
+#define INST_TRACING 0x4u
+#define EMPTY 0x8u
+#define RAM_SMEM (1u << 4)
+
+#ifndef TCI_SRAM
+static uint32_t tbuf[1024] __attribute__((aligned(4096)));   /* the trace buffer */
+#endif
+static uint32_t data[128];
+
+static volatile uint32_t *reg(ureg base, unsigned off)
+{
+    return (volatile uint32_t *)(base + off);
+}
+
+/* "Reset and Discovery": 0 and wait, 1 and wait, then the component type */
+static int discover(ureg base, unsigned type)
+{
+    *reg(base, 0) = 0;
+    while (*reg(base, 0) & ACTIVE)
+        ;
+    *reg(base, 0) = ACTIVE;
+    while (!(*reg(base, 0) & ACTIVE))
+        ;
+    uint32_t impl = *reg(base, 4);
+    if ((impl & 0xf) != 1 || ((impl >> 8) & 0xf) != type)
+        return 1;
+    return (*reg(base, 0) & EMPTY) ? 0 : 2;
+}
+
+static void set_wait(ureg base, uint32_t v, uint32_t mask, uint32_t want)
+{
+    *reg(base, 0) = v;
+    while ((*reg(base, 0) & mask) != want)
+        ;
+}
+
+#ifdef TCI_SRAM
+#define PIB (TCI + 0x12000)
+/* SRAM: trRamStart fixed at 0, trRamLimit trimmed to 4 KiB; stop on wrap */
+static int setup_sink(void)
+{
+    if (!(*reg(RAMSINK, 4) & (1u << 12)))      /* trRamHasSRAM */
+        return 2;
+    uint32_t ram = ACTIVE | 1u << 8 | 1u << 12;
+    set_wait(RAMSINK, ram, RAM_SMEM, 0);
+    *reg(RAMSINK, 0x18) = 0xffc;
+    *reg(RAMSINK, 0x20) = 0;
+    *reg(RAMSINK, 0x28) = 0xffc;               /* RP settable: trRamData reads the trace */
+    if (*reg(RAMSINK, 0x18) != 0xffc || *reg(RAMSINK, 0x28) != 0xffc)
+        return 3;
+    set_wait(RAMSINK, ram | ENABLE, ENABLE, ENABLE);
+    if (discover(PIB, 0xA))
+        return 5;
+    uint32_t pib = ACTIVE | 10u << 4 | 1u << 12;   /* TRC_CLK + 4 TRC_DATA */
+    set_wait(PIB, pib, 0xf0, 10u << 4);
+    set_wait(PIB, pib | ENABLE, ENABLE, ENABLE);
+    return 0;
+}
+#else
+/* SMEM: a 4 KiB buffer in .bss, async every 2^(7+1) bytes, no stop on wrap */
+static int setup_sink(void)
+{
+    if (!(*reg(RAMSINK, 4) & (1u << 13)))      /* trRamHasSMEM */
+        return 2;
+    uint32_t ram = ACTIVE | RAM_SMEM | 1u << 12;
+    set_wait(RAMSINK, ram, RAM_SMEM, RAM_SMEM);   /* the mode first */
+    ureg start = (ureg)tbuf, limit = start + sizeof tbuf - 4;
+    *reg(RAMSINK, 0x10) = (uint32_t)start;
+    *reg(RAMSINK, 0x14) = (uint32_t)((uint64_t)start >> 32);
+    *reg(RAMSINK, 0x18) = (uint32_t)limit;
+    *reg(RAMSINK, 0x1C) = (uint32_t)((uint64_t)limit >> 32);
+    *reg(RAMSINK, 0x20) = (uint32_t)start;     /* WP = start, wrap bit 0 */
+    *reg(RAMSINK, 0x24) = (uint32_t)((uint64_t)start >> 32);
+    if (*reg(RAMSINK, 0x10) != (uint32_t)start || *reg(RAMSINK, 0x18) != (uint32_t)limit)
+        return 3;
+    set_wait(RAMSINK, ram | ENABLE, ENABLE, ENABLE);
+    return 0;
+}
+#endif
+
+static int setup(void)
+{
+    if (discover(RAMSINK, 9) || discover(FUNNEL, 8) || discover(TE, 1))
+        return 1;
+    int err = setup_sink();
+    if (err)
+        return err;
+    set_wait(FUNNEL, ACTIVE | ENABLE, ENABLE, ENABLE);
+    /* encoder: optimized mode (6), sync every 2^(2+4) packets (mode 1) */
+    uint32_t te = ACTIVE | 6u << 4 | 1u << 16 | 2u << 20;
+    *reg(TE, 0) = te;
+    if (((*reg(TE, 0) >> 4) & 7) == 0)
+        return 4;
+    set_wait(TE, te | ENABLE, ENABLE, ENABLE);
+    *reg(TE, 0) = te | ENABLE | INST_TRACING;
+    return 0;
+}
+
+/* "Disabling the trace": encoders, funnels, then sinks; each Enable 0 and Empty 1 */
+static void teardown(void)
+{
+    uint32_t te = *reg(TE, 0) & ~(EMPTY | INST_TRACING);
+    *reg(TE, 0) = te;
+    set_wait(TE, te & ~ENABLE, ENABLE | EMPTY, EMPTY);
+    set_wait(FUNNEL, ACTIVE, ENABLE | EMPTY, EMPTY);
+    set_wait(RAMSINK, (*reg(RAMSINK, 0) & ~(EMPTY | ENABLE)), ENABLE | EMPTY, EMPTY);
+#ifdef TCI_SRAM
+    set_wait(PIB, *reg(PIB, 0) & ~(EMPTY | ENABLE), ENABLE | EMPTY, EMPTY);
+#endif
+}
+
+#ifdef TCI_SRAM
+/* "set trRamRP and read trRamData multiple times" */
+static uint32_t sram_sum(void)
+{
+    uint32_t sum = 0;
+    *reg(RAMSINK, 0x28) = 0;
+    for (unsigned i = 0; i < 1024; i++)
+        sum += *reg(RAMSINK, 0x40);
+    return sum;
+}
+#endif
+
+__attribute__((noinline)) static uint32_t fib(unsigned n)
+{
+    return n < 2 ? n : fib(n - 1) + fib(n - 2);
+}
+
+__attribute__((noinline)) static uint32_t work(void)
+{
+    uint32_t x = 12345;
+    for (unsigned i = 0; i < 128; i++) {
+        x = x * 1103515245u + 12345u;
+        data[i] = x >> 8;
+    }
+    for (unsigned i = 1; i < 128; i++) {       /* insertion sort */
+        uint32_t v = data[i];
+        unsigned j = i;
+        for (; j > 0 && data[j - 1] > v; j--)
+            data[j] = data[j - 1];
+        data[j] = v;
+    }
+    uint32_t sorted = 1;
+    for (unsigned i = 1; i < 128; i++)
+        sorted &= data[i - 1] <= data[i];
+    return sorted + fib(15);
+}
+
+int main(void)
+{
+    int err = rt_expect(setup(), 0, 1);
+#ifdef TCI_SRAM
+    uint32_t stopped = 0;
+#endif
+    uint32_t r = err ? 0 : work();
+#ifdef TCI_SRAM
+    stopped = !(*reg(RAMSINK, 0) & ENABLE);    /* trRamStopOnWrap: the sink stopped itself */
+#endif
+    if (!err)
+        teardown();
+    if (!err) err = rt_expect(r, 1 + 610, 2);
+#ifdef TCI_SRAM
+    if (!err) err = rt_expect(stopped, 1, 4);
+    if (!err) err = rt_expect(*reg(RAMSINK, 0x20), 1, 3);   /* WP back at 0, wrap bit */
+    return rt_report("tci_drv_sram", sram_sum(), err);
+#endif
+    /* the buffer went round: the wrap bit is set */
+    uint32_t wp = *reg(RAMSINK, 0x20);
+    if (!err) err = rt_expect(wp & 1, 1, 3);
+    return rt_report("tci_drv", wp, err);
+}

@@ -1,0 +1,227 @@
+/* The E-Trace encoder behind hart h's Trace Encoder (docs/tci.md "The
+ * encoder behind the registers"): the hart's ingress records reach the
+ * encoder only while the registers say it traces (trTeActive, trTeEnable,
+ * trTeInstTracing, trTeInstMode != 0); its packets are encapsulated
+ * (Encapsulation 1.0 ch. 3: srcID trTeSrcBits/trTeSrcID unless
+ * trTeInhibitSrc, no timestamp, type width 0, a sync sequence every
+ * rvt_tci_async_interval bytes) and go through the funnel to the sinks.
+ * Each time tracing starts, an encoder starts with the settings the
+ * registers hold (trTeInstSyncMode/Max -> resync_mode/resync_max,
+ * trTeInstFeatures -> full-address, sijump, implicit-return), so its first
+ * packet is a te_inst synchronisation (E-Trace 6.1); when it stops (a
+ * write, a trigger, trTeEnable 0) the encoder ends with its final packets
+ * (E-Trace 6.5.1), as "Setting trTeEnable to 0 flushes any queued trace
+ * data" asks. */
+#include <stdlib.h>
+#include "tci/tci_int.h"
+#include "rvtrace/etrace.h"
+#include "rvtrace/filter.h"
+
+struct rvt_tci_te {
+    rvt_tci *t;
+    unsigned h;
+    rvt_te_attrs base, attrs;   /* the given settings; those of the last session */
+    rvt_tp_config tp;
+    rvt_te_encoder *enc;
+    rvt_encap_writer *w;
+    rvt_filter *flt;            /* the session's filters (trTeInstFilters != 0) */
+    int err;
+    unsigned sessions;
+};
+
+static int to_funnel(void *ctx, const uint8_t *b, size_t n)
+{
+    rvt_tci_te *e = ctx;
+    rvt_tci_put(e->t, e->h, b, n);     /* lost bytes: the overflow bit, not an error */
+    return 0;
+}
+
+static int frame_out(void *ctx, const uint8_t *frame, size_t n)
+{
+    rvt_tci_te *e = ctx;
+    return rvt_encap_write_frame(e->w, frame, n);
+}
+
+/* The settings of a session from the registers. */
+static void settings(rvt_tci_te *e)
+{
+    const tci_te *te = &e->t->te[e->h];
+    rvt_te_attrs *a = &e->attrs;
+    *a = e->base;
+    a->resync_mode = tci_field(te->control, TCI_TE_SYNC_MODE_LO, 2);   /* the same encoding */
+    a->resync_max = tci_field(te->control, TCI_TE_SYNC_MAX_LO, 4);
+    a->resync_interval = 0;
+    unsigned opt = a->options & ~(RVT_TE_OPT_FULL_ADDRESS | RVT_TE_OPT_SIJUMP | RVT_TE_OPT_IMPLICIT_RETURN);
+    if (te->features & TCI_TE_NO_ADDR_DIFF)
+        opt |= RVT_TE_OPT_FULL_ADDRESS;
+    if (te->features & TCI_TE_SEQ_JUMP)
+        opt |= RVT_TE_OPT_SIJUMP, a->sijump = 1;
+    if (te->features & TCI_TE_IMPLICIT_RETURN)
+        opt |= RVT_TE_OPT_IMPLICIT_RETURN;
+    a->options = opt;
+    rvt_tp_config_init(&e->tp);
+    if (!(te->control & TCI_TE_INHIBIT_SRC)) {
+        e->tp.src_bits = tci_field(te->features, 28, 4);
+        e->tp.src_id = tci_field(te->features, 16, 12) & ((1u << e->tp.src_bits) - 1u);
+    }
+    e->tp.sync_interval = rvt_tci_async_interval(e->t);
+}
+
+static int no_put(void *ctx, const rvt_irec *recs, size_t n)
+{
+    (void)ctx, (void)recs, (void)n;
+    return 0;
+}
+
+/* The filter and comparator registers as src/filter's decisions
+ * (rvt_filter_block; te_filter.c); a configuration src/filter refuses
+ * traces everything (docs/tci.md). */
+static void filter_start(rvt_tci_te *e)
+{
+    rvt_filter_cfg cfg;
+    if (!tci_te_filter_cfg(&e->t->te[e->h], &cfg))
+        return;
+    rvt_irec_sink unused = { NULL, no_put, NULL, NULL };
+    e->flt = rvt_filter_new(&cfg, &unused, NULL);    /* NULL when refused */
+}
+
+static int start(rvt_tci_te *e)
+{
+    settings(e);
+    filter_start(e);
+    int st = 0;
+    e->w = rvt_encap_writer_new(&e->tp, to_funnel, e, &st);
+    if (e->w)
+        e->enc = rvt_te_encoder_new(&e->attrs, frame_out, e, &st);
+    if (!e->enc) {
+        rvt_encap_writer_free(e->w);
+        e->w = NULL;
+        return st < 0 ? st : RVT_ERR_INVAL;
+    }
+    e->sessions++;
+    return 0;
+}
+
+static int stop(rvt_tci_te *e)
+{
+    if (!e->enc)
+        return 0;
+    int st = rvt_te_encoder_end(e->enc);
+    rvt_te_encoder_free(e->enc);
+    rvt_encap_writer_free(e->w);
+    rvt_filter_free(e->flt);
+    e->enc = NULL;
+    e->w = NULL;
+    e->flt = NULL;
+    return st;
+}
+
+void tci_te_feeder_stop(rvt_tci_te *e)
+{
+    int st = stop(e);
+    if (st < 0 && !e->err)
+        e->err = st;
+}
+
+/* The trigger actions a block raised (the hart's debug trigger module:
+ * mcontrol action 2/3/4 as RVT_IREC_F_TRIG_*, E-Trace 4.2.4). */
+static unsigned trigger_actions(const rvt_irec *r)
+{
+    return (r->flags & RVT_IREC_F_TRIG_START ? RVT_TCI_TRIG_ON : 0u) |
+           (r->flags & RVT_IREC_F_TRIG_STOP ? RVT_TCI_TRIG_OFF : 0u) |
+           (r->flags & RVT_IREC_F_TRIG_NOTIFY ? RVT_TCI_TRIG_NOTIFY : 0u);
+}
+
+/* One block: the registers (and triggers, "Triggers Precedence": the
+ * trace-on block is traced from its first instruction, the trace-off one
+ * to its last) decide whether it is traced; the encoder sees only a
+ * notify the TCI lets through. */
+static int put_one(rvt_tci_te *e, const rvt_irec *r)
+{
+    unsigned act = trigger_actions(r);
+    bool notify = false;
+    bool on = act ? rvt_tci_triggers(e->t, e->h, act, &notify) : rvt_tci_tracing(e->t, e->h);
+    if (!on)
+        return stop(e);
+    if (!e->enc) {
+        int st = start(e);
+        if (st < 0)
+            return st;
+    }
+    rvt_irec b = *r;
+    b.flags &= ~(RVT_IREC_F_TRIG_START | RVT_IREC_F_TRIG_STOP | RVT_IREC_F_TRIG_NOTIFY);
+    if (notify)
+        b.flags |= RVT_IREC_F_TRIG_NOTIFY;
+    if (e->flt)         /* qualification, watchpoints (E-Trace ch. 5) */
+        b.flags |= (uint8_t)rvt_filter_block(e->flt, &b);
+    int st = rvt_te_encoder_put(e->enc, &b, 1);
+    if (st >= 0 && !rvt_tci_tracing(e->t, e->h))
+        st = stop(e);       /* trace-off: this block was the last */
+    return st;
+}
+
+static int put(void *ctx, const rvt_irec *recs, size_t n)
+{
+    rvt_tci_te *e = ctx;
+    for (size_t i = 0; i < n && !e->err; i++) {
+        int st = put_one(e, &recs[i]);
+        if (st < 0)
+            e->err = st;
+    }
+    return e->err;
+}
+
+static int end(void *ctx)
+{
+    return stop(ctx);
+}
+
+rvt_tci_te *rvt_tci_te_new(rvt_tci *t, unsigned h, const rvt_te_attrs *base, int *status)
+{
+    rvt_tci_te *e = NULL;
+    int st = RVT_ERR_INVAL;
+    if (t && h < t->cfg.nharts && base && rvt_te_attrs_check(base) == 0) {
+        st = RVT_ERR_NOMEM;
+        e = calloc(1, sizeof *e);
+    }
+    if (e) {
+        *e = (rvt_tci_te){ .t = t, .h = h, .base = *base, .attrs = *base };
+        t->feeder[h] = e;
+        rvt_tp_config_init(&e->tp);
+        st = 0;
+    }
+    if (status)
+        *status = st;
+    return e;
+}
+
+void rvt_tci_te_free(rvt_tci_te *e)
+{
+    if (!e)
+        return;
+    stop(e);
+    if (e->t->feeder[e->h] == e)
+        e->t->feeder[e->h] = NULL;
+    free(e);
+}
+
+rvt_irec_sink rvt_tci_te_sink(rvt_tci_te *e)
+{
+    rvt_irec_sink s = { e, put, NULL, end };
+    return s;
+}
+
+const rvt_te_attrs *rvt_tci_te_attrs(const rvt_tci_te *e)
+{
+    return e ? &e->attrs : NULL;
+}
+
+const rvt_tp_config *rvt_tci_te_container(const rvt_tci_te *e)
+{
+    return e ? &e->tp : NULL;
+}
+
+unsigned rvt_tci_te_sessions(const rvt_tci_te *e)
+{
+    return e ? e->sessions : 0;
+}

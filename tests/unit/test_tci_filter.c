@@ -1,0 +1,138 @@
+/* The Trace Encoder's filter and comparator registers (TCI 1.0 "Trace
+ * Encoder Filter Registers"; src/tci/te_filter.c) and what they do to the
+ * encoder behind them through src/filter (E-Trace ch. 5, the same fields).
+ * Expected values from the register tables:
+ *   trTeFilter<i>Control: bits 0-16 (Enable .. MatchImpdef), 24-25
+ *     (MatchDtype, MatchDsize: data trace only), the rest reserved;
+ *   trTeFilter<i>MatchInst: bits 0-8;
+ *   trTeComp<j>Control: bits 0-6, 8-10, 12-15; PNotify (14) / SNotify (15)
+ *     need their input to be iaddr (0). */
+#include "tharness.h"
+#include "tci/tci_int.h"
+#include "rvtrace/etrace.h"
+
+#define TE RVT_TCI_TE(0)
+#define FILT(i, r) (TE + 0x400 + 0x20 * (i) + 4 * (r))
+#define COMP(j, r) (TE + 0x600 + 0x20 * (j) + 4 * (r))
+
+static uint32_t rd(rvt_tci *t, uint64_t off)
+{
+    uint32_t v = 0xdead;
+    CHECK(rvt_tci_read(t, off, &v));
+    return v;
+}
+
+static rvt_tci *model(bool data)
+{
+    rvt_tci_cfg c = { .nharts = 1, .data_trace = data, .sram_size = 4096 };
+    rvt_tci *t = rvt_tci_new(&c, NULL);
+    rvt_tci_write(t, TE, 1);
+    return t;
+}
+
+static void warl(void)
+{
+    rvt_tci *t = model(false);
+    rvt_tci_write(t, FILT(0, 0), 0xffffffff);
+    CHECK_EQ(rd(t, FILT(0, 0)), 0x1FFFF);
+    rvt_tci_write(t, FILT(0, 1), 0xffffffff);
+    CHECK_EQ(rd(t, FILT(0, 1)), 0x1FF);
+    rvt_tci_write(t, FILT(0, 3), 0xffffffff);        /* causes 32-63 */
+    CHECK_EQ(rd(t, FILT(0, 3)), 0);
+    rvt_tci_write(t, FILT(15, 6), 0xffffffff);       /* MatchData: no data trace */
+    CHECK_EQ(rd(t, FILT(15, 6)), 0);
+    rvt_tci_write(t, COMP(0, 0), 0xffffffff);        /* inputs 3: no notify */
+    CHECK_EQ(rd(t, COMP(0, 0)), 0x377F);
+    rvt_tci_write(t, COMP(1, 0), 0x0000C000 | 5u << 4);
+    CHECK_EQ(rd(t, COMP(1, 0)), 0xC050);             /* iaddr inputs: notify kept */
+    rvt_tci_write(t, COMP(1, 0), 0x0000C000 | 6u << 4);   /* PFunction 6: kept 5 */
+    CHECK_EQ(rd(t, COMP(1, 0)) >> 4 & 7, 5);
+    rvt_tci_write(t, COMP(7, 7), 0x12345678);
+    CHECK_EQ(rd(t, COMP(7, 7)), 0x12345678);
+    rvt_tci_write(t, COMP(8, 0), 0xffffffff);        /* comparator 8 is not there */
+    CHECK_EQ(rd(t, COMP(8, 0)), 0);
+    CHECK_EQ(rd(t, COMP(0, 1)), 0);                  /* reserved word */
+    rvt_tci_write(t, TE + 0x0C, 0xffffffff);         /* trTeInstFilters: 16 filters */
+    CHECK_EQ(rd(t, TE + 0x0C), 0xFFFF);
+    rvt_tci_write(t, TE + 0x1C, 0xffffffff);         /* trTeDataFilters: no data trace */
+    CHECK_EQ(rd(t, TE + 0x1C), 0);
+    rvt_tci_write(t, TE, 0);                         /* reset clears them */
+    CHECK_EQ(rd(t, FILT(0, 0)), 0);
+    rvt_tci_free(t);
+    t = model(true);
+    rvt_tci_write(t, FILT(0, 0), 0xffffffff);
+    CHECK_EQ(rd(t, FILT(0, 0)), 0x301FFFF);
+    rvt_tci_write(t, FILT(0, 6), 0xffffffff);
+    CHECK_EQ(rd(t, FILT(0, 6)), 0xFFFFFF);
+    rvt_tci_free(t);
+}
+
+/* Filter 0: Enable, MatchPrivilege, MatchComp1 with comparator 2
+ * (Control = 1 | 2 | 0x10 | 2 << 5 = 0x53); privilege U (MatchInst bit 0);
+ * comparator 2: iaddr > 0x80001000 (PFunction 4: 0x40). */
+static void mapping(void)
+{
+    rvt_tci *t = model(false);
+    rvt_tci_write(t, TE + 0x0C, 1);
+    rvt_tci_write(t, FILT(0, 0), 0x53);
+    rvt_tci_write(t, FILT(0, 1), 0x1);
+    rvt_tci_write(t, COMP(2, 0), 0x40);
+    rvt_tci_write(t, COMP(2, 4), 0x80001000);
+    rvt_filter_cfg cfg;
+    CHECK(tci_te_filter_cfg(&t->te[0], &cfg));
+    CHECK_EQ(cfg.ifilters, 1);
+    CHECK(cfg.filt[0].enable && cfg.filt[0].match_privilege && cfg.filt[0].match_comp[0]);
+    CHECK(!cfg.filt[0].match_comp[1] && !cfg.filt[0].match_ecause);
+    CHECK_EQ(cfg.filt[0].comp[0], 2);
+    CHECK_EQ(cfg.filt[0].choice_privilege, 1);
+    CHECK_EQ(cfg.cmp[2].p_input, RVT_FILTER_IN_IADDR);
+    CHECK_EQ(cfg.cmp[2].p_function, RVT_FILTER_GT);
+    CHECK_EQ(cfg.cmp[2].match_mode, RVT_FILTER_MODE_P);
+    CHECK_EQ(cfg.cmp[2].p_match, 0x80001000);
+    CHECK_EQ(rvt_filter_cfg_check(&cfg, NULL, 0), 0);
+    rvt_tci_free(t);
+}
+
+/* The encoder behind the registers: with filter 0 = privilege U only,
+ * M-mode blocks are unqualified and produce no trace; U-mode ones do. */
+static void qualifies(void)
+{
+    rvt_tci *t = model(false);
+    rvt_tci_write(t, RVT_TCI_RAM, 1);
+    rvt_tci_write(t, RVT_TCI_RAM, 3);
+    rvt_tci_write(t, RVT_TCI_FUNNEL, 1);
+    rvt_tci_write(t, RVT_TCI_FUNNEL, 3);
+    rvt_tci_write(t, TE + 0x0C, 1);
+    rvt_tci_write(t, FILT(0, 0), 0x3);               /* Enable, MatchPrivilege */
+    rvt_tci_write(t, FILT(0, 1), 0x1);               /* U */
+    uint32_t ctl = rd(t, TE) & ~RVT_TCI_EMPTY;
+    rvt_tci_write(t, TE, ctl | RVT_TCI_ENABLE | RVT_TCI_TE_INST_TRACING);
+    rvt_te_attrs a;
+    rvt_te_attrs_default(&a);
+    rvt_tci_te *e = rvt_tci_te_new(t, 0, &a, NULL);
+    rvt_irec_sink k = rvt_tci_te_sink(e);
+    rvt_sink_state s;
+    for (unsigned i = 0; i < 8; i++) {
+        rvt_irec r = { .iaddr = 0x80000000u + 8u * i, .iretire = 4, .ninstr = 2, .ilastsize = 1, .priv = 3 };
+        CHECK_EQ(k.put(k.ctx, &r, 1), 0);
+    }
+    CHECK_EQ(rvt_tci_ram_state(t, &s, NULL), 0);
+    CHECK_EQ(s.wp, 0);                               /* nothing qualified: nothing written */
+    for (unsigned i = 0; i < 8; i++) {
+        rvt_irec r = { .iaddr = 0x80001000u + 8u * i, .iretire = 4, .ninstr = 2, .ilastsize = 1, .priv = 0 };
+        CHECK_EQ(k.put(k.ctx, &r, 1), 0);
+    }
+    CHECK_EQ(k.end(k.ctx), 0);
+    CHECK_EQ(rvt_tci_ram_state(t, &s, NULL), 0);
+    CHECK(s.wp > 32);                                /* a sync sequence and packets */
+    rvt_tci_te_free(e);
+    rvt_tci_free(t);
+}
+
+int main(void)
+{
+    warl();
+    mapping();
+    qualifies();
+    return TH_DONE();
+}

@@ -1,0 +1,48 @@
+/* rvtrace run with the Trace Control Interface on the board (docs/tci.md):
+ * --tci, --dump-sink F, --pib F. */
+#ifndef RVT_RUN_TCI_H
+#define RVT_RUN_TCI_H
+
+#include <stdio.h>
+#include "rvtrace/hart.h"
+#include "rvtrace/tci.h"
+
+typedef struct run_tci {
+    bool on;                 /* --tci, or implied by the others */
+    const char *dump, *pib;  /* --dump-sink F, --pib F */
+    rvt_tci *t;
+    rvt_tci_te *te;
+    rvt_hart *h;             /* SMEM writes go to its RAM */
+    FILE *pibf;
+    bool pib_err;
+    const char *etrace;      /* --etrace OUT with --tci: the CLI drives the registers */
+    struct rvt_te_attrs *attrs;   /* run's E-Trace settings (NULL: defaults) */
+} run_tci;
+
+#define RUN_TCI_HELP \
+    "  --tci                the Trace Control Interface on the board (docs/tci.md):\n" \
+    "                       registers at 0x18000000, in the device tree; hart 0's\n" \
+    "                       E-Trace encoder traces while the program has its\n" \
+    "                       trTeControl say so, its packets encapsulated through\n" \
+    "                       the funnel to the RAM (64 KiB SRAM, or SMEM in RAM)\n" \
+    "                       and PIB sinks\n" \
+    "  --dump-sink F        (implies --tci) save the RAM sink's buffer at exit to F,\n" \
+    "                       its state (trRamStart/Limit/WP, wrap, stop-on-wrap) and\n" \
+    "                       the stream's settings to F.attrs: decode F --elf P\n" \
+    "  --pib F              (implies --tci) the PIB sink's byte stream to F\n" \
+    "                       --tci with --etrace OUT: rvtrace programs the registers\n" \
+    "                       as a driver would (the --te-* settings become trTeControl\n" \
+    "                       and trTeInstFeatures values), and OUT is the PIB\n" \
+    "                       sink's encapsulated stream (OUT.attrs as usual)\n"
+
+/* 1 taken (i moved), 0 not ours. */
+int run_tci_option(int argc, char **argv, int *i, run_tci *rt);
+/* The model and the encoder behind hart 0's registers (its sink in *out).
+ * CLI status. */
+int run_tci_open(run_tci *rt, const rvt_hart_cfg *cfg, unsigned xlen, rvt_irec_sink *out);
+/* After the hart exists and finished: save the sink (--dump-sink), close
+ * the PIB file.  CLI status. */
+int run_tci_close(run_tci *rt);
+void run_tci_free(run_tci *rt);
+
+#endif
