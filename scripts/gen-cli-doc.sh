@@ -13,7 +13,7 @@ OUT=${2:-docs/cli.md}
     echo '```'
     "$RVT" help
     echo '```'
-    for cmd in run encode decode dump verify import disasm stat report script bench help; do
+    for cmd in run encode decode dump index verify import disasm stat report script bench help; do
         echo
         echo "## rvtrace $cmd"
         echo

@@ -239,7 +239,10 @@ static void put_frame(unwrap *u, const rvt_tp_frame *f)
     u->n += f->len;
 }
 
-static uint8_t *unwrap_encap(const char *trace, const rvt_tp_config *c, uint8_t *buf, size_t *len)
+/* own: buf is the caller's malloc'd buffer, freed here (else borrowed,
+ * e.g. a mapped file). */
+static uint8_t *unwrap_encap(const char *trace, const rvt_tp_config *c, uint8_t *buf, size_t *len,
+                             bool own)
 {
     rvt_transport *t = rvt_tp_new("encap", c, buf, *len, NULL);
     unwrap u = { .out = malloc(*len ? *len : 1), .source = opt.source };
@@ -247,7 +250,8 @@ static uint8_t *unwrap_encap(const char *trace, const rvt_tp_config *c, uint8_t 
         cli_err("%s: out of memory", trace);
         free(u.out);
         rvt_tp_free(t);
-        free(buf);
+        if (own)
+            free(buf);
         return NULL;
     }
     rvt_tp_frame f;
@@ -274,12 +278,13 @@ static uint8_t *unwrap_encap(const char *trace, const rvt_tp_config *c, uint8_t 
     if (u.other_types)
         cli_err("%s: encap: %u packets of types other than 0/1 left out", trace, u.other_types);
     rvt_tp_free(t);
-    free(buf);
+    if (own)
+        free(buf);
     *len = u.n;
     return u.out;
 }
 
-uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len)
+static uint8_t *container_unwrap(const char *trace, uint8_t *buf, size_t *len, bool own)
 {
     if (!buf)
         return NULL;
@@ -289,7 +294,8 @@ uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len)
     if (!name) {
         int r = attrs_container(trace, &c, &name);
         if (r < 0) {
-            free(buf);
+            if (own)
+                free(buf);
             return NULL;
         }
         from = r ? "FILE.attrs" : NULL;
@@ -303,7 +309,17 @@ uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len)
         return buf;
     cli_err("%s: container encap (from %s): srcID %u bits, timestamp %u bytes, type %u bits",
             trace, from, c.src_bits, c.ts_bytes, c.type_bits);
-    return unwrap_encap(trace, &c, buf, len);
+    return unwrap_encap(trace, &c, buf, len, own);
+}
+
+uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len)
+{
+    return container_unwrap(trace, buf, len, true);
+}
+
+uint8_t *cli_container_unwrap_borrowed(const char *trace, const uint8_t *buf, size_t *len)
+{
+    return container_unwrap(trace, (uint8_t *)buf, len, false);
 }
 
 uint64_t cli_container_offset(uint64_t off)

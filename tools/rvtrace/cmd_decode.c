@@ -5,6 +5,7 @@
 #include <string.h>
 #include "cli_kind.h"
 #include "cli_image.h"
+#include "decode_jobs.h"
 #include "rvtrace/etrace.h"
 #include "rvtrace/image.h"
 #include "rvtrace/ntrace.h"
@@ -53,8 +54,15 @@ const char cmd_decode_help[] =
     "ld/lw t0,24(t0); jr t0), where Spike traces start, is at 0x1000 unless\n"
     "something else is; --spike-reset-vector puts it there regardless.\n"
     "\n"
+    "Parallel decoding (docs/parallel.md): --jobs N cuts the trace at its\n"
+    "synchronisation points (FILE.idx, written by rvtrace index, else found in\n"
+    "memory) and decodes the pieces on N threads; every output is the same,\n"
+    "byte for byte, as with one.  --range A:B decodes index points A..B only.\n"
+    "\n"
     "A progress line (share of the file, instructions) is shown every 2 s on a\n"
     "terminal when the output goes elsewhere (--pcs, --count, a redirect).\n";
+
+static int on_event(void *ctx, const rvt_flow_event *ev);
 
 typedef struct dec_ctx {
     cli_kind kind;
@@ -72,7 +80,17 @@ typedef struct dec_ctx {
     rvt_mem_patches *smc;
     const rvt_proto *proto;
     cli_decode_progress pr;
+    jobs_opts jo;             /* --jobs/--range (decode_jobs.h) */
+    const rvt_proto_cfg *cfg;
+    const trace_in *in;
 } dec_ctx;
+
+/* --jobs/--range: the pieces' events through on_event, in order. */
+static int run_jobs(dec_ctx *c, int src, bool count, jobs_result *r)
+{
+    bool events = c->nout || c->files->n || !count;
+    return jobs_decode_trace(&c->jo, c->path, c->cfg, c->in, c->mem, src, events, on_event, c, r);
+}
 
 /* A stream problem: E-Trace reports the error (its LOST repeats it);
  * N-Trace names the source and PC, and LOST is where decoding resumed. */
@@ -139,7 +157,9 @@ static void te_loss_summary(const char *in, const rvt_te_dec_stats *st)
             st->skipped == 1 ? "" : "s");
 }
 
-static int te_run(dec_ctx *c, const rvt_te_attrs *a, const uint8_t *buf, size_t len, bool count)
+/* One decoder over the whole stream; its counters into *ds. */
+static int te_decode(dec_ctx *c, const rvt_te_attrs *a, const uint8_t *buf, size_t len,
+                     rvt_te_dec_stats *ds)
 {
     int st = 0;
     rvt_te_decoder *d = rvt_te_decoder_new_mem(a, c->mem, on_event, c, &st);
@@ -151,14 +171,26 @@ static int te_run(dec_ctx *c, const rvt_te_attrs *a, const uint8_t *buf, size_t 
     if (!c->nout && !c->smc && !c->files->n)
         rvt_te_decoder_set_events(d, false);    /* --count alone */
     rvt_te_decoder_run(d, buf, len);
-    cli_progress_done(&c->pr.p);
+    rvt_te_decoder_stats(d, ds);
+    rvt_te_decoder_free(d);
+    c->te = NULL;
+    return CLI_OK;
+}
+
+static int te_run(dec_ctx *c, const rvt_te_attrs *a, const uint8_t *buf, size_t len, bool count)
+{
     rvt_te_dec_stats ds;
-    rvt_te_decoder_stats(d, &ds);
+    jobs_result r;
+    int rc = c->jo.active ? run_jobs(c, -1, count, &r) : te_decode(c, a, buf, len, &ds);
+    if (rc != CLI_OK)
+        return rc;
+    if (c->jo.active)
+        ds = (rvt_te_dec_stats){ .instructions = r.insns, .errors = c->errors, .skipped = r.skipped };
+    cli_progress_done(&c->pr.p);
     if (c->errors)
         te_loss_summary(c->path, &ds);
     if (count)
         printf("%llu instructions\n", (unsigned long long)ds.instructions);
-    rvt_te_decoder_free(d);
     return CLI_OK;
 }
 
@@ -207,8 +239,9 @@ static bool parse_src(const char *v, int *src)
     return true;
 }
 
-static int nt_run(dec_ctx *c, const rvt_nt_cfg *cfg, int src, const uint8_t *buf, size_t len,
-                  bool count)
+/* One decoder over the whole stream; its counters into *ds. */
+static int nt_decode(dec_ctx *c, const rvt_nt_cfg *cfg, int src, const uint8_t *buf, size_t len,
+                     bool count, rvt_nt_dec_stats *ds)
 {
     int st = 0;
     rvt_nt_decoder *d = rvt_nt_decoder_new_mem(cfg, c->mem, src, on_event, c, &st);
@@ -220,10 +253,22 @@ static int nt_run(dec_ctx *c, const rvt_nt_cfg *cfg, int src, const uint8_t *buf
     st = rvt_nt_decode(d, buf, len);
     if (st >= 0)
         st = rvt_nt_decode_end(d);
-    cli_progress_done(&c->pr.p);
-    int rc = st < 0 ? CLI_FAIL : CLI_OK;
+    rvt_nt_decoder_stats(d, ds);
+    rvt_nt_decoder_free(d);
+    c->nt = NULL;
+    return st < 0 ? CLI_FAIL : CLI_OK;
+}
+
+static int nt_run(dec_ctx *c, const rvt_nt_cfg *cfg, int src, const uint8_t *buf, size_t len,
+                  bool count)
+{
     rvt_nt_dec_stats ds;
-    rvt_nt_decoder_stats(d, &ds);
+    jobs_result r;
+    int rc = c->jo.active ? run_jobs(c, src, count, &r) : nt_decode(c, cfg, src, buf, len, count, &ds);
+    if (c->jo.active)
+        ds = (rvt_nt_dec_stats){ .insns = r.insns, .messages = r.messages, .wide_icnt = r.wide_icnt,
+                                 .wide_icnt_offset = r.wide_icnt_offset };
+    cli_progress_done(&c->pr.p);
     if (count)
         printf("%llu instructions\n", (unsigned long long)ds.insns);
     if (ds.wide_icnt)
@@ -234,7 +279,6 @@ static int nt_run(dec_ctx *c, const rvt_nt_cfg *cfg, int src, const uint8_t *buf
         cli_err("%s: no message from source %d", c->path, src);
         rc = CLI_FAIL;
     }
-    rvt_nt_decoder_free(d);
     return rc;
 }
 
@@ -324,15 +368,19 @@ static int decode_trace(cli_args *a, cli_kind k, rvt_proto_cfg *cfg, rvt_image *
     /* the program's class unless the settings state the width */
     rvt_proto_cfg_input_xlen(cfg, rvt_image_xlen(img));
     static dec_ctx c;
-    c = (dec_ctx){ .kind = k, .path = in, .img = img, .mem = mem, .files = &a->fouts, .proto = rvt_proto_cfg_proto(cfg) };
-    size_t len = 0;
-    uint8_t *buf = cli_slurp(in, &len);
-    if (k == KIND_TE)   /* unwrap an encapsulated stream (cli_container.c) */
-        buf = cli_container_unwrap(in, buf, &len);
+    c = (dec_ctx){ .kind = k, .path = in, .img = img, .mem = mem, .files = &a->fouts, .proto = rvt_proto_cfg_proto(cfg), .cfg = cfg };
+    if (jobs_opts_parse(a, &c.jo) != CLI_OK)
+        return CLI_USAGE;
+    trace_in t;     /* mapped; an encapsulated stream unwrapped (trace_in.c) */
+    if (!trace_in_open(&t, in, k))
+        return CLI_FAIL;
+    c.in = &t;
+    const uint8_t *buf = t.buf;
+    size_t len = t.len;
     FILE *pf = NULL;
     int rc = CLI_FAIL;
     bool ran = false;          /* the decoder ran: what it wrote is kept */
-    if (!buf || (smc && smc_open(&c, smc) != CLI_OK) || (pcs && !(pf = cli_out_fopen(pcs, "w"))))
+    if ((smc && smc_open(&c, smc) != CLI_OK) || (pcs && !(pf = cli_out_fopen(pcs, "w"))))
         goto out;
     if (pf)
         c.outs[c.nout++] = rvt_out_open(rvt_out_find("pcs"), pf, img);
@@ -363,7 +411,7 @@ out:
     if (pf)
         fclose(pf);
     rvt_mem_patches_free(c.smc);
-    free(buf);
+    trace_in_close(&t);
     return rc;
 }
 

@@ -1,0 +1,30 @@
+/* The stream index's insides (include/rvtrace/index.h).  Internal. */
+#ifndef RVT_INDEX_INT_H
+#define RVT_INDEX_INT_H
+
+#include "rvtrace/index.h"
+#include "rvtrace/etrace.h"
+#include "rvtrace/ntrace.h"
+
+/* File form protocol codes (docs/formats.md). */
+enum { IDX_ETRACE = 1, IDX_NTRACE = 2 };
+
+struct rvt_index {
+    unsigned proto;           /* IDX_* */
+    uint64_t stream_size;
+    unsigned sources;
+    size_t n, cap;
+    rvt_index_point *pts;
+};
+
+rvt_index *idx_new(unsigned proto, uint64_t stream_size);
+/* Append p (offsets increase); 0 or RVT_ERR_NOMEM. */
+int idx_add(rvt_index *x, const rvt_index_point *p);
+
+/* The protocols' scans (index_te.c, index_nt.c). */
+int idx_scan_te(rvt_index *x, const rvt_te_attrs *a, const uint8_t *buf, size_t len,
+                uint64_t from);
+int idx_scan_nt(rvt_index *x, const rvt_nt_cfg *c, const uint8_t *buf, size_t len,
+                uint64_t from);
+
+#endif
