@@ -51,11 +51,13 @@ typedef struct rvt_index rvt_index;
 /* Index buf[0..len) read with c's settings (E-Trace: reference-flow
  * framing; unwrap an encapsulated stream first), from the first sync
  * point at or after byte `from` (rvt_tp_sync_forward's rule: the result
- * is the whole-stream index's points at or after `from`).  0 with *out,
+ * is the whole-stream index's points at or after `from`).  min_gap > 0
+ * keeps a point only min_gap bytes or more after the last one kept (the
+ * index of a huge stream stays small; 0: every point).  0 with *out,
  * RVT_ERR_INVAL (NULL argument, a protocol without a flow decoder),
  * RVT_ERR_NOMEM.  Bad packets are passed over as a decoder does. */
 int rvt_index_build(const rvt_proto_cfg *c, const uint8_t *buf, size_t len, uint64_t from,
-                    rvt_index **out);
+                    uint64_t min_gap, rvt_index **out);
 void rvt_index_free(rvt_index *x);
 
 size_t rvt_index_count(const rvt_index *x);

@@ -17,6 +17,8 @@ rvt_index *idx_new(unsigned proto, uint64_t stream_size)
 
 int idx_add(rvt_index *x, const rvt_index_point *p)
 {
+    if (x->n && p->offset - x->pts[x->n - 1].offset < x->min_gap)
+        return 0;
     rvt_index_point *a = rvt_grow(x->pts, &x->cap, x->n + 1, sizeof *a, 256);
     if (!a)
         return RVT_ERR_NOMEM;
@@ -26,7 +28,7 @@ int idx_add(rvt_index *x, const rvt_index_point *p)
 }
 
 int rvt_index_build(const rvt_proto_cfg *c, const uint8_t *buf, size_t len, uint64_t from,
-                    rvt_index **out)
+                    uint64_t min_gap, rvt_index **out)
 {
     if (!c || (!buf && len) || !out)
         return RVT_ERR_INVAL;
@@ -37,6 +39,7 @@ int rvt_index_build(const rvt_proto_cfg *c, const uint8_t *buf, size_t len, uint
     rvt_index *x = idx_new(te ? IDX_ETRACE : IDX_NTRACE, len);
     if (!x)
         return RVT_ERR_NOMEM;
+    x->min_gap = min_gap;
     const void *native = rvt_proto_cfg_native_const(c);
     int st = te ? idx_scan_te(x, native, buf, len, from) : idx_scan_nt(x, native, buf, len, from);
     if (st < 0) {

@@ -13,12 +13,14 @@ struct rvt_index {
     unsigned proto;           /* IDX_* */
     uint64_t stream_size;
     unsigned sources;
+    uint64_t min_gap;         /* building: keep points this far apart */
     size_t n, cap;
     rvt_index_point *pts;
 };
 
 rvt_index *idx_new(unsigned proto, uint64_t stream_size);
-/* Append p (offsets increase); 0 or RVT_ERR_NOMEM. */
+/* Append p (offsets increase) unless it is less than min_gap after the
+ * last point; 0 or RVT_ERR_NOMEM. */
 int idx_add(rvt_index *x, const rvt_index_point *p);
 
 /* The protocols' scans (index_te.c, index_nt.c). */

@@ -45,9 +45,33 @@ static size_t first_sync(const uint8_t *buf, size_t len, uint64_t from)
     return at;
 }
 
+/* Implicit exception mode (3.2.3) leaves the handler address to the
+ * decoder, which knows it from an earlier explicit trap of that cause: a
+ * table no sync resets.  When a stream uses the mode, a point after the
+ * first explicit trap may need what came before it: those points go. */
+typedef struct te_tvec_use {
+    bool implicit;          /* the mode was in force at some time */
+    uint64_t first_learn;   /* the first explicit trap's offset */
+} te_tvec_use;
+
+static void note_tvec(te_tvec_use *u, const rvt_te_attrs *a, const rvt_te_pkt *p, uint64_t off)
+{
+    bool implicit = a->options & RVT_TE_OPT_IMPLICIT_EXCEPT;
+    u->implicit |= implicit;
+    if (p->format == 3 && p->subformat == 1 && !implicit && u->first_learn == RVT_INDEX_NONE)
+        u->first_learn = off;
+}
+
+static void drop_after(rvt_index *x, uint64_t off)
+{
+    while (x->n && x->pts[x->n - 1].offset > off)
+        x->n--;
+}
+
 int idx_scan_te(rvt_index *x, const rvt_te_attrs *attrs, const uint8_t *buf, size_t len,
                 uint64_t from)
 {
+    te_tvec_use use = { false, RVT_INDEX_NONE };
     rvt_te_attrs a = *attrs;
     rvt_te_attrs_fill(&a);
     rvt_te_reader r;
@@ -59,6 +83,7 @@ int idx_scan_te(rvt_index *x, const rvt_te_attrs *attrs, const uint8_t *buf, siz
     while ((st = rvt_te_reader_next(&r, &p, &off)) != 0) {
         if (st < 0)
             continue;                       /* passed over, as the decoder does */
+        note_tvec(&use, &a, &p, off);
         if (p.format == 3 && p.subformat == 3) {
             apply_support(&a, p.options);
             support = off;
@@ -73,5 +98,7 @@ int idx_scan_te(rvt_index *x, const rvt_te_attrs *attrs, const uint8_t *buf, siz
         if (idx_add(x, &pt) < 0)
             return RVT_ERR_NOMEM;
     }
+    if (use.implicit || (a.options & RVT_TE_OPT_IMPLICIT_EXCEPT))
+        drop_after(x, use.first_learn);
     return 0;
 }

@@ -9,10 +9,11 @@ void cli_index_path(const char *trace, char *buf, size_t n)
     snprintf(buf, n, "%s.idx", trace);
 }
 
-rvt_index *cli_index_build(const char *path, const rvt_proto_cfg *c, const trace_in *in)
+rvt_index *cli_index_build(const char *path, const rvt_proto_cfg *c, const trace_in *in,
+                           uint64_t min_gap)
 {
     rvt_index *x = NULL;
-    int st = rvt_index_build(c, in->buf, in->len, 0, &x);
+    int st = rvt_index_build(c, in->buf, in->len, 0, min_gap, &x);
     if (st < 0)
         cli_err("%s: cannot index: %s", path, rvt_status_str(st));
     return x;
@@ -46,15 +47,16 @@ static rvt_index *read_file(const char *ipath, FILE *f, const rvt_proto_cfg *c,
     return x;
 }
 
-rvt_index *cli_index_get(const char *path, const rvt_proto_cfg *c, const trace_in *in)
+rvt_index *cli_index_get(const char *path, const rvt_proto_cfg *c, const trace_in *in,
+                         uint64_t min_gap)
 {
     char ipath[4096];
     cli_index_path(path, ipath, sizeof ipath);
     FILE *f = in->unwrapped ? NULL : fopen(ipath, "rb");
     if (!f)
-        return cli_index_build(path, c, in);
+        return cli_index_build(path, c, in, min_gap);
     bool stale = false;
     rvt_index *x = read_file(ipath, f, c, in, &stale);
     fclose(f);
-    return x || !stale ? x : cli_index_build(path, c, in);
+    return x || !stale ? x : cli_index_build(path, c, in, min_gap);
 }

@@ -9,10 +9,13 @@
 void cli_index_path(const char *trace, char *buf, size_t n);
 /* The index of the trace `in` read from `path`: TRACE.idx when it exists
  * and was written for this stream, else built in memory (said on stderr
- * when a stale TRACE.idx is passed over).  NULL after printing why (a
+ * when a stale TRACE.idx is passed over), min_gap as cli_index_build.  NULL after printing why (a
  * damaged TRACE.idx: its byte offset). */
-rvt_index *cli_index_get(const char *path, const rvt_proto_cfg *c, const trace_in *in);
-/* Build it in memory; NULL after printing why. */
-rvt_index *cli_index_build(const char *path, const rvt_proto_cfg *c, const trace_in *in);
+rvt_index *cli_index_get(const char *path, const rvt_proto_cfg *c, const trace_in *in,
+                         uint64_t min_gap);
+/* Build it in memory, points min_gap bytes apart or more (index.h);
+ * NULL after printing why. */
+rvt_index *cli_index_build(const char *path, const rvt_proto_cfg *c, const trace_in *in,
+                           uint64_t min_gap);
 
 #endif

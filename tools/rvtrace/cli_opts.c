@@ -45,6 +45,8 @@ static const cli_option table[] = {
     { O_RANGE, "--range", NULL, "A:B", X, K_TE | K_NT, "decode only index points A..B (rvtrace index)" },
     { O_INDEX_OUT, "-o", NULL, "FILE", I, K_TE | K_NT, "the index file (default TRACE.idx)" },
     { O_INDEX_LIST, "--list", NULL, NULL, I, K_TE | K_NT, "also print the points, one per line" },
+    { O_INDEX_GAP, "--min-gap", NULL, "BYTES", I, K_TE | K_NT,
+      "keep points BYTES or more apart (default 0: every one)" },
     { O_CONTAINER, "--container", NULL, "refflow|encap", D | X | E | I, K_TE,
       "E-Trace framing, with --encap-* (docs/transport.md)" },
 };

@@ -16,6 +16,9 @@ const char cmd_index_help[] =
     "the trace at these points (it indexes in memory when FILE.idx is absent)\n"
     "and --range A:B decodes points A..B only.  Prints the number of points\n"
     "and, with --list, one line per point: 'N @OFFSET pc=0x... size=B'.\n"
+    "--min-gap BYTES keeps a point only that far after the last one kept\n"
+    "(k/M/G = KiB/MiB/GiB): the index of a huge trace stays small, its\n"
+    "pieces as long (decode indexes in memory with the piece size).\n"
     "Settings come from FILE.attrs as for decode.  The file format is in\n"
     "docs/formats.md; an encapsulated E-Trace stream has no index file (its\n"
     "offsets are those of the unwrapped stream: decode --jobs indexes it in\n"
@@ -43,7 +46,8 @@ static int write_index(const char *out, const rvt_index *x)
     return cli_out_commit();
 }
 
-static int index_trace(const cli_args *a, cli_kind k, const rvt_proto_cfg *c, bool list)
+static int index_trace(const cli_args *a, cli_kind k, const rvt_proto_cfg *c, bool list,
+                       uint64_t gap)
 {
     const char *in = a->files[0], *out = cli_args_value(a, O_INDEX_OUT);
     char def[4096];
@@ -55,7 +59,7 @@ static int index_trace(const cli_args *a, cli_kind k, const rvt_proto_cfg *c, bo
     if (t.unwrapped) {
         cli_err("%s: an encapsulated stream: no index file (decode --jobs indexes it in memory)", in);
     } else {
-        rvt_index *x = cli_index_build(in, c, &t);
+        rvt_index *x = cli_index_build(in, c, &t, gap);
         if (x) {
             rc = write_index(out ? out : def, x);
             if (list)
@@ -90,9 +94,14 @@ int cmd_index(int argc, char **argv)
     rvt_proto_cfg *c = rvt_proto_cfg_new(cli_kind_proto(k));
     if (!c)
         return CLI_FAIL;
-    rc = cli_settings_load(&a, a.files[0], c);
+    const char *g = cli_args_value(&a, O_INDEX_GAP);
+    uint64_t gap = 0;
+    if (g && !cli_parse_range("index: --min-gap", g, CLI_NUM_SIZE, 0, UINT64_MAX, &gap))
+        rc = CLI_USAGE;
     if (rc == CLI_OK)
-        rc = index_trace(&a, k, c, cli_args_has(&a, O_INDEX_LIST));
+        rc = cli_settings_load(&a, a.files[0], c);
+    if (rc == CLI_OK)
+        rc = index_trace(&a, k, c, cli_args_has(&a, O_INDEX_LIST), gap);
     rvt_proto_cfg_free(c);
     return rc;
 }

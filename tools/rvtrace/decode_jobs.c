@@ -5,6 +5,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "decode_jobs.h"
 #include "jobs_piece.h"
 #include "util/grow.h"
@@ -14,6 +16,9 @@
  * or two per instruction) stay a few megabytes.  RVTRACE_PIECE_BYTES
  * sets the size (tests cut at every point with 1). */
 #define PIECE_EVENTS (256u << 10)
+/* Without them, at most this much: the pages of the pieces in flight are
+ * what the process holds of a mapped stream. */
+#define PIECE_MAX (32u << 20)
 
 typedef struct plan {
     piece *p;
@@ -31,14 +36,14 @@ static piece *plan_add(plan *pl, uint64_t from, uint64_t rec, uint64_t state)
     return p;
 }
 
-static uint64_t piece_bytes(const jobs_cfg *c)
+uint64_t decode_jobs_piece_bytes(uint64_t len, unsigned jobs, bool keep_insns)
 {
     const char *e = getenv("RVTRACE_PIECE_BYTES");
-    uint64_t b = c->len / ((uint64_t)c->jobs * 4);
+    uint64_t b = len / ((uint64_t)(jobs ? jobs : 1) * 4);
     if (e && *e)
         b = strtoull(e, NULL, 0);
-    else if (c->keep_insns && b > PIECE_EVENTS)
-        b = PIECE_EVENTS;
+    else if (b > (keep_insns ? PIECE_EVENTS : PIECE_MAX))
+        b = keep_insns ? PIECE_EVENTS : PIECE_MAX;
     return b ? b : 1;
 }
 
@@ -52,7 +57,7 @@ static int plan_pieces(const jobs_cfg *c, plan *pl, size_t first, size_t last, b
     const rvt_index_point *f = rvt_index_at(c->idx, first);
     piece *cur = from_zero || !f ? plan_add(pl, 0, 0, RVT_INDEX_NONE)
                                  : plan_add(pl, f->offset, f->offset, f->state);
-    uint64_t want = piece_bytes(c);
+    uint64_t want = decode_jobs_piece_bytes(c->len, c->jobs, c->keep_insns);
     /* one decoder per source's state: split only single-source streams */
     bool split = rvt_index_sources(c->idx) <= 1;
     for (size_t i = first; cur && split && f && i <= last && i < n; i++) {
@@ -86,6 +91,20 @@ typedef struct run {
     bool abort;
 } run;
 
+/* The whole pages of a decoded piece go back to the file (a private,
+ * read-only mapping: a later read, by the piece after, faults them in
+ * again), so the resident set does not grow with the stream. */
+static void release(const jobs_cfg *c, const piece *p)
+{
+    if (!c->mapped)
+        return;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t a = ((uintptr_t)(c->buf + p->from) + page - 1) & ~(page - 1);
+    uintptr_t b = (uintptr_t)(c->buf + p->to) & ~(page - 1);
+    if (b > a)
+        madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
 static void *worker(void *arg)
 {
     run *r = arg;
@@ -100,6 +119,7 @@ static void *worker(void *arg)
         size_t i = r->next++;
         pthread_mutex_unlock(&r->mu);
         piece_decode(r->c, &r->pl->p[i]);
+        release(r->c, &r->pl->p[i]);
         pthread_mutex_lock(&r->mu);
         r->done[i] = true;
         pthread_cond_broadcast(&r->cv);
@@ -180,8 +200,17 @@ int decode_jobs(const jobs_cfg *c, jobs_result *res)
     plan pl = { 0 };
     int st = c->range ? plan_pieces(c, &pl, c->a, c->b, false)
                       : plan_pieces(c, &pl, 0, n ? n - 1 : 0, true);
-    if (st == 0)
+    if (st == 0 && pl.n == 1 && pl.p[0].tail == UINT64_MAX) {
+        /* one piece (a stream of several sources, or too short to cut):
+         * no thread, no tape */
+        pl.p[0].direct = true;
+        piece_decode(c, &pl.p[0]);
+        add_result(res, &pl.p[0]);
+        res->stopped = pl.p[0].stopped;
+        st = pl.p[0].status < 0 ? pl.p[0].status : 0;
+    } else if (st == 0) {
         st = run_plan(c, &pl, res);
+    }
     free(pl.p);
     return st;
 }

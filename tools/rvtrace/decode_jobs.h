@@ -27,6 +27,8 @@ typedef struct jobs_cfg {
     bool range;                 /* --range A:B: index points a..b only */
     size_t a, b;
     bool keep_insns;            /* false: RVT_EV_INSN counted, not passed on */
+    bool mapped;                /* buf is a file mapping: a decoded piece's
+                                   pages are given back (bounded RSS) */
     rvt_flow_fn fn;             /* the merged events, in stream order */
     void *ctx;
 } jobs_cfg;
@@ -42,6 +44,9 @@ typedef struct jobs_result {
 /* 0, or a negative status (RVT_ERR_NOMEM, RVT_ERR_INVAL: a range out of
  * the index, RVT_ERR_STATE: a decoder could not be made). */
 int decode_jobs(const jobs_cfg *c, jobs_result *r);
+/* The bytes a piece holds at least (and the points an index built for
+ * the run needs apart): the plan's rule. */
+uint64_t decode_jobs_piece_bytes(uint64_t len, unsigned jobs, bool keep_insns);
 
 /* ---- the command line side (decode_jobs_cli.c) ---- */
 

@@ -33,8 +33,9 @@ int jobs_opts_parse(const cli_args *a, jobs_opts *o)
     if (j)
         o->jobs = (unsigned)n;
     o->range = r != NULL;
-    /* --jobs 1 alone is the one-decoder run itself */
-    o->active = o->range || o->jobs > 1;
+    /* --jobs 1: the pieces one after the other (the pages of each given
+     * back); no --jobs: one decoder over the whole stream */
+    o->active = o->range || j;
     if (o->active && cli_args_has(a, O_SMC)) {
         cli_err("decode: --smc follows fence.i through the whole trace: not with --jobs/--range");
         return CLI_USAGE;
@@ -46,14 +47,17 @@ int jobs_decode_trace(const jobs_opts *o, const char *path, const rvt_proto_cfg 
                       const trace_in *in, const rvt_mem *mem, int src, bool keep_insns,
                       rvt_flow_fn fn, void *ctx, jobs_result *r)
 {
-    rvt_index *x = cli_index_get(path, cfg, in);
+    /* --range numbers every point (rvtrace index --list); pieces need
+     * only the points a piece apart */
+    uint64_t gap = o->range ? 0 : decode_jobs_piece_bytes(in->len, o->jobs, keep_insns);
+    rvt_index *x = cli_index_get(path, cfg, in, gap);
     if (!x)
         return CLI_FAIL;
     bool te = !strncmp(rvt_proto_name(rvt_proto_cfg_proto(cfg)), "etrace", 6);
     jobs_cfg c = { .kind = te ? KIND_TE : KIND_NT, .native = rvt_proto_cfg_native_const(cfg),
                    .mem = mem, .src = src, .buf = in->buf, .len = in->len, .idx = x,
                    .jobs = o->jobs, .range = o->range, .a = (size_t)o->a, .b = (size_t)o->b,
-                   .keep_insns = keep_insns, .fn = fn, .ctx = ctx };
+                   .keep_insns = keep_insns, .mapped = in->map != NULL, .fn = fn, .ctx = ctx };
     int rc = CLI_OK;
     if (o->range && o->b >= rvt_index_count(x)) {
         cli_err("%s: --range %llu:%llu: the index has %zu points (0..%zu)", path,

@@ -44,6 +44,8 @@ static int rec_event(void *ctx, const rvt_flow_event *in)
         if (!r->c->keep_insns)
             return 0;
     }
+    if (p->direct)
+        return p->stopped = r->c->fn(r->c->ctx, &ev);
     ev_tape_put(&p->tape, &ev);
     return 0;
 }

@@ -17,10 +17,13 @@ typedef struct piece {
                            (its retirement is the next range's), or UINT64_MAX */
     uint64_t tail_pc;
     bool last;          /* decodes to the stream's end: its RVT_EV_END counts */
+    bool direct;        /* the only piece: events straight to the caller's
+                           function, on the caller's thread (no tape) */
     /* results */
     ev_tape tape;
     uint64_t insns, skipped, messages, wide_icnt, wide_icnt_offset;
     int status;
+    int stopped;        /* direct: the function's nonzero return */
 } piece;
 
 /* Decode p with c's protocol, events onto p->tape. */
