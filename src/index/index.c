@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "index_int.h"
+#include "rvtrace/transport.h"
 #include "util/grow.h"
 
 rvt_index *idx_new(unsigned proto, uint64_t stream_size)
@@ -25,6 +26,19 @@ int idx_add(rvt_index *x, const rvt_index_point *p)
     x->pts = a;
     x->pts[x->n++] = *p;
     return 0;
+}
+
+size_t idx_first_sync(const char *name, const rvt_tp_config *tc, const uint8_t *buf,
+                      size_t len, uint64_t from)
+{
+    if (!from)
+        return 0;
+    rvt_transport *t = rvt_tp_new(name, tc, buf, len, NULL);
+    size_t at = len;
+    if (t && rvt_tp_sync_set(t, from) == 0 && rvt_tp_sync_forward(t) == 0)
+        at = (size_t)rvt_tp_get_offset(t);
+    rvt_tp_free(t);
+    return at;
 }
 
 int rvt_index_build(const rvt_proto_cfg *c, const uint8_t *buf, size_t len, uint64_t from,

@@ -23,6 +23,13 @@ rvt_index *idx_new(unsigned proto, uint64_t stream_size);
  * last point; 0 or RVT_ERR_NOMEM. */
 int idx_add(rvt_index *x, const rvt_index_point *p);
 
+/* Where transport `name` (transport.h) finds its first sync point at or
+ * after from: rvt_tp_sync_forward from there; 0 for from 0 (a stream
+ * starts on a frame boundary); len when there is none. */
+struct rvt_tp_config;
+size_t idx_first_sync(const char *name, const struct rvt_tp_config *tc, const uint8_t *buf,
+                      size_t len, uint64_t from);
+
 /* The protocols' scans (index_te.c, index_nt.c). */
 int idx_scan_te(rvt_index *x, const rvt_te_attrs *a, const uint8_t *buf, size_t len,
                 uint64_t from);

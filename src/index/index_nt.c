@@ -17,22 +17,6 @@ static bool restarts(const rvt_nt_msg *m)
     return s != RVT_NT_SYNC_TRIGGER && s != RVT_NT_SYNC_ICNT && s != RVT_NT_SYNC_EVENT;
 }
 
-/* The first message start at or after from (rvt_tp_sync_forward, 3.4). */
-static size_t first_sync(const rvt_nt_cfg *c, const uint8_t *buf, size_t len, uint64_t from)
-{
-    if (!from)
-        return 0;
-    rvt_tp_config tc;
-    rvt_tp_config_init(&tc);
-    tc.src_bits = rvt_nt_cfg_src_bits(c);
-    rvt_transport *t = rvt_tp_new("mseo", &tc, buf, len, NULL);
-    size_t at = len;
-    if (t && rvt_tp_sync_set(t, from) == 0 && rvt_tp_sync_forward(t) == 0)
-        at = (size_t)rvt_tp_get_offset(t);
-    rvt_tp_free(t);
-    return at;
-}
-
 /* Per source: where its last Ownership message is and what it said. */
 typedef struct nt_owner {
     uint64_t at, process;
@@ -52,7 +36,10 @@ int idx_scan_nt(rvt_index *x, const rvt_nt_cfg *cfg, const uint8_t *buf, size_t 
     memset(seen, 0, sizeof seen);
     rvt_nt_reader r;
     rvt_nt_reader_init(&r, buf, len, &c);
-    r.pos = first_sync(&c, buf, len, from);
+    rvt_tp_config tc;
+    rvt_tp_config_init(&tc);
+    tc.src_bits = rvt_nt_cfg_src_bits(&c);
+    r.pos = idx_first_sync("mseo", &tc, buf, len, from);     /* 3.4 */
     rvt_nt_msg m;
     int st;
     x->sources = 0;

@@ -30,21 +30,6 @@ static bool is_start(const rvt_te_attrs *a, const rvt_te_pkt *p)
     return !(a->options & RVT_TE_OPT_IMPLICIT_EXCEPT) && !(a->version == RVT_TE_V20 && !p->thaddr);
 }
 
-/* The first sync candidate at or after from (rvt_tp_sync_forward). */
-static size_t first_sync(const uint8_t *buf, size_t len, uint64_t from)
-{
-    if (!from)
-        return 0;
-    rvt_tp_config tc;
-    rvt_tp_config_init(&tc);
-    rvt_transport *t = rvt_tp_new("refflow", &tc, buf, len, NULL);
-    size_t at = len;
-    if (t && rvt_tp_sync_set(t, from) == 0 && rvt_tp_sync_forward(t) == 0)
-        at = (size_t)rvt_tp_get_offset(t);
-    rvt_tp_free(t);
-    return at;
-}
-
 /* Implicit exception mode (3.2.3) leaves the handler address to the
  * decoder, which knows it from an earlier explicit trap of that cause: a
  * table no sync resets.  When a stream uses the mode, a point after the
@@ -76,7 +61,9 @@ int idx_scan_te(rvt_index *x, const rvt_te_attrs *attrs, const uint8_t *buf, siz
     rvt_te_attrs_fill(&a);
     rvt_te_reader r;
     rvt_te_reader_init(&r, &a, buf, len);
-    r.pos = first_sync(buf, len, from);
+    rvt_tp_config tc;
+    rvt_tp_config_init(&tc);
+    r.pos = idx_first_sync("refflow", &tc, buf, len, from);
     uint64_t off, support = RVT_INDEX_NONE;
     rvt_te_pkt p;
     int st;

@@ -77,4 +77,15 @@ for tr in "$T/privs.1.te" "$T/privs.5.nt"; do
     same "$RVT_SRC/programs/privs.elf" "$tr.bad.${tr##*.}" "2 3" --listing
     grep -q "error" "$T/err.1" || { echo "FAIL: $tr.bad: no error reported"; exit 1; }
 done
+# an encapsulated stream (unwrapped, indexed in memory) and a stream of
+# two sources (one piece: each source's state crosses the other's syncs)
+PR="$RVT_SRC/programs/privs.elf" FP="$RVT_SRC/programs/fptr.elf"
+"$RVT_BIN" run "$PR" --quiet --ingress "$T/p.rvi" > /dev/null
+"$RVT_BIN" run "$FP" --quiet --ingress "$T/f.rvi" > /dev/null
+"$RVT_BIN" encode --etrace "$T/p.rvi" -o "$T/e.te" --te-attr resync_max=4 --container encap \
+    --encap-sync-interval 512
+same "$PR" "$T/e.te" "2 3" --json
+grep -q "container encap" "$T/err.2" || { echo "FAIL: e.te not read as encap"; exit 1; }
+"$RVT_BIN" encode --ntrace "$T/p.rvi" "$T/f.rvi" -o "$T/two.nt" --nt-opt sync=1:0
+same "$PR@src=0" "$T/two.nt" "2 3" --elf "$FP@src=1" --json
 echo "decode --jobs: outputs identical"

@@ -9,8 +9,7 @@
 #include "rvtrace/index.h"
 #include "rvtrace/ntrace.h"
 #include "rvtrace/proto.h"
-#include "test_etrace_util.h"
-#include "test_hart_util.h"
+#include "test_stream_util.h"
 
 /* ---- E-Trace ---- */
 
@@ -145,27 +144,6 @@ static void nt_points(void)
 
 /* ---- from every byte ---- */
 
-static void te_stream(rvt_proto_cfg *c, rvt_image *img, te_buf *out)
-{
-    int st = 0;
-    rvt_te_encoder *e = rvt_te_encoder_new(rvt_proto_cfg_native(c), te_buf_put, out, &st);
-    CHECK(e != NULL);
-    rvt_irec_sink sink = rvt_te_encoder_sink(e);
-    th_trace(img, &sink, 20000);
-    rvt_te_encoder_free(e);
-}
-
-static void nt_stream(rvt_proto_cfg *c, rvt_image *img, te_buf *out)
-{
-    int st = 0;
-    rvt_nt_encoder *e = rvt_nt_encoder_new(rvt_proto_cfg_native(c), te_buf_put, out, &st);
-    CHECK(e != NULL);
-    rvt_irec_sink sink = rvt_nt_encoder_sink(e);
-    th_trace(img, &sink, 20000);
-    CHECK_EQ(rvt_nt_encoder_end(e), 0);
-    rvt_nt_encoder_free(e);
-}
-
 /* build(from) == the points of build(0) at or after from, for every from */
 static void every_byte(const char *proto, const char *const *settings)
 {
@@ -180,9 +158,9 @@ static void every_byte(const char *proto, const char *const *settings)
     CHECK_EQ(rvt_proto_cfg_fill(c), 0);
     te_buf s = { 0 };
     if (proto[0] == 'e')
-        te_stream(c, img, &s);
+        th_te_stream(c, img, &s, 20000);
     else
-        nt_stream(c, img, &s);
+        th_nt_stream(c, img, &s, 20000);
     rvt_index *all = NULL;
     CHECK_EQ(rvt_index_build(c, s.b, s.n, 0, 0, &all), 0);
     size_t n = rvt_index_count(all), first = 0, bad = 0;
@@ -242,7 +220,7 @@ static void file_form(void)
     CHECK_EQ(rvt_proto_cfg_set(c, "resync_max", "4"), 0);
     te_buf s = { 0 };
     if (img)
-        te_stream(c, img, &s);
+        th_te_stream(c, img, &s, 20000);
     rvt_index *x = NULL;
     CHECK_EQ(rvt_index_build(c, s.b, s.n, 0, 0, &x), 0);
     CHECK_EQ(rvt_index_set_insns(x, 1, 1234), 0);

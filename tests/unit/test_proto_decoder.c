@@ -8,8 +8,7 @@
 #include "rvtrace/hart.h"
 #include "rvtrace/ntrace.h"
 #include "rvtrace/proto.h"
-#include "test_etrace_util.h"
-#include "test_hart_util.h"
+#include "test_stream_util.h"
 
 /* The protocol's settings: defaults, the ELF's XLEN, the filled policies
  * (what rvtrace encode and decode use). */
@@ -22,27 +21,6 @@ static rvt_proto_cfg *config(const char *proto, const rvt_image *img)
         CHECK_EQ(rvt_proto_cfg_fill(c), 0);
     }
     return c;
-}
-
-static void te_stream(rvt_proto_cfg *c, rvt_image *img, te_buf *out)
-{
-    int st = 0;
-    rvt_te_encoder *e = rvt_te_encoder_new(rvt_proto_cfg_native(c), te_buf_put, out, &st);
-    CHECK(e != NULL);
-    rvt_irec_sink sink = rvt_te_encoder_sink(e);
-    th_trace(img, &sink, 300000);
-    rvt_te_encoder_free(e);
-}
-
-static void nt_stream(rvt_proto_cfg *c, rvt_image *img, te_buf *out)
-{
-    int st = 0;
-    rvt_nt_encoder *e = rvt_nt_encoder_new(rvt_proto_cfg_native(c), te_buf_put, out, &st);
-    CHECK(e != NULL);
-    rvt_irec_sink sink = rvt_nt_encoder_sink(e);
-    th_trace(img, &sink, 300000);
-    CHECK_EQ(rvt_nt_encoder_end(e), 0);
-    rvt_nt_encoder_free(e);
 }
 
 /* The protocol's own decoder, pushing into *out. */
@@ -113,9 +91,9 @@ static void one_protocol(const char *proto, const char *prog)
     rvt_proto_cfg *c = config(proto, img);
     te_buf s = { 0 };
     if (proto[0] == 'e')
-        te_stream(c, img, &s);
+        th_te_stream(c, img, &s, 300000);
     else
-        nt_stream(c, img, &s);
+        th_nt_stream(c, img, &s, 300000);
     te_evs want = { 0 }, pushed = { 0 }, pulled = { 0 };
     direct(proto, c, img, &s, &want);
     CHECK(count_kind(&want, RVT_EV_INSN) > 1000);

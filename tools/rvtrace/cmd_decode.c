@@ -338,12 +338,11 @@ static rvt_image *image_open(const cli_args *a, cli_kind k, const rvt_proto_cfg 
 /* E-Trace --data-out: the te_data accesses as text (data_text.c). */
 static int data_out(const rvt_te_attrs *ta, const char *in, const char *out)
 {
-    size_t len = 0;
-    uint8_t *buf = cli_container_unwrap(in, cli_slurp(in, &len), &len);
-    if (!buf)
+    trace_in t;
+    if (!trace_in_open(&t, in, KIND_TE))
         return CLI_FAIL;
-    int rc = te_data_decode(ta, buf, len, in, out);
-    free(buf);
+    int rc = te_data_decode(ta, t.buf, t.len, in, out);
+    trace_in_close(&t);
     return rc;
 }
 
@@ -419,16 +418,8 @@ int cmd_decode(int argc, char **argv)
 {
     cli_args a;
     cli_kind k;
-    int rc = cli_args_parse(&a, CMD_DECODE, "decode", argc, argv);
-    if (rc == CLI_OK)
-        rc = cli_kind_of(&a, &k);
+    int rc = cli_flow_args(&a, CMD_DECODE, "decode", argc, argv, &k);
     if (rc != CLI_OK)
-        return rc;
-    if (k != KIND_TE && k != KIND_NT) {
-        cli_kind_unknown(&a);
-        return CLI_USAGE;
-    }
-    if ((rc = cli_args_check_kind(&a, k)) != CLI_OK)
         return rc;
     const char *elf = cli_args_value(&a, O_ELF), *data = cli_args_value(&a, O_DATA_OUT);
     if ((!elf && !data) || !a.nfiles) {

@@ -76,16 +76,8 @@ int cmd_index(int argc, char **argv)
 {
     cli_args a;
     cli_kind k;
-    int rc = cli_args_parse(&a, CMD_INDEX, "index", argc, argv);
-    if (rc == CLI_OK)
-        rc = cli_kind_of(&a, &k);
+    int rc = cli_flow_args(&a, CMD_INDEX, "index", argc, argv, &k);
     if (rc != CLI_OK)
-        return rc;
-    if (k != KIND_TE && k != KIND_NT) {
-        cli_kind_unknown(&a);
-        return CLI_USAGE;
-    }
-    if ((rc = cli_args_check_kind(&a, k)) != CLI_OK)
         return rc;
     if (!a.nfiles) {
         cli_err("index: no trace file");
