@@ -5,7 +5,10 @@
  * the last packet/message and a sync are retired only when the sync
  * arrives (E-Trace format 3 address, N-Trace I-CNT/F-ADDR), so the walk up
  * to a sync is this piece's, and the events the next piece's decoder sends
- * for the sync itself, as a first sync, are dropped. */
+ * for the sync itself, as a first sync, are dropped.  The decoder reads on
+ * to the end of the stream and is stopped at the first event past its
+ * piece: a damaged packet before the cut is then read, and resynchronised
+ * over, as one decoder reads it, not cut short. */
 #include "jobs_piece.h"
 #include "rvtrace/etrace.h"
 #include "rvtrace/ntrace.h"
@@ -27,6 +30,8 @@ static int rec_event(void *ctx, const rvt_flow_event *in)
     rvt_flow_event ev = *in;
     if (ev.offset != UINT64_MAX)
         ev.offset += r->adj;
+    if (!p->last && ev.offset != UINT64_MAX && ev.offset >= p->to)
+        return 1;                      /* the next piece's: stop here */
     if (ev.kind == RVT_EV_END && !p->last)
         return 0;
     if (r->dropping) {
@@ -75,7 +80,7 @@ static void te_piece(const jobs_cfg *c, piece *p, rec *r)
     if (p->state != RVT_INDEX_NONE)
         te_prime(d, c->native, c->buf, c->len, p->state);
     r->adj = p->from;
-    rvt_te_decoder_run(d, c->buf + p->from, (size_t)(p->to - p->from));
+    rvt_te_decoder_run(d, c->buf + p->from, c->len - (size_t)p->from);
     rvt_te_dec_stats ds;
     rvt_te_decoder_stats(d, &ds);
     p->skipped = ds.skipped;
@@ -112,7 +117,7 @@ static void nt_piece(const jobs_cfg *c, piece *p, rec *r)
         pre = nt_prime(d, c->native, c->buf, c->len, p->state);
     }
     r->adj = p->from - pre;
-    st = rvt_nt_decode(d, c->buf + p->from, (size_t)(p->to - p->from));
+    st = rvt_nt_decode(d, c->buf + p->from, c->len - (size_t)p->from);
     if (st >= 0 && p->last)
         st = rvt_nt_decode_end(d);
     if (st < 0)

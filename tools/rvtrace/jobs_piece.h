@@ -9,7 +9,7 @@ typedef struct piece {
     uint64_t from;      /* first byte decoded: an index point, or 0 */
     uint64_t rec;       /* events of bytes before rec are dropped: the
                            piece before decodes that sync unit too */
-    uint64_t to;        /* end of the bytes decoded: through the next piece's
+    uint64_t to;        /* end of the events kept: through the next piece's
                            sync unit, which retires the walk up to it */
     uint64_t state;     /* the support packet / Ownership message to
                            start from, or RVT_INDEX_NONE */
