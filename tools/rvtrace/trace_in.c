@@ -15,7 +15,8 @@
 static bool map_file(trace_in *t, const char *path)
 {
     static const uint8_t empty[1];
-    int fd = strcmp(path, "-") ? open(path, O_RDONLY) : -1;
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer */
+    int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
     struct stat st;
     bool ok = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
     if (ok && st.st_size == 0) {
