@@ -139,6 +139,8 @@ struct rvt_tv_cfg;
 int tv_dump_file(const char *path, bool json, const struct rvt_tv_cfg *cfg);   /* tv_dump.c */
 int cmd_script(int argc, char **argv);     /* cmd_script.c */
 extern const char cmd_script_help[];
+int cmd_index(int argc, char **argv);      /* cmd_index.c */
+extern const char cmd_index_help[];
 /* Long help text of a subcommand (NULL if unknown).  Each subcommand file
  * defines its own text. */
 const char *cli_help_text(const char *cmd);
@@ -237,6 +239,9 @@ rvt_irec_sink cli_container_timed_sink(const rvt_irec_sink *inner);
  * comes back in the reference-flow framing (buf replaced).  NULL (printed,
  * buf freed) on error; NULL buf passes through. */
 uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len);
+/* The same over a buffer the caller keeps (a mapped file): buf itself when
+ * it is not encapsulated, else a new malloc'd unwrapped stream. */
+uint8_t *cli_container_unwrap_borrowed(const char *trace, const uint8_t *buf, size_t *len);
 /* The file's byte offset for offset off of the stream cli_container_unwrap
  * returned (off itself when nothing was unwrapped): the header of the
  * encapsulated packet for a frame's first byte, else the payload byte. */

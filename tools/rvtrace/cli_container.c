@@ -319,7 +319,10 @@ static void lanes_free(void)
     opt.nlanes = opt.cur = opt.nsources = 0;
 }
 
-static uint8_t *unwrap_encap(const char *trace, const rvt_tp_config *c, uint8_t *buf, size_t *len)
+/* own: buf is the caller's malloc'd buffer, freed here (else borrowed,
+ * e.g. a mapped file). */
+static uint8_t *unwrap_encap(const char *trace, const rvt_tp_config *c, uint8_t *buf, size_t *len,
+                             bool own)
 {
     lanes_free();
     rvt_transport *t = rvt_tp_new("encap", c, buf, *len, NULL);
@@ -349,7 +352,8 @@ static uint8_t *unwrap_encap(const char *trace, const rvt_tp_config *c, uint8_t 
     }
     rvt_tp_free(t);
     free(u);
-    free(buf);
+    if (own)
+        free(buf);
     if (st)
         return NULL;
     if (!opt.nlanes) {          /* nothing of the source(s) asked for */
@@ -421,7 +425,7 @@ static uint8_t *sink_order(const char *trace, const char *name, const rvt_tp_con
     return buf;
 }
 
-uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len)
+static uint8_t *container_unwrap(const char *trace, uint8_t *buf, size_t *len, bool own)
 {
     if (!buf)
         return NULL;
@@ -433,6 +437,8 @@ uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len)
         int r = rvt_trace_sidecar_container(trace, &c, &name, &line);
         if (r < 0) {
             cli_err("%s.attrs: line %u: bad container setting", trace, line);
+            if (own)
+                if (own)
             free(buf);
             return NULL;
         }
@@ -440,8 +446,20 @@ uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len)
         c = r ? c : *cfg();
     }
     if (sink_attrs(trace) < 0) {
-        free(buf);
+        if (own)
+            free(buf);
         return NULL;
+    }
+    if (opt.sink.present && !own) {
+        /* put in order in place: a copy of a borrowed (mapped) buffer */
+        uint8_t *copy = malloc(*len ? *len : 1);
+        if (!copy) {
+            cli_err("%s: out of memory", trace);
+            return NULL;
+        }
+        memcpy(copy, buf, *len);
+        buf = copy;
+        own = true;
     }
     if (opt.sink.present && !(buf = sink_order(trace, name, &c, buf, len)))
         return NULL;
@@ -451,7 +469,8 @@ uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len)
         cli_err("%s: encapsulated, with srcID and timestamp bytes the sync sequence's length "
                 "(Encapsulation 2.3) does not split: give --encap-src-bits N and --encap-ts-bytes N, "
                 "or keep FILE.attrs beside it", trace);
-        free(buf);
+        if (own)
+            free(buf);
         return NULL;
     }
     if (r > 0) {
@@ -462,14 +481,25 @@ uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len)
     if ((!name || strcmp(name, "encap")) && opt.source >= 0) {
         cli_err("%s: --src %ld: the stream is not encapsulated, it carries no srcID", trace,
                 opt.source);
-        free(buf);
+        if (own)
+            free(buf);
         return NULL;
     }
     if (!name || strcmp(name, "encap"))
         return buf;
     cli_err("%s: container encap (from %s): srcID %u bits, timestamp %u bytes, type %u bits",
             trace, from, c.src_bits, c.ts_bytes, c.type_bits);
-    return unwrap_encap(trace, &c, buf, len);
+    return unwrap_encap(trace, &c, buf, len, own);
+}
+
+uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len)
+{
+    return container_unwrap(trace, buf, len, true);
+}
+
+uint8_t *cli_container_unwrap_borrowed(const char *trace, const uint8_t *buf, size_t *len)
+{
+    return container_unwrap(trace, (uint8_t *)buf, len, false);
 }
 
 /* The frame of the current lane that holds unwrapped offset off: the last

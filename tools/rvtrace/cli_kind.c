@@ -149,6 +149,24 @@ void cli_kind_unknown(const cli_args *a)
             "or keep its FILE.attrs beside it", a->cmd_name);
 }
 
+int cli_flow_args(cli_args *a, unsigned cmd, const char *name, int argc, char **argv, cli_kind *k)
+{
+    int rc = cli_args_parse(a, cmd, name, argc, argv);
+    return rc == CLI_OK ? cli_flow_kind(a, k) : rc;
+}
+
+int cli_flow_kind(cli_args *a, cli_kind *k)
+{
+    int rc = cli_kind_of(a, k);
+    if (rc != CLI_OK)
+        return rc;
+    if (*k != KIND_TE && *k != KIND_NT) {
+        cli_kind_unknown(a);
+        return CLI_USAGE;
+    }
+    return cli_args_check_kind(a, *k);
+}
+
 /* TRACE.attrs into c: CLI_OK (also when there is none) or CLI_FAIL
  * (printed: a bad line, inconsistent settings). */
 static int sidecar_load(const char *trace, rvt_proto_cfg *c)

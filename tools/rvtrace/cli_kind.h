@@ -11,6 +11,13 @@
  * and its status returned.  CLI_OK otherwise, *k possibly KIND_NONE. */
 int cli_kind_of(const cli_args *a, cli_kind *k);
 void cli_kind_unknown(const cli_args *a);
+/* The command line of a command that reads one E-Trace or N-Trace stream
+ * (decode, index): parsed for cmd, the kind found and able to honour
+ * every option given.  CLI_OK, or the status after printing why. */
+int cli_flow_args(cli_args *a, unsigned cmd, const char *name, int argc, char **argv, cli_kind *k);
+/* The second half of cli_flow_args, for a command that looks at the file
+ * first (decode: a perf.data). */
+int cli_flow_kind(cli_args *a, cli_kind *k);
 cli_kind cli_kind_of_proto(const rvt_proto *p);
 const rvt_proto *cli_kind_proto(cli_kind k);
 /* Settings for reading TRACE: TRACE.attrs when present (inconsistent:

@@ -5,17 +5,18 @@
 #define D CMD_DUMP
 #define X CMD_DECODE
 #define E CMD_ENCODE
+#define I CMD_INDEX
 static const cli_option table[] = {
-    { O_ETRACE, "--etrace", NULL, NULL, D | X | E, K_TE, "the trace is (encode: write) an E-Trace stream" },
-    { O_NTRACE, "--ntrace", NULL, NULL, D | X | E, K_NT, "the trace is (encode: write) an N-Trace stream" },
+    { O_ETRACE, "--etrace", NULL, NULL, D | X | E | I, K_TE, "the trace is (encode: write) an E-Trace stream" },
+    { O_NTRACE, "--ntrace", NULL, NULL, D | X | E | I, K_NT, "the trace is (encode: write) an N-Trace stream" },
     { O_TV, "--tv", NULL, NULL, D, K_TVT, "the file is a tandem-verification trace (.tvt)" },
-    { O_TE_OPT, "--te-opt", NULL, "LIST", D | X | E, K_TE, "E-Trace modes (see E-Trace options)" },
-    { O_TE_ATTR, "--te-attr", NULL, "NAME=VALUE", D | X | E, K_TE, "an E-Trace attribute" },
-    { O_TE_PROFILE, "--te-profile", NULL, "NAME", D | X | E, K_TE, "a named E-Trace attribute set (refflow)" },
-    { O_TE_DATA, "--te-data", NULL, NULL, D | X | E, K_TE, "E-Trace data trace (te_data packets, ch. 7)" },
-    { O_NT_OPT, "--nt-opt", NULL, "LIST", D | X | E, K_NT, "N-Trace settings (see N-Trace options)" },
-    { O_NT_SRC, "--nt-src", NULL, "BITS:ID", D | X | E, K_NT, "N-Trace SRC field width and id" },
-    { O_NT_ATTR, "--nt-attr", NULL, "NAME=VALUE", D | X | E, K_NT, "an N-Trace chapter 4 control" },
+    { O_TE_OPT, "--te-opt", NULL, "LIST", D | X | E | I, K_TE, "E-Trace modes (see E-Trace options)" },
+    { O_TE_ATTR, "--te-attr", NULL, "NAME=VALUE", D | X | E | I, K_TE, "an E-Trace attribute" },
+    { O_TE_PROFILE, "--te-profile", NULL, "NAME", D | X | E | I, K_TE, "a named E-Trace attribute set (refflow)" },
+    { O_TE_DATA, "--te-data", NULL, NULL, D | X | E | I, K_TE, "E-Trace data trace (te_data packets, ch. 7)" },
+    { O_NT_OPT, "--nt-opt", NULL, "LIST", D | X | E | I, K_NT, "N-Trace settings (see N-Trace options)" },
+    { O_NT_SRC, "--nt-src", NULL, "BITS:ID", D | X | E | I, K_NT, "N-Trace SRC field width and id" },
+    { O_NT_ATTR, "--nt-attr", NULL, "NAME=VALUE", D | X | E | I, K_NT, "an N-Trace chapter 4 control" },
     { O_JSON, "--json", NULL, NULL, D, K_ALL, "one JSON object per line" },
     { O_SUMMARY, "--summary", NULL, NULL, D, K_TE | K_NT, "packets/messages per kind, not the list" },
     { O_ADDRESSES, "--addresses", NULL, NULL, D, K_NT, "the PC each F-ADDR/U-ADDR stands for" },
@@ -41,12 +42,20 @@ static const cli_option table[] = {
       "also write file writer NAME into FILE (docs/coverage.md)" },
     { O_SYMFS, "--symfs", NULL, "DIR", X, K_TE,
       "perf.data: the files its MMAP records name, under DIR (default .)" },
-    { O_CONTAINER, "--container", NULL, "refflow|encap", D | X | E, K_TE,
+    { O_JOBS, "--jobs", NULL, "N", X, K_TE | K_NT,
+      "decode on N threads, cut at the index points (docs/parallel.md)" },
+    { O_RANGE, "--range", NULL, "A:B", X, K_TE | K_NT, "decode only index points A..B (rvtrace index)" },
+    { O_INDEX_OUT, "-o", NULL, "FILE", I, K_TE | K_NT, "the index file (default TRACE.idx)" },
+    { O_INDEX_LIST, "--list", NULL, NULL, I, K_TE | K_NT, "also print the points, one per line" },
+    { O_INDEX_GAP, "--min-gap", NULL, "BYTES", I, K_TE | K_NT,
+      "keep points BYTES or more apart (default 0: every one)" },
+    { O_CONTAINER, "--container", NULL, "refflow|encap", D | X | E | I, K_TE,
       "E-Trace framing, with --encap-* (docs/transport.md)" },
 };
 #undef D
 #undef X
 #undef E
+#undef I
 #define NTABLE (sizeof table / sizeof table[0])
 
 static const char *const kind_titles[] = { "unknown", "E-Trace", "N-Trace", "ingress records",
@@ -254,7 +263,7 @@ void cli_args_help(FILE *f, unsigned cmd)
 void cli_options_help(FILE *f, const char *cmd)
 {
     unsigned c = !strcmp(cmd, "dump") ? CMD_DUMP : !strcmp(cmd, "decode") ? CMD_DECODE
-               : !strcmp(cmd, "encode") ? CMD_ENCODE : 0;
+               : !strcmp(cmd, "encode") ? CMD_ENCODE : !strcmp(cmd, "index") ? CMD_INDEX : 0;
     if (c)
         cli_args_help(f, c);
 }

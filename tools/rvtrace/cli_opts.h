@@ -9,7 +9,7 @@
 #include "cli.h"
 #include "cli_file_out.h"
 
-enum { CMD_DUMP = 1u, CMD_DECODE = 2u, CMD_ENCODE = 4u };
+enum { CMD_DUMP = 1u, CMD_DECODE = 2u, CMD_ENCODE = 4u, CMD_INDEX = 8u };
 /* The trace kinds (cli_kind.c): the protocols of rvtrace/proto.h, ingress
  * records and tandem-verification traces. */
 typedef enum { KIND_NONE, KIND_TE, KIND_NT, KIND_RVI, KIND_TVT } cli_kind;
@@ -24,7 +24,8 @@ typedef enum {
     O_TE_OPT, O_TE_ATTR, O_TE_PROFILE, O_TE_DATA, O_NT_OPT, O_NT_SRC, O_NT_ATTR,
     O_JSON, O_SUMMARY, O_ADDRESSES, O_XLEN, O_FLEN, O_MLEN,
     O_ELF, O_PCS, O_WRITER, O_COUNT, O_STRICT, O_DATA_OUT, O_RAW, O_SPIKE_RV, O_SMC, O_SRC,
-    O_OUT, O_FILTER, O_CONTAINER, O_FILE_OUT, O_SYMFS,
+    O_OUT, O_FILTER, O_CONTAINER, O_FILE_OUT, O_SYMFS, O_JOBS, O_RANGE, O_INDEX_OUT, O_INDEX_LIST,
+    O_INDEX_GAP,
 } cli_opt_id;
 
 typedef struct cli_option {

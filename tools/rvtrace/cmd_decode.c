@@ -6,6 +6,7 @@
 #include "cli_kind.h"
 #include "cli_perf.h"
 #include "cli_image.h"
+#include "decode_jobs.h"
 #include "rvtrace/etrace.h"
 #include "rvtrace/image.h"
 
@@ -59,8 +60,15 @@ const char cmd_decode_help[] =
     "ld/lw t0,24(t0); jr t0), where Spike traces start, is at 0x1000 unless\n"
     "something else is; --spike-reset-vector puts it there regardless.\n"
     "\n"
+    "Parallel decoding (docs/parallel.md): --jobs N cuts the trace at its\n"
+    "synchronisation points (FILE.idx, written by rvtrace index, else found in\n"
+    "memory) and decodes the pieces on N threads; every output is the same,\n"
+    "byte for byte, as with one.  --range A:B decodes index points A..B only.\n"
+    "\n"
     "A progress line (share of the file, instructions) is shown every 2 s on a\n"
     "terminal when the output goes elsewhere (--pcs, --count, a redirect).\n";
+
+static int on_event(void *ctx, const rvt_flow_event *ev);
 
 typedef struct dec_ctx {
     cli_kind kind;
@@ -79,7 +87,17 @@ typedef struct dec_ctx {
     cli_decode_progress pr;
     bool keyed;               /* some --elf FILE@KEY: img lacks code the decoder has */
     bool runs;                /* N-Trace block-mode events (on_run) */
+    jobs_opts jo;             /* --jobs/--range (decode_jobs.h) */
+    const rvt_proto_cfg *cfg;
+    const trace_in *in;
 } dec_ctx;
+
+/* --jobs/--range: the pieces' events through on_event, in order. */
+static int run_jobs(dec_ctx *c, int src, bool count, jobs_result *r)
+{
+    bool events = c->nout || c->files->n || !count;
+    return jobs_decode_trace(&c->jo, c->path, c->cfg, c->in, c->mem, src, events, on_event, c, r);
+}
 
 /* A stream problem: E-Trace reports the error (its LOST repeats it);
  * N-Trace names the source and PC, and LOST is where decoding resumed. */
@@ -207,10 +225,10 @@ static void nt_loss_summary(const dec_ctx *c, const rvt_proto_dec_stats *ds)
 
 /* What the decoding cost and found, after it: the count, the I-CNT width
  * note, the loss summary, a --src that matched nothing. */
-static int decode_summary(const dec_ctx *c, const rvt_proto_cfg *cfg, int src, bool count)
+static int decode_summary(const dec_ctx *c, const rvt_proto_cfg *cfg, const rvt_proto_dec_stats *st,
+                          int src, bool count)
 {
-    rvt_proto_dec_stats ds;
-    rvt_proto_decoder_stats(c->dec, &ds);
+    const rvt_proto_dec_stats ds = *st;
     long esrc = c->kind == KIND_TE ? src : -1;
     if (count && esrc >= 0 && cli_container_nsources() > 1)
         printf("srcID %ld: %llu instructions\n", esrc, (unsigned long long)ds.instructions);
@@ -244,9 +262,26 @@ static bool parse_src(const char *v, uint64_t max, int *src)
 
 /* One decode path for every protocol: the registry's decoder, pushed the
  * whole stream, then ended. */
+/* --jobs/--range (decode_jobs.c): the pieces' events through on_event in
+ * order, their counters summed. */
+static int run_pieces(dec_ctx *c, const rvt_proto_cfg *cfg, int src, bool count)
+{
+    jobs_result r;
+    int rc = run_jobs(c, c->kind == KIND_NT ? src : -1, count, &r);
+    cli_progress_done(&c->pr.p);
+    if (rc != CLI_OK)
+        return rc;
+    rvt_proto_dec_stats ds = { .units = r.messages, .instructions = r.insns, .errors = c->errors,
+                               .skipped = r.skipped, .wide_icnt = r.wide_icnt,
+                               .wide_icnt_offset = r.wide_icnt_offset };
+    return decode_summary(c, cfg, &ds, src, count);
+}
+
 static int run_decoder(dec_ctx *c, const rvt_proto_cfg *cfg, int src, const uint8_t *buf,
                        size_t len, bool count)
 {
+    if (c->jo.active)
+        return run_pieces(c, cfg, src, count);
     int st = 0;
     rvt_proto_decoder *d = rvt_proto_decoder_new(cfg, c->mem, on_event, c, &st);
     if (d)
@@ -265,7 +300,9 @@ static int run_decoder(dec_ctx *c, const rvt_proto_cfg *cfg, int src, const uint
     if (st >= 0)
         st = rvt_proto_decoder_finish(d);
     cli_progress_done(&c->pr.p);
-    int rc = decode_summary(c, cfg, src, count);
+    rvt_proto_dec_stats ds;
+    rvt_proto_decoder_stats(d, &ds);
+    int rc = decode_summary(c, cfg, &ds, src, count);
     rvt_proto_decoder_free(d);
     c->dec = NULL;
     return st < 0 ? CLI_FAIL : rc;
@@ -277,6 +314,11 @@ static int run_decoder(dec_ctx *c, const rvt_proto_cfg *cfg, int src, const uint
 static int run_sources(dec_ctx *c, const rvt_proto_cfg *cfg, const uint8_t *buf, size_t len,
                        bool count)
 {
+    if (c->jo.active && cli_container_nsources() > 1) {
+        cli_err("%s: --jobs/--range: a stream of several sources is decoded one source at a "
+                "time (--src N picks one)", c->path);
+        return CLI_USAGE;
+    }
     int rc = run_decoder(c, cfg, (int)cli_container_src_at(0), buf, len, count);
     uint8_t *next;
     while (rc == CLI_OK && (next = cli_container_next_source(&len))) {
@@ -342,14 +384,13 @@ static rvt_image *image_open(const cli_args *a, cli_kind k, const rvt_proto_cfg 
 /* E-Trace --data-out: the te_data accesses as text (data_text.c). */
 static int data_out(const rvt_te_attrs *ta, const char *in, const char *out)
 {
-    size_t len = 0;
-    uint8_t *buf = cli_container_unwrap(in, cli_slurp(in, &len), &len);
-    if (!buf)
+    trace_in t;
+    if (!trace_in_open(&t, in, KIND_TE))
         return CLI_FAIL;
     if (cli_container_nsources() > 1)
         cli_err("%s: --data-out: srcID %ld only (--src N picks another)", in, cli_container_src_at(0));
-    int rc = te_data_decode(ta, buf, len, in, out);
-    free(buf);
+    int rc = te_data_decode(ta, t.buf, t.len, in, out);
+    trace_in_close(&t);
     return rc;
 }
 
@@ -377,15 +418,19 @@ static int decode_trace(cli_args *a, cli_kind k, rvt_proto_cfg *cfg, rvt_image *
     rvt_proto_cfg_input_xlen(cfg, rvt_image_xlen(img));
     static dec_ctx c;
     c = (dec_ctx){ .kind = k, .path = in, .img = img, .mem = mem, .files = &a->fouts, .proto = rvt_proto_cfg_proto(cfg),
-               .keyed = keyed };
-    size_t len = 0;
-    uint8_t *buf = cli_slurp(in, &len);
-    if (k == KIND_TE)   /* unwrap an encapsulated stream (cli_container.c) */
-        buf = cli_container_unwrap(in, buf, &len);
+               .keyed = keyed, .cfg = cfg };
+    if (jobs_opts_parse(a, &c.jo) != CLI_OK)
+        return CLI_USAGE;
+    trace_in t;     /* mapped; an encapsulated stream unwrapped (trace_in.c) */
+    if (!trace_in_open(&t, in, k))
+        return CLI_FAIL;
+    c.in = &t;
+    const uint8_t *buf = t.buf;
+    size_t len = t.len;
     FILE *pf = NULL;
     int rc = CLI_FAIL;
     bool ran = false;          /* the decoder ran: what it wrote is kept */
-    if (!buf || (smc && smc_open(&c, smc) != CLI_OK) || (pcs && !(pf = cli_out_fopen(pcs, "w"))))
+    if ((smc && smc_open(&c, smc) != CLI_OK) || (pcs && !(pf = cli_out_fopen(pcs, "w"))))
         goto out;
     if (pf)
         c.outs[c.nout++] = rvt_out_open(rvt_out_find("pcs"), pf, img);
@@ -416,7 +461,7 @@ out:
     if (pf)
         fclose(pf);
     rvt_mem_patches_free(c.smc);
-    free(buf);
+    trace_in_close(&t);
     return rc;
 }
 
@@ -428,14 +473,8 @@ int cmd_decode(int argc, char **argv)
     if (rc == CLI_OK && a.nfiles && cli_perf_file(a.files[0]))
         return cli_perf_decode(&a, a.files[0]);   /* perf.data (cli_perf.c) */
     if (rc == CLI_OK)
-        rc = cli_kind_of(&a, &k);
+        rc = cli_flow_kind(&a, &k);
     if (rc != CLI_OK)
-        return rc;
-    if (k != KIND_TE && k != KIND_NT) {
-        cli_kind_unknown(&a);
-        return CLI_USAGE;
-    }
-    if ((rc = cli_args_check_kind(&a, k)) != CLI_OK)
         return rc;
     const char *elf = cli_args_value(&a, O_ELF), *data = cli_args_value(&a, O_DATA_OUT);
     if ((!elf && !data) || !a.nfiles) {   /* (a perf.data names its images) */

@@ -13,6 +13,7 @@ static const struct {
     { "encode", cmd_encode, "encode ingress records (.rvi, CSV) as E-Trace or N-Trace" },
     { "decode", cmd_decode, "rebuild the executed instructions from a trace and the ELF" },
     { "dump", cmd_dump, "print a trace one packet/message (or record) per line" },
+    { "index", cmd_index, "write a trace's synchronisation points beside it (TRACE.idx)" },
     { "verify", cmd_verify, "tandem-verify a .tvt trace against the reference hart" },
     { "import", cmd_import, "convert CSV, Spike logs or PC lists to .rvi" },
     { "disasm", cmd_disasm, "disassemble an ELF (objdump-style)" },
@@ -52,7 +53,7 @@ const char *cli_help_text(const char *cmd)
         { "decode", cmd_decode_help }, { "encode", cmd_encode_help },
         { "import", cmd_import_help }, { "verify", cmd_verify_help }, { "disasm", cmd_disasm_help },
         { "stat", cmd_stat_help }, { "bench", cmd_bench_help }, { "report", cmd_report_help },
-        { "script", cmd_script_help },
+        { "script", cmd_script_help }, { "index", cmd_index_help },
         { "help", "usage: rvtrace help [COMMAND]\n"
                   "\n"
                   "Without COMMAND: the command list.  'rvtrace COMMAND --help' is the same\n"
@@ -68,7 +69,8 @@ const char *cli_help_text(const char *cmd)
  * paths' options (decode and dump take them as overrides of the sidecar). */
 static void print_help(const char *cmd, const char *text)
 {
-    bool table = !strcmp(cmd, "encode") || !strcmp(cmd, "decode") || !strcmp(cmd, "dump");
+    bool table = !strcmp(cmd, "encode") || !strcmp(cmd, "decode") || !strcmp(cmd, "dump") ||
+                 !strcmp(cmd, "index");
     fputs(text, stdout);
     if (table) {                /* generated from the parser's table */
         fputc('\n', stdout);

@@ -1,0 +1,96 @@
+/* The stream index: building by protocol, the points (index.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "index_int.h"
+#include "rvtrace/transport.h"
+#include "util/grow.h"
+
+rvt_index *idx_new(unsigned proto, uint64_t stream_size)
+{
+    rvt_index *x = calloc(1, sizeof *x);
+    if (x) {
+        x->proto = proto;
+        x->stream_size = stream_size;
+        x->sources = 1;
+    }
+    return x;
+}
+
+int idx_add(rvt_index *x, const rvt_index_point *p)
+{
+    if (x->n && p->offset - x->pts[x->n - 1].offset < x->min_gap)
+        return 0;
+    rvt_index_point *a = rvt_grow(x->pts, &x->cap, x->n + 1, sizeof *a, 256);
+    if (!a)
+        return RVT_ERR_NOMEM;
+    x->pts = a;
+    x->pts[x->n++] = *p;
+    return 0;
+}
+
+size_t idx_first_sync(const char *name, const rvt_tp_config *tc, const uint8_t *buf,
+                      size_t len, uint64_t from)
+{
+    if (!from)
+        return 0;
+    rvt_transport *t = rvt_tp_new(name, tc, buf, len, NULL);
+    size_t at = len;
+    if (t && rvt_tp_sync_set(t, from) == 0 && rvt_tp_sync_forward(t) == 0)
+        at = (size_t)rvt_tp_get_offset(t);
+    rvt_tp_free(t);
+    return at;
+}
+
+int rvt_index_build(const rvt_proto_cfg *c, const uint8_t *buf, size_t len, uint64_t from,
+                    uint64_t min_gap, rvt_index **out)
+{
+    if (!c || (!buf && len) || !out)
+        return RVT_ERR_INVAL;
+    const char *name = rvt_proto_name(rvt_proto_cfg_proto(c));
+    bool te = !strncmp(name, "etrace", 6), nt = !strcmp(name, "ntrace");
+    if (!te && !nt)
+        return RVT_ERR_INVAL;
+    rvt_index *x = idx_new(te ? IDX_ETRACE : IDX_NTRACE, len);
+    if (!x)
+        return RVT_ERR_NOMEM;
+    x->min_gap = min_gap;
+    const void *native = rvt_proto_cfg_native_const(c);
+    int st = te ? idx_scan_te(x, native, buf, len, from) : idx_scan_nt(x, native, buf, len, from);
+    if (st < 0) {
+        rvt_index_free(x);
+        return st;
+    }
+    *out = x;
+    return 0;
+}
+
+void rvt_index_free(rvt_index *x)
+{
+    if (x)
+        free(x->pts);
+    free(x);
+}
+
+size_t rvt_index_count(const rvt_index *x) { return x ? x->n : 0; }
+
+const rvt_index_point *rvt_index_at(const rvt_index *x, size_t i)
+{
+    return x && i < x->n ? &x->pts[i] : NULL;
+}
+
+const char *rvt_index_proto(const rvt_index *x)
+{
+    return !x ? NULL : x->proto == IDX_ETRACE ? "etrace" : "ntrace";
+}
+
+uint64_t rvt_index_stream_size(const rvt_index *x) { return x ? x->stream_size : 0; }
+
+unsigned rvt_index_sources(const rvt_index *x) { return x ? x->sources : 0; }
+
+int rvt_index_set_insns(rvt_index *x, size_t i, uint64_t insns)
+{
+    if (!x || i >= x->n)
+        return RVT_ERR_INVAL;
+    x->pts[i].insns = insns;
+    return 0;
+}

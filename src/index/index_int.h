@@ -1,0 +1,39 @@
+/* The stream index's insides (include/rvtrace/index.h).  Internal. */
+#ifndef RVT_INDEX_INT_H
+#define RVT_INDEX_INT_H
+
+#include "rvtrace/index.h"
+#include "rvtrace/etrace.h"
+#include "rvtrace/ntrace.h"
+
+/* File form protocol codes (docs/formats.md). */
+enum { IDX_ETRACE = 1, IDX_NTRACE = 2 };
+
+struct rvt_index {
+    unsigned proto;           /* IDX_* */
+    uint64_t stream_size;
+    unsigned sources;
+    uint64_t min_gap;         /* building: keep points this far apart */
+    size_t n, cap;
+    rvt_index_point *pts;
+};
+
+rvt_index *idx_new(unsigned proto, uint64_t stream_size);
+/* Append p (offsets increase) unless it is less than min_gap after the
+ * last point; 0 or RVT_ERR_NOMEM. */
+int idx_add(rvt_index *x, const rvt_index_point *p);
+
+/* Where transport `name` (transport.h) finds its first sync point at or
+ * after from: rvt_tp_sync_forward from there; 0 for from 0 (a stream
+ * starts on a frame boundary); len when there is none. */
+struct rvt_tp_config;
+size_t idx_first_sync(const char *name, const struct rvt_tp_config *tc, const uint8_t *buf,
+                      size_t len, uint64_t from);
+
+/* The protocols' scans (index_te.c, index_nt.c). */
+int idx_scan_te(rvt_index *x, const rvt_te_attrs *a, const uint8_t *buf, size_t len,
+                uint64_t from);
+int idx_scan_nt(rvt_index *x, const rvt_nt_cfg *c, const uint8_t *buf, size_t len,
+                uint64_t from);
+
+#endif

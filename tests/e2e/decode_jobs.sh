@@ -1,0 +1,99 @@
+#!/bin/bash
+# decode --jobs N (docs/parallel.md): every output the same, byte for byte,
+# as one decoder's, for E-Trace and N-Trace streams with periodic sync
+# (so there are pieces), several programs and mode sets.
+# RVTRACE_PIECE_BYTES=1 cuts at every index point: every boundary is one.
+set -eu
+T="$RVT_TMP/decode_jobs"; rm -rf "$T"; mkdir -p "$T"
+PROGS="privs fptr setjmp coswap farcall ecall"
+export RVTRACE_PIECE_BYTES=1
+
+# decode with the given options, once alone (0) and with --jobs N for
+# each N of the list;
+# stdout, stderr, exit status and the --pcs/--lcov/--coverage-listing
+# files must match.
+same() {
+    local elf=$1 tr=$2 jobs=$3; shift 3
+    local n
+    for n in 0 $jobs; do
+        local j=(); [ "$n" = 0 ] || j=(--jobs "$n")
+        set +e
+        "$RVT_BIN" decode --elf "$elf" "$tr" "$@" "${j[@]}" \
+            --pcs "$T/pcs.$n" --lcov "$T/lcov.$n" --coverage-listing "$T/cov.$n" --lbr "$T/lbr.$n" \
+            > "$T/out.$n" 2> "$T/err.$n"
+        echo $? > "$T/rc.$n"
+        set -e
+    done
+    for n in $jobs; do
+        for f in out err rc pcs lcov cov lbr; do
+            cmp "$T/$f.0" "$T/$f.$n" || { echo "FAIL: $tr $* --jobs $n: $f differs"; exit 1; }
+        done
+    done
+}
+
+check() {      # elf trace min-points: every stdout writer and --count
+    local elf=$1 tr=$2 min=$3 pts
+    pts=$("$RVT_BIN" index "$tr" | awk '{print $1}')
+    [ "$pts" -ge "$min" ] || { echo "FAIL: $tr: only $pts index points"; exit 1; }
+    same "$elf" "$tr" "1 2 3" --json
+    same "$elf" "$tr" 3 --listing
+    same "$elf" "$tr" 3 --folded
+    same "$elf" "$tr" 3 --count
+    rm -f "$tr.idx"                   # indexed in memory this time
+    same "$elf" "$tr" 2 --listing
+    for n in 1 2; do
+        local j=(); [ "$n" = 1 ] || j=(--jobs "$n")
+        "$RVT_BIN" report --elf "$elf" "$tr" "${j[@]}" > "$T/rep.$n" 2>&1 || echo "exit $?" >> "$T/rep.$n"
+    done
+    cmp "$T/rep.1" "$T/rep.2" || { echo "FAIL: $tr: report differs"; exit 1; }
+}
+
+for p in $PROGS; do
+    elf="$RVT_SRC/programs/$p.elf"
+    i=0
+    # implicit exception (3.2.3) keeps what traps taught the decoder
+    # across syncs: fewer points (docs/parallel.md), the same output
+    for te in "--te-attr resync_max=4:3" \
+              "--te-opt implicit-return,branch-prediction,jump-target-cache,sijump,resync-max=4:3" \
+              "--te-profile refflow --te-attr resync_max=4:3" "--te-opt all,resync-max=4:1"; do
+        i=$((i + 1))
+        # shellcheck disable=SC2086
+        "$RVT_BIN" run "$elf" --quiet --etrace "$T/$p.$i.te" ${te%:*} > /dev/null || true
+        check "$elf" "$T/$p.$i.te" "${te##*:}"
+    done
+    for nt in "sync=1:0" "sync=1:0,implicit-return=3,context,timestamps" "sync=1:1,btm,repeat-history,seq-jump"; do
+        i=$((i + 1))
+        "$RVT_BIN" run "$elf" --quiet --ntrace "$T/$p.$i.nt" --nt-opt "$nt" > /dev/null || true
+        check "$elf" "$T/$p.$i.nt" 3
+    done
+done
+# damaged streams: the same errors at the same offsets, the same exit
+# status (the errors travel with the pieces' events)
+for tr in "$T/privs.1.te" "$T/privs.5.nt"; do
+    cp "$tr" "$tr.bad.${tr##*.}"; cp "$tr.attrs" "$tr.bad.${tr##*.}.attrs"
+    size=$(stat -c %s "$tr")
+    for at in $((size / 5)) $((size / 2)) $((size * 3 / 4)); do
+        printf '\x5a\xa5' | dd of="$tr.bad.${tr##*.}" bs=1 seek="$at" conv=notrunc 2> /dev/null
+    done
+    same "$RVT_SRC/programs/privs.elf" "$tr.bad.${tr##*.}" "2 3" --listing
+    grep -q "error" "$T/err.0" || { echo "FAIL: $tr.bad: no error reported"; exit 1; }
+done
+# bytes that are no trace (an ELF's code): the frames found, the bad ones
+# resynchronised over byte by byte across the pieces' cuts, as one decoder
+for k in te nt; do
+    tail -c +4097 "$RVT_SRC/programs/sort.elf" | head -c 6000 > "$T/junk.$k"
+    same "$RVT_SRC/programs/privs.elf" "$T/junk.$k" "2 3" --json
+done
+
+# an encapsulated stream (unwrapped, indexed in memory) and a stream of
+# two sources (one piece: each source's state crosses the other's syncs)
+PR="$RVT_SRC/programs/privs.elf" FP="$RVT_SRC/programs/fptr.elf"
+"$RVT_BIN" run "$PR" --quiet --ingress "$T/p.rvi" > /dev/null
+"$RVT_BIN" run "$FP" --quiet --ingress "$T/f.rvi" > /dev/null
+"$RVT_BIN" encode --etrace "$T/p.rvi" -o "$T/e.te" --te-attr resync_max=4 --container encap \
+    --encap-sync-interval 512
+same "$PR" "$T/e.te" "2 3" --json
+grep -q "container encap" "$T/err.2" || { echo "FAIL: e.te not read as encap"; exit 1; }
+"$RVT_BIN" encode --ntrace "$T/p.rvi" "$T/f.rvi" -o "$T/two.nt" --nt-opt sync=1:0
+same "$PR@src=0" "$T/two.nt" "2 3" --elf "$FP@src=1" --json
+echo "decode --jobs: outputs identical"

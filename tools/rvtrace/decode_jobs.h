@@ -1,0 +1,70 @@
+/* decode --jobs N (decode_jobs.c): the stream cut at its index points
+ * (rvtrace/index.h), the pieces decoded on N threads, their events handed
+ * on in stream order so that every writer sees what one decoder would
+ * have sent (docs/parallel.md). */
+#ifndef RVT_DECODE_JOBS_H
+#define RVT_DECODE_JOBS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "cli_opts.h"
+#include "rvtrace/index.h"
+#include "rvtrace/mem.h"
+#include "rvtrace/out.h"
+#include "rvtrace/proto.h"
+#include "trace_in.h"
+
+typedef struct jobs_cfg {
+    cli_kind kind;              /* KIND_TE or KIND_NT */
+    const void *native;         /* rvt_te_attrs or rvt_nt_cfg, as for one decoder */
+    const rvt_mem *mem;         /* shared by the threads (mem.h) */
+    int src;                    /* N-Trace --src, -1: every source */
+    const uint8_t *buf;
+    size_t len;
+    const rvt_index *idx;
+    unsigned jobs;
+    bool range;                 /* --range A:B: index points a..b only */
+    size_t a, b;
+    bool keep_insns;            /* false: RVT_EV_INSN counted, not passed on */
+    bool mapped;                /* buf is a file mapping: a decoded piece's
+                                   pages are given back (bounded RSS) */
+    rvt_flow_fn fn;             /* the merged events, in stream order */
+    void *ctx;
+} jobs_cfg;
+
+typedef struct jobs_result {
+    uint64_t insns;             /* instructions decoded */
+    uint64_t skipped;           /* E-Trace: packets passed over before a sync */
+    uint64_t messages;          /* N-Trace: messages decoded */
+    uint64_t wide_icnt, wide_icnt_offset;   /* N-Trace (rvt_nt_dec_stats) */
+    int stopped;                /* fn's nonzero return, else 0 */
+} jobs_result;
+
+/* 0, or a negative status (RVT_ERR_NOMEM, RVT_ERR_INVAL: a range out of
+ * the index, RVT_ERR_STATE: a decoder could not be made). */
+int decode_jobs(const jobs_cfg *c, jobs_result *r);
+/* The bytes a piece holds at least (and the points an index built for
+ * the run needs apart): the plan's rule. */
+uint64_t decode_jobs_piece_bytes(uint64_t len, unsigned jobs, bool keep_insns);
+
+/* ---- the command line side (decode_jobs_cli.c) ---- */
+
+/* --jobs N and --range A:B as given; active when either was. */
+typedef struct jobs_opts {
+    bool active;
+    unsigned jobs;              /* 1 when only --range was given */
+    bool range;
+    uint64_t a, b;
+} jobs_opts;
+
+/* CLI_OK, or CLI_USAGE after printing why. */
+int jobs_opts_parse(const cli_args *a, jobs_opts *o);
+/* decode_jobs over the trace `in` read from path, with its index
+ * (TRACE.idx or built); fn gets the events.  CLI_OK, or CLI_FAIL after
+ * printing why. */
+int jobs_decode_trace(const jobs_opts *o, const char *path, const rvt_proto_cfg *cfg,
+                      const trace_in *in, const rvt_mem *mem, int src, bool keep_insns,
+                      rvt_flow_fn fn, void *ctx, jobs_result *r);
+
+#endif

@@ -1,0 +1,146 @@
+/* A piece decoded by a decoder of its own (jobs_piece.h).  It starts at a
+ * sync point with the modes of the support packet (E-Trace 6.5) or
+ * Ownership message (N-Trace 7.1) named by the index, and goes on through
+ * the next piece's sync unit: in both protocols the instructions between
+ * the last packet/message and a sync are retired only when the sync
+ * arrives (E-Trace format 3 address, N-Trace I-CNT/F-ADDR), so the walk up
+ * to a sync is this piece's, and the events the next piece's decoder sends
+ * for the sync itself, as a first sync, are dropped.  The decoder reads on
+ * to the end of the stream and is stopped at the first event past its
+ * piece: a damaged packet before the cut is then read, and resynchronised
+ * over, as one decoder reads it, not cut short. */
+#include "jobs_piece.h"
+#include "rvtrace/etrace.h"
+#include "rvtrace/ntrace.h"
+
+typedef struct rec {
+    const jobs_cfg *c;
+    piece *p;
+    uint64_t adj;          /* decoder offset + adj = stream offset */
+    bool dropping;         /* still in the events of bytes before p->rec */
+    bool marked;           /* --range end: where the tail's retirement starts */
+    size_t mark;
+    uint64_t mark_insns;
+} rec;
+
+static int rec_event(void *ctx, const rvt_flow_event *in)
+{
+    rec *r = ctx;
+    piece *p = r->p;
+    rvt_flow_event ev = *in;
+    if (ev.offset != UINT64_MAX)
+        ev.offset += r->adj;
+    if (!p->last && ev.offset != UINT64_MAX && ev.offset >= p->to)
+        return 1;                      /* the next piece's: stop here */
+    if (ev.kind == RVT_EV_END && !p->last)
+        return 0;
+    if (r->dropping) {
+        if (ev.offset < p->rec)
+            return 0;
+        r->dropping = false;
+    }
+    if (ev.kind == RVT_EV_INSN && ev.offset >= p->tail && ev.pc == p->tail_pc) {
+        r->marked = true;
+        r->mark = p->tape.n;
+        r->mark_insns = p->insns;
+    }
+    if (ev.kind == RVT_EV_INSN) {
+        p->insns++;
+        if (!r->c->keep_insns)
+            return 0;
+    }
+    if (p->direct)
+        return p->stopped = r->c->fn(r->c->ctx, &ev);
+    ev_tape_put(&p->tape, &ev);
+    return 0;
+}
+
+/* ---- E-Trace ---- */
+
+/* Feed the support packet at `at` (dropped events: before p->rec). */
+static void te_prime(rvt_te_decoder *d, const rvt_te_attrs *a, const uint8_t *buf, size_t len,
+                     uint64_t at)
+{
+    rvt_te_reader rd;
+    rvt_te_reader_init(&rd, a, buf + at, len - at);
+    rvt_te_pkt pkt;
+    uint64_t off;
+    if (rvt_te_reader_next(&rd, &pkt, &off) > 0)
+        rvt_te_decoder_packet(d, &pkt, 0);
+}
+
+static void te_piece(const jobs_cfg *c, piece *p, rec *r)
+{
+    int st = 0;
+    rvt_te_decoder *d = rvt_te_decoder_new_mem(c->native, c->mem, rec_event, r, &st);
+    if (!d) {
+        p->status = st ? st : RVT_ERR_STATE;
+        return;
+    }
+    if (p->state != RVT_INDEX_NONE)
+        te_prime(d, c->native, c->buf, c->len, p->state);
+    r->adj = p->from;
+    rvt_te_decoder_run(d, c->buf + p->from, c->len - (size_t)p->from);
+    rvt_te_dec_stats ds;
+    rvt_te_decoder_stats(d, &ds);
+    p->skipped = ds.skipped;
+    rvt_te_decoder_free(d);
+}
+
+/* ---- N-Trace ---- */
+
+/* Feed the Ownership message at `at`; its length. */
+static size_t nt_prime(rvt_nt_decoder *d, const rvt_nt_cfg *cfg, const uint8_t *buf, size_t len,
+                       uint64_t at)
+{
+    rvt_nt_reader rd;
+    rvt_nt_reader_init(&rd, buf + at, len - at, cfg);
+    rvt_nt_msg m;
+    if (rvt_nt_reader_next(&rd, &m) <= 0)
+        return 0;
+    size_t n = (size_t)(m.offset + m.len);
+    rvt_nt_decode(d, buf + at, n);
+    return n;
+}
+
+static void nt_piece(const jobs_cfg *c, piece *p, rec *r)
+{
+    int st = 0;
+    rvt_nt_decoder *d = rvt_nt_decoder_new_mem(c->native, c->mem, c->src, rec_event, r, &st);
+    if (!d) {
+        p->status = st ? st : RVT_ERR_STATE;
+        return;
+    }
+    size_t pre = 0;
+    if (p->state != RVT_INDEX_NONE) {
+        r->adj = 0;            /* offsets below p->rec: dropped */
+        pre = nt_prime(d, c->native, c->buf, c->len, p->state);
+    }
+    r->adj = p->from - pre;
+    st = rvt_nt_decode(d, c->buf + p->from, c->len - (size_t)p->from);
+    if (st >= 0 && p->last)
+        st = rvt_nt_decode_end(d);
+    if (st < 0)
+        p->status = st;
+    rvt_nt_dec_stats ds;
+    rvt_nt_decoder_stats(d, &ds);
+    p->messages = ds.messages;
+    p->wide_icnt = ds.wide_icnt;
+    p->wide_icnt_offset = ds.wide_icnt ? ds.wide_icnt_offset + r->adj : UINT64_MAX;
+    rvt_nt_decoder_free(d);
+}
+
+void piece_decode(const jobs_cfg *c, piece *p)
+{
+    rec r = { .c = c, .p = p, .dropping = true };
+    if (c->kind == KIND_TE)
+        te_piece(c, p, &r);
+    else
+        nt_piece(c, p, &r);
+    if (r.marked) {
+        ev_tape_cut(&p->tape, r.mark);
+        p->insns = r.mark_insns;
+    }
+    if (p->tape.failed && !p->status)
+        p->status = RVT_ERR_NOMEM;
+}
