@@ -61,6 +61,11 @@ int rvt_trace_sidecar_load(rvt_proto_cfg *c, const char *path, rvt_diag_fn diag,
  * key. */
 int rvt_trace_sidecar_container(const char *path, rvt_tp_config *c, const char **name,
                                 unsigned *bad_line);
+/* The sink_* keys of PATH.attrs (a saved RAM sink buffer: where it was,
+ * where the write pointer stood, rvt_sink_order in transport.h) into *s:
+ * 0 (also without a sidecar), RVT_ERR_FORMAT with *bad_line for a bad
+ * key. */
+int rvt_trace_sidecar_sink(const char *path, rvt_sink_state *s, unsigned *bad_line);
 /* Whether an E-Trace stream without a sidecar is encapsulated: it starts
  * with a synchronisation sequence (Encapsulation 2.3: 32 + S + T null
  * bytes) ending in null.alignment (0x80) before a packet, where a

@@ -138,6 +138,7 @@ typedef struct rvt_hart_cfg {
     bool spike_machine;
     unsigned nmem;
     struct { uint64_t base, size; } mem[8];
+    void *tci;          /* struct rvt_tci * (tci.h), not used from Python */
 } rvt_hart_cfg;
 typedef struct rvt_hart_stats {
     uint64_t instret, executed, cycles, exceptions, interrupts, records, data_records;

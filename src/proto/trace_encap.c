@@ -9,12 +9,12 @@
 #include "rvtrace/etrace.h"
 #include "rvtrace/trace.h"
 
-int rvt_trace_sidecar_container(const char *path, rvt_tp_config *c, const char **name,
-                                unsigned *bad_line)
+/* The lines of PATH.attrs, each to fn until it fails: 0 (also without a
+ * sidecar), or fn's status with *bad_line. */
+static int sidecar_lines(const char *path, int (*fn)(void *ctx, const char *line), void *ctx,
+                         unsigned *bad_line)
 {
     char side[4096], line[256];
-    if (!path || !c || !name)
-        return RVT_ERR_INVAL;
     snprintf(side, sizeof side, "%s.attrs", path);
     FILE *f = fopen(side, "r");
     if (!f)
@@ -24,15 +24,47 @@ int rvt_trace_sidecar_container(const char *path, rvt_tp_config *c, const char *
     while (st == 0 && fgets(line, sizeof line, f)) {
         ln++;
         line[strcspn(line, "\r\n")] = 0;
-        /* sink_* keys describe a RAM sink's buffer (rvt_sink_order), not the framing */
-        if (rvt_tp_config_key(line) && strncmp(line, "sink_", 5) &&
-            rvt_tp_config_set(c, line, name) < 0)
-            st = RVT_ERR_FORMAT;
+        st = fn(ctx, line);
     }
     fclose(f);
     if (st < 0 && bad_line)
         *bad_line = ln;
+    return st;
+}
+
+struct container_keys { rvt_tp_config *c; const char **name; };
+
+/* sink_* keys describe a RAM sink's buffer (rvt_sink_order), not the framing */
+static int container_line(void *ctx, const char *line)
+{
+    struct container_keys *k = ctx;
+    if (!rvt_tp_config_key(line) || !strncmp(line, "sink_", 5))
+        return 0;
+    return rvt_tp_config_set(k->c, line, k->name) < 0 ? RVT_ERR_FORMAT : 0;
+}
+
+int rvt_trace_sidecar_container(const char *path, rvt_tp_config *c, const char **name,
+                                unsigned *bad_line)
+{
+    if (!path || !c || !name)
+        return RVT_ERR_INVAL;
+    struct container_keys k = { c, name };
+    int st = sidecar_lines(path, container_line, &k, bad_line);
     return st < 0 ? st : *name ? 1 : 0;
+}
+
+static int sink_line(void *ctx, const char *line)
+{
+    if (strncmp(line, "sink_", 5))
+        return 0;
+    return rvt_sink_state_set(ctx, line) < 0 ? RVT_ERR_FORMAT : 0;
+}
+
+int rvt_trace_sidecar_sink(const char *path, rvt_sink_state *s, unsigned *bad_line)
+{
+    if (!path || !s)
+        return RVT_ERR_INVAL;
+    return sidecar_lines(path, sink_line, s, bad_line);
 }
 
 #define SOURCES_MAX 4       /* distinct srcIDs a bare stream may carry */

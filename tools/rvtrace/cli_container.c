@@ -368,28 +368,16 @@ static uint8_t *unwrap_encap(const char *trace, const rvt_tp_config *c, uint8_t 
 }
 
 /* The sink_* keys of TRACE.attrs (TCI 1.0 "Trace RAM Sink": where the
- * buffer was and where the write pointer stood) into opt.sink; the other
- * container keys are the library's (rvt_trace_sidecar_container).  0, or
- * -1 (printed) on a bad key. */
+ * buffer was and where the write pointer stood) into opt.sink.  0, or -1
+ * (printed) on a bad key. */
 static int sink_attrs(const char *trace)
 {
-    char path[4096], line[256];
-    snprintf(path, sizeof path, "%s.attrs", trace);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    unsigned ln = 0;
-    int st = 0;
-    while (st == 0 && fgets(line, sizeof line, f)) {
-        ln++;
-        line[strcspn(line, "\r\n")] = 0;
-        if (!strncmp(line, "sink_", 5) && rvt_sink_state_set(&opt.sink, line) < 0) {
-            cli_err("%s: line %u: bad sink setting", path, ln);
-            st = -1;
-        }
+    unsigned line = 0;
+    if (rvt_trace_sidecar_sink(trace, &opt.sink, &line) < 0) {
+        cli_err("%s.attrs: line %u: bad sink setting", trace, line);
+        return -1;
     }
-    fclose(f);
-    return st;
+    return 0;
 }
 
 /* A RAM sink's buffer (FILE.attrs sink_* keys, TCI 1.0 "Trace RAM Sink"):
