@@ -118,7 +118,7 @@ bool rvt_memv_set_space(rvt_memv *v, const rvt_space *space)
     size_t old_n = v->norder;
     size_t old[4];             /* the common case: few entries */
     bool small = old_n <= 4;
-    if (small)
+    if (small && old_n)
         memcpy(old, v->order, old_n * sizeof *old);
     v->space = *space;
     if (!resolve(v)) {
@@ -129,7 +129,7 @@ bool rvt_memv_set_space(rvt_memv *v, const rvt_space *space)
      * caller's block cache goes; the view's map is keyed by space). */
     if (v->mem->read)
         return true;
-    return !small || old_n != v->norder || memcmp(old, v->order, old_n * sizeof *old);
+    return !small || old_n != v->norder || (old_n && memcmp(old, v->order, old_n * sizeof *old));
 }
 
 void rvt_memv_flush(rvt_memv *v)
