@@ -183,6 +183,12 @@ static void write_pointer(tci_ram *r, unsigned off, uint32_t v)
     default:
         break;
     }
+    /* start <= WP <= limit (and RP) whatever order the halves come in: a
+     * start written above the old limit or WP carries them with it */
+    if (r->limit < r->start)
+        r->limit = r->start;
+    r->wp = clamp(r->wp, r->start, r->limit);
+    r->rp = clamp(r->rp, r->start, r->limit);
 }
 
 void tci_ram_write(tci_ram *r, unsigned off, uint32_t v)

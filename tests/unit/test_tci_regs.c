@@ -426,8 +426,25 @@ static void hostile(void)
     CHECK(rvt_tci_new(&bad, &st) == NULL);
 }
 
+/* trRamStart written above trRamLimit and trRamWP (the fuzz target's
+ * invariant start <= WP <= limit, fuzz/targets/tci.c): both move up with
+ * it rather than leave an empty or inverted ring. */
+static void pointer_order(void)
+{
+    rvt_tci *t = model(0, sizeof bus);
+    wr(t, RAM, 0x1);
+    wr(t, RAM + 0x18, 0x8010003C);
+    wr(t, RAM + 0x20, 0x80100010);
+    wr(t, RAM + 0x10, 0x80100800);
+    CHECK_EQ(rd(t, RAM + 0x10), 0x80100800);
+    CHECK_EQ(rd(t, RAM + 0x18), 0x80100800);
+    CHECK_EQ(rd(t, RAM + 0x20), 0x80100800);
+    rvt_tci_free(t);
+}
+
 int main(void)
 {
+    pointer_order();
     reset_and_discovery();
     encoder_warl();
     smem_sink();
