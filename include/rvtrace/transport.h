@@ -146,8 +146,9 @@ int rvt_encap_write(rvt_encap_writer *w, unsigned type, const uint64_t *ts, cons
 int rvt_encap_write_sync(rvt_encap_writer *w);
 /* One E-Trace reference-flow frame (header msg_type<<5 | length, then the
  * payload, as rvt_te_encoder writes them) as a packet: type 0 te_inst, 1
- * te_data (Encapsulation 3.3); RVT_ERR_RANGE for te_data with a 0-bit type. */
-int rvt_encap_write_frame(rvt_encap_writer *w, const uint8_t *frame, size_t n);
+ * te_data (Encapsulation 3.3), with timestamp *ts (NULL: none, 2.1.1);
+ * RVT_ERR_RANGE for te_data with a 0-bit type. */
+int rvt_encap_write_frame(rvt_encap_writer *w, const uint64_t *ts, const uint8_t *frame, size_t n);
 /* Bytes written so far. */
 uint64_t rvt_encap_writer_bytes(const rvt_encap_writer *w);
 

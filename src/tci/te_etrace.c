@@ -39,7 +39,7 @@ static int to_funnel(void *ctx, const uint8_t *b, size_t n)
 static int frame_out(void *ctx, const uint8_t *frame, size_t n)
 {
     rvt_tci_te *e = ctx;
-    return rvt_encap_write_frame(e->w, frame, n);
+    return rvt_encap_write_frame(e->w, NULL, frame, n);
 }
 
 /* The settings of a session from the registers. */

@@ -104,13 +104,13 @@ int rvt_encap_write(rvt_encap_writer *w, unsigned type, const uint64_t *ts, cons
     return emit(w, pkt, (size_t)len);
 }
 
-int rvt_encap_write_frame(rvt_encap_writer *w, const uint8_t *frame, size_t n)
+int rvt_encap_write_frame(rvt_encap_writer *w, const uint64_t *ts, const uint8_t *frame, size_t n)
 {
     if (!w || !frame || n < 2)
         return RVT_ERR_INVAL;
     /* header msg_type<<5 | length; Encapsulation 3.3: type 0 te_inst, 1 te_data */
     unsigned type = ((frame[0] >> 5) & 3u) - RVT_TE_MSG_INST;
-    return rvt_encap_write(w, type, NULL, frame + 1, n - 1);
+    return rvt_encap_write(w, type, ts, frame + 1, n - 1);
 }
 
 uint64_t rvt_encap_writer_bytes(const rvt_encap_writer *w)

@@ -200,12 +200,8 @@ int cli_container_write(FILE *f, const uint8_t *frame, size_t n)
         return fwrite(frame, 1, n, f) == n ? 0 : RVT_ERR_IO;
     if (!writer && !(writer = rvt_encap_writer_new(cfg(), to_file, f, NULL)))
         return RVT_ERR_NOMEM;
-    /* the encoder writes reference-flow frames: header msg_type<<5 | length */
-    unsigned type = ((frame[0] >> 5) & 3u) - RVT_TE_MSG_INST;
-    if (type && cfg()->type_bits == 0)
-        return RVT_ERR_RANGE;
     uint64_t ts = cfg()->ts_bytes < 8 ? clock.now & ((1ull << 8 * cfg()->ts_bytes) - 1) : clock.now;
-    return rvt_encap_write(writer, type, cfg()->ts_bytes ? &ts : NULL, frame + 1, n - 1);
+    return rvt_encap_write_frame(writer, cfg()->ts_bytes ? &ts : NULL, frame, n);
 }
 
 void cli_container_attrs_write(FILE *f)
