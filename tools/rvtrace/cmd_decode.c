@@ -225,22 +225,21 @@ static void nt_loss_summary(const dec_ctx *c, const rvt_proto_dec_stats *ds)
 
 /* What the decoding cost and found, after it: the count, the I-CNT width
  * note, the loss summary, a --src that matched nothing. */
-static int decode_summary(const dec_ctx *c, const rvt_proto_cfg *cfg, const rvt_proto_dec_stats *st,
+static int decode_summary(const dec_ctx *c, const rvt_proto_cfg *cfg, const rvt_proto_dec_stats *ds,
                           int src, bool count)
 {
-    const rvt_proto_dec_stats ds = *st;
     long esrc = c->kind == KIND_TE ? src : -1;
     if (count && esrc >= 0 && cli_container_nsources() > 1)
-        printf("srcID %ld: %llu instructions\n", esrc, (unsigned long long)ds.instructions);
+        printf("srcID %ld: %llu instructions\n", esrc, (unsigned long long)ds->instructions);
     else if (count)
-        printf("%llu instructions\n", (unsigned long long)ds.instructions);
-    if (ds.wide_icnt)
-        note_wide_icnt(c->path, cfg, &ds);
+        printf("%llu instructions\n", (unsigned long long)ds->instructions);
+    if (ds->wide_icnt)
+        note_wide_icnt(c->path, cfg, ds);
     if (c->kind == KIND_TE && c->errors)
-        te_loss_summary(c->path, &ds);
+        te_loss_summary(c->path, ds);
     if (c->kind == KIND_NT && c->losses)
-        nt_loss_summary(c, &ds);
-    if (c->kind == KIND_NT && src >= 0 && !ds.units) {
+        nt_loss_summary(c, ds);
+    if (c->kind == KIND_NT && src >= 0 && !ds->units) {
         cli_err("%s: no message from source %d", c->path, src);
         return CLI_FAIL;
     }
