@@ -14,28 +14,19 @@ usage: bench/parallel.py [BUILD] [--size GIB] [--out FILE] [--keep]
 import argparse
 import datetime
 import os
-import re
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import results_md  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def run(argv, **kw):
-    """Run argv; (wall s, user+sys s, peak RSS KiB, stdout) from wait4."""
-    t0 = time.monotonic()
-    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
-    out = p.stdout.read()
-    err = p.stderr.read()
-    _, status, ru = os.wait4(p.pid, 0)
-    wall = time.monotonic() - t0
-    code = os.waitstatus_to_exitcode(status)
-    if code != 0:
-        sys.exit("%s: exit %d: %s" % (" ".join(argv), code, err.decode(errors="replace")))
-    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, out.decode()
+def run(argv):
+    """(wall s, user+sys s, peak RSS KiB, stdout) of argv (results_md.run)."""
+    return results_md.run(argv)[:4]
 
 
 def make_stream(rvt, tmp, size):
@@ -88,10 +79,7 @@ def section(r):
 
 
 def write_results(path, text):
-    old = open(path).read() if os.path.exists(path) else "# rvtrace benchmark results\n"
-    pat = re.compile(r"## Parallel decoding.*?(?=\n## |\Z)", re.S)
-    new = pat.sub(lambda m: text.rstrip("\n"), old) if pat.search(old) else old.rstrip("\n") + "\n\n" + text
-    open(path, "w").write(new.rstrip("\n") + "\n")
+    results_md.write_section(path, "Parallel decoding", text)
 
 
 def main():
