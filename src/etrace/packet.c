@@ -158,21 +158,27 @@ static int walk(walker *k, const rvt_te_attrs *a, rvt_te_pkt *p)
 size_t rvt_te_sign_compress(uint8_t *buf, size_t nbits)
 {
     unsigned sign = (buf[(nbits - 1) / 8] >> ((nbits - 1) % 8)) & 1;
-    size_t keep = nbits;
-    while (keep > 1) {
-        size_t b = keep - 2;
-        if (((buf[b / 8] >> (b % 8)) & 1) != sign)
+    uint8_t same = sign ? 0xFF : 0x00;
+    /* below = how many bits under the sign bit may still go: find the top
+     * bit that differs from the sign, a whole byte at a time where one is
+     * all copies of it. */
+    size_t below = nbits - 1;
+    while (below > 0) {
+        if ((below & 7) == 0 && buf[below / 8 - 1] == same) {
+            below -= 8;
+            continue;
+        }
+        if (((buf[(below - 1) / 8] >> ((below - 1) % 8)) & 1) != sign)
             break;
-        keep--;
+        below--;
     }
-    size_t bytes = (keep + 7) / 8;
-    for (size_t b = keep; b < bytes * 8; b++) {
-        if (sign)
-            buf[b / 8] |= (uint8_t)(1u << (b % 8));
-        else
-            buf[b / 8] &= (uint8_t)~(1u << (b % 8));
+    size_t keep = below + 1;   /* the differing bit's bits and one sign bit */
+    unsigned r = keep % 8;
+    if (r) {                   /* pad the last byte with the sign */
+        uint8_t pad = (uint8_t)(0xFFu << r);
+        buf[keep / 8] = sign ? buf[keep / 8] | pad : buf[keep / 8] & (uint8_t)~pad;
     }
-    return bytes;
+    return (keep + 7) / 8;
 }
 
 int rvt_te_pack(const rvt_te_attrs *a, const rvt_te_pkt *p, uint8_t *buf, size_t cap)

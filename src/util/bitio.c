@@ -12,6 +12,32 @@ void rvt_bitw_init(rvt_bitw *w, uint8_t *buf, size_t cap)
         memset(buf, 0, cap);
 }
 
+/* Little-endian 64-bit load/store of any alignment: one move on a
+ * little-endian host (memcpy), bytes in order elsewhere. */
+static uint64_t load_le64(const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+#else
+    uint64_t v = 0;
+    for (unsigned i = 0; i < 8; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+#endif
+}
+
+static void store_le64(uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(p, &v, 8);
+#else
+    for (unsigned i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+#endif
+}
+
 void rvt_bitw_put(rvt_bitw *w, uint64_t v, unsigned nbits)
 {
     if (nbits == 0)
@@ -23,14 +49,24 @@ void rvt_bitw_put(rvt_bitw *w, uint64_t v, unsigned nbits)
         w->pos += nbits;
         return;
     }
-    while (nbits) {
-        size_t byte = w->pos >> 3;
-        unsigned off = w->pos & 7;
+    size_t byte = w->pos >> 3;
+    unsigned off = w->pos & 7;
+    w->pos += nbits;
+    /* The bits not yet written are 0 (rvt_bitw_init cleared the buffer),
+     * so OR-ing a whole word in is exact.  Where 8 bytes do not fit before
+     * `cap`, byte by byte. */
+    if (byte + 8 <= w->cap) {
+        store_le64(w->buf + byte, load_le64(w->buf + byte) | v << off);
+        if (off + nbits > 64)      /* the top `off` bits spill into byte 8 */
+            w->buf[byte + 8] |= (uint8_t)(v >> (64 - off));
+        return;
+    }
+    for (; nbits; byte++) {
         unsigned take = 8 - off < nbits ? 8 - off : nbits;
         w->buf[byte] |= (uint8_t)((v & ((1u << take) - 1)) << off);
         v >>= take;
-        w->pos += take;
         nbits -= take;
+        off = 0;
     }
 }
 
