@@ -85,6 +85,7 @@ prog asid         "$RV64C"  -O2 -DNPAGES=64 -DROUNDS=8 -DREMAP_EVERY=4 src/vmhea
 # Bench-only programs (programs/bench/: too long for the test matrices)
 prog bench/vmheavy "$RV64C"  -O2                   src/vmheavy.c
 prog amo          "$RV64C"  -O2                    src/amo.c
+prog smp          "$RV64C"  -O2 -Wl,-e,smp_start  src/smp_start.S src/smp.c
 prog csr          "$RV64C"  -O2                    src/csr.c
 prog csr_rv32     "$RV32C"  -O2                    src/csr.c
 prog long         "$RV64C"  -O2                    src/long.c
