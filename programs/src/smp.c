@@ -1,12 +1,11 @@
 /* smp: several harts (rvtrace run --harts N; QEMU -smp N).  Hart 0 counts
  * the harts in the device tree (/cpus/cpu@*), wakes the others with an
- * IPI (CLINT msip, ACLINT MSWI), and every hart then does K rounds of:
+ * IPI (CLINT msip, ACLINT MSWI), and every hart then does K rounds of
  *   - a spinlock taken with amoswap.w.aq and released with amoswap.w.rl
- *     around a plain read-modify-write of a shared counter,
- *   - an LR/SC add to a second counter (retried when another hart's
- *     store broke the reservation, unpriv 8.2),
- *   - an amoadd.w to a third,
- * and its own sum (hart i adds i+1 per round) into sums[i].  A hart that
+ *     around a plain read-modify-write of a shared counter, and its own
+ *     sum (hart i adds i+1 per round) into sums[i],
+ * then K LR/SC adds to a second counter (retried when another hart's
+ * store broke the reservation, unpriv 8.2), then K amoadd.w to a third.  A hart that
  * is done says so with amoadd on `done` and an IPI to hart 0, which waits
  * for them in wfi, then checks every counter: N*K each, sums[i] =
  * K*(i+1).  Timing: the interleaving depends on the scheduler; the
@@ -90,6 +89,8 @@ static void amo_add(volatile uint32_t *p, uint32_t v)
     __asm__ volatile("amoadd.w zero, %1, (%0)" :: "r"(p), "r"(v) : "memory");
 }
 
+/* Three phases, so that the harts run the same tight loop together and
+ * their LR/SC windows overlap (the lock keeps their first phases in step). */
 static void work(ureg hart)
 {
     for (unsigned i = 0; i < K; i++) {
@@ -97,10 +98,12 @@ static void work(ureg hart)
         uint64_t c = locked_count;    /* not atomic: the lock keeps it right */
         locked_count = c + 1;
         spin_unlock();
-        lrsc_add(&lrsc_count, 1);
-        amo_add(&amo_count, 1);
         sums[hart] += hart + 1;
     }
+    for (unsigned i = 0; i < K; i++)
+        lrsc_add(&lrsc_count, 1);
+    for (unsigned i = 0; i < K; i++)
+        amo_add(&amo_count, 1);
 }
 
 /* Wait for this hart's msip (an IPI), then clear it. */
