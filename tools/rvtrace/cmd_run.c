@@ -160,6 +160,7 @@ typedef struct run_opts {
     rvt_te_attrs tci_attrs;      /* --tci --etrace: the settings the CLI programs */
     run_harts harts;             /* --harts, --quantum (run_harts.c) */
     rvt_irec_sink te_out[RVT_SMP_MAX_HARTS], nt_out[RVT_SMP_MAX_HARTS];   /* per hart */
+    rvt_irec_sink tci_out[RVT_SMP_MAX_HARTS];
 } run_opts;
 
 typedef struct run_ctx {
@@ -231,7 +232,7 @@ static const char *one_hart_option(const run_opts *o)
         { o->ingress, "--ingress" }, { o->tv, "--tv" }, { o->spike_csv || o->spike_data, "--export-spike-*" },
         { o->data_out, "--data-out" }, { o->data_split, "--data-split" }, { o->pcs_traced, "--pcs-traced" },
         { o->n_flt, "a filter or trigger option" }, { o->ctr || o->ctr_sample, "--ctr/--ctr-sample" },
-        { o->stat, "--stat" }, { o->tci.on, "--tci" }, { cli_run_extra, "report" },
+        { o->stat, "--stat" }, { cli_run_extra, "report" },
     };
     for (size_t k = 0; k < sizeof one / sizeof one[0]; k++)
         if (one[k].on)
@@ -433,7 +434,7 @@ static int open_sinks(run_opts *o, unsigned xlen, rvt_image *img, sinks *s, unsi
     }
     rvt_irec_sink k;
     if (o->n_te && o->tci.on) {     /* --tci --etrace OUT: the TCI model takes the settings */
-        int rc = te_run_attrs(o->n_te, o->te_args, xlen, &o->tci.etrace, &o->tci_attrs);
+        int rc = hart ? CLI_OK : te_run_attrs(o->n_te, o->te_args, xlen, &o->tci.etrace, &o->tci_attrs);
         if (rc != CLI_OK)
             return rc;
         o->tci.attrs = &o->tci_attrs;
@@ -465,12 +466,12 @@ static int open_sinks(run_opts *o, unsigned xlen, rvt_image *img, sinks *s, unsi
             return rc;
         rvt_irec_tee_add(&s->tee, &k);
     }
-    if (o->tci.on) {            /* hart 0's Trace Encoder (run_tci.c) */
+    if (o->tci.on) {            /* each hart's Trace Encoder (run_tci.c) */
         rvt_hart_cfg ram = { .ram_size = o->ram_size };
-        int rc = run_tci_open(&o->tci, &ram, xlen, &k);
+        int rc = hart ? CLI_OK : run_tci_open(&o->tci, &ram, xlen, n, o->tci_out);
         if (rc != CLI_OK)
             return rc;
-        rvt_irec_tee_add(&s->tee, &k);
+        rvt_irec_tee_add(&s->tee, &o->tci_out[hart]);
     }
     if (o->null_trace) {
         rvt_irec_sink null = { NULL, null_put, NULL, NULL };
