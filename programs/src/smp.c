@@ -10,14 +10,11 @@
  * for them in wfi, then checks every counter: N*K each, sums[i] =
  * K*(i+1).  Timing: the interleaving depends on the scheduler; the
  * output line does not. */
-#include "rt.h"
+#include "smp_rt.h"
 
 #define K 300
 #define MAX_HARTS 8
 
-void smp_secondary(ureg hart);
-/* a1 at reset, kept by smp_start.S before .bss is cleared (so in .data) */
-__attribute__((section(".data"))) const uint8_t *smp_fdt;
 
 static volatile uint32_t lock;
 static volatile uint64_t locked_count;
@@ -84,11 +81,6 @@ static void lrsc_add(volatile uint32_t *p, uint32_t v)
     while (fail);
 }
 
-static void amo_add(volatile uint32_t *p, uint32_t v)
-{
-    __asm__ volatile("amoadd.w zero, %1, (%0)" :: "r"(p), "r"(v) : "memory");
-}
-
 /* Three phases, so that the harts run the same tight loop together and
  * their LR/SC windows overlap (the lock keeps their first phases in step). */
 static void work(ureg hart)
@@ -106,21 +98,13 @@ static void work(ureg hart)
         amo_add(&amo_count, 1);
 }
 
-/* Wait for this hart's msip (an IPI), then clear it. */
-static void wait_ipi(ureg hart)
-{
-    while (!(rt_csr_read(mip) & (1UL << RT_IRQ_MSI)))
-        __asm__ volatile("wfi" ::: "memory");
-    RT_CLINT_MSIP[hart] = 0;
-}
-
 void smp_secondary(ureg hart)
 {
     rt_csr_set(mie, 1UL << RT_IRQ_MSI);   /* wfi wakes on it; MIE stays 0 */
     wait_ipi(hart);
     work(hart);
     amo_add(&done, 1);
-    RT_CLINT_MSIP[0] = 1;
+    send_ipi(0);
 }
 
 int main(void)
@@ -131,7 +115,7 @@ int main(void)
         n = MAX_HARTS;
     rt_csr_set(mie, 1UL << RT_IRQ_MSI);
     for (unsigned i = 1; i < n; i++)
-        RT_CLINT_MSIP[i] = 1;
+        send_ipi(i);
     work(hart);
     while (done != n - 1)
         wait_ipi(0);

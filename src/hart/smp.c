@@ -117,6 +117,13 @@ static int run_turn(hart_smp *s, rvt_hart *h, uint64_t budget, uint64_t *done)
     sync_time(s, h);
     note_peer_resv(h);
     int r = rvt_hart_run(h, q);
+    /* the turn's records reach the hart's sink now, so that sinks shared
+     * by the harts (a stream, the TCI funnel) see them in the order the
+     * harts ran, and a trace control register another hart writes next
+     * applies after them */
+    int fl = hart_flush(h);
+    if (fl < 0 && r == RVT_HART_STEP_LIMIT)
+        r = fl;
     s->time = hart_mtime(h);
     uint64_t ran = h->instret - before;
     *done += ran;
