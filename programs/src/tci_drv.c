@@ -86,11 +86,8 @@ static int setup(void)
 /* "Disabling the trace": encoders, funnels, then sinks; each Enable 0 and Empty 1 */
 static void teardown(void)
 {
-    uint32_t te = *reg(TE, 0) & ~(EMPTY | INST_TRACING);
-    *reg(TE, 0) = te;
-    set_wait(TE, te & ~ENABLE, ENABLE | EMPTY, EMPTY);
-    set_wait(FUNNEL, ACTIVE, ENABLE | EMPTY, EMPTY);
-    set_wait(RAMSINK, (*reg(RAMSINK, 0) & ~(EMPTY | ENABLE)), ENABLE | EMPTY, EMPTY);
+    stop_encoder(TE);
+    stop_funnel_and_ram_sink();
 #ifdef TCI_SRAM
     set_wait(PIB, *reg(PIB, 0) & ~(EMPTY | ENABLE), ENABLE | EMPTY, EMPTY);
 #endif

@@ -45,4 +45,20 @@ static void set_wait(ureg base, uint32_t v, uint32_t mask, uint32_t want)
         ;
 }
 
+/* "Disabling the trace": an encoder (trTeInstTracing and Enable off, then
+ * Enable 0 and Empty 1) ... */
+static void stop_encoder(ureg te_base)
+{
+    uint32_t te = *reg(te_base, 0) & ~(EMPTY | INST_TRACING);
+    *reg(te_base, 0) = te;
+    set_wait(te_base, te & ~ENABLE, ENABLE | EMPTY, EMPTY);
+}
+
+/* ... after the encoders, the funnel, then the RAM sink */
+static void stop_funnel_and_ram_sink(void)
+{
+    set_wait(FUNNEL, ACTIVE, ENABLE | EMPTY, EMPTY);
+    set_wait(RAMSINK, (*reg(RAMSINK, 0) & ~(EMPTY | ENABLE)), ENABLE | EMPTY, EMPTY);
+}
+
 #endif

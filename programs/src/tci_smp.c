@@ -5,8 +5,8 @@
  * buffer in .bss (large enough not to wrap), enables sink and funnel,
  * then each encoder with its own srcID (trTeInstFeatures: trTeSrcID =
  * hartid, trTeSrcBits = 1) and trTeInstTracing; it wakes hart 1 with an
- * IPI, both run a workload of their own (an LCG fill, insertion sort and
- * fib(10 + hartid)), hart 1 reports back (amoadd + IPI), and hart 0
+ * IPI, both run a workload of their own (bubble passes over an LCG sequence
+ * and fib(10 + hartid)), hart 1 reports back (amoadd + IPI), and hart 0
  * disables the encoders, the funnel and the sink, each to Empty.  The
  * buffer stays in RAM (run --dump-sink F); decode F --src I gives hart
  * I's traced PCs.  The result line carries trRamWPLow (no wrap: bit 0
@@ -74,13 +74,9 @@ static int setup(void)
 /* "Disabling the trace": encoders, the funnel, then the sink */
 static void teardown(void)
 {
-    for (unsigned h = 0; h < NHARTS; h++) {
-        uint32_t te = *reg(TE_OF(h), 0) & ~(EMPTY | INST_TRACING);
-        *reg(TE_OF(h), 0) = te;
-        set_wait(TE_OF(h), te & ~ENABLE, ENABLE | EMPTY, EMPTY);
-    }
-    set_wait(FUNNEL, ACTIVE, ENABLE | EMPTY, EMPTY);
-    set_wait(RAMSINK, (*reg(RAMSINK, 0) & ~(EMPTY | ENABLE)), ENABLE | EMPTY, EMPTY);
+    for (unsigned h = 0; h < NHARTS; h++)
+        stop_encoder(TE_OF(h));
+    stop_funnel_and_ram_sink();
 }
 
 __attribute__((noinline)) static uint32_t fib(unsigned n)
@@ -88,24 +84,24 @@ __attribute__((noinline)) static uint32_t fib(unsigned n)
     return n < 2 ? n : fib(n - 1) + fib(n - 2);
 }
 
+/* Bubble passes over an LCG sequence until no swap is left: 1 when it is
+ * in order then, plus fib(10 + hart). */
 __attribute__((noinline)) static uint32_t work(ureg hart)
 {
     uint32_t *d = data[hart], x = 12345 + (uint32_t)hart;
-    for (unsigned i = 0; i < N; i++) {
-        x = x * 1103515245u + 12345u;
-        d[i] = x >> 8;
+    for (unsigned i = 0; i < N; i++)
+        d[i] = (x = x * 1664525u + 1013904223u) >> 12;
+    for (unsigned swapped = 1; swapped;) {
+        swapped = 0;
+        for (unsigned i = 1; i < N; i++)
+            if (d[i - 1] > d[i]) {
+                uint32_t t = d[i];
+                d[i] = d[i - 1];
+                d[i - 1] = t;
+                swapped = 1;
+            }
     }
-    for (unsigned i = 1; i < N; i++) {         /* insertion sort */
-        uint32_t v = d[i];
-        unsigned j = i;
-        for (; j > 0 && d[j - 1] > v; j--)
-            d[j] = d[j - 1];
-        d[j] = v;
-    }
-    uint32_t sorted = 1;
-    for (unsigned i = 1; i < N; i++)
-        sorted &= d[i - 1] <= d[i];
-    return sorted + fib(10 + (unsigned)hart);
+    return (d[0] <= d[N - 1]) + fib(10 + (unsigned)hart);
 }
 
 void smp_secondary(ureg hart)

@@ -6,6 +6,7 @@
  * values come from the specs and docs/hart.md "Several harts". */
 #include "hart/hart_int.h"
 #include "test_hart_util.h"
+#include "test_hart_dev.h"
 
 #define CLINT 0x02000000ull
 #define MSIP(i) (CLINT + 4ull * (i))
@@ -50,18 +51,6 @@ static void sys_free(sys *s)
 {
     rvt_smp_free(s->m);
     rvt_image_free(s->img);
-}
-
-static uint64_t rd(rvt_hart *h, uint64_t a, unsigned size)
-{
-    uint64_t v = 0xdead;
-    CHECK_EQ(hart_load_slow(h, a, size, &v), 0);
-    return v;
-}
-
-static void wr(rvt_hart *h, uint64_t a, unsigned size, uint64_t v)
-{
-    CHECK_EQ(hart_store_slow(h, a, size, v), 0);
 }
 
 static void test_aclint_per_hart(void)
