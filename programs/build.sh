@@ -85,6 +85,7 @@ prog asid         "$RV64C"  -O2 -DNPAGES=64 -DROUNDS=8 -DREMAP_EVERY=4 src/vmhea
 # Bench-only programs (programs/bench/: too long for the test matrices)
 prog bench/vmheavy "$RV64C"  -O2                   src/vmheavy.c
 prog amo          "$RV64C"  -O2                    src/amo.c
+prog smp          "$RV64C"  -O2 -Wl,-e,smp_start  src/smp_start.S src/smp.c
 prog csr          "$RV64C"  -O2                    src/csr.c
 prog csr_rv32     "$RV32C"  -O2                    src/csr.c
 prog long         "$RV64C"  -O2                    src/long.c
@@ -99,6 +100,7 @@ prog fpu_rv32     "$RV32G"  -O2                    src/fpu.c
 prog tci/tci_drv      "$RV64C" -O1                  src/tci_drv.c
 prog tci/tci_drv_sram "$RV64C" -O1 -DTCI_SRAM       src/tci_drv.c
 prog tci/tci_hostile  "$RV64C" -O1                  src/tci_hostile.c
+prog tci/tci_smp      "$RV64C" -O1 -Wl,-e,smp_start src/smp_start.S src/tci_smp.c
 
 # Spike-machine programs (programs/spike/: not run on QEMU's virt board)
 prog spike/htif      "$RV64C" -O2                  src/htif.c

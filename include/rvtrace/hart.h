@@ -68,6 +68,9 @@ typedef struct rvt_hart_cfg {
     uint64_t max_instr;       /* 0 = no limit */
     unsigned retire_width;    /* instructions per cycle, 1..8; 0 = 1 (4.2.2) */
     uint64_t hartid;
+    /* Harts on the board (rvtrace/smp.h sets it; 0 = 1): the device tree's
+     * /cpus, the ACLINT's and PLIC's per-hart registers. */
+    unsigned nharts;
     const rvt_irec_sink *sink;   /* NULL = no ingress records */
     bool data_records;        /* also emit rvt_drec for loads/stores/AMOs/CSRs */
     /* Console (UART THR) output; NULL = discard. */

@@ -142,6 +142,10 @@ void rvt_encap_writer_free(rvt_encap_writer *w);
 /* One packet of the writer's srcID (cfg->src_id); 0 or a status. */
 int rvt_encap_write(rvt_encap_writer *w, unsigned type, const uint64_t *ts, const uint8_t *payload,
                     size_t n);
+/* Packets from now on carry srcID `src` (several sources through one
+ * writer, as a Trace Funnel merges them); RVT_ERR_RANGE when it does not
+ * fit the srcID width. */
+int rvt_encap_writer_set_src(rvt_encap_writer *w, unsigned src);
 /* A synchronisation sequence now: N null.idle then one null.alignment. */
 int rvt_encap_write_sync(rvt_encap_writer *w);
 /* One E-Trace reference-flow frame (header msg_type<<5 | length, then the

@@ -14,50 +14,12 @@
  * funnel's output too; after the disable sequence it checks that the sink
  * stopped itself, reads the SRAM back through trRamRP/trRamData and
  * reports the sum of its 32-bit words as the value. */
-#include "rt.h"
-
-#define TCI 0x18000000UL
-#define TE (TCI + 0x0000)
-#define FUNNEL (TCI + 0x10000)
-#define RAMSINK (TCI + 0x11000)
-
-#define ACTIVE 0x1u
-#define ENABLE 0x2u
-#define INST_TRACING 0x4u
-#define EMPTY 0x8u
-#define RAM_SMEM (1u << 4)
+#include "tci_regs.h"
 
 #ifndef TCI_SRAM
 static uint32_t tbuf[1024] __attribute__((aligned(4096)));   /* the trace buffer */
 #endif
 static uint32_t data[128];
-
-static volatile uint32_t *reg(ureg base, unsigned off)
-{
-    return (volatile uint32_t *)(base + off);
-}
-
-/* "Reset and Discovery": 0 and wait, 1 and wait, then the component type */
-static int discover(ureg base, unsigned type)
-{
-    *reg(base, 0) = 0;
-    while (*reg(base, 0) & ACTIVE)
-        ;
-    *reg(base, 0) = ACTIVE;
-    while (!(*reg(base, 0) & ACTIVE))
-        ;
-    uint32_t impl = *reg(base, 4);
-    if ((impl & 0xf) != 1 || ((impl >> 8) & 0xf) != type)
-        return 1;
-    return (*reg(base, 0) & EMPTY) ? 0 : 2;
-}
-
-static void set_wait(ureg base, uint32_t v, uint32_t mask, uint32_t want)
-{
-    *reg(base, 0) = v;
-    while ((*reg(base, 0) & mask) != want)
-        ;
-}
 
 #ifdef TCI_SRAM
 #define PIB (TCI + 0x12000)
@@ -124,11 +86,8 @@ static int setup(void)
 /* "Disabling the trace": encoders, funnels, then sinks; each Enable 0 and Empty 1 */
 static void teardown(void)
 {
-    uint32_t te = *reg(TE, 0) & ~(EMPTY | INST_TRACING);
-    *reg(TE, 0) = te;
-    set_wait(TE, te & ~ENABLE, ENABLE | EMPTY, EMPTY);
-    set_wait(FUNNEL, ACTIVE, ENABLE | EMPTY, EMPTY);
-    set_wait(RAMSINK, (*reg(RAMSINK, 0) & ~(EMPTY | ENABLE)), ENABLE | EMPTY, EMPTY);
+    stop_encoder(TE);
+    stop_funnel_and_ram_sink();
 #ifdef TCI_SRAM
     set_wait(PIB, *reg(PIB, 0) & ~(EMPTY | ENABLE), ENABLE | EMPTY, EMPTY);
 #endif

@@ -117,6 +117,7 @@ typedef struct rvt_hart_cfg {
     uint64_t ram_base, ram_size, max_instr;
     unsigned retire_width;
     uint64_t hartid;
+    unsigned nharts;    /* harts on the board (smp.h sets it); 0 = 1 */
     const rvt_irec_sink *sink;
     bool data_records;
     void (*console)(void *ctx, const char *buf, size_t n);

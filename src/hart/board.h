@@ -47,10 +47,11 @@ extern const hart_board hart_board_virt;   /* board_virt.c */
 #define VIRT_TCI_BASE 0x18000000ull
 
 /* PLIC (RISC-V PLIC spec 1.0.0): sources 1..HART_PLIC_NSRC, contexts
- * 0 = hart 0 M-mode, 1 = hart 0 S-mode (virt); 3 priority bits as virt. */
+ * 2i = hart i M-mode, 2i+1 = hart i S-mode (virt); 3 priority bits as
+ * virt.  Room for the most harts a board has (rvtrace/smp.h). */
 #define HART_PLIC_NSRC 96u
 #define HART_PLIC_WORDS ((HART_PLIC_NSRC + 1 + 31) / 32)
-#define HART_PLIC_NCTX 2u
+#define HART_PLIC_NCTX 16u
 #define HART_PLIC_PRIO_MASK 7u
 
 typedef struct hart_plic {
@@ -72,10 +73,10 @@ typedef struct hart_uart {
     size_t rx_pos;        /* next byte of cfg.uart_in */
 } hart_uart;
 
+/* Shared by every hart of the board (rvtrace/smp.h). */
 typedef struct hart_devices {
     hart_plic plic;
     hart_uart uart;
-    uint64_t ext_ip;      /* MEIP/SEIP as the PLIC drives them (dev_plic.c) */
 } hart_devices;
 
 /* ---- shared register helpers (mem.c) ---- */

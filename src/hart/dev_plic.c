@@ -1,6 +1,6 @@
 /* Platform-Level Interrupt Controller (RISC-V PLIC spec 1.0.0) as on
- * QEMU's virt board: 96 sources, 3 priority bits, contexts 0 = hart 0
- * M-mode (MEIP) and 1 = hart 0 S-mode (SEIP).  Registers are 32 bits
+ * QEMU's virt board: 96 sources, 3 priority bits, two contexts per hart:
+ * 2i = hart i M-mode (MEIP) and 2i+1 = hart i S-mode (SEIP).  Registers are 32 bits
  * wide; other access sizes are access faults, as QEMU rejects them. */
 #include "hart_int.h"
 
@@ -38,18 +38,28 @@ static unsigned best_source(const hart_plic *p, unsigned ctx)
     return best;
 }
 
-/* The contexts' interrupt lines into mip (priv 3.1.9: MEIP, SEIP). */
+/* Contexts that exist: two per hart of the board. */
+static unsigned nctx(const rvt_hart *h)
+{
+    return 2 * hart_count(h);
+}
+
+/* The contexts' interrupt lines into each hart's mip (priv 3.1.9: MEIP,
+ * SEIP). */
 static void plic_update(rvt_hart *h)
 {
-    const hart_plic *p = &h->dev.plic;
-    uint64_t ip = 0;
-    if (best_source(p, 0))
-        ip |= 1ull << IRQ_MEI;
-    if (best_source(p, 1))
-        ip |= 1ull << IRQ_SEI;
-    if (ip != h->dev.ext_ip) {
-        h->dev.ext_ip = ip;
-        hart_recheck(h);
+    const hart_plic *p = &h->dev->plic;
+    rvt_hart *t;
+    for (unsigned i = 0; (t = hart_peer(h, i)); i++) {
+        uint64_t ip = 0;
+        if (best_source(p, 2 * i))
+            ip |= 1ull << IRQ_MEI;
+        if (best_source(p, 2 * i + 1))
+            ip |= 1ull << IRQ_SEI;
+        if (ip != t->ext_ip) {
+            t->ext_ip = ip;
+            hart_recheck(t);
+        }
     }
 }
 
@@ -57,7 +67,7 @@ static void plic_update(rvt_hart *h)
  * pending unless it is in service; completion lets it through again. */
 void hart_plic_set_level(rvt_hart *h, unsigned src, bool level)
 {
-    hart_plic *p = &h->dev.plic;
+    hart_plic *p = &h->dev->plic;
     if (src == 0 || src > HART_PLIC_NSRC)
         return;
     set_bit(p->level, src, level);
@@ -70,7 +80,7 @@ void hart_plic_set_level(rvt_hart *h, unsigned src, bool level)
 
 static uint32_t claim(rvt_hart *h, unsigned ctx)
 {
-    hart_plic *p = &h->dev.plic;
+    hart_plic *p = &h->dev->plic;
     unsigned src = best_source(p, ctx);
     if (src) {
         set_bit(p->pending, src, false);
@@ -84,7 +94,7 @@ static uint32_t claim(rvt_hart *h, unsigned ctx)
  * ignored. */
 static void complete(rvt_hart *h, unsigned ctx, uint32_t src)
 {
-    hart_plic *p = &h->dev.plic;
+    hart_plic *p = &h->dev->plic;
     if (src == 0 || src > HART_PLIC_NSRC || !bit(p->enable[ctx], src))
         return;
     set_bit(p->claimed, src, false);
@@ -94,19 +104,19 @@ static void complete(rvt_hart *h, unsigned ctx, uint32_t src)
 }
 
 /* The context and register of an offset in the context area, or false. */
-static bool ctx_reg(uint64_t off, unsigned *ctx, unsigned *reg)
+static bool ctx_reg(const rvt_hart *h, uint64_t off, unsigned *ctx, unsigned *reg)
 {
     if (off < PLIC_CONTEXT)
         return false;
     uint64_t c = (off - PLIC_CONTEXT) / PLIC_CONTEXT_STRIDE;
     *ctx = (unsigned)c;
     *reg = (unsigned)((off - PLIC_CONTEXT) % PLIC_CONTEXT_STRIDE);
-    return c < HART_PLIC_NCTX;
+    return c < nctx(h);
 }
 
-static bool enable_word(uint64_t off, unsigned *ctx, unsigned *w)
+static bool enable_word(const rvt_hart *h, uint64_t off, unsigned *ctx, unsigned *w)
 {
-    if (off < PLIC_ENABLE || off >= PLIC_ENABLE + HART_PLIC_NCTX * PLIC_ENABLE_STRIDE)
+    if (off < PLIC_ENABLE || off >= PLIC_ENABLE + nctx(h) * PLIC_ENABLE_STRIDE)
         return false;
     *ctx = (unsigned)((off - PLIC_ENABLE) / PLIC_ENABLE_STRIDE);
     *w = (unsigned)((off - PLIC_ENABLE) % PLIC_ENABLE_STRIDE) / 4;
@@ -115,7 +125,7 @@ static bool enable_word(uint64_t off, unsigned *ctx, unsigned *w)
 
 bool hart_plic_read(rvt_hart *h, uint64_t off, unsigned size, uint64_t *v)
 {
-    hart_plic *p = &h->dev.plic;
+    hart_plic *p = &h->dev->plic;
     unsigned ctx, idx;
     if (size != 4 || (off & 3))
         return false;
@@ -125,9 +135,9 @@ bool hart_plic_read(rvt_hart *h, uint64_t off, unsigned size, uint64_t *v)
             *v = p->prio[off / 4];
     } else if (off < PLIC_PENDING + 4 * HART_PLIC_WORDS) {
         *v = p->pending[(off - PLIC_PENDING) / 4];
-    } else if (enable_word(off, &ctx, &idx)) {
+    } else if (enable_word(h, off, &ctx, &idx)) {
         *v = p->enable[ctx][idx];
-    } else if (ctx_reg(off, &ctx, &idx)) {
+    } else if (ctx_reg(h, off, &ctx, &idx)) {
         if (idx == 0)
             *v = p->threshold[ctx];
         else if (idx == 4)
@@ -138,7 +148,7 @@ bool hart_plic_read(rvt_hart *h, uint64_t off, unsigned size, uint64_t *v)
 
 bool hart_plic_write(rvt_hart *h, uint64_t off, unsigned size, uint64_t v)
 {
-    hart_plic *p = &h->dev.plic;
+    hart_plic *p = &h->dev->plic;
     unsigned ctx, idx;
     uint32_t x = (uint32_t)v;
     if (size != 4 || (off & 3))
@@ -146,11 +156,11 @@ bool hart_plic_write(rvt_hart *h, uint64_t off, unsigned size, uint64_t v)
     if (off < PLIC_PENDING) {
         if (off >= 4 && off / 4 <= HART_PLIC_NSRC)   /* source 0 does not exist */
             p->prio[off / 4] = x & HART_PLIC_PRIO_MASK;
-    } else if (enable_word(off, &ctx, &idx)) {
+    } else if (enable_word(h, off, &ctx, &idx)) {
         p->enable[ctx][idx] = idx == 0 ? x & ~1u : x;   /* bit 0: source 0 */
         if (idx == HART_PLIC_WORDS - 1 && (HART_PLIC_NSRC + 1) % 32)
             p->enable[ctx][idx] &= (1u << ((HART_PLIC_NSRC + 1) % 32)) - 1;
-    } else if (ctx_reg(off, &ctx, &idx)) {
+    } else if (ctx_reg(h, off, &ctx, &idx)) {
         if (idx == 0)
             p->threshold[ctx] = x & HART_PLIC_PRIO_MASK;
         else if (idx == 4)

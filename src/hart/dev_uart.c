@@ -28,13 +28,13 @@ enum { REG_RBR = 0, REG_IER = 1, REG_IIR = 2, REG_LCR = 3, REG_MCR = 4, REG_LSR 
 
 static bool rx_ready(const rvt_hart *h)
 {
-    return h->dev.uart.rx_full;
+    return h->dev->uart.rx_full;
 }
 
 /* The next input byte reaches RBR (if there is one). */
 static void rx_arrive(rvt_hart *h)
 {
-    hart_uart *u = &h->dev.uart;
+    hart_uart *u = &h->dev->uart;
     if (!u->rx_full && u->rx_pos < h->cfg.uart_in_len)
         u->rx_full = true;
     u->idle_polls = 0;
@@ -44,7 +44,7 @@ static void rx_arrive(rvt_hart *h)
  * then THR empty); line-status and modem-status interrupts never occur. */
 static unsigned iir_id(const rvt_hart *h)
 {
-    const hart_uart *u = &h->dev.uart;
+    const hart_uart *u = &h->dev->uart;
     if ((u->ier & IER_RDI) && rx_ready(h))
         return IIR_RDI;
     if ((u->ier & IER_THRI) && u->thr_ip)
@@ -59,13 +59,13 @@ static void irq_update(rvt_hart *h)
 
 void hart_uart_reset(rvt_hart *h)
 {
-    h->dev.uart = (hart_uart){ 0 };
+    h->dev->uart = (hart_uart){ 0 };
     irq_update(h);
 }
 
 static uint8_t rx_pop(rvt_hart *h)
 {
-    hart_uart *u = &h->dev.uart;
+    hart_uart *u = &h->dev->uart;
     if (!u->rx_full)
         return 0;
     uint8_t b = h->cfg.uart_in[u->rx_pos++];
@@ -78,7 +78,7 @@ static uint8_t rx_pop(rvt_hart *h)
 
 static uint8_t lsr_read(rvt_hart *h)
 {
-    hart_uart *u = &h->dev.uart;
+    hart_uart *u = &h->dev->uart;
     if (!u->rx_full && ++u->idle_polls >= RX_IDLE_POLLS) {
         rx_arrive(h);
         irq_update(h);
@@ -88,7 +88,7 @@ static uint8_t lsr_read(rvt_hart *h)
 
 static uint8_t read8(rvt_hart *h, unsigned reg)
 {
-    hart_uart *u = &h->dev.uart;
+    hart_uart *u = &h->dev->uart;
     bool dlab = u->lcr & LCR_DLAB;
     switch (reg) {
     case REG_RBR: return dlab ? u->dll : rx_pop(h);
@@ -114,13 +114,13 @@ static void thr_write(rvt_hart *h, uint8_t b)
     char c = (char)b;
     if (h->cfg.console)
         h->cfg.console(h->cfg.console_ctx, &c, 1);
-    h->dev.uart.thr_ip = true;   /* sent at once: THR is empty again */
-    h->dev.uart.idle_polls = 0;   /* busy, not waiting for input */
+    h->dev->uart.thr_ip = true;   /* sent at once: THR is empty again */
+    h->dev->uart.idle_polls = 0;   /* busy, not waiting for input */
 }
 
 static void write8(rvt_hart *h, unsigned reg, uint8_t b)
 {
-    hart_uart *u = &h->dev.uart;
+    hart_uart *u = &h->dev->uart;
     bool dlab = u->lcr & LCR_DLAB;
     switch (reg) {
     case REG_RBR:

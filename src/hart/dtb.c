@@ -21,8 +21,8 @@ static int prop_reg(void *f, uint64_t base, uint64_t size)
 
 static int prop_cells(void *f, const char *name, const uint32_t *v, unsigned n)
 {
-    fdt32_t c[8];
-    for (unsigned i = 0; i < n && i < 8; i++)
+    fdt32_t c[4 * RVT_SMP_MAX_HARTS];
+    for (unsigned i = 0; i < n && i < 4 * RVT_SMP_MAX_HARTS; i++)
         c[i] = cpu_to_fdt32(v[i]);
     return fdt_property(f, name, c, (int)(n * sizeof c[0]));
 }
@@ -35,20 +35,24 @@ static void isa_string(const rvt_hart_cfg *cfg, unsigned xlen, char *buf, size_t
              cfg->no_compressed ? "" : "c");
 }
 
-static int cpus(void *f, const rvt_hart_cfg *cfg, unsigned xlen)
+/* Harts the tree describes (cfg.nharts; 0 = 1). */
+static unsigned nharts(const rvt_hart_cfg *cfg)
 {
-    char isa[64];
-    isa_string(cfg, xlen, isa, sizeof isa);
-    int e = fdt_begin_node(f, "cpus");
-    e |= fdt_property_cell(f, "#address-cells", 1);
-    e |= fdt_property_cell(f, "#size-cells", 0);
-    e |= fdt_property_cell(f, "timebase-frequency", VIRT_TIMEBASE_HZ);
+    return cfg->nharts ? cfg->nharts : 1;
+}
+
+/* Hart i's phandles: hart 0 keeps those of the one-hart tree. */
+static uint32_t ph_cpu(unsigned i) { return i == 0 ? PH_CPU : PH_TEST + 1 + 2 * (i - 1); }
+static uint32_t ph_intc(unsigned i) { return ph_cpu(i) + 1; }
+
+static int cpu(void *f, const char *isa, unsigned xlen, unsigned i, uint64_t hartid)
+{
     char name[32];
-    snprintf(name, sizeof name, "cpu@%llx", (unsigned long long)cfg->hartid);
-    e |= fdt_begin_node(f, name);
-    e |= fdt_property_cell(f, "phandle", PH_CPU);
+    snprintf(name, sizeof name, "cpu@%llx", (unsigned long long)hartid);
+    int e = fdt_begin_node(f, name);
+    e |= fdt_property_cell(f, "phandle", ph_cpu(i));
     e |= fdt_property_string(f, "device_type", "cpu");
-    e |= fdt_property_cell(f, "reg", (uint32_t)cfg->hartid);
+    e |= fdt_property_cell(f, "reg", (uint32_t)hartid);
     e |= fdt_property_string(f, "status", "okay");
     e |= fdt_property_string(f, "compatible", "riscv");
     e |= fdt_property_string(f, "riscv,isa", isa);
@@ -58,10 +62,37 @@ static int cpus(void *f, const rvt_hart_cfg *cfg, unsigned xlen)
     e |= fdt_property_cell(f, "#interrupt-cells", 1);
     e |= fdt_property(f, "interrupt-controller", NULL, 0);
     e |= fdt_property_string(f, "compatible", "riscv,cpu-intc");
-    e |= fdt_property_cell(f, "phandle", PH_INTC);
+    e |= fdt_property_cell(f, "phandle", ph_intc(i));
     e |= fdt_end_node(f);   /* interrupt-controller */
-    e |= fdt_end_node(f);   /* cpu */
     return e | fdt_end_node(f);
+}
+
+static int cpus(void *f, const rvt_hart_cfg *cfg, unsigned xlen)
+{
+    char isa[64];
+    isa_string(cfg, xlen, isa, sizeof isa);
+    int e = fdt_begin_node(f, "cpus");
+    e |= fdt_property_cell(f, "#address-cells", 1);
+    e |= fdt_property_cell(f, "#size-cells", 0);
+    e |= fdt_property_cell(f, "timebase-frequency", VIRT_TIMEBASE_HZ);
+    unsigned n = nharts(cfg);
+    for (unsigned i = 0; i < n; i++)
+        e |= cpu(f, isa, xlen, i, n > 1 ? i : cfg->hartid);
+    return e | fdt_end_node(f);
+}
+
+/* interrupts-extended of a device with one line per hart for each of
+ * irq_a and irq_b (PLIC contexts 2i, 2i+1; CLINT MSI, MTI) */
+static int irqs_per_hart(void *f, const rvt_hart_cfg *cfg, uint32_t irq_a, uint32_t irq_b)
+{
+    uint32_t v[4 * RVT_SMP_MAX_HARTS];
+    unsigned n = nharts(cfg);
+    for (unsigned i = 0; i < n; i++) {
+        v[4 * i] = v[4 * i + 2] = ph_intc(i);
+        v[4 * i + 1] = irq_a;
+        v[4 * i + 3] = irq_b;
+    }
+    return prop_cells(f, "interrupts-extended", v, 4 * n);
 }
 
 /* "a\0b" string lists */
@@ -91,7 +122,7 @@ static int tci_nodes(void *f, const rvt_hart_cfg *cfg)
         return 0;
     int e = 0;
     for (unsigned h = 0; h < rvt_tci_nharts(cfg->tci); h++)
-        e |= tci_node(f, "trace-encoder", RVT_TCI_TE(h), h == 0 ? PH_CPU : -1);
+        e |= tci_node(f, "trace-encoder", RVT_TCI_TE(h), h < nharts(cfg) ? (int)ph_cpu(h) : -1);
     e |= tci_node(f, "trace-funnel", RVT_TCI_FUNNEL, -1);
     e |= tci_node(f, "trace-ram-sink", RVT_TCI_RAM, -1);
     return e | tci_node(f, "trace-pib-sink", RVT_TCI_PIB, -1);
@@ -126,8 +157,7 @@ static int soc(void *f, const rvt_hart_cfg *cfg)
     e |= fdt_property_cell(f, "phandle", PH_PLIC);
     e |= fdt_property_cell(f, "riscv,ndev", HART_PLIC_NSRC);
     e |= prop_reg(f, VIRT_PLIC_BASE, VIRT_PLIC_SIZE);
-    const uint32_t plic_irqs[] = { PH_INTC, IRQ_MEI, PH_INTC, IRQ_SEI };   /* contexts 0, 1 */
-    e |= prop_cells(f, "interrupts-extended", plic_irqs, 4);
+    e |= irqs_per_hart(f, cfg, IRQ_MEI, IRQ_SEI);   /* contexts 2i, 2i+1 */
     e |= fdt_property(f, "interrupt-controller", NULL, 0);
     e |= prop_strs(f, "compatible", plic_compat, sizeof plic_compat);
     e |= fdt_property_cell(f, "#address-cells", 0);
@@ -135,8 +165,7 @@ static int soc(void *f, const rvt_hart_cfg *cfg)
     e |= fdt_end_node(f);
 
     e |= fdt_begin_node(f, "clint@2000000");
-    const uint32_t clint_irqs[] = { PH_INTC, IRQ_MSI, PH_INTC, IRQ_MTI };
-    e |= prop_cells(f, "interrupts-extended", clint_irqs, 4);
+    e |= irqs_per_hart(f, cfg, IRQ_MSI, IRQ_MTI);
     e |= prop_reg(f, VIRT_CLINT_BASE, VIRT_CLINT_SIZE);
     e |= prop_strs(f, "compatible", clint_compat, sizeof clint_compat);
     e |= fdt_end_node(f);

@@ -88,7 +88,8 @@ static int load_dtb(rvt_hart *h)
         diag(&h->cfg, "the device tree (%zu bytes) does not fit in RAM", h->cfg.dtb_len);
         return RVT_ERR_INVAL;
     }
-    memcpy(h->ram + (a - h->ram_base), h->cfg.dtb, h->cfg.dtb_len);
+    if (!h->shared_mem)
+        memcpy(h->ram + (a - h->ram_base), h->cfg.dtb, h->cfg.dtb_len);
     h->x[11] = a;
     return RVT_OK;
 }
@@ -112,7 +113,31 @@ static void reset(rvt_hart *h, const rvt_image *img)
     hart_htif_init(h, img);
 }
 
-rvt_hart *rvt_hart_new(const rvt_hart_cfg *cfg, rvt_image *img, int *status)
+/* RAM, the predecode cache, --mem regions: the hart's own, or those of
+ * the primary hart of its board (smp.c) */
+static int memory_new(rvt_hart *h, rvt_image *img, const rvt_hart *primary)
+{
+    if (primary) {
+        h->shared_mem = true;
+        h->ram = primary->ram;
+        h->pages = primary->pages;
+        h->code = primary->code;
+        h->region = primary->region;
+        h->nregion = primary->nregion;
+        h->dev = primary->dev;
+        return RVT_OK;
+    }
+    h->dev = &h->dev_own;
+    h->ram = calloc(1, h->ram_size);
+    h->pages = calloc(h->npages, sizeof *h->pages);
+    h->code = calloc(h->npages, 1);
+    if (!h->ram || !h->pages || !h->code)
+        return RVT_ERR_NOMEM;
+    int st = hart_regions_new(h);
+    return st < 0 ? st : load_image(h, img);
+}
+
+static rvt_hart *hart_create(const rvt_hart_cfg *cfg, rvt_image *img, rvt_hart *primary, int *status)
 {
     int st = RVT_ERR_INVAL;
     rvt_hart *h = NULL;
@@ -133,14 +158,7 @@ rvt_hart *rvt_hart_new(const rvt_hart_cfg *cfg, rvt_image *img, int *status)
     h->ram_base = base;
     h->ram_size = size;
     h->npages = size >> HART_PAGE_SHIFT;
-    h->ram = calloc(1, size);
-    h->pages = calloc(h->npages, sizeof *h->pages);
-    h->code = calloc(h->npages, 1);
-    if (!h->ram || !h->pages || !h->code)
-        goto fail;
-    st = hart_regions_new(h);
-    if (st >= 0)
-        st = load_image(h, img);
+    st = memory_new(h, img, primary);
     if (st >= 0)
         st = hart_mmu_new(h);
     if (st < 0)
@@ -150,7 +168,8 @@ rvt_hart *rvt_hart_new(const rvt_hart_cfg *cfg, rvt_image *img, int *status)
     if (st < 0)
         goto fail;
     h->board = &hart_board_virt;
-    hart_uart_reset(h);
+    if (!primary)
+        hart_uart_reset(h);
     hart_vm_update(h);
     st = hart_ext_new(h);
     if (st >= 0 && h->cfg.on_commit)
@@ -167,19 +186,31 @@ fail:
     return NULL;
 }
 
+rvt_hart *rvt_hart_new(const rvt_hart_cfg *cfg, rvt_image *img, int *status)
+{
+    return hart_create(cfg, img, NULL, status);
+}
+
+rvt_hart *hart_new_peer(const rvt_hart_cfg *cfg, rvt_image *img, rvt_hart *primary, int *status)
+{
+    return hart_create(cfg, img, primary, status);
+}
+
 void rvt_hart_free(rvt_hart *h)
 {
     if (!h)
         return;
-    if (h->pages)
-        for (size_t i = 0; i < h->npages; i++)
-            free(h->pages[i]);
-    free(h->pages);
-    free(h->code);
+    if (!h->shared_mem) {
+        if (h->pages)
+            for (size_t i = 0; i < h->npages; i++)
+                free(h->pages[i]);
+        free(h->pages);
+        free(h->code);
+        free(h->ram);
+        hart_regions_free(h);
+    }
     hart_cm_free(h);
     hart_mmu_free(h);
-    free(h->ram);
-    hart_regions_free(h);
     hart_ext_free(h);
     free(h);
 }

@@ -11,6 +11,7 @@
 #include "rvtrace/isa.h"
 #include "rvtrace/ctr.h"
 #include "rvtrace/pmu.h"
+#include "rvtrace/smp.h"
 #include "board.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -206,7 +207,18 @@ struct rvt_hart {
     uint64_t f[32];             /* FLEN = 64; single values NaN-boxed (12.2) */
     uint64_t fcsr;              /* frm (7:5) and fflags (4:0) */
 
-    hart_devices dev;           /* PLIC, UART (dev_plic.c, dev_uart.c) */
+    /* PLIC, UART (dev_plic.c, dev_uart.c): dev_own, or hart 0's when this
+     * hart is one of several (smp.c) */
+    hart_devices *dev;
+    hart_devices dev_own;
+    uint64_t ext_ip;            /* MEIP/SEIP as the PLIC drives them (dev_plic.c) */
+
+    /* several harts (smp.c): the board's harts, this one's index, parked
+     * in wfi; peer_resv: another hart holds a reservation a store of this
+     * one must break (unpriv 8.2) */
+    struct hart_smp *smp;
+    unsigned idx;
+    bool parked, peer_resv, shared_mem;
 };
 
 /* ---- predecode.c ---- */
@@ -277,6 +289,25 @@ int hart_region_load(rvt_hart *h, uint64_t addr, unsigned size, uint64_t *v);
 int hart_region_store(rvt_hart *h, uint64_t addr, unsigned size, uint64_t v);
 const hart_op *hart_region_fetch(rvt_hart *h, uint64_t pc);
 
+/* ---- smp.c: several harts on one board (rvtrace/smp.h) ---- */
+typedef struct hart_smp {
+    rvt_hart *hart[RVT_SMP_MAX_HARTS];
+    unsigned n, cur;
+    uint64_t quantum, left;     /* instructions per turn; left of this turn */
+    uint64_t time;              /* mtime between turns */
+} hart_smp;
+/* hart.c: a hart sharing RAM, the predecode cache, regions and devices
+ * with `primary` (which must outlive it) */
+rvt_hart *hart_new_peer(const rvt_hart_cfg *cfg, rvt_image *img, rvt_hart *primary, int *status);
+/* Hart idx of h's board (h itself alone: index 0), NULL past the last. */
+rvt_hart *hart_peer(const rvt_hart *h, unsigned idx);
+unsigned hart_count(const rvt_hart *h);
+/* A store to physical [pa, pa+size) breaks other harts' reservations. */
+void hart_smp_store(rvt_hart *h, uint64_t pa, unsigned size);
+/* wfi with nothing pending: park h (one of several) until something is;
+ * false when h is alone. */
+bool hart_smp_park(rvt_hart *h);
+
 /* ---- dev_htif.c: Spike's host-target interface (tohost/fromhost) ---- */
 void hart_htif_init(rvt_hart *h, const rvt_image *img);
 void hart_htif_store(rvt_hart *h, uint64_t addr, unsigned size);
@@ -289,6 +320,8 @@ static inline void hart_store_hook(rvt_hart *h, uint64_t addr, uint64_t off, uns
         hart_code_store(h, off, size);
     if ((addr >> 3) == h->resv)
         h->resv = HART_NO_RESV;
+    if (__builtin_expect(h->peer_resv, 0))
+        hart_smp_store(h, addr, size);
     if (__builtin_expect(addr - h->htif_lo < 15, 0))
         hart_htif_store(h, addr, size);
 }

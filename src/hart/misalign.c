@@ -58,6 +58,8 @@ static void store_part(rvt_hart *h, uint64_t pa, const uint8_t *b, unsigned n)
     hart_code_store(h, off, n);
     if ((pa >> 3) == h->resv || ((pa + n - 1) >> 3) == h->resv)
         h->resv = HART_NO_RESV;
+    if (h->peer_resv)
+        hart_smp_store(h, pa, n);
 }
 
 static int store_vm(rvt_hart *h, uint64_t addr, unsigned size, uint64_t v)

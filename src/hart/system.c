@@ -44,11 +44,12 @@ static void xret(rvt_hart *h, const hart_op *o, uint64_t pc, bool m)
     hart_obs_xret(h, pc, from);   /* CTR (obs.c) */
 }
 
-/* wfi (priv 3.3.3): the hart sleeps until (mip & mie) != 0.  Only the
+/* wfi (priv 3.3.3): the hart sleeps until (mip & mie) != 0.  One of
+ * several harts is parked until then (smp.c).  A hart alone: only the
  * CLINT timer can change mip while it sleeps, so time jumps to mtimecmp. */
 static void wfi_sleep(rvt_hart *h, uint64_t pc)
 {
-    if (hart_mip(h) & h->mie)
+    if ((hart_mip(h) & h->mie) || hart_smp_park(h))
         return;
     uint64_t now = hart_mtime(h);
     if (!((h->mie >> IRQ_MTI) & 1) || h->mtimecmp <= now) {

@@ -22,7 +22,7 @@ void hart_recheck(rvt_hart *h)
 
 uint64_t hart_mip(const rvt_hart *h)
 {
-    uint64_t ip = h->mip | h->dev.ext_ip;   /* SEIP: software bit OR the PLIC's (3.1.9) */
+    uint64_t ip = h->mip | h->ext_ip;   /* SEIP: software bit OR the PLIC's (3.1.9) */
     if (h->msip & 1)
         ip |= 1ull << IRQ_MSI;
     if (hart_mtime(h) >= h->mtimecmp)

@@ -86,6 +86,16 @@ int rvt_encap_write_sync(rvt_encap_writer *w)
     return emit(w, seq, n + 1);
 }
 
+int rvt_encap_writer_set_src(rvt_encap_writer *w, unsigned src)
+{
+    if (!w)
+        return RVT_ERR_INVAL;
+    if (src >> w->cfg.src_bits)
+        return RVT_ERR_RANGE;     /* Encapsulation 2.1.2: srcID is src_bits wide */
+    w->cfg.src_id = src;
+    return 0;
+}
+
 int rvt_encap_write(rvt_encap_writer *w, unsigned type, const uint64_t *ts, const uint8_t *payload,
                     size_t n)
 {

@@ -5,6 +5,7 @@
  * the specs and docs/hart.md, not from the code. */
 #include "hart/hart_int.h"
 #include "test_hart_util.h"
+#include "test_hart_dev.h"
 
 #define PLIC 0x0c000000ull
 #define PLIC_PRIO(s) (PLIC + 4ull * (s))
@@ -35,18 +36,6 @@ static void board_free(board *b)
 {
     rvt_hart_free(b->h);
     rvt_image_free(b->img);
-}
-
-static uint64_t rd(rvt_hart *h, uint64_t a, unsigned size)
-{
-    uint64_t v = 0xdead;
-    CHECK_EQ(hart_load_slow(h, a, size, &v), 0);
-    return v;
-}
-
-static void wr(rvt_hart *h, uint64_t a, unsigned size, uint64_t v)
-{
-    CHECK_EQ(hart_store_slow(h, a, size, v), 0);
 }
 
 static void test_plic_registers(void)

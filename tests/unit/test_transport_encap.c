@@ -154,6 +154,32 @@ static void writer_sync(void)
     rvt_encap_writer_free(w);
 }
 
+/* One writer, several sources (run --harts N: a funnel's worth): after
+ * rvt_encap_writer_set_src(w, 5) the packets carry srcID 5.  With 8 srcID
+ * bits (2.1.2) the srcID is the byte after the header, as in writer_sync:
+ * 01 03 22, then 01 05 33.  256 does not fit 8 bits: RVT_ERR_RANGE, and
+ * the next packet keeps srcID 5. */
+static void writer_set_src(void)
+{
+    rvt_tp_config c = cfg(8, 0, 0);
+    c.src_id = 3;
+    sinkbuf s = { .n = 0 };
+    int st;
+    rvt_encap_writer *w = rvt_encap_writer_new(&c, to_buf, &s, &st);
+    CHECK(w != NULL);
+    const uint8_t p1[] = { 0x22 }, p2[] = { 0x33 }, p3[] = { 0x44 };
+    CHECK_EQ(rvt_encap_write(w, 0, NULL, p1, 1), 0);
+    CHECK_EQ(rvt_encap_writer_set_src(w, 5), 0);
+    CHECK_EQ(rvt_encap_write(w, 0, NULL, p2, 1), 0);
+    CHECK_EQ(rvt_encap_writer_set_src(w, 256), RVT_ERR_RANGE);
+    CHECK_EQ(rvt_encap_write(w, 0, NULL, p3, 1), 0);
+    const uint8_t tail[] = { 0x01, 0x03, 0x22, 0x01, 0x05, 0x33, 0x01, 0x05, 0x44 };
+    CHECK_EQ(s.n, 33 + sizeof tail);
+    CHECK_MEM(s.b + 33, tail, sizeof tail);
+    CHECK_EQ(rvt_encap_writer_set_src(NULL, 1), RVT_ERR_INVAL);
+    rvt_encap_writer_free(w);
+}
+
 /* Nulls between packets are passed over; two sources demultiplex by srcID. */
 static void reader_nulls_and_sources(void)
 {
@@ -273,6 +299,7 @@ int main(void)
     worked_example();
     hand_vectors();
     writer_sync();
+    writer_set_src();
     reader_nulls_and_sources();
     reader_corrupt();
     unframed_alignment();

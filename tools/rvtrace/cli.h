@@ -196,10 +196,16 @@ int te_cmd_encode(int argc, char **argv);
 /* True if argv[i] is an E-Trace encoder option of `run` (--etrace, --te-opt,
  * --te-attr ...); *consumed gets how many argv entries it takes. */
 bool te_is_run_option(int argc, char **argv, int i, int *consumed);
-/* Open an encoder sink from the options collected by te_is_run_option().
- * Both return CLI_OK, CLI_FAIL or CLI_USAGE (printed); close(NULL) is OK. */
-int te_sink_open(int argc, char **argv, unsigned xlen, rvt_irec_sink *out, void **handle);
+/* Open the encoder sinks from the options collected by te_is_run_option():
+ * one encoder per hart of `run --harts N` into the one stream, out[i] for
+ * hart i (E-Trace: with several, encapsulated, srcID = base + i; N-Trace:
+ * SRC = base + i).  Both return CLI_OK, CLI_FAIL or CLI_USAGE (printed);
+ * close(NULL) is OK. */
 int te_sink_close(void *handle);
+int te_sink_open_harts(int argc, char **argv, unsigned xlen, unsigned nharts, rvt_irec_sink *out,
+                       void **handle);
+int nt_sink_open_harts(int argc, char **argv, unsigned xlen, unsigned nharts, rvt_irec_sink *out,
+                       void **handle);
 /* Data accesses as text (data_text.c): a sink writing the hart's records,
  * and the data-trace decoder writing what it rebuilds from a .te stream. */
 int data_text_open(const char *path, rvt_irec_sink *out, void **handle);
@@ -211,8 +217,7 @@ int te_data_decode(const struct rvt_te_attrs *a, const uint8_t *buf, size_t len,
 /* ---- N-Trace pieces (nt_cli.c) ---- */
 int nt_cmd_encode(int argc, char **argv);
 bool nt_is_run_option(int argc, char **argv, int i, int *consumed);
-/* As te_sink_open/te_sink_close: CLI statuses. */
-int nt_sink_open(int argc, char **argv, unsigned xlen, rvt_irec_sink *out, void **handle);
+/* nt_sink_open_harts (above) and nt_sink_close: as the E-Trace ones. */
 /* run --tci --etrace OUT: the E-Trace settings of run's options (the
  * output path in *path) for the TCI model to take over.  CLI status. */
 int te_run_attrs(int argc, char **argv, unsigned xlen, const char **path, struct rvt_te_attrs *out);
@@ -229,6 +234,11 @@ int cli_container_option(int argc, char **argv, int *i);
  * OUT.attrs (nothing for refflow). */
 int cli_container_encode_start(bool data_trace);
 int cli_container_write(FILE *f, const uint8_t *frame, size_t n);
+/* ... of hart `hart` (srcID = --encap-src-id + hart) */
+int cli_container_write_hart(FILE *f, unsigned hart, const uint8_t *frame, size_t n);
+/* n harts' encoders write one stream: encapsulated, the srcID wide enough
+ * for n (unless --encap-src-bits says otherwise).  CLI status. */
+int cli_container_harts(unsigned n);
 void cli_container_attrs_write(FILE *f);
 /* encode with --encap-ts-bytes: a sink in front of the encoder's that
  * keeps the time of the record being encoded for the packets' timestamps

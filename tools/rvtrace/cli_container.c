@@ -30,7 +30,7 @@ typedef struct lane {
 static struct {
     const char *name;        /* NULL: not given (refflow for E-Trace) */
     rvt_tp_config cfg;
-    bool cfg_init, type_given;
+    bool cfg_init, type_given, src_bits_given;
     bool widths_given;       /* an --encap-* value option: the bytes need not tell */
     long source;             /* --encap-source/--src: decode this srcID only; -1 = all */
     bool merged;             /* dump: every source in one stream, in stream order */
@@ -81,6 +81,8 @@ static int set_kv(const char *opt_name, const char *key, const char *v)
     }
     if (!strcmp(key, "encap_type_bits"))
         opt.type_given = true;
+    if (!strcmp(key, "encap_src_bits"))
+        opt.src_bits_given = true;
     opt.widths_given = true;
     return 1;
 }
@@ -196,12 +198,40 @@ int cli_container_encode_start(bool data_trace)
 
 int cli_container_write(FILE *f, const uint8_t *frame, size_t n)
 {
+    return cli_container_write_hart(f, 0, frame, n);
+}
+
+int cli_container_write_hart(FILE *f, unsigned hart, const uint8_t *frame, size_t n)
+{
     if (!opt.name || strcmp(opt.name, "encap"))
         return fwrite(frame, 1, n, f) == n ? 0 : RVT_ERR_IO;
     if (!writer && !(writer = rvt_encap_writer_new(cfg(), to_file, f, NULL)))
         return RVT_ERR_NOMEM;
+    int st = rvt_encap_writer_set_src(writer, cfg()->src_id + hart);
     uint64_t ts = cfg()->ts_bytes < 8 ? clock.now & ((1ull << 8 * cfg()->ts_bytes) - 1) : clock.now;
-    return rvt_encap_write_frame(writer, cfg()->ts_bytes ? &ts : NULL, frame, n);
+    return st < 0 ? st : rvt_encap_write_frame(writer, cfg()->ts_bytes ? &ts : NULL, frame, n);
+}
+
+int cli_container_harts(unsigned n)
+{
+    if (n < 2)
+        return CLI_OK;
+    if (opt.name && strcmp(opt.name, "encap")) {
+        cli_err("run: --harts %u with --etrace needs --container encap (one srcID per hart)", n);
+        return CLI_USAGE;
+    }
+    opt.name = "encap";     /* Encapsulation 2.1.2: the srcID names the hart */
+    unsigned bits = 0;
+    while ((cfg()->src_id + n - 1) >> bits)
+        bits++;
+    if (cfg()->src_bits < bits && !opt.src_bits_given) {
+        cfg()->src_bits = bits;
+    } else if (cfg()->src_bits < bits) {
+        cli_err("run: --harts %u needs srcIDs %u..%u, more than --encap-src-bits %u hold", n,
+                cfg()->src_id, cfg()->src_id + n - 1, cfg()->src_bits);
+        return CLI_USAGE;
+    }
+    return CLI_OK;
 }
 
 void cli_container_attrs_write(FILE *f)

@@ -39,14 +39,21 @@ const char cmd_encode_help[] =
     "\n"
     "A progress line (instructions so far) is shown every 2 s on a terminal.\n";
 
-/* One output stream and its encoder(s). */
+/* One E-Trace encoder of a stream: the hart its packets come from. */
+typedef struct te_lane {
+    struct enc_sink *s;
+    unsigned hart;
+    rvt_te_encoder *te;
+    rvt_te_data_encoder *dt;          /* E-Trace with --te-data */
+} te_lane;
+
+/* One output stream and its encoder(s): one per hart. */
 typedef struct enc_sink {
     cli_kind kind;
     rvt_proto_cfg *cfg;
     char *path;
     FILE *f;
-    rvt_te_encoder *te;
-    rvt_te_data_encoder *dt;          /* E-Trace with --te-data */
+    te_lane te[CLI_MAX_FILES];
     rvt_nt_port *port;
     rvt_nt_encoder *harts[CLI_MAX_FILES];
     unsigned nharts;
@@ -54,22 +61,29 @@ typedef struct enc_sink {
 
 static int te_write(void *ctx, const uint8_t *b, size_t n)
 {
-    enc_sink *s = ctx;
-    if (s->dt)
-        rvt_te_data_encoder_observe(s->dt, b, n);   /* 7.1.3: sync with te_inst */
-    return cli_container_write(s->f, b, n);     /* refflow or encap (cli_container.c) */
+    te_lane *l = ctx;
+    if (l->dt)
+        rvt_te_data_encoder_observe(l->dt, b, n);   /* 7.1.3: sync with te_inst */
+    return cli_container_write_hart(l->s->f, l->hart, b, n);   /* refflow or encap (cli_container.c) */
 }
 
-/* The encoders: E-Trace one (with its data encoder), N-Trace one per hart
- * with SRC ids src_id, src_id + 1, ...  A status. */
+/* The encoders, one per hart: E-Trace ones (with their data encoders)
+ * told apart by srcID, N-Trace ones with SRC ids src_id, src_id + 1, ...
+ * A status. */
 static int encoders_new(enc_sink *s, unsigned nharts)
 {
     int st = 0;
     if (s->kind == KIND_TE) {
         const rvt_te_attrs *a = rvt_proto_cfg_native(s->cfg);
-        if ((s->te = rvt_te_encoder_new(a, te_write, s, &st)) && a->data_trace)
-            s->dt = rvt_te_data_encoder_new(a, te_write, s, &st);
-        return s->te && (!a->data_trace || s->dt) ? 0 : st < 0 ? st : RVT_ERR_NOMEM;
+        for (unsigned k = 0; k < nharts; k++) {
+            te_lane *l = &s->te[s->nharts++];
+            *l = (te_lane){ .s = s, .hart = k };
+            if ((l->te = rvt_te_encoder_new(a, te_write, l, &st)) && a->data_trace)
+                l->dt = rvt_te_data_encoder_new(a, te_write, l, &st);
+            if (!l->te || (a->data_trace && !l->dt))
+                return st < 0 ? st : RVT_ERR_NOMEM;
+        }
+        return 0;
     }
     const rvt_nt_cfg *c = rvt_proto_cfg_native(s->cfg);
     if (!(s->port = rvt_nt_port_new(s->f, c->port_bytes)))
@@ -86,13 +100,15 @@ static int encoders_new(enc_sink *s, unsigned nharts)
 /* Close the stream; write OUT.attrs when all went well.  CLI status. */
 static int sink_finish(enc_sink *s, int rc)
 {
-    if (s->te && *rvt_te_encoder_why(s->te)) {   /* a value too wide for its field */
-        cli_err("%s: %s", s->path, rvt_te_encoder_why(s->te));
-        rc = CLI_FAIL;
-    }
-    for (unsigned k = 0; k < s->nharts; k++)
-        if (rvt_nt_encoder_end(s->harts[k]) < 0)
+    for (unsigned k = 0; k < s->nharts; k++) {
+        const rvt_te_encoder *te = s->te[k].te;
+        if (te && *rvt_te_encoder_why(te)) {   /* a value too wide for its field */
+            cli_err("%s: %s", s->path, rvt_te_encoder_why(te));
             rc = CLI_FAIL;
+        }
+        if (s->harts[k] && rvt_nt_encoder_end(s->harts[k]) < 0)
+            rc = CLI_FAIL;
+    }
     if (s->port && rvt_nt_port_close(s->port) < 0)
         rc = CLI_FAIL;
     if (s->f && fclose(s->f) != 0 && rc == CLI_OK) {
@@ -101,10 +117,11 @@ static int sink_finish(enc_sink *s, int rc)
     }
     if (rc == CLI_OK && cli_settings_save(s->path, s->cfg) != CLI_OK)
         rc = CLI_FAIL;
-    rvt_te_encoder_free(s->te);
-    rvt_te_data_encoder_free(s->dt);
-    for (unsigned k = 0; k < s->nharts; k++)
+    for (unsigned k = 0; k < s->nharts; k++) {
+        rvt_te_encoder_free(s->te[k].te);
+        rvt_te_data_encoder_free(s->te[k].dt);
         rvt_nt_encoder_free(s->harts[k]);
+    }
     rvt_proto_cfg_free(s->cfg);
     free(s->path);
     free(s);
@@ -135,8 +152,10 @@ static int sink_new(const char *out, rvt_proto_cfg *cfg, unsigned nharts, enc_si
 
 static rvt_irec_sink hart_sink(enc_sink *s, unsigned k)
 {
-    if (s->kind == KIND_TE)
-        return s->dt ? rvt_te_data_sink(s->dt, s->te) : rvt_te_encoder_sink(s->te);
+    if (s->kind == KIND_TE) {
+        const te_lane *l = &s->te[k < s->nharts ? k : 0];
+        return l->dt ? rvt_te_data_sink(l->dt, l->te) : rvt_te_encoder_sink(l->te);
+    }
     return rvt_nt_encoder_sink(s->harts[k]);
 }
 
@@ -160,6 +179,8 @@ static int settings_for_writing(const cli_args *a, cli_kind k, unsigned xlen, un
     rvt_proto_cfg_fill(c);
     if (rc == CLI_OK)
         rc = cli_settings_check(c, what);
+    if (rc == CLI_OK && k == KIND_TE && cli_container_harts(nharts) != CLI_OK)
+        rc = CLI_USAGE;
     if (rc == CLI_OK && k == KIND_TE &&
         cli_container_encode_start(((const rvt_te_attrs *)rvt_proto_cfg_native(c))->data_trace))
         rc = CLI_USAGE;
@@ -311,8 +332,8 @@ bool nt_is_run_option(int argc, char **argv, int i, int *consumed)
 /* argv holds only the options run_option collected, from index 0: the
  * output path of --etrace/--ntrace (*path), the settings parsed as
  * encode's (*cfg).  CLI status. */
-static int run_settings(cli_kind k, int argc, char **argv, unsigned xlen, const char **path,
-                        rvt_proto_cfg **cfg)
+static int run_settings(cli_kind k, int argc, char **argv, unsigned xlen, unsigned nharts,
+                        const char **path, rvt_proto_cfg **cfg)
 {
     const char *sw = k == KIND_TE ? "--etrace" : "--ntrace", *v;
     char **rest = calloc((size_t)argc + 2, sizeof *rest);
@@ -337,39 +358,42 @@ static int run_settings(cli_kind k, int argc, char **argv, unsigned xlen, const 
         rc = CLI_USAGE;
     }
     if (rc == CLI_OK)
-        rc = settings_for_writing(&a, k, xlen, 1, sw, cfg);
+        rc = settings_for_writing(&a, k, xlen, nharts, sw, cfg);
     return rc;
 }
 
-static int run_sink_open(cli_kind k, int argc, char **argv, unsigned xlen, rvt_irec_sink *out,
-                         void **handle)
+static int run_sink_open(cli_kind k, int argc, char **argv, unsigned xlen, unsigned nharts,
+                         rvt_irec_sink *out, void **handle)
 {
     const char *path;
     rvt_proto_cfg *cfg;
     *handle = NULL;
-    int rc = run_settings(k, argc, argv, xlen, &path, &cfg);
+    int rc = run_settings(k, argc, argv, xlen, nharts, &path, &cfg);
     enc_sink *s = NULL;
-    if (rc == CLI_OK && (rc = sink_new(path, cfg, 1, &s)) == CLI_OK) {
-        *out = hart_sink(s, 0);
+    if (rc == CLI_OK && (rc = sink_new(path, cfg, nharts, &s)) == CLI_OK) {
+        for (unsigned i = 0; i < nharts; i++)
+            out[i] = hart_sink(s, i);
         *handle = s;
     }
     return rc;
 }
 
-int te_sink_open(int argc, char **argv, unsigned xlen, rvt_irec_sink *out, void **handle)
+int te_sink_open_harts(int argc, char **argv, unsigned xlen, unsigned nharts, rvt_irec_sink *out,
+                       void **handle)
 {
-    return run_sink_open(KIND_TE, argc, argv, xlen, out, handle);
+    return run_sink_open(KIND_TE, argc, argv, xlen, nharts, out, handle);
 }
 
-int nt_sink_open(int argc, char **argv, unsigned xlen, rvt_irec_sink *out, void **handle)
+int nt_sink_open_harts(int argc, char **argv, unsigned xlen, unsigned nharts, rvt_irec_sink *out,
+                       void **handle)
 {
-    return run_sink_open(KIND_NT, argc, argv, xlen, out, handle);
+    return run_sink_open(KIND_NT, argc, argv, xlen, nharts, out, handle);
 }
 
 int te_run_attrs(int argc, char **argv, unsigned xlen, const char **path, rvt_te_attrs *out)
 {
     rvt_proto_cfg *cfg;
-    int rc = run_settings(KIND_TE, argc, argv, xlen, path, &cfg);
+    int rc = run_settings(KIND_TE, argc, argv, xlen, 1, path, &cfg);
     if (rc == CLI_OK) {
         *out = *(const rvt_te_attrs *)rvt_proto_cfg_native(cfg);
         rvt_proto_cfg_free(cfg);

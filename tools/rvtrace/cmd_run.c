@@ -10,6 +10,7 @@
 #include "rvtrace/etrace.h"
 #include "rvtrace/filter.h"
 #include "rvtrace/hart.h"
+#include "rvtrace/smp.h"
 #include "rvtrace/image.h"
 #include "rvtrace/ingress.h"
 #include "run_boot.h"
@@ -17,6 +18,7 @@
 #include "machine_opts.h"
 #include "rvtrace/pmu.h"
 #include "run_tci.h"
+#include "run_harts.h"
 
 const char cmd_run_help[] =
     "usage: rvtrace run PROG.elf [OPTIONS] [TRACE OPTIONS]\n"
@@ -76,6 +78,7 @@ const char cmd_run_help[] =
     "                       --data-out lists each access at its response\n"
     "  --null-trace         build ingress records and discard them (speed checks)\n"
     RUN_TCI_HELP
+    RUN_HARTS_HELP
     "  --tv F.tvt           write the tandem-verification trace (docs/tv.md)\n"
     "  --tv-eaddr           ... with effective addresses too (identifier 3)\n"
     "  --tv-mem             ... with memory request/response items (opcodes 8, 9)\n"
@@ -155,6 +158,9 @@ typedef struct run_opts {
     run_boot boot;               /* --bios, --kernel, ... (run_boot.c) */
     run_tci tci;                 /* --tci, --dump-sink, --pib (run_tci.c) */
     rvt_te_attrs tci_attrs;      /* --tci --etrace: the settings the CLI programs */
+    run_harts harts;             /* --harts, --quantum (run_harts.c) */
+    rvt_irec_sink te_out[RVT_SMP_MAX_HARTS], nt_out[RVT_SMP_MAX_HARTS];   /* per hart */
+    rvt_irec_sink tci_out[RVT_SMP_MAX_HARTS];
 } run_opts;
 
 typedef struct run_ctx {
@@ -219,6 +225,21 @@ static void split_te_attrs(run_opts *o)
     o->n_te += 4;
 }
 
+/* An option given that needs a single hart (NULL: none). */
+static const char *one_hart_option(const run_opts *o)
+{
+    const struct { bool on; const char *name; } one[] = {
+        { o->ingress, "--ingress" }, { o->tv, "--tv" }, { o->spike_csv || o->spike_data, "--export-spike-*" },
+        { o->data_out, "--data-out" }, { o->data_split, "--data-split" }, { o->pcs_traced, "--pcs-traced" },
+        { o->n_flt, "a filter or trigger option" }, { o->ctr || o->ctr_sample, "--ctr/--ctr-sample" },
+        { o->stat, "--stat" }, { cli_run_extra, "report" },
+    };
+    for (size_t k = 0; k < sizeof one / sizeof one[0]; k++)
+        if (one[k].on)
+            return one[k].name;
+    return NULL;
+}
+
 /* Returns 0 or CLI_USAGE. */
 static int parse_args(int argc, char **argv, run_opts *o)
 {
@@ -275,6 +296,8 @@ static int parse_args(int argc, char **argv, run_opts *o)
             o->events = v;
         else if (run_boot_option(argc, argv, &i, &o->boot)) {}
         else if (run_tci_option(argc, argv, &i, &o->tci)) {}
+        else if ((used = run_harts_option(argc, argv, &i, &o->harts)) != 0)
+            err = used < 0;
         else if (a[0] == '-' && a[1]) {
             cli_err("run: unknown option '%s' (see 'rvtrace help run')", a);
             err = true;
@@ -303,6 +326,8 @@ static int parse_args(int argc, char **argv, run_opts *o)
         err = true;
     if (!err && o->ctr_sample && !o->ctr_control)
         o->ctr_control = CTR_SAMPLE_CONTROL;
+    if (!err && run_harts_allows(&o->harts, one_hart_option(o)) != CLI_OK)
+        err = true;
     return err ? CLI_USAGE : 0;
 }
 
@@ -365,7 +390,9 @@ static int open_filter(const run_opts *o, rvt_image *img, sinks *s)
     return 0;
 }
 
-static int open_sinks(run_opts *o, unsigned xlen, rvt_image *img, sinks *s)
+/* Hart `hart` of n: the encoders are opened with hart 0's sinks, one
+ * per hart into the one stream (o->te_out, o->nt_out). */
+static int open_sinks(run_opts *o, unsigned xlen, rvt_image *img, sinks *s, unsigned hart, unsigned n)
 {
     rvt_irec_tee_init(&s->tee);
     int st = 0;
@@ -407,23 +434,21 @@ static int open_sinks(run_opts *o, unsigned xlen, rvt_image *img, sinks *s)
     }
     rvt_irec_sink k;
     if (o->n_te && o->tci.on) {     /* --tci --etrace OUT: the TCI model takes the settings */
-        int rc = te_run_attrs(o->n_te, o->te_args, xlen, &o->tci.etrace, &o->tci_attrs);
+        int rc = hart ? CLI_OK : te_run_attrs(o->n_te, o->te_args, xlen, &o->tci.etrace, &o->tci_attrs);
         if (rc != CLI_OK)
             return rc;
         o->tci.attrs = &o->tci_attrs;
     } else if (o->n_te) {
-        int rc = te_sink_open(o->n_te, o->te_args, xlen, &k, &s->te);
+        int rc = hart ? CLI_OK : te_sink_open_harts(o->n_te, o->te_args, xlen, n, o->te_out, &s->te);
         if (rc != CLI_OK)
             return rc;
-        if (s->te)
-            rvt_irec_tee_add(&s->tee, &k);
+        rvt_irec_tee_add(&s->tee, &o->te_out[hart]);
     }
     if (o->n_nt) {
-        int rc = nt_sink_open(o->n_nt, o->nt_args, xlen, &k, &s->nt);
+        int rc = hart ? CLI_OK : nt_sink_open_harts(o->n_nt, o->nt_args, xlen, n, o->nt_out, &s->nt);
         if (rc != CLI_OK)
             return rc;
-        if (s->nt)
-            rvt_irec_tee_add(&s->tee, &k);
+        rvt_irec_tee_add(&s->tee, &o->nt_out[hart]);
     }
     if (o->data_out) {
         if (data_text_open(o->data_out, &k, &s->dtext) != CLI_OK)
@@ -441,12 +466,12 @@ static int open_sinks(run_opts *o, unsigned xlen, rvt_image *img, sinks *s)
             return rc;
         rvt_irec_tee_add(&s->tee, &k);
     }
-    if (o->tci.on) {            /* hart 0's Trace Encoder (run_tci.c) */
+    if (o->tci.on) {            /* each hart's Trace Encoder (run_tci.c) */
         rvt_hart_cfg ram = { .ram_size = o->ram_size };
-        int rc = run_tci_open(&o->tci, &ram, xlen, &k);
+        int rc = hart ? CLI_OK : run_tci_open(&o->tci, &ram, xlen, n, o->tci_out);
         if (rc != CLI_OK)
             return rc;
-        rvt_irec_tee_add(&s->tee, &k);
+        rvt_irec_tee_add(&s->tee, &o->tci_out[hart]);
     }
     if (o->null_trace) {
         rvt_irec_sink null = { NULL, null_put, NULL, NULL };
@@ -509,21 +534,37 @@ static void print_filter_summary(const rvt_filter *f)
             (unsigned long long)fs->trace_off, (unsigned long long)fs->notify);
 }
 
-static void print_summary(const run_opts *o, rvt_hart *h, int why, double secs)
+/* Instructions retired by every hart. */
+static uint64_t instret_all(const rvt_smp *m)
 {
+    uint64_t n = 0;
+    for (unsigned i = 0; i < rvt_smp_count(m); i++) {
+        rvt_hart_stats st;
+        rvt_hart_get_stats(rvt_smp_hart(m, i), &st);
+        n += st.instret;
+    }
+    return n;
+}
+
+/* One line per hart ("hart I: " with several); MIPS of all together. */
+static void print_summary(const run_opts *o, const rvt_smp *m, unsigned i, int why, double secs)
+{
+    rvt_hart *h = rvt_smp_hart(m, i);
     rvt_hart_stats st;
     rvt_hart_get_stats(h, &st);
-    char a[32], b[32], c[32], d[32];
-    double mips = secs > 0 ? (double)st.instret / secs / 1e6 : 0;
-    fprintf(stderr, "rvtrace: %s instructions retired, %s exceptions, %s interrupts",
+    char a[32], b[32], c[32], d[32], who[24] = "";
+    if (rvt_smp_count(m) > 1)
+        snprintf(who, sizeof who, "hart %u: ", i);
+    double mips = secs > 0 ? (double)instret_all(m) / secs / 1e6 : 0;
+    fprintf(stderr, "rvtrace: %s%s instructions retired, %s exceptions, %s interrupts", who,
             cli_thousands(st.instret, a, sizeof a), cli_thousands(st.exceptions, b, sizeof b),
             cli_thousands(st.interrupts, c, sizeof c));
-    if (why == RVT_HART_EXITED)
+    if (why == RVT_HART_EXITED && h == rvt_smp_last(m))
         fprintf(stderr, ", exit code %d", rvt_hart_exit_code(h));
     fprintf(stderr, ", %.3f s, %s MIPS\n", secs,
             cli_thousands((uint64_t)(mips + 0.5), d, sizeof d));
     if (o->stats) {
-        fprintf(stderr, "rvtrace: %s executed, %s cycles, %s ingress blocks, %s data records\n",
+        fprintf(stderr, "rvtrace: %s%s executed, %s cycles, %s ingress blocks, %s data records\n", who,
                 cli_thousands(st.executed, a, sizeof a), cli_thousands(st.cycles, b, sizeof b),
                 cli_thousands(st.records, c, sizeof c), cli_thousands(st.data_records, d, sizeof d));
     }
@@ -543,20 +584,18 @@ static int program_status(const run_opts *o, int code)
 
 /* cs: --ctr-sample's sampler (NULL without): the hart runs N
  * instructions at a time and a sample is taken after each. */
-static int execute(const run_opts *o, rvt_hart *h, ctr_sampler *cs, double *secs)
+static int execute(const run_opts *o, rvt_smp *m, ctr_sampler *cs, double *secs)
 {
     cli_progress pr;
     cli_progress_init(&pr, !o->quiet);
     double t0 = cli_now();
     int why;
-    while ((why = rvt_hart_run(h, cs ? o->ctr_sample : RUN_CHUNK)) == RVT_HART_STEP_LIMIT) {
+    while ((why = rvt_smp_run(m, cs ? o->ctr_sample : RUN_CHUNK)) == RVT_HART_STEP_LIMIT) {
         if (cs)
-            ctr_sampler_take(cs, h);
+            ctr_sampler_take(cs, rvt_smp_hart(m, 0));
         if (cli_progress_due(&pr)) {
-            rvt_hart_stats st;
-            rvt_hart_get_stats(h, &st);
             char a[32];
-            cli_progress_show(&pr, "%s instructions", cli_thousands(st.instret, a, sizeof a));
+            cli_progress_show(&pr, "%s instructions", cli_thousands(instret_all(m), a, sizeof a));
         }
     }
     cli_progress_done(&pr);
@@ -585,41 +624,55 @@ static int run_loaded(run_opts *o, rvt_image *img)
         cli_err("run: --misaligned must be trap or emulate, not '%s'", o->misaligned);
         return CLI_USAGE;
     }
-    pc_file *all = NULL, *ret = NULL;
-    sinks sk = { 0 };
+    unsigned n = o->harts.n ? (unsigned)o->harts.n : 1;
+    pc_file *all[RVT_SMP_MAX_HARTS] = { 0 }, *ret[RVT_SMP_MAX_HARTS] = { 0 };
+    sinks sk[RVT_SMP_MAX_HARTS] = { 0 };
+    run_ctx ctx[RVT_SMP_MAX_HARTS];
     tv_out *tv = NULL;
-    int rc = open_pc_file(&all, o->pcs);
+    int rc = 0;
+    for (unsigned i = 0; i < n && !rc; i++) {
+        rc = open_pc_file(&all[i], run_harts_path(&o->harts, 0, i, o->pcs));
+        if (!rc)
+            rc = open_pc_file(&ret[i], run_harts_path(&o->harts, 1, i, o->pcs_retired));
+        ctx[i] = (run_ctx){ all[i], ret[i] };
+    }
     if (!rc && o->tv && !(tv = tv_out_open(o->tv, xlen, o->tv_eaddr, o->tv_mem)))
         rc = CLI_FAIL;
-    if (!rc)
-        rc = open_pc_file(&ret, o->pcs_retired);
-    if (!rc)
-        rc = open_sinks(o, xlen, img, &sk);
+    for (unsigned i = 0; i < n && !rc; i++)
+        rc = open_sinks(o, xlen, img, &sk[i], i, n);
     ctr_sampler cs = { 0 };
     if (!rc && o->ctr_sample)
         rc = ctr_sampler_open(&cs, o->lbr, img);
+    rvt_smp *m = NULL;
     rvt_hart *h = NULL;
     if (!rc) {
-        run_ctx ctx = { all, ret };
-        rvt_hart_cfg cfg = {
+        rvt_hart_cfg cfg[RVT_SMP_MAX_HARTS];
+        cfg[0] = (rvt_hart_cfg){
             .xlen = xlen, .no_compressed = no_c, .no_fp = no_fp, .ram_size = o->ram_size,
             .misaligned_emulate = o->misaligned && !strcmp(o->misaligned, "emulate"),
             .max_instr = o->max_instr, .retire_width = (unsigned)o->width,
-            .sink = hart_sink(&sk), .data_records = o->data,
+            .data_records = o->data,
             .split_loads = (unsigned)o->data_split,
-            .console = on_console, .on_pc = (all || ret) ? on_pc : NULL, .pc_ctx = &ctx,
+            .console = on_console, .on_pc = (o->pcs || o->pcs_retired) ? on_pc : NULL,
             .diag = cli_diag, .diag_ctx = (void *)o->elf,
             .sbi_pmu = o->sbi || rvt_hart_wants_sbi(img), .pmu_tally = o->stat, .ctr_control = o->ctr_control,
             .tci = o->tci.t,
         };
-        cfg.spike_machine = o->machine.spike_machine;
-        cfg.nmem = o->machine.nmem;
-        memcpy(cfg.mem, o->machine.mem, sizeof cfg.mem);
-        tv_out_hook(tv, &cfg);
+        cfg[0].spike_machine = o->machine.spike_machine;
+        cfg[0].nmem = o->machine.nmem;
+        memcpy(cfg[0].mem, o->machine.mem, sizeof cfg[0].mem);
+        tv_out_hook(tv, &cfg[0]);
         int st = 0;
-        rc = run_boot_cfg(&o->boot, &cfg, xlen);
+        cfg[0].nharts = n;     /* the device tree's /cpus */
+        rc = run_boot_cfg(&o->boot, &cfg[0], xlen);
+        for (unsigned i = 0; i < n; i++) {
+            cfg[i] = cfg[0];
+            cfg[i].sink = hart_sink(&sk[i]);
+            cfg[i].pc_ctx = &ctx[i];
+        }
         if (!rc)
-            h = rvt_hart_new(&cfg, img, &st);
+            m = rvt_smp_new(cfg, n, o->harts.quantum, img, &st);
+        h = m ? rvt_smp_hart(m, 0) : NULL;
         if (rc) {
             /* run_boot_cfg said why */
         } else if (h && tv_out_start(tv, h)) {
@@ -630,27 +683,28 @@ static int run_loaded(run_opts *o, rvt_image *img)
         } else {
             double secs;
             o->tci.h = h;
-            int why = execute(o, h, cs.f ? &cs : NULL, &secs);
-            int fin = rvt_hart_finish(h);
+            int why = execute(o, m, cs.f ? &cs : NULL, &secs);
+            int fin = rvt_smp_finish(m);
             if (o->tci.on && run_tci_close(&o->tci) != CLI_OK)
                 fin = fin < 0 ? fin : RVT_ERR_IO;
             fflush(stdout);
-            if (!o->quiet)
-                print_summary(o, h, why, secs);
-            if (!o->quiet && sk.filter)
-                print_filter_summary(sk.filter);
+            for (unsigned i = 0; i < n && !o->quiet; i++)
+                print_summary(o, m, i, why, secs);
+            if (!o->quiet && sk[0].filter)
+                print_filter_summary(sk[0].filter);
             if (o->ctr)
                 ctr_print(stderr, h, img);
             if (o->stat)
                 stat_print(stderr, rvt_hart_pmu(h), o->sel, o->nsel, o->elf, secs);
+            rvt_hart *last = rvt_smp_last(m);
             if (why == RVT_HART_EXITED) {
-                rc = program_status(o, rvt_hart_exit_code(h));
+                rc = program_status(o, rvt_hart_exit_code(last));
             } else if (why == RVT_HART_MAX_INSTR) {
                 cli_err("%s: stopped after --max-instr %" PRIu64 " instructions", o->elf, o->max_instr);
                 rc = CLI_FAIL;
             } else {
-                const char *m = rvt_hart_fatal_msg(h);
-                cli_err("%s: %s", o->elf, m ? m : rvt_status_str(why));
+                const char *msg = rvt_hart_fatal_msg(last);
+                cli_err("%s: %s", o->elf, msg ? msg : rvt_status_str(why));
                 rc = CLI_FAIL;
             }
             if (fin < 0) {
@@ -659,22 +713,24 @@ static int run_loaded(run_opts *o, rvt_image *img)
             }
         }
     }
-    int io = close_sinks(&sk) ? CLI_FAIL : CLI_OK;
+    int io = CLI_OK;
+    for (unsigned i = 0; i < n; i++)
+        if (close_sinks(&sk[i]))
+            io = CLI_FAIL;
     if (ctr_sampler_close(&cs))
         io = CLI_FAIL;
     if (tv_out_close(tv))
         io = CLI_FAIL;
-    if (close_pc_file(all))
-        io = CLI_FAIL;
-    if (close_pc_file(ret))
-        io = CLI_FAIL;
+    for (unsigned i = 0; i < n; i++)
+        if (close_pc_file(all[i]) || close_pc_file(ret[i]))
+            io = CLI_FAIL;
     /* The outputs of a run that went (a failing program, --max-instr) are
      * complete: they are kept; main() removes them on any other failure. */
     if (io == CLI_OK && h)
         io = cli_out_commit();
     if (io != CLI_OK && !rc)
         rc = CLI_FAIL;
-    rvt_hart_free(h);
+    rvt_smp_free(m);
     return rc;
 }
 
@@ -685,6 +741,7 @@ static void free_opts(run_opts *o)
     free(o->nt_args);
     free(o->flt_args);
     run_tci_free(&o->tci);
+    run_harts_free(&o->harts);
 }
 
 int cmd_run(int argc, char **argv)

@@ -178,7 +178,11 @@ int run_boot_cfg(run_boot *b, rvt_hart_cfg *cfg, unsigned xlen)
         if (!b->dtb_buf || check_dtb(b) != CLI_OK)
             return CLI_FAIL;
         b->dtb_len = be32(b->dtb_buf + 4);   /* the blob, not what follows it */
-    } else if (b->bios || b->dump_dtb) {
+    }
+    /* several harts: always a device tree (a1), where SMP software finds
+     * its harts, as QEMU's virt gives one to -kernel too */
+    bool smp = cfg->nharts > 1;
+    if (!b->dtb && (b->bios || b->dump_dtb || smp)) {
         rvt_hart_dtb_opts opt = { b->append, b->initrd_start, b->initrd_end };
         int st = rvt_hart_dtb_build(cfg, xlen, &opt, &b->dtb_buf, &b->dtb_len);
         if (st < 0) {
@@ -188,7 +192,7 @@ int run_boot_cfg(run_boot *b, rvt_hart_cfg *cfg, unsigned xlen)
     }
     if (b->dump_dtb && dump_dtb(b) != CLI_OK)
         return CLI_FAIL;
-    if (b->bios || b->dtb) {
+    if (b->bios || b->dtb || smp) {
         cfg->dtb = b->dtb_buf;
         cfg->dtb_len = b->dtb_len;
     }

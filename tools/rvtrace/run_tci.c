@@ -1,5 +1,5 @@
 /* rvtrace run --tci / --dump-sink / --pib (docs/tci.md): the Trace Control
- * Interface model on the board, the E-Trace encoder behind hart 0's
+ * Interface model on the board, the E-Trace encoder behind each hart's
  * registers, and the RAM sink's buffer saved at exit in the form decode
  * takes (F, F.attrs with the sink_* keys, rvt_sink_order). */
 #include <stdlib.h>
@@ -44,17 +44,29 @@ static void wr(run_tci *rt, uint64_t off, uint32_t v)
     rvt_tci_write(rt->t, off, v);
 }
 
-/* trTeControl and trTeInstFeatures for run's E-Trace settings: optimized
- * mode, trTeInstSyncMode = resync_mode, trTeInstSyncMax = resync_max (the
- * same encodings), the full-address, sijump and implicit-return modes. */
-static void program_encoder(run_tci *rt, const rvt_te_attrs *a)
+/* Bits a srcID of n harts needs (trTeInstFeatures.trTeSrcBits). */
+static unsigned src_bits(unsigned n)
 {
-    uint64_t te = RVT_TCI_TE(0);
+    unsigned b = 0;
+    while ((n - 1) >> b)
+        b++;
+    return b;
+}
+
+/* trTeControl and trTeInstFeatures of hart h's encoder for run's E-Trace
+ * settings: optimized mode, trTeInstSyncMode = resync_mode,
+ * trTeInstSyncMax = resync_max (the same encodings), the full-address,
+ * sijump and implicit-return modes; with several harts srcID = h
+ * (trTeSrcID, bits 27:16; trTeSrcBits, 31:28). */
+static void program_encoder(run_tci *rt, const rvt_te_attrs *a, unsigned h)
+{
+    uint64_t te = RVT_TCI_TE(h);
     unsigned max = a->resync_max > 15 ? 15 : a->resync_max;
     uint32_t ctl = RVT_TCI_ACTIVE | 6u << 4 | (a->resync_mode & 3u) << 16 | max << 20;
     uint32_t feat = (a->options & RVT_TE_OPT_FULL_ADDRESS ? 1u << 0 : 0) |
                     (a->options & RVT_TE_OPT_SIJUMP ? 1u << 2 : 0) |
-                    (a->options & RVT_TE_OPT_IMPLICIT_RETURN ? 1u << 3 : 0);
+                    (a->options & RVT_TE_OPT_IMPLICIT_RETURN ? 1u << 3 : 0) |
+                    h << 16 | src_bits(rt->nharts) << 28;
     wr(rt, te, 0);
     wr(rt, te, RVT_TCI_ACTIVE);
     wr(rt, te + 8, feat);
@@ -75,10 +87,12 @@ static void drive(run_tci *rt, const rvt_te_attrs *a)
     wr(rt, RVT_TCI_FUNNEL, 0);
     wr(rt, RVT_TCI_FUNNEL, RVT_TCI_ACTIVE);
     wr(rt, RVT_TCI_FUNNEL, RVT_TCI_ACTIVE | RVT_TCI_ENABLE);
-    program_encoder(rt, a);
+    for (unsigned h = 0; h < rt->nharts; h++)
+        program_encoder(rt, a, h);
 }
 
-int run_tci_open(run_tci *rt, const rvt_hart_cfg *cfg, unsigned xlen, rvt_irec_sink *out)
+int run_tci_open(run_tci *rt, const rvt_hart_cfg *cfg, unsigned xlen, unsigned nharts,
+                 rvt_irec_sink *out)
 {
     const char *pib = rt->etrace ? rt->etrace : rt->pib;
     if (rt->etrace && rt->pib) {
@@ -88,7 +102,8 @@ int run_tci_open(run_tci *rt, const rvt_hart_cfg *cfg, unsigned xlen, rvt_irec_s
     if (pib && !(rt->pibf = cli_out_fopen(pib, "wb")))
         return CLI_FAIL;
     /* SMEM: the sink may write the whole RAM (the program chooses where) */
-    rvt_tci_cfg tc = { .nharts = 1, .sram_size = TCI_SRAM, .smem_base = RAM_BASE,
+    rt->nharts = nharts;
+    rvt_tci_cfg tc = { .nharts = nharts, .sram_size = TCI_SRAM, .smem_base = RAM_BASE,
                        .smem_size = cfg->ram_size ? cfg->ram_size : 128ull << 20,
                        .idle_byte = 0x00, .mem_write = to_ram, .pib_out = to_pib, .ctx = rt };
     int st;
@@ -98,15 +113,17 @@ int run_tci_open(run_tci *rt, const rvt_hart_cfg *cfg, unsigned xlen, rvt_irec_s
     a.iaddress_width = xlen;
     if (rt->attrs)
         a = *rt->attrs;
-    if (rt->t)
-        rt->te = rvt_tci_te_new(rt->t, 0, &a, &st);
-    if (!rt->te) {
+    for (unsigned h = 0; h < nharts && rt->t; h++) {
+        if (!(rt->te[h] = rvt_tci_te_new(rt->t, h, &a, &st)))
+            break;
+        out[h] = rvt_tci_te_sink(rt->te[h]);
+    }
+    if (!rt->te[nharts - 1]) {
         cli_err("--tci: %s", rvt_status_str(st));
         return CLI_FAIL;
     }
     if (rt->etrace)
         drive(rt, &a);
-    *out = rvt_tci_te_sink(rt->te);
     return CLI_OK;
 }
 
@@ -119,8 +136,8 @@ static int write_attrs(const run_tci *rt, const char *out, const rvt_sink_state 
     FILE *f = cli_out_fopen(path, "w");
     if (!f)
         return CLI_FAIL;
-    int bad = rvt_te_attrs_write(rvt_tci_te_attrs(rt->te), f) < 0;
-    bad |= rvt_tp_config_write(rvt_tci_te_container(rt->te), f) < 0;
+    int bad = rvt_te_attrs_write(rvt_tci_te_attrs(rt->te[0]), f) < 0;
+    bad |= rvt_tp_config_write(rvt_tci_te_container(rt->te[0]), f) < 0;
     if (s)
         bad |= rvt_sink_state_format(s, buf, sizeof buf) < 0 || fputs(buf, f) == EOF;
     bad |= fclose(f) != 0;
@@ -185,7 +202,8 @@ void run_tci_free(run_tci *rt)
 {
     if (rt->pibf)
         fclose(rt->pibf);
-    rvt_tci_te_free(rt->te);
+    for (unsigned h = 0; h < RVT_SMP_MAX_HARTS; h++)
+        rvt_tci_te_free(rt->te[h]);
     rvt_tci_free(rt->t);
     memset(rt, 0, sizeof *rt);
 }
