@@ -23,6 +23,7 @@ typedef struct interop_row {
     uint64_t ref_bytes;             /* the reference's smallest decodable stream */
     char ref_config[INTEROP_NAME];
     uint64_t ref_instructions;      /* the manifest's count for it */
+    uint64_t floor_bytes;           /* te_floor.h / nt_floor.h bound for the input */
     bool done;
 } interop_row;
 

@@ -8,7 +8,8 @@
 #    instructions of each row, checked against the corpus by hand (N-Trace:
 #    lines of the PC list, the manifest's count; E-Trace: encoder-input rows
 #    that retire: the manifest's count less the rows of traps that do not
-#    retire, 8 in traps.S, README "exception before retirement");
+#    retire, 8 in traps.S, README "exception before retirement"); amo_smc
+#    (N-Trace) is the hart's run, decoded with its buffer's contents;
 #  - the reference column is the smallest stream the corpus marks
 #    decodable: N-Trace coswap 11038 bytes (htm-cs8; htm-cnt8-rpt2's 11034
 #    fails the spec decoder), E-Trace deeprec 6226 (itype3_basic;
@@ -33,10 +34,12 @@ rows() {
 }
 rows N-Trace > "$T/nt"
 rows E-Trace > "$T/te"
-for p in coswap deeprec traps privs rv32mix branchy; do
+for p in coswap deeprec traps privs amo_smc rv32mix branchy; do
     want=$(awk -F'\t' -v p="$p" '$1 == "htm" && $4 == p {print $6}' "$I/ntrace-refcode/manifest.tsv")
     got=$(awk -v p="$p" '$1 == p {print $2}' "$T/nt")
     [ -n "$got" ] && [ "$got" = "$want" ] || bad "N-Trace $p: $got instructions, the PC list has $want"
+done
+for p in coswap deeprec traps privs rv32mix branchy; do
     want=$(awk -F'\t' -v p="$p" '$1 == "itype4_basic" && $2 == p {print $27}' "$I/etrace-refflow/manifest.tsv")
     [ "$p" = traps ] && want=$((want - 8))
     got=$(awk -v p="$p" '$1 == p {print $2}' "$T/te")
