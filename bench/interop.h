@@ -1,5 +1,5 @@
 /* Compression against the reference implementations (issue #18,
- * "Compression, restated"; bench/interop.c, docs/bench.md): per interop
+ * "Compression, restated"; bench/interop.c, docs/compression.md): per interop
  * corpus program and protocol, rvtrace's smallest stream over its option
  * sets beside the reference's smallest decodable stream over the corpus
  * configurations, on the same instructions.  Include as "interop.h"

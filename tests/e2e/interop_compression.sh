@@ -1,6 +1,6 @@
 #!/bin/bash
 # Compression against the reference implementations (issue #18,
-# "Compression, restated"; bench/interop.c, docs/bench.md): `rvtrace bench
+# "Compression, restated"; bench/interop.c, docs/compression.md): `rvtrace bench
 # --interop-only` over the interop corpus.
 #  - every rvtrace stream it counts decoded back to the PCs it was encoded
 #    from (the bench exits 1 otherwise), for every corpus program;
