@@ -33,16 +33,20 @@
  * sijump mode follows (3.2.4). */
 static const char *const te_sets[] = {
     "options=sijump",                                       /* delta address */
-    "options=all",
-    "options=all resync_max=15",
-    "options=all version=2.0 resync_max=15",
+    "options=all",                                          /* --te-opt all: a 32-entry stack */
+    /* 2^7 return addresses: deeprec recurses 100 deep */
+    "options=all resync_max=15 return_stack_size=7",
+    "options=all version=2.0 resync_max=15 return_stack_size=7",
     "options=implicit-return,implicit-except,sijump,jump-target-cache resync_max=15",
-    "options=implicit-return,implicit-except,sijump,branch-prediction resync_max=15",
-    "options=implicit-return,implicit-except,sijump resync_max=15",
+    "options=implicit-return,implicit-except,sijump,jump-target-cache resync_max=15 return_stack_size=7",
+    "options=implicit-return,implicit-except,sijump,branch-prediction resync_max=15 return_stack_size=7",
+    "options=implicit-return,implicit-except,sijump resync_max=15 return_stack_size=7",
 };
 static const char *const nt_sets[] = {
     "trTeInstMode=6",
     "trTeInstMode=6 trTeInstImplicitReturnMode=3 trTeInstEnRepeatedHistory=1",
+    /* a 26-bit HIST register (9.3 and table 10 leave its size open) */
+    "trTeInstMode=6 trTeInstImplicitReturnMode=3 trTeInstEnRepeatedHistory=1 rvtHistBits=26",
     "trTeInstMode=6 trTeInstImplicitReturnMode=3 trTeInstEnRepeatedHistory=1 trTeInstEnSequentialJump=1",
     "trTeInstMode=6 trTeInstImplicitReturnMode=3 rvtReturnStackDepth=8 trTeInstEnRepeatedHistory=1 "
     "trTeInstEnSequentialJump=1",
@@ -277,24 +281,19 @@ bad:
     return NULL;
 }
 
+/* The protocol's own encoder behind an rvt_irec_sink, fed every record. */
 static int encode(bool te, rvt_proto_cfg *c, const input *in, vec *out)
 {
     int st = 0;
-    if (te) {
-        rvt_te_encoder *e = rvt_te_encoder_new(rvt_proto_cfg_native(c), bytes_put, out, &st);
-        if (!e)
-            return st ? st : RVT_ERR_NOMEM;
-        if ((st = rvt_te_encoder_put(e, in->recs.p, in->recs.n)) >= 0)
-            st = rvt_te_encoder_end(e);
-        rvt_te_encoder_free(e);
-    } else {
-        rvt_nt_encoder *e = rvt_nt_encoder_new(rvt_proto_cfg_native(c), bytes_put, out, &st);
-        if (!e)
-            return st ? st : RVT_ERR_NOMEM;
-        if ((st = rvt_nt_encoder_put(e, in->recs.p, in->recs.n)) >= 0)
-            st = rvt_nt_encoder_end(e);
-        rvt_nt_encoder_free(e);
-    }
+    rvt_te_encoder *tee = te ? rvt_te_encoder_new(rvt_proto_cfg_native(c), bytes_put, out, &st) : NULL;
+    rvt_nt_encoder *nte = te ? NULL : rvt_nt_encoder_new(rvt_proto_cfg_native(c), bytes_put, out, &st);
+    if (!tee && !nte)
+        return st ? st : RVT_ERR_NOMEM;
+    rvt_irec_sink s = tee ? rvt_te_encoder_sink(tee) : rvt_nt_encoder_sink(nte);
+    if ((st = s.put(s.ctx, in->recs.p, in->recs.n)) >= 0)
+        st = s.end(s.ctx);
+    rvt_te_encoder_free(tee);
+    rvt_nt_encoder_free(nte);
     return st;
 }
 
