@@ -19,6 +19,7 @@
 #include "rvtrace/out.h"
 #include "floors.h"
 #include "sampling.h"
+#include "interop.h"
 
 #define MAX_PROGS 64
 #define MAX_PATH 512
@@ -645,10 +646,12 @@ static uint64_t column_bits(const workload *w, size_t c)
     return c < NMODES ? w->bytes[c] * 8 : w->floor_bits[c - NMODES];
 }
 
-static void report(FILE *f, workload *w, size_t n, const long_result *L, const char *long_name)
+static void report(FILE *f, workload *w, size_t n, const long_result *L, const char *long_name,
+                   const interop_result *ir)
 {
     fprintf(f, "# rvtrace benchmark results\n\n");
     machine_info(f);
+    interop_report(f, ir);
     if (L && L->instret) {
         fprintf(f, "## Long workload (%s, %" PRIu64 " instructions)\n\n", long_name, L->instret);
         fprintf(f, "| what | M instr/s (CPU) | M instr/s (wall) | goal |\n|---|---:|---:|---|\n");
@@ -730,9 +733,9 @@ static void report(FILE *f, workload *w, size_t n, const long_result *L, const c
             fprintf(f, " **%.3f** |", (double)tot_bits[c] / (double)tot_instr);
         fputc('\n', f);
     }
-    fprintf(f, "\nGoals: E-Trace all modes <= 0.15; N-Trace HTM with implicit return and "
-               "repeated history <= 0.19 (nt:htm+sj+ir+rpt); N-Trace BTM <= 1.6\n"
-               "(nt:btm+sj+ir+rpt) (mean of workloads).\n"
+    fprintf(f, "\nThe mean-of-workloads goals of the first work (E-Trace all modes <= 0.15, N-Trace\n"
+               "HTM+sj+ir+rpt <= 0.19, BTM <= 1.6) are withdrawn (issue #18): size is judged against\n"
+               "the reference implementations, the section above (docs/compression.md).\n"
                "te:* modes are E-Trace te_inst streams in the reference-flow container "
                "(header bytes counted); nt:* are N-Trace MSEO streams.\n"
                "te:floor is a lower bound on any E-Trace of the run, whatever the options\n"
@@ -753,18 +756,21 @@ int main(int argc, char **argv)
 #endif
 {
     const char *dir = "programs", *out = "bench/RESULTS.md", *long_name = "long.elf";
-    bool quick = false, wrapped_only = false;
+    const char *interop_dir = "../shared/interop";
+    bool quick = false, wrapped_only = false, interop_only = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--programs") && i + 1 < argc) dir = argv[++i];
         else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
         else if (!strcmp(argv[i], "--long") && i + 1 < argc) long_name = argv[++i];
         else if (!strcmp(argv[i], "--quick")) quick = true;
         else if (!strcmp(argv[i], "--wrapped-only")) wrapped_only = true;
+        else if (!strcmp(argv[i], "--interop") && i + 1 < argc) interop_dir = argv[++i];
+        else if (!strcmp(argv[i], "--interop-only")) interop_only = true;
         else if (!strcmp(argv[i], "--wrapped-mib") && i + 1 < argc)
             wrapped_bytes = strtoull(argv[++i], NULL, 0) << 20;
         else {
             fprintf(stderr, "usage: rvtrace bench [--programs DIR] [--out FILE] [--long NAME.elf] [--quick]\n"
-                            "       [--wrapped-mib N] [--wrapped-only]\n");
+                            "       [--wrapped-mib N] [--wrapped-only] [--interop DIR] [--interop-only]\n");
             return 2;
         }
     }
@@ -779,6 +785,12 @@ int main(int argc, char **argv)
         report_wrapped(stdout, &L.wrapped);
         return 0;
     }
+    static interop_result ir;
+    if (interop_only) {     /* the reference comparison alone, on stdout */
+        int st = interop_measure(interop_dir, &ir);
+        interop_report(stdout, &ir);
+        return st < 0 ? 1 : 0;
+    }
     static workload w[MAX_PROGS];
     size_t n = find_programs(dir, long_name, w, MAX_PROGS);
     if (!n) {
@@ -789,6 +801,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench: %-14s bits per instruction, %zu modes\n", w[i].name, NMODES);
         measure_workload(&w[i]);
     }
+    int interop_st = interop_measure(interop_dir, &ir);
     long_result L = { 0 };
     char long_path[MAX_PATH];
     snprintf(long_path, sizeof long_path, "%s/%s", dir, long_name);
@@ -799,14 +812,14 @@ int main(int argc, char **argv)
         snprintf(vm_path, sizeof vm_path, "%s/bench/vmheavy.elf", dir);
         measure_paging(vm_path, &L);
     }
-    report(stdout, w, n, quick ? NULL : &L, long_name);
+    report(stdout, w, n, quick ? NULL : &L, long_name, &ir);
     FILE *f = fopen(out, "w");
     if (!f) {
         perror(out);
         return 1;
     }
-    report(f, w, n, quick ? NULL : &L, long_name);
+    report(f, w, n, quick ? NULL : &L, long_name, &ir);
     fclose(f);
     fprintf(stderr, "bench: wrote %s\n", out);
-    return 0;
+    return interop_st < 0 ? 1 : 0;
 }

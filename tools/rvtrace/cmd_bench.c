@@ -6,13 +6,20 @@ int bench_main(int argc, char **argv);
 
 const char cmd_bench_help[] =
     "usage: rvtrace bench [--programs DIR] [--out FILE] [--long NAME.elf] [--quick]\n"
+    "                     [--interop DIR] [--interop-only]\n"
     "\n"
     "Measure every workload of DIR (default: programs) through every trace\n"
     "mode: bits per retired instruction for each E-Trace and N-Trace mode, and\n"
     "on the long workload (default long.elf) the hart, encoder and decoder\n"
     "throughput in millions of instructions per second of process CPU time.\n"
     "Prints the table and writes it to FILE (default: bench/RESULTS.md).\n"
-    "  --quick   bits per instruction only (no throughput runs, ~1 minute)\n"
+    "It also compares stream sizes with the reference implementations on the\n"
+    "interop corpus in DIR (default: ../shared/interop; skipped without it):\n"
+    "rvtrace's smallest stream over its option sets, each decoded back to the\n"
+    "same PCs, beside the reference's smallest decodable stream (exit 1 when\n"
+    "a stream does not decode back).\n"
+    "  --quick         bits per instruction only (no throughput runs, ~1 minute)\n"
+    "  --interop-only  only the comparison with the references, on stdout\n"
     "Run from the source tree, or give --programs and --out.\n";
 
 int cmd_bench(int argc, char **argv)

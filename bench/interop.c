@@ -1,0 +1,515 @@
+/* Compression against the reference implementations (issue #18,
+ * "Compression, restated"): the interop corpus (…/shared/interop, its
+ * READMEs) holds what the E-Trace reference flow and the N-Trace reference
+ * code wrote for the same programs.  rvtrace encodes exactly the
+ * instructions the reference encoded -- the reference flow's encoder input
+ * (E-Trace), refcode's PC list typed from the ELF (N-Trace) -- with each
+ * option set below, decodes every stream with its own decoder and counts
+ * it only when that gives back the input's PCs, and keeps the smallest.
+ * Bytes are counted as the references count theirs: E-Trace with the
+ * reference flow's one header byte per packet (the corpus' .te_inst_raw
+ * framing, rvtrace's default container), N-Trace as raw MSEO bytes. */
+#include "interop.h"
+#include "floors.h"
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "rvtrace/etrace.h"
+#include "rvtrace/hart.h"
+#include "rvtrace/image.h"
+#include "rvtrace/ingress.h"
+#include "rvtrace/mem.h"
+#include "rvtrace/ntrace.h"
+#include "rvtrace/proto.h"
+
+/* Option sets, as sidecar settings (docs/format-te.md, docs/format-nt.md):
+ * only choices the specs leave to the encoder (modes, stack and table
+ * sizes, sync interval, HTM/BTM, repeat kinds).  Every E-Trace set has
+ * sijump: the encoder input with the hart's sijump flag (the reference's
+ * itype4-sijump-time variant, sijump_p = 1) types a sequentially
+ * inferable jump as inferable (itype 9, not 8), which only a decoder in
+ * sijump mode follows (3.2.4). */
+static const char *const te_sets[] = {
+    "options=sijump",                                       /* delta address */
+    "options=all",                                          /* --te-opt all: a 32-entry stack */
+    /* 2^7 return addresses: deeprec recurses 100 deep */
+    "options=all resync_max=15 return_stack_size=7",
+    "options=all version=2.0 resync_max=15 return_stack_size=7",
+    "options=implicit-return,implicit-except,sijump,jump-target-cache resync_max=15",
+    "options=implicit-return,implicit-except,sijump,jump-target-cache resync_max=15 return_stack_size=7",
+    "options=implicit-return,implicit-except,sijump,branch-prediction resync_max=15 return_stack_size=7",
+    "options=implicit-return,implicit-except,sijump resync_max=15 return_stack_size=7",
+};
+static const char *const nt_sets[] = {
+    "trTeInstMode=6",
+    "trTeInstMode=6 trTeInstImplicitReturnMode=3 trTeInstEnRepeatedHistory=1",
+    /* a 26-bit HIST register (9.3 and table 10 leave its size open) */
+    "trTeInstMode=6 trTeInstImplicitReturnMode=3 trTeInstEnRepeatedHistory=1 rvtHistBits=26",
+    "trTeInstMode=6 trTeInstImplicitReturnMode=3 trTeInstEnRepeatedHistory=1 trTeInstEnSequentialJump=1",
+    "trTeInstMode=6 trTeInstImplicitReturnMode=3 rvtReturnStackDepth=8 trTeInstEnRepeatedHistory=1 "
+    "trTeInstEnSequentialJump=1",
+    "trTeInstMode=6 trTeInstImplicitReturnMode=3 trTeInstEnRepeatedHistory=1 rvtRepeatKinds=7 "
+    "trTeInstEnSequentialJump=1",
+    "trTeInstMode=3 trTeInstImplicitReturnMode=3 trTeInstEnRepeatedHistory=1 trTeInstEnSequentialJump=1",
+};
+#define NSETS(a) (sizeof a / sizeof a[0])
+
+/* The corpus programs each reference traced (amo_smc: N-Trace only). */
+static const char *const te_progs[] = { "coswap", "deeprec", "traps", "privs", "rv32mix", "branchy" };
+static const char *const nt_progs[] = { "coswap", "deeprec", "traps", "privs", "amo_smc", "rv32mix", "branchy" };
+
+typedef struct vec { void *p; size_t n, cap, sz; } vec;
+
+static void *vec_add(vec *v)
+{
+    if (v->n == v->cap) {
+        size_t cap = v->cap ? v->cap * 2 : 4096;
+        void *p = realloc(v->p, cap * v->sz);
+        if (!p)
+            return NULL;
+        v->p = p;
+        v->cap = cap;
+    }
+    return (char *)v->p + v->sz * v->n++;
+}
+
+static int rec_put(void *ctx, const rvt_irec *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        rvt_irec *d = vec_add(ctx);
+        if (!d)
+            return RVT_ERR_NOMEM;
+        *d = r[i];
+    }
+    return 0;
+}
+
+static int bytes_put(void *ctx, const uint8_t *b, size_t n)
+{
+    vec *v = ctx;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *d = vec_add(v);
+        if (!d)
+            return RVT_ERR_NOMEM;
+        *d = b[i];
+    }
+    return 0;
+}
+
+/* What the decoder gave back. */
+typedef struct got {
+    const uint64_t *want;
+    size_t nwant, n;            /* PCs seen */
+    size_t first_diff;          /* SIZE_MAX: none */
+    uint64_t errors;
+    /* self-modifying code: the next content at each fence.i (11.4) */
+    rvt_mem_patches *smc;
+    rvt_image *img;
+    rvt_proto_decoder *dec;
+} got;
+
+static int got_ev(void *ctx, const rvt_flow_event *ev)
+{
+    got *g = ctx;
+    if (ev->kind == RVT_EV_ERROR)
+        g->errors++;
+    if (ev->kind != RVT_EV_INSN)
+        return 0;
+    if (g->smc) {
+        const rvt_insn *i = rvt_image_insn(g->img, ev->pc);
+        if (i && i->op == RVT_OP_FENCE_I && rvt_mem_patches_fence(g->smc))
+            rvt_proto_decoder_flush(g->dec);
+    }
+    if (g->first_diff == SIZE_MAX && (g->n >= g->nwant || g->want[g->n] != ev->pc))
+        g->first_diff = g->n;
+    g->n++;
+    return 0;
+}
+
+/* ---- the same instructions ---- */
+
+/* A gzip file of the corpus, uncompressed into a temporary file. */
+static bool gunzip_to(const char *gz, char tmp[32])
+{
+    strcpy(tmp, "/tmp/rvt-interop-XXXXXX");
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return false;
+    close(fd);
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "gzip -dc '%s' > '%s'", gz, tmp);
+    if (system(cmd) != 0) {
+        remove(tmp);
+        return false;
+    }
+    return true;
+}
+
+typedef struct input {
+    rvt_image *img;
+    rvt_mem *mem;
+    char smc[1024];             /* amo_smc's code buffer contents, or "" */
+    unsigned xlen;
+    vec recs;                   /* rvt_irec */
+    vec pcs;                    /* uint64_t: the retired PCs */
+} input;
+
+static void input_free(input *in)
+{
+    rvt_mem_free(in->mem);
+    rvt_image_free(in->img);
+    free(in->recs.p);
+    free(in->pcs.p);
+}
+
+/* One hex PC a line ("0x..."), as the corpus' PC lists. */
+static int read_pcs(const char *path, vec *pcs)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[64];
+    int st = 0;
+    while (st == 0 && fgets(line, sizeof line, f)) {
+        uint64_t *pc = vec_add(pcs);
+        if (!pc)
+            st = -1;
+        else
+            *pc = strtoull(line, NULL, 16);
+    }
+    fclose(f);
+    return st;
+}
+
+/* amo_smc runs code it writes into .bss, which no static image types (the
+ * pcs importer cannot): its records come from the hart, whose retired PCs
+ * the decode check then holds against refcode's PC list. */
+static int hart_records(const char *elf, vec *recs)
+{
+    int st = 0;
+    rvt_image *img = rvt_image_new();
+    if (!img || rvt_image_load_elf(img, elf) < 0) {
+        rvt_image_free(img);
+        return -1;
+    }
+    rvt_irec_sink sink = { recs, rec_put, NULL, NULL };
+    rvt_hart_cfg cfg = { .sink = &sink };
+    rvt_hart *h = rvt_hart_new(&cfg, img, &st);
+    int why = h ? rvt_hart_run(h, 0) : -1;
+    if (why > 0)
+        st = rvt_hart_finish(h);
+    rvt_hart_free(h);
+    rvt_image_free(img);
+    return why == RVT_HART_EXITED && st >= 0 ? 0 : -1;
+}
+
+/* E-Trace: the reference flow's encoder input (itype4 with the sijump
+ * and time columns: the same rows as the itype4 input), which starts in
+ * Spike's reset vector (etrace-refflow/README.md).  N-Trace: refcode's PC
+ * list, typed from the ELF (rvtrace import pcs; ntrace-refcode/README.md:
+ * the PCSEQ refcode encoded was made the same way). */
+static int input_load(input *in, const char *dir, const char *prog, bool te)
+{
+    char path[1024], tmp[32];
+    memset(in, 0, sizeof *in);
+    in->recs.sz = sizeof(rvt_irec);
+    in->pcs.sz = sizeof(uint64_t);
+    snprintf(path, sizeof path, "%s/programs/%s.elf", dir, prog);
+    if (!(in->img = rvt_image_new()) || rvt_image_load_elf(in->img, path) < 0)
+        return -1;
+    in->xlen = rvt_image_xlen(in->img) ? rvt_image_xlen(in->img) : 64;
+    if (te && rvt_image_add_spike_reset_vector(in->img, in->xlen) < 0)
+        return -1;
+    if (!(in->mem = rvt_mem_new()) || rvt_mem_add_image(in->mem, NULL, in->img) < 0)
+        return -1;
+    if (te)
+        snprintf(path, sizeof path, "%s/etrace-refflow/inputs/%s.encoder_input.itype4-sijump-time.csv.gz", dir, prog);
+    else
+        snprintf(path, sizeof path, "%s/ntrace-refcode/inputs/%s.pcs.gz", dir, prog);
+    if (!gunzip_to(path, tmp))
+        return -1;
+    snprintf(path, sizeof path, "%s/ntrace-refcode/inputs/%s.smc.txt", dir, prog);
+    if (!te && access(path, R_OK) == 0) {
+        int st = -1;
+        snprintf(in->smc, sizeof in->smc, "%s", path);
+        if (read_pcs(tmp, &in->pcs) >= 0) {
+            snprintf(path, sizeof path, "%s/programs/%s.elf", dir, prog);
+            st = hart_records(path, &in->recs);
+        }
+        remove(tmp);
+        return st;
+    }
+    rvt_irec_sink sink = { &in->recs, rec_put, NULL, NULL };
+    rvt_import_cfg ic = { .xlen = in->xlen, .image = te ? NULL : in->img };
+    int st = rvt_import_file(te ? RVT_IMPORT_REFCSV : RVT_IMPORT_PCS, tmp, &ic, &sink, NULL);
+    remove(tmp);
+    if (st < 0)
+        return -1;
+    for (size_t i = 0; i < in->recs.n; i++) {
+        const rvt_irec *r = (const rvt_irec *)in->recs.p + i;
+        if (!r->ninstr)
+            continue;
+        uint64_t *pc = vec_add(&in->pcs);
+        if (!pc)
+            return -1;
+        *pc = r->iaddr;
+    }
+    return 0;
+}
+
+/* ---- one option set ---- */
+
+static rvt_proto_cfg *cfg_for(bool te, const char *set, unsigned xlen)
+{
+    rvt_proto_cfg *c = rvt_proto_cfg_new(rvt_proto_find(te ? "etrace" : "ntrace"));
+    if (!c)
+        return NULL;
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", set);
+    for (char *save = NULL, *kv = strtok_r(buf, " ", &save); kv; kv = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(kv, '=');
+        if (!eq || (*eq = 0, rvt_proto_cfg_set(c, kv, eq + 1) < 0))
+            goto bad;
+    }
+    if (rvt_proto_cfg_input_xlen(c, xlen) < 0 || rvt_proto_cfg_fill(c) < 0 || rvt_proto_cfg_check(c, NULL) < 0)
+        goto bad;
+    return c;
+bad:
+    rvt_proto_cfg_free(c);
+    return NULL;
+}
+
+/* The protocol's own encoder behind an rvt_irec_sink, fed every record. */
+static int encode(bool te, rvt_proto_cfg *c, const input *in, vec *out)
+{
+    int st = 0;
+    rvt_te_encoder *tee = te ? rvt_te_encoder_new(rvt_proto_cfg_native(c), bytes_put, out, &st) : NULL;
+    rvt_nt_encoder *nte = te ? NULL : rvt_nt_encoder_new(rvt_proto_cfg_native(c), bytes_put, out, &st);
+    if (!tee && !nte)
+        return st ? st : RVT_ERR_NOMEM;
+    rvt_irec_sink s = tee ? rvt_te_encoder_sink(tee) : rvt_nt_encoder_sink(nte);
+    if ((st = s.put(s.ctx, in->recs.p, in->recs.n)) >= 0)
+        st = s.end(s.ctx);
+    rvt_te_encoder_free(tee);
+    rvt_nt_encoder_free(nte);
+    return st;
+}
+
+/* Decode with rvtrace's decoder: the input's PCs exactly, no error? */
+static bool decodes_back(const rvt_proto_cfg *c, input *in, const vec *stream, const char *what)
+{
+    got g = { .want = in->pcs.p, .nwant = in->pcs.n, .first_diff = SIZE_MAX, .img = in->img };
+    int st = 0;
+    /* the contents follow one decode's fence.i: a fresh list each time */
+    if (in->smc[0] && (!(g.smc = rvt_mem_patches_new()) || rvt_mem_patches_load(g.smc, in->smc, NULL, NULL) < 0 ||
+                       rvt_mem_patches_attach(g.smc, in->mem) < 0)) {
+        rvt_mem_patches_free(g.smc);
+        return false;
+    }
+    rvt_proto_decoder *d = rvt_proto_decoder_new(c, in->mem, got_ev, &g, &st);
+    if (d) {
+        g.dec = d;
+        st = rvt_proto_decoder_run(d, stream->p, stream->n);
+        if (st >= 0)
+            st = rvt_proto_decoder_finish(d);
+        rvt_proto_decoder_free(d);
+    }
+    if (g.smc) {
+        rvt_mem_set_read(in->mem, NULL, NULL, 0);
+        rvt_mem_patches_free(g.smc);
+    }
+    if (!d)
+        return false;
+    bool ok = st >= 0 && !g.errors && g.first_diff == SIZE_MAX && g.n == g.nwant;
+    if (!ok)
+        fprintf(stderr, "bench: interop: %s: decoded %zu of %zu PCs, first difference at #%zu, "
+                        "%" PRIu64 " errors, status %d\n",
+                what, g.n, g.nwant, g.first_diff == SIZE_MAX ? g.n + 1 : g.first_diff + 1, g.errors, st);
+    return ok;
+}
+
+static void measure_prog(const char *dir, const char *prog, bool te, interop_row *row, unsigned *failures)
+{
+    input in;
+    snprintf(row->prog, sizeof row->prog, "%s", prog);
+    if (input_load(&in, dir, prog, te) < 0) {
+        fprintf(stderr, "bench: interop: %s: cannot read its %s input\n", prog, te ? "E-Trace" : "N-Trace");
+        (*failures)++;
+        input_free(&in);
+        return;
+    }
+    row->instructions = in.pcs.n;
+    floors *fl = floors_new();
+    if (fl) {
+        rvt_irec_sink fs = floors_sink(fl);
+        fs.put(fs.ctx, in.recs.p, in.recs.n);
+        row->floor_bytes = (te ? te_floor_bits(&fl->te) : nt_floor_bits(&fl->nt)) / 8;
+        floors_free(fl);
+    }
+    const char *const *sets = te ? te_sets : nt_sets;
+    row->sets = te ? NSETS(te_sets) : NSETS(nt_sets);
+    for (unsigned s = 0; s < row->sets; s++) {
+        char what[640];
+        snprintf(what, sizeof what, "%s %s [%s]", te ? "E-Trace" : "N-Trace", prog, sets[s]);
+        rvt_proto_cfg *c = cfg_for(te, sets[s], in.xlen);
+        vec out = { .sz = 1 };
+        bool ok = c && encode(te, c, &in, &out) >= 0 && decodes_back(c, &in, &out, what);
+        if (ok) {
+            row->sets_ok++;
+            if (!row->done || out.n < row->bytes) {
+                row->bytes = out.n;
+                row->set = sets[s];
+                row->done = true;
+            }
+        } else {
+            (*failures)++;
+        }
+        free(out.p);
+        rvt_proto_cfg_free(c);
+    }
+    input_free(&in);
+}
+
+/* ---- the reference's smallest decodable stream (manifest.tsv) ---- */
+
+static int column(char *header, const char *name)
+{
+    int i = 0;
+    for (char *save = NULL, *t = strtok_r(header, "\t\n", &save); t; t = strtok_r(NULL, "\t\n", &save), i++)
+        if (!strcmp(t, name))
+            return i;
+    return -1;
+}
+
+/* The tab-separated field i of line (copied to out). */
+static void field(const char *line, int i, char *out, size_t n)
+{
+    const char *p = line;
+    for (; i > 0 && p; i--)
+        if ((p = strchr(p, '\t')))
+            p++;
+    size_t len = p ? strcspn(p, "\t\n") : 0;
+    snprintf(out, n, "%.*s", (int)len, p ? p : "");
+}
+
+/* Undecodable per the corpus: the E-Trace reference decoder's "?" rows
+ * (it could not rebuild the trace) and the N-Trace rows the spec-based
+ * decoder fails (counter-mode implicit return, ntrace-refcode/README.md);
+ * the E-Trace traps rows its decoder could not read the ELF for are
+ * streams from its encoder unchanged (rvtrace decodes them:
+ * tests/e2e/etrace_interop.sh) and count. */
+static bool decodable(bool te, const char *verdict)
+{
+    return te ? verdict[0] != '?' : !strncmp(verdict, "pass", 4);
+}
+
+static void reference_best(const char *dir, bool te, interop_row *row)
+{
+    char path[1024], line[2048], hdr[2048];
+    snprintf(path, sizeof path, "%s/%s/manifest.tsv", dir, te ? "etrace-refflow" : "ntrace-refcode");
+    FILE *f = fopen(path, "r");
+    if (!f || !fgets(hdr, sizeof hdr, f)) {
+        if (f)
+            fclose(f);
+        return;
+    }
+    char h[2048];
+    int cfg = column(strcpy(h, hdr), te ? "suite" : "config"), prog = column(strcpy(h, hdr), "program"),
+        bytes = column(strcpy(h, hdr), "bytes"), insns = column(strcpy(h, hdr), "instructions"),
+        verdict = column(strcpy(h, hdr), te ? "reference_round_trip" : "spec_decoder");
+    while (cfg >= 0 && prog >= 0 && bytes >= 0 && verdict >= 0 && insns >= 0 && fgets(line, sizeof line, f)) {
+        char p[INTEROP_NAME], v[256], b[32], c[INTEROP_NAME], n[32];
+        field(line, prog, p, sizeof p);
+        field(line, verdict, v, sizeof v);
+        if (strcmp(p, row->prog) || !decodable(te, v))
+            continue;
+        field(line, bytes, b, sizeof b);
+        field(line, cfg, c, sizeof c);
+        field(line, insns, n, sizeof n);
+        uint64_t nb = strtoull(b, NULL, 10);
+        if (!row->ref_bytes || nb < row->ref_bytes) {
+            row->ref_bytes = nb;
+            row->ref_instructions = strtoull(n, NULL, 10);
+            snprintf(row->ref_config, sizeof row->ref_config, "%s", c);
+        }
+    }
+    fclose(f);
+}
+
+int interop_measure(const char *dir, interop_result *r)
+{
+    char path[1024];
+    memset(r, 0, sizeof *r);
+    snprintf(path, sizeof path, "%s/etrace-refflow/manifest.tsv", dir);
+    if (access(path, R_OK) != 0) {
+        fprintf(stderr, "bench: no interop corpus in %s: compression against the references skipped\n", dir);
+        return 0;
+    }
+    r->present = true;
+    for (size_t i = 0; i < NSETS(te_progs); i++) {
+        fprintf(stderr, "bench: interop E-Trace %s, %zu option sets\n", te_progs[i], NSETS(te_sets));
+        measure_prog(dir, te_progs[i], true, &r->te[i], &r->failures);
+        reference_best(dir, true, &r->te[i]);
+    }
+    for (size_t i = 0; i < NSETS(nt_progs); i++) {
+        fprintf(stderr, "bench: interop N-Trace %s, %zu option sets\n", nt_progs[i], NSETS(nt_sets));
+        measure_prog(dir, nt_progs[i], false, &r->nt[i], &r->failures);
+        reference_best(dir, false, &r->nt[i]);
+    }
+    return r->failures ? -1 : 0;
+}
+
+/* ---- report ---- */
+
+static void report_protocol(FILE *f, const char *title, const interop_row *rows, size_t n, const char *ref,
+                            double goal)
+{
+    fprintf(f, "### %s\n\n| program | instructions | rvtrace bytes | rvtrace settings | %s bytes | "
+               "%s configuration | ratio | floor bytes | floor / %s |\n|---|---:|---:|---|---:|---|---:|---:|---:|\n",
+            title, ref, ref, ref);
+    double lsum = 0, worst = 0;
+    uint64_t bytes = 0, ref_bytes = 0;
+    size_t counted = 0;
+    for (size_t i = 0; i < n; i++) {
+        const interop_row *w = &rows[i];
+        if (!w->done || !w->ref_bytes)
+            continue;
+        double ratio = (double)w->bytes / (double)w->ref_bytes;
+        fprintf(f, "| %s | %" PRIu64 " | %" PRIu64 " | %s | %" PRIu64 " | %s | %.3f | %" PRIu64 " | %.3f |\n",
+                w->prog, w->instructions, w->bytes, w->set, w->ref_bytes, w->ref_config, ratio, w->floor_bytes,
+                (double)w->floor_bytes / (double)w->ref_bytes);
+        lsum += log(ratio);
+        worst = ratio > worst ? ratio : worst;
+        bytes += w->bytes;
+        ref_bytes += w->ref_bytes;
+        counted++;
+    }
+    if (!counted)
+        return;
+    double gmean = exp(lsum / (double)counted);
+    fprintf(f, "| **geometric mean of ratios** | | | | | | **%.3f** | | |\n", gmean);
+    fprintf(f, "| **sum over all instructions** | | %" PRIu64 " | | %" PRIu64 " | | **%.3f** | | |\n\n", bytes,
+            ref_bytes, (double)bytes / (double)ref_bytes);
+    fprintf(f, "Goals: no program above 1.0 (worst %.3f: %s); geometric mean <= %.2f (%s).\n\n", worst,
+            worst <= 1.0 ? "met" : "NOT met", goal, gmean <= goal ? "met" : "NOT met");
+}
+
+void interop_report(FILE *f, const interop_result *r)
+{
+    if (!r->present)
+        return;
+    fprintf(f, "## Compression against the reference implementations (interop corpus)\n\n"
+               "rvtrace's smallest stream over its option sets (bench/interop.c) beside the reference's\n"
+               "smallest stream the corpus marks decodable, on the same instructions (E-Trace: the reference\n"
+               "flow's encoder input; N-Trace: refcode's PC list).  Every rvtrace stream counted was decoded\n"
+               "by rvtrace's decoder back to the input's PCs%s.  E-Trace bytes include the reference flow's\n"
+               "header byte per packet, as the corpus' .te_inst_raw files do; N-Trace bytes are raw MSEO bytes.\n"
+               "amo_smc (N-Trace only) is the hart's run, its PCs checked against refcode's list.  The floor is\n"
+               "the floor bench's lower bound on any stream of the protocol within its spec (te_floor.h,\n"
+               "nt_floor.h: HTM) for the same instructions.\n\n",
+            r->failures ? " (BUT SOME DID NOT: see stderr)" : "");
+    report_protocol(f, "E-Trace", r->te, NSETS(te_progs), "reference flow", 0.75);
+    report_protocol(f, "N-Trace", r->nt, NSETS(nt_progs), "refcode", 0.70);
+}
