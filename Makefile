@@ -9,7 +9,7 @@ CTEST_ARGS ?=
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 
-.PHONY: all setup build install demo test asan tsan bench fuzz programs clean riscv-tests qemu-tv linux linux-qemu-compare
+.PHONY: all setup build install demo test asan tsan bench fuzz programs clean riscv-tests qemu-tv linux linux-smp linux-qemu-compare
 
 all: build
 
@@ -92,6 +92,10 @@ qemu-tv: build
 # boots the committed images (tests/e2e/boot_linux.sh).
 linux:
 	@bash scripts/build-linux.sh
+
+# The same kernel built for several harts (programs/linux/smp/, config-smp).
+linux-smp:
+	@RVT_LINUX_VARIANT=smp bash scripts/build-linux.sh
 
 # The Linux boot's retired PCs against QEMU's up to the first difference
 # (docs/hart.md "Booting Linux"); slow: QEMU logs every instruction.

@@ -9,14 +9,32 @@
 #   vmlinux       the same kernel as an ELF, debug info stripped, symbols kept
 # The kernel is configured from tinyconfig plus programs/linux/config.
 # Build dir: $RVT_LINUX_BUILD (default ~/.cache/rvtrace-linux), outside the repo.
+#
+# `make linux-smp` (RVT_LINUX_VARIANT=smp): the same kernel with
+# programs/linux/config-smp on top (CONFIG_SMP, up to 8 harts), its Image
+# and vmlinux into programs/linux/smp/ (the same init and hello inside), for
+# `rvtrace run --harts N` (tests/e2e/boot_linux_smp.sh).  Its own build dir
+# ($RVT_LINUX_BUILD-smp): SMP changes most objects, and the one-hart kernel's
+# tree stays as it was.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 src_tar=/usr/src/linux-source-6.1.tar.xz
+variant=${RVT_LINUX_VARIANT:-}
 build=${RVT_LINUX_BUILD:-$HOME/.cache/rvtrace-linux}
 jobs=${RVT_LINUX_JOBS:-2}
 cross=riscv64-linux-gnu-
 out=$repo/programs/linux
+kout=$out                # where Image and vmlinux go
+fragments=("$out/config")
+if [ "$variant" = smp ]; then
+    build=$build-smp
+    kout=$out/smp
+    fragments+=("$out/config-smp")
+elif [ -n "$variant" ]; then
+    echo "build-linux: unknown RVT_LINUX_VARIANT '$variant' (smp or nothing)" >&2
+    exit 2
+fi
 stamp=2026-01-01   # build date, version #1, user and host: a rebuild is byte-identical
 kmake=(make -C "$build/linux-source-6.1" ARCH=riscv CROSS_COMPILE=$cross -j"$jobs")
 
@@ -58,7 +76,7 @@ configure() {
     local k=$build/linux-source-6.1
     "${kmake[@]}" tinyconfig >/dev/null
     (cd "$k" && ARCH=riscv CROSS_COMPILE=$cross \
-        scripts/kconfig/merge_config.sh -m .config "$out/config" >/dev/null)
+        scripts/kconfig/merge_config.sh -m .config "${fragments[@]}" >/dev/null)
     "$k/scripts/config" --file "$k/.config" \
         --set-str INITRAMFS_SOURCE "$build/initramfs.list"
     "${kmake[@]}" olddefconfig >/dev/null
@@ -72,6 +90,8 @@ configure
 KBUILD_BUILD_TIMESTAMP=$stamp KBUILD_BUILD_VERSION=1 KBUILD_BUILD_USER=rvtrace \
     KBUILD_BUILD_HOST=rvtrace "${kmake[@]}" Image vmlinux
 k=$build/linux-source-6.1
-cp "$build/init" "$build/hello" "$k/arch/riscv/boot/Image" "$out/"
-${cross}strip --strip-debug -o "$out/vmlinux" "$k/vmlinux"
-ls -l "$out"
+mkdir -p "$kout"
+[ "$kout" = "$out" ] && cp "$build/init" "$build/hello" "$out/"
+cp "$k/arch/riscv/boot/Image" "$kout/"
+${cross}strip --strip-debug -o "$kout/vmlinux" "$k/vmlinux"
+ls -l "$kout"
