@@ -100,6 +100,11 @@ prog tci/tci_drv      "$RV64C" -O1                  src/tci_drv.c
 prog tci/tci_drv_sram "$RV64C" -O1 -DTCI_SRAM       src/tci_drv.c
 prog tci/tci_hostile  "$RV64C" -O1                  src/tci_hostile.c
 
+# SBI payloads (programs/sbi/: S-mode at 0x80200000, started by OpenSBI's
+# fw_jump with run --bios / qemu -bios; main gets hartid and the DTB)
+SBI="-DRT_SBI_PAYLOAD -Wl,--defsym=rt_ram_base=0x80200000"
+prog sbi/sbi_pmu      "$RV64C" -O2 $SBI             src/sbi_pmu.c
+
 # Spike-machine programs (programs/spike/: not run on QEMU's virt board)
 prog spike/htif      "$RV64C" -O2                  src/htif.c
 prog spike/htif_rv32 "$RV32C" -O2                  src/htif.c
