@@ -13,13 +13,18 @@
  * to 4 KiB, with trRamStopOnWrap, and the PIB sink (4-bit parallel) on the
  * funnel's output too; after the disable sequence it checks that the sink
  * stopped itself, reads the SRAM back through trRamRP/trRamData and
- * reports the sum of its 32-bit words as the value. */
+ * reports the sum of its 32-bit words as the value.
+ *
+ * Where the components are: the device tree's nodes (compatible
+ * "riscv,trace-encoder", "riscv,trace-funnel", "riscv,trace-ram-sink",
+ * "riscv,trace-pib-sink") when the hart was given a tree (a1: with
+ * firmware, as sbi/tci_drv.elf, an S-mode payload of OpenSBI), else the
+ * board's fixed window at 0x18000000. */
 #include "rt.h"
+#include "fdt.h"
 
 #define TCI 0x18000000UL
-#define TE (TCI + 0x0000)
-#define FUNNEL (TCI + 0x10000)
-#define RAMSINK (TCI + 0x11000)
+static ureg TE = TCI, FUNNEL = TCI + 0x10000, RAMSINK = TCI + 0x11000;
 
 #define ACTIVE 0x1u
 #define ENABLE 0x2u
@@ -60,7 +65,7 @@ static void set_wait(ureg base, uint32_t v, uint32_t mask, uint32_t want)
 }
 
 #ifdef TCI_SRAM
-#define PIB (TCI + 0x12000)
+static ureg PIB = TCI + 0x12000;
 /* SRAM: trRamStart fixed at 0, trRamLimit trimmed to 4 KiB; stop on wrap */
 static int setup_sink(void)
 {
@@ -171,8 +176,29 @@ __attribute__((noinline)) static uint32_t work(void)
     return sorted + fib(15);
 }
 
-int main(void)
+/* The components' addresses from the device tree, all or none. */
+static void locate(ureg dtb)
 {
+    ureg te = rt_fdt_reg_by_compatible((const void *)dtb, "riscv,trace-encoder");
+    ureg funnel = rt_fdt_reg_by_compatible((const void *)dtb, "riscv,trace-funnel");
+    ureg ram = rt_fdt_reg_by_compatible((const void *)dtb, "riscv,trace-ram-sink");
+    if (!te || !funnel || !ram)
+        return;
+    TE = te, FUNNEL = funnel, RAMSINK = ram;
+#ifdef TCI_SRAM
+    ureg pib = rt_fdt_reg_by_compatible((const void *)dtb, "riscv,trace-pib-sink");
+    if (pib)
+        PIB = pib;
+#endif
+    rt_puts("tci_drv: components from the device tree, encoder at ");
+    rt_puthex(te);
+    rt_putc('\n');
+}
+
+int main(ureg hartid, ureg dtb)
+{
+    (void)hartid;
+    locate(dtb);
     int err = rt_expect(setup(), 0, 1);
 #ifdef TCI_SRAM
     uint32_t stopped = 0;

@@ -11,6 +11,11 @@
 # beside it; its trRamData read-out equals the dump; the dump decodes whole
 # from the start of the traced window; the PIB stream (--pib) is the whole
 # window, of which the dump's PCs are the first part.
+# sbi/tci_drv.elf: the same driver as an S-mode payload of Debian's
+# OpenSBI 1.1 (run --bios fw_jump.elf --kernel): it finds the components
+# through the device tree OpenSBI passes on (a1), reaches their registers
+# from S-mode (OpenSBI's PMP leaves S the whole address space) and its
+# dump decodes like the M-mode one (skipped without the opensbi package).
 set -u
 : "${RVT_SRC:?}" "${RVT_BIN:?}" "${RVT_TMP:?}"
 command -v python3 >/dev/null || exit 77
@@ -71,4 +76,20 @@ s=$(run_in "$T/hart2.pcs" "$T/sram.pcs") || bad "$s"
 p=$(run_in "$T/hart2.pcs" "$T/pib.pcs") || bad "$p"
 set -- $s $p
 [ $# = 4 ] && [ "$1" = "$3" ] && [ "$2" -lt "$4" ] || bad "sram run ($s) is not the start of the pib run ($p)"
+
+fw=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.elf
+[ -f "$fw" ] || { echo "skip the S-mode driver: opensbi not installed"; exit $fail; }
+elf="$RVT_SRC/programs/sbi/tci_drv.elf"
+"$RVT_BIN" run --bios "$fw" --kernel "$elf" --quiet --dump-sink "$T/smode.bin" --pcs-retired "$T/hart3.pcs" \
+    >"$T/out" || bad "run S-mode: $(tail -3 "$T/out")"
+grep -q "tci_drv: components from the device tree, encoder at 0x18000000" "$T/out" ||
+    bad "S-mode driver did not find the encoder in the device tree"
+grep -q "tci_drv: PASS" "$T/out" || bad "S-mode driver: $(tail -3 "$T/out")"
+grep -qx "sink_wrap=1" "$T/smode.bin.attrs" && grep -qx "sink_limit=0x80202ffc" "$T/smode.bin.attrs" ||
+    bad "smode.bin.attrs: $(cat "$T/smode.bin.attrs")"
+"$RVT_BIN" decode "$T/smode.bin" --elf "$elf" --pcs "$T/smode.pcs" 2>"$T/err" || bad "decode S-mode: $(cat "$T/err")"
+grep -q "incomplete trace" "$T/err" && bad "S-mode: the encoder's end was not flushed to the sink"
+s=$(run_in "$T/hart3.pcs" "$T/smode.pcs") || bad "$s"
+set -- $s
+[ $# = 2 ] && [ "$2" -ge 1000 ] || bad "S-mode: only '$s' decoded PCs"
 exit $fail

@@ -398,7 +398,10 @@ static uint8_t *sink_order(const char *trace, const char *name, const rvt_tp_con
         return NULL;
     }
     const rvt_sink_view *v = &opt.view;
-    if (s->wrap && s->stop_on_wrap)
+    if (s->wrap && s->stop_on_wrap && v->cut)
+        cli_err("%s: sink buffer filled and stopped on wrap: read whole but the last %llu "
+                "bytes (a packet cut short)", trace, (unsigned long long)v->cut);
+    else if (s->wrap && s->stop_on_wrap)
         cli_err("%s: sink buffer filled and stopped on wrap: read whole", trace);
     else if (s->wrap)
         cli_err("%s: sink buffer wrapped (trRamWP 0x%llx): %llu bytes before the first "
