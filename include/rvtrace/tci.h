@@ -97,6 +97,10 @@ uint64_t rvt_tci_ext_out_count(const rvt_tci *t, unsigned h);
 /* Time passes (ticks of the timestamp clock): the counters of active,
  * counting timestamp units advance by ticks / 4^trTsPrescale. */
 void rvt_tci_tick(rvt_tci *t, uint64_t ticks);
+/* The timestamp clock reached `now` (ticks since power-up; the board's
+ * clock is the hart's cycle count, rvt_irec.time): ticks the difference
+ * when later than where it was, else nothing. */
+void rvt_tci_clock(rvt_tci *t, uint64_t now);
 
 /* The RAM sink's buffer and state as rvt_sink_order takes them: *s the
  * registers (trRamStart, Limit, WP, Wrap, StopOnWrap), and for SRAM mode

@@ -15,6 +15,10 @@
  * stopped itself, reads the SRAM back through trRamRP/trRamData and
  * reports the sum of its 32-bit words as the value.
  *
+ * Built with -DTCI_TS (tci_drv_ts.elf): the SMEM driver with the encoder's
+ * Timestamp unit counting the core clock and trTsEnable set, so every
+ * encapsulated packet carries the counter (docs/tci.md "Timestamps").
+ *
  * Where the components are: the device tree's nodes (compatible
  * "riscv,trace-encoder", "riscv,trace-funnel", "riscv,trace-ram-sink",
  * "riscv,trace-pib-sink") when the hart was given a tree (a1: with
@@ -119,6 +123,14 @@ static int setup(void)
     /* encoder: optimized mode (6), sync every 2^(2+4) packets (mode 1) */
     uint32_t te = ACTIVE | 6u << 4 | 1u << 16 | 2u << 20;
     *reg(TE, 0) = te;
+#ifdef TCI_TS
+    /* the encoder's Timestamp unit: released, then counting the core
+     * clock (mode 3, Internal Core) into every packet (trTsEnable) */
+    *reg(TE, 0x40) = ACTIVE;
+    *reg(TE, 0x40) = ACTIVE | 1u << 1 | 3u << 4 | 1u << 15;
+    if (!(*reg(TE, 0x40) & (1u << 15)))
+        return 6;
+#endif
     if (((*reg(TE, 0) >> 4) & 7) == 0)
         return 4;
     set_wait(TE, te | ENABLE, ENABLE, ENABLE);

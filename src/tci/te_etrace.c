@@ -3,12 +3,16 @@
  * encoder only while the registers say it traces (trTeActive, trTeEnable,
  * trTeInstTracing, trTeInstMode != 0); its packets are encapsulated
  * (Encapsulation 1.0 ch. 3: srcID trTeSrcBits/trTeSrcID unless
- * trTeInhibitSrc, no timestamp, type width 0, a sync sequence every
+ * trTeInhibitSrc, a timestamp with trTsEnable, type width 0, a sync sequence every
  * rvt_tci_async_interval bytes) and go through the funnel to the sinks.
  * Each time tracing starts, an encoder starts with the settings the
  * registers hold (trTeInstSyncMode/Max -> resync_mode/resync_max,
  * trTeInstFeatures -> full-address, sijump, implicit-return), so its first
- * packet is a te_inst synchronisation (E-Trace 6.1); when it stops (a
+ * packet is a te_inst synchronisation (E-Trace 6.1); with the encoder's
+ * trTsEnable every packet carries the Timestamp unit's counter at the
+ * block that made it (T = trTsWidth / 8 bytes, header.extend 1,
+ * Encapsulation 1.0 2.1.1; the clock is the hart's cycle count, advanced
+ * to each block's rvt_irec.time); when it stops (a
  * write, a trigger, trTeEnable 0) the encoder ends with its final packets
  * (E-Trace 6.5.1), as "Setting trTeEnable to 0 flushes any queued trace
  * data" asks. */
@@ -39,7 +43,9 @@ static int to_funnel(void *ctx, const uint8_t *b, size_t n)
 static int frame_out(void *ctx, const uint8_t *frame, size_t n)
 {
     rvt_tci_te *e = ctx;
-    return rvt_encap_write_frame(e->w, NULL, frame, n);
+    const tci_te *te = &e->t->te[e->h];
+    uint64_t ts = tci_ts_value(&te->ts, &e->t->funnel.ts);
+    return rvt_encap_write_frame(e->w, e->tp.ts_bytes ? &ts : NULL, frame, n);
 }
 
 /* The settings of a session from the registers. */
@@ -65,6 +71,8 @@ static void settings(rvt_tci_te *e)
         e->tp.src_id = tci_field(te->features, 16, 12) & ((1u << e->tp.src_bits) - 1u);
     }
     e->tp.sync_interval = rvt_tci_async_interval(e->t);
+    if (tci_ts_stamps(&te->ts))
+        e->tp.ts_bytes = TCI_TS_WIDTH / 8;      /* trTsWidth 48: 6 bytes */
 }
 
 static int no_put(void *ctx, const rvt_irec *recs, size_t n)
@@ -138,6 +146,7 @@ static unsigned trigger_actions(const rvt_irec *r)
  * notify the TCI lets through. */
 static int put_one(rvt_tci_te *e, const rvt_irec *r)
 {
+    rvt_tci_clock(e->t, r->time);   /* the timestamp units see this block's time */
     unsigned act = trigger_actions(r);
     bool notify = false;
     bool on = act ? rvt_tci_triggers(e->t, e->h, act, &notify) : rvt_tci_tracing(e->t, e->h);
