@@ -15,6 +15,12 @@
  * stopped itself, reads the SRAM back through trRamRP/trRamData and
  * reports the sum of its 32-bit words as the value.
  *
+ * Built with -DTCI_WINDOW (tci_window.elf): instead of the workload, one
+ * store sets trTeInstTracing, 10 uncompressed addi follow, and one store
+ * clears it (tci_window_on / tci_window_off); the program prints
+ * tci_window_on's address.  The trace holds exactly the enabling store and
+ * the 10 addi (docs/tci.md "Per-instruction enable").
+ *
  * Built with -DTCI_TS (tci_drv_ts.elf): the SMEM driver with the encoder's
  * Timestamp unit counting the core clock and trTsEnable set, so every
  * encapsulated packet carries the counter (docs/tci.md "Timestamps").
@@ -134,9 +140,33 @@ static int setup(void)
     if (((*reg(TE, 0) >> 4) & 7) == 0)
         return 4;
     set_wait(TE, te | ENABLE, ENABLE, ENABLE);
+#ifndef TCI_WINDOW
     *reg(TE, 0) = te | ENABLE | INST_TRACING;
+#endif
     return 0;
 }
+
+#ifdef TCI_WINDOW
+extern char tci_window_on[];
+/* The traced window: the store that sets trTeInstTracing, 10 addi, the
+ * store that clears it; returns the addi's sum (10). */
+__attribute__((noinline)) static uint32_t window(void)
+{
+    uint32_t on = *reg(TE, 0) | INST_TRACING, off = on & ~INST_TRACING;
+    ureg x = 0;
+    __asm__ volatile(".option push\n.option norvc\n"
+                     ".globl tci_window_on\ntci_window_on:\n"
+                     "sw %[on], 0(%[r])\n"
+                     ".rept 10\naddi %[x], %[x], 1\n.endr\n"
+                     ".globl tci_window_off\ntci_window_off:\n"
+                     "sw %[off], 0(%[r])\n"
+                     ".option pop"
+                     : [x] "+r"(x)
+                     : [on] "r"(on & ~EMPTY), [off] "r"(off & ~EMPTY), [r] "r"(reg(TE, 0))
+                     : "memory");
+    return (uint32_t)x;
+}
+#endif
 
 /* "Disabling the trace": encoders, funnels, then sinks; each Enable 0 and Empty 1 */
 static void teardown(void)
@@ -168,7 +198,7 @@ __attribute__((noinline)) static uint32_t fib(unsigned n)
     return n < 2 ? n : fib(n - 1) + fib(n - 2);
 }
 
-__attribute__((noinline)) static uint32_t work(void)
+__attribute__((noinline, unused)) static uint32_t work(void)
 {
     uint32_t x = 12345;
     for (unsigned i = 0; i < 128; i++) {
@@ -215,7 +245,14 @@ int main(ureg hartid, ureg dtb)
 #ifdef TCI_SRAM
     uint32_t stopped = 0;
 #endif
+#ifdef TCI_WINDOW
+    rt_puts("tci_window_on ");
+    rt_puthex((ureg)tci_window_on);
+    rt_putc('\n');
+    uint32_t r = err ? 0 : window() + 601;     /* 10 + 601: the check below */
+#else
     uint32_t r = err ? 0 : work();
+#endif
 #ifdef TCI_SRAM
     stopped = !(*reg(RAMSINK, 0) & ENABLE);    /* trRamStopOnWrap: the sink stopped itself */
 #endif
@@ -227,8 +264,10 @@ int main(ureg hartid, ureg dtb)
     if (!err) err = rt_expect(*reg(RAMSINK, 0x20), 1, 3);   /* WP back at 0, wrap bit */
     return rt_report("tci_drv_sram", sram_sum(), err);
 #endif
-    /* the buffer went round: the wrap bit is set */
     uint32_t wp = *reg(RAMSINK, 0x20);
+#ifndef TCI_WINDOW
+    /* the buffer went round: the wrap bit is set */
     if (!err) err = rt_expect(wp & 1, 1, 3);
+#endif
     return rt_report("tci_drv", wp, err);
 }
