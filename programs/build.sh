@@ -99,6 +99,7 @@ prog fpu_rv32     "$RV32G"  -O2                    src/fpu.c
 prog tci/tci_drv      "$RV64C" -O1                  src/tci_drv.c rt/fdt.c
 prog tci/tci_drv_sram "$RV64C" -O1 -DTCI_SRAM       src/tci_drv.c rt/fdt.c
 prog tci/tci_drv_ts   "$RV64C" -O1 -DTCI_TS         src/tci_drv.c rt/fdt.c
+prog tci/tci_drv_nt   "$RV64C" -O1 -DTCI_NTRACE     src/tci_drv.c rt/fdt.c
 prog tci/tci_window   "$RV64C" -O1 -DTCI_WINDOW     src/tci_drv.c rt/fdt.c
 prog tci/tci_hostile  "$RV64C" -O1                  src/tci_hostile.c
 

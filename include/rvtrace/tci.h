@@ -129,6 +129,10 @@ rvt_irec_sink rvt_tci_te_sink(rvt_tci_te *e);
 const struct rvt_te_attrs *rvt_tci_te_attrs(const rvt_tci_te *e);
 const rvt_tp_config *rvt_tci_te_container(const rvt_tci_te *e);
 unsigned rvt_tci_te_sessions(const rvt_tci_te *e);
+/* When the last session was N-Trace (trTeFormat 1: MSEO messages through
+ * funnel and sinks unchanged, no encapsulation), its settings; else NULL. */
+struct rvt_nt_cfg;
+const struct rvt_nt_cfg *rvt_tci_te_nt_cfg(const rvt_tci_te *e);
 
 #ifdef __cplusplus
 }

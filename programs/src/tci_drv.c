@@ -21,6 +21,10 @@
  * tci_window_on's address.  The trace holds exactly the enabling store and
  * the 10 addi (docs/tci.md "Per-instruction enable").
  *
+ * Built with -DTCI_NTRACE (tci_drv_nt.elf): the SMEM driver selecting
+ * N-Trace (trTeFormat 1, trTeImpl then says N-Trace 1.0): the buffer holds
+ * MSEO messages, not encapsulated (docs/tci.md "N-Trace").
+ *
  * Built with -DTCI_TS (tci_drv_ts.elf): the SMEM driver with the encoder's
  * Timestamp unit counting the core clock and trTsEnable set, so every
  * encapsulated packet carries the counter (docs/tci.md "Timestamps").
@@ -128,7 +132,14 @@ static int setup(void)
     set_wait(FUNNEL, ACTIVE | ENABLE, ENABLE, ENABLE);
     /* encoder: optimized mode (6), sync every 2^(2+4) packets (mode 1) */
     uint32_t te = ACTIVE | 6u << 4 | 1u << 16 | 2u << 20;
+#ifdef TCI_NTRACE
+    te |= 1u << 24;                            /* trTeFormat 1: N-Trace */
+#endif
     *reg(TE, 0) = te;
+#ifdef TCI_NTRACE
+    if (((*reg(TE, 0) >> 24) & 7) != 1 || ((*reg(TE, 4) >> 16) & 15) != 1)
+        return 7;                              /* trTeImpl: N-Trace 1.0 */
+#endif
 #ifdef TCI_TS
     /* the encoder's Timestamp unit: released, then counting the core
      * clock (mode 3, Internal Core) into every packet (trTsEnable) */

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include "tci/tci_int.h"
 #include "rvtrace/etrace.h"
+#include "rvtrace/ntrace.h"
 #include "rvtrace/filter.h"
 
 struct rvt_tci_te {
@@ -29,6 +30,9 @@ struct rvt_tci_te {
     rvt_te_encoder *enc;
     rvt_encap_writer *w;
     rvt_filter *flt;            /* the session's filters (trTeInstFilters != 0) */
+    rvt_nt_encoder *nt;         /* an N-Trace session (trTeFormat 1) instead of enc */
+    rvt_nt_cfg ntcfg;           /* its settings; ntrace: the last session was N-Trace */
+    bool ntrace;
     int err;
     unsigned sessions;
 };
@@ -93,8 +97,51 @@ static void filter_start(rvt_tci_te *e)
     e->flt = rvt_filter_new(&cfg, &unused, NULL);    /* NULL when refused */
 }
 
+/* N-Trace (trTeFormat 1; N-Trace ch. 4 names the same controls): its
+ * MSEO messages go to the funnel as they are, without encapsulation
+ * (Encapsulation 1.0 is E-Trace's), and a sink pads with idle 0xFF
+ * (N-Trace 3.3) instead of null.idle. */
+static bool nt_format(const tci_te *te)
+{
+    return tci_field(te->control, TCI_TE_FORMAT_LO, 3) == 1;
+}
+
+static void nt_settings(rvt_tci_te *e)
+{
+    const tci_te *te = &e->t->te[e->h];
+    rvt_nt_cfg *c = &e->ntcfg;
+    rvt_nt_cfg_default(c);
+    c->inst_mode = RVT_NT_MODE_HTM;                 /* trTeInstMode 6, the one legal mode */
+    c->context = (te->control & (1u << 9)) != 0;    /* trTeContext */
+    c->inhibit_src = (te->control & TCI_TE_INHIBIT_SRC) != 0;
+    c->src_bits = c->inhibit_src ? 0 : tci_field(te->features, 28, 4);
+    c->src_id = c->src_bits ? tci_field(te->features, 16, 12) & ((1u << c->src_bits) - 1u) : 0;
+    c->sync_mode = tci_field(te->control, TCI_TE_SYNC_MODE_LO, 2);   /* the same encoding */
+    c->sync_max = tci_field(te->control, TCI_TE_SYNC_MAX_LO, 4);
+    c->no_addr_diff = (te->features & TCI_TE_NO_ADDR_DIFF) != 0;
+    c->seq_jump = (te->features & TCI_TE_SEQ_JUMP) != 0;
+    c->xlen = e->base.iaddress_width == 32 ? 32 : 64;
+}
+
+static int nt_start(rvt_tci_te *e)
+{
+    nt_settings(e);
+    e->t->ram.idle = 0xFF;
+    int st = 0;
+    e->nt = rvt_nt_encoder_new(&e->ntcfg, to_funnel, e, &st);
+    if (!e->nt)
+        return st < 0 ? st : RVT_ERR_INVAL;
+    e->ntrace = true;
+    e->sessions++;
+    return 0;
+}
+
 static int start(rvt_tci_te *e)
 {
+    if (nt_format(&e->t->te[e->h]))
+        return nt_start(e);
+    e->ntrace = false;
+    e->t->ram.idle = e->t->cfg.idle_byte;
     settings(e);
     filter_start(e);
     int st = 0;
@@ -112,6 +159,12 @@ static int start(rvt_tci_te *e)
 
 static int stop(rvt_tci_te *e)
 {
+    if (e->nt) {
+        int st = rvt_nt_encoder_end(e->nt);
+        rvt_nt_encoder_free(e->nt);
+        e->nt = NULL;
+        return st;
+    }
     if (!e->enc)
         return 0;
     int st = rvt_te_encoder_end(e->enc);
@@ -152,7 +205,7 @@ static int put_one(rvt_tci_te *e, const rvt_irec *r)
     bool on = act ? rvt_tci_triggers(e->t, e->h, act, &notify) : rvt_tci_tracing(e->t, e->h);
     if (!on)
         return stop(e);
-    if (!e->enc) {
+    if (!e->enc && !e->nt) {
         int st = start(e);
         if (st < 0)
             return st;
@@ -163,7 +216,7 @@ static int put_one(rvt_tci_te *e, const rvt_irec *r)
         b.flags |= RVT_IREC_F_TRIG_NOTIFY;
     if (e->flt)         /* qualification, watchpoints (E-Trace ch. 5) */
         b.flags |= (uint8_t)rvt_filter_block(e->flt, &b);
-    int st = rvt_te_encoder_put(e->enc, &b, 1);
+    int st = e->nt ? rvt_nt_encoder_put(e->nt, &b, 1) : rvt_te_encoder_put(e->enc, &b, 1);
     if (st >= 0 && !rvt_tci_tracing(e->t, e->h))
         st = stop(e);       /* trace-off: this block was the last */
     return st;
@@ -228,6 +281,11 @@ const rvt_te_attrs *rvt_tci_te_attrs(const rvt_tci_te *e)
 const rvt_tp_config *rvt_tci_te_container(const rvt_tci_te *e)
 {
     return e ? &e->tp : NULL;
+}
+
+const struct rvt_nt_cfg *rvt_tci_te_nt_cfg(const rvt_tci_te *e)
+{
+    return e && e->ntrace ? &e->ntcfg : NULL;
 }
 
 unsigned rvt_tci_te_sessions(const rvt_tci_te *e)

@@ -11,6 +11,11 @@
 # beside it; its trRamData read-out equals the dump; the dump decodes whole
 # from the start of the traced window; the PIB stream (--pib) is the whole
 # window, of which the dump's PCs are the first part.
+# tci_drv_nt.elf: the SMEM driver selecting N-Trace (trTeFormat 1): the
+# dump's .attrs are N-Trace settings with container=mseo, the buffer holds
+# MSEO messages (no encapsulation), and decoding it (from the first message
+# after the oldest byte; the first ProgTraceSync after it) gives a
+# contiguous run of the hart's PCs, ended by the encoder's end message.
 # sbi/tci_drv.elf: the same driver as an S-mode payload of Debian's
 # OpenSBI 1.1 (run --bios fw_jump.elf --kernel): it finds the components
 # through the device tree OpenSBI passes on (a1), reaches their registers
@@ -76,6 +81,21 @@ s=$(run_in "$T/hart2.pcs" "$T/sram.pcs") || bad "$s"
 p=$(run_in "$T/hart2.pcs" "$T/pib.pcs") || bad "$p"
 set -- $s $p
 [ $# = 4 ] && [ "$1" = "$3" ] && [ "$2" -lt "$4" ] || bad "sram run ($s) is not the start of the pib run ($p)"
+
+elf="$RVT_SRC/programs/tci/tci_drv_nt.elf"
+"$RVT_BIN" run "$elf" --quiet --dump-sink "$T/nt.bin" --pcs-retired "$T/hart4.pcs" >"$T/out" ||
+    bad "run N-Trace: $(cat "$T/out")"
+grep -q "tci_drv: PASS" "$T/out" || bad "N-Trace driver: $(cat "$T/out")"
+grep -qx "trTeFormat=1" "$T/nt.bin.attrs" && grep -qx "container=mseo" "$T/nt.bin.attrs" &&
+    grep -qx "sink_wrap=1" "$T/nt.bin.attrs" || bad "nt.bin.attrs: $(cat "$T/nt.bin.attrs")"
+grep -q "^container=encap" "$T/nt.bin.attrs" && bad "N-Trace dump says encap"
+"$RVT_BIN" decode "$T/nt.bin" --elf "$elf" --pcs "$T/nt.pcs" 2>"$T/err" || bad "decode N-Trace: $(cat "$T/err")"
+grep -q "sink buffer wrapped (trRamWP 0x80002[0-9a-f]*): [0-9]* bytes before the first synchronisation point lost" \
+    "$T/err" || bad "N-Trace: the wrap was not reported: $(cat "$T/err")"
+grep -q "incomplete trace" "$T/err" && bad "N-Trace: the encoder's end message is missing"
+s=$(run_in "$T/hart4.pcs" "$T/nt.pcs") || bad "$s"
+set -- $s
+[ $# = 2 ] && [ "$2" -ge 1000 ] || bad "N-Trace: only '$s' decoded PCs"
 
 fw=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.elf
 [ -f "$fw" ] || { echo "skip the S-mode driver: opensbi not installed"; exit $fail; }

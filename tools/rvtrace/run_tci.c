@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "run_tci.h"
 #include "rvtrace/etrace.h"
+#include "rvtrace/ntrace.h"
 
 #define TCI_SRAM (64u << 10)
 #define RAM_BASE 0x80000000ull
@@ -119,8 +120,13 @@ static int write_attrs(const run_tci *rt, const char *out, const rvt_sink_state 
     FILE *f = cli_out_fopen(path, "w");
     if (!f)
         return CLI_FAIL;
-    int bad = rvt_te_attrs_write(rvt_tci_te_attrs(rt->te), f) < 0;
-    bad |= rvt_tp_config_write(rvt_tci_te_container(rt->te), f) < 0;
+    const rvt_nt_cfg *nt = rvt_tci_te_nt_cfg(rt->te);
+    int bad;
+    if (nt)     /* N-Trace: MSEO messages as the encoder made them */
+        bad = rvt_nt_cfg_write(nt, f) < 0 || fputs("container=mseo\n", f) == EOF;
+    else
+        bad = (rvt_te_attrs_write(rvt_tci_te_attrs(rt->te), f) < 0) |
+              (rvt_tp_config_write(rvt_tci_te_container(rt->te), f) < 0);
     if (s)
         bad |= rvt_sink_state_format(s, buf, sizeof buf) < 0 || fputs(buf, f) == EOF;
     bad |= fclose(f) != 0;
