@@ -100,6 +100,7 @@ prog tci/tci_drv      "$RV64C" -O1                  src/tci_drv.c rt/fdt.c
 prog tci/tci_drv_sram "$RV64C" -O1 -DTCI_SRAM       src/tci_drv.c rt/fdt.c
 prog tci/tci_drv_ts   "$RV64C" -O1 -DTCI_TS         src/tci_drv.c rt/fdt.c
 prog tci/tci_drv_nt   "$RV64C" -O1 -DTCI_NTRACE     src/tci_drv.c rt/fdt.c
+prog tci/tci_drv_data "$RV64C" -O1 -DTCI_DATA       src/tci_drv.c rt/fdt.c
 prog tci/tci_window   "$RV64C" -O1 -DTCI_WINDOW     src/tci_drv.c rt/fdt.c
 prog tci/tci_hostile  "$RV64C" -O1                  src/tci_hostile.c
 

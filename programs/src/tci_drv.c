@@ -25,6 +25,11 @@
  * N-Trace (trTeFormat 1, trTeImpl then says N-Trace 1.0): the buffer holds
  * MSEO messages, not encapsulated (docs/tci.md "N-Trace").
  *
+ * Built with -DTCI_DATA (tci_drv_data.elf): the SMEM driver with data
+ * trace on (trTeDataControl: trTeDataTracing, differential addresses):
+ * te_data packets beside te_inst, encapsulation type 1 (docs/tci.md
+ * "Data trace").
+ *
  * Built with -DTCI_TS (tci_drv_ts.elf): the SMEM driver with the encoder's
  * Timestamp unit counting the core clock and trTsEnable set, so every
  * encapsulated packet carries the counter (docs/tci.md "Timestamps").
@@ -136,6 +141,15 @@ static int setup(void)
     te |= 1u << 24;                            /* trTeFormat 1: N-Trace */
 #endif
     *reg(TE, 0) = te;
+#ifdef TCI_DATA
+    /* data trace: trTeDataImplemented, then trTeDataTracing (differential
+     * addresses, trTeDataAddrCompress 2) */
+    if (!(*reg(TE, 0x10) & 1u))
+        return 8;
+    *reg(TE, 0x10) = 1u << 1 | 2u << 18;
+    if ((*reg(TE, 0x10) & (1u << 1 | 3u << 18)) != (1u << 1 | 2u << 18))
+        return 9;
+#endif
 #ifdef TCI_NTRACE
     if (((*reg(TE, 0) >> 24) & 7) != 1 || ((*reg(TE, 4) >> 16) & 15) != 1)
         return 7;                              /* trTeImpl: N-Trace 1.0 */

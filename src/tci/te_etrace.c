@@ -30,6 +30,7 @@ struct rvt_tci_te {
     rvt_te_encoder *enc;
     rvt_encap_writer *w;
     rvt_filter *flt;            /* the session's filters (trTeInstFilters != 0) */
+    rvt_te_data_encoder *dt;    /* with trTeDataTracing: te_data packets (E-Trace ch. 7) */
     rvt_nt_encoder *nt;         /* an N-Trace session (trTeFormat 1) instead of enc */
     rvt_nt_cfg ntcfg;           /* its settings; ntrace: the last session was N-Trace */
     bool ntrace;
@@ -44,12 +45,42 @@ static int to_funnel(void *ctx, const uint8_t *b, size_t n)
     return 0;
 }
 
+static int frame_out(void *ctx, const uint8_t *frame, size_t n);
+
+/* te_inst frames: a sync packet also restarts the data encoder's
+ * compression state (rvt_te_data_encoder_observe) */
+static int inst_out(void *ctx, const uint8_t *frame, size_t n)
+{
+    rvt_tci_te *e = ctx;
+    if (e->dt)
+        rvt_te_data_encoder_observe(e->dt, frame, n);
+    return frame_out(ctx, frame, n);
+}
+
 static int frame_out(void *ctx, const uint8_t *frame, size_t n)
 {
     rvt_tci_te *e = ctx;
     const tci_te *te = &e->t->te[e->h];
     uint64_t ts = tci_ts_value(&te->ts, &e->t->funnel.ts);
     return rvt_encap_write_frame(e->w, e->tp.ts_bytes ? &ts : NULL, frame, n);
+}
+
+/* trTeDataControl (data trace built, trTeDataTracing 1): te_data packets
+ * beside te_inst, trTeDataNoValue/NoAddr -> noData/noAddress,
+ * trTeDataAddrCompress 0 full, 1 XOR, 2 differential -> DataCompress
+ * (E-Trace table 2.2, the same codes); the encapsulation's type field is
+ * then 1 bit: 0 te_inst, 1 te_data (Encapsulation 1.0 3.3). */
+static void data_settings(rvt_tci_te *e, const tci_te *te)
+{
+    rvt_te_attrs *a = &e->attrs;
+    uint32_t dc = te->data_control;
+    a->data_trace = e->t->cfg.data_trace && (dc & (1u << 1));
+    if (!a->data_trace)
+        return;
+    a->no_data = tci_field(dc, 16, 1);
+    a->no_address = tci_field(dc, 17, 1);
+    a->data_compress = tci_field(dc, 18, 2);
+    e->tp.type_bits = 1;
 }
 
 /* The settings of a session from the registers. */
@@ -77,6 +108,7 @@ static void settings(rvt_tci_te *e)
     e->tp.sync_interval = rvt_tci_async_interval(e->t);
     if (tci_ts_stamps(&te->ts))
         e->tp.ts_bytes = TCI_TS_WIDTH / 8;      /* trTsWidth 48: 6 bytes */
+    data_settings(e, te);
 }
 
 static int no_put(void *ctx, const rvt_irec *recs, size_t n)
@@ -147,7 +179,12 @@ static int start(rvt_tci_te *e)
     int st = 0;
     e->w = rvt_encap_writer_new(&e->tp, to_funnel, e, &st);
     if (e->w)
-        e->enc = rvt_te_encoder_new(&e->attrs, frame_out, e, &st);
+        e->enc = rvt_te_encoder_new(&e->attrs, inst_out, e, &st);
+    if (e->enc && e->attrs.data_trace &&
+        !(e->dt = rvt_te_data_encoder_new(&e->attrs, frame_out, e, &st))) {
+        rvt_te_encoder_free(e->enc);
+        e->enc = NULL;
+    }
     if (!e->enc) {
         rvt_encap_writer_free(e->w);
         e->w = NULL;
@@ -169,6 +206,8 @@ static int stop(rvt_tci_te *e)
         return 0;
     int st = rvt_te_encoder_end(e->enc);
     rvt_te_encoder_free(e->enc);
+    rvt_te_data_encoder_free(e->dt);
+    e->dt = NULL;
     rvt_encap_writer_free(e->w);
     rvt_filter_free(e->flt);
     e->enc = NULL;
@@ -233,6 +272,19 @@ static int put(void *ctx, const rvt_irec *recs, size_t n)
     return e->err;
 }
 
+/* The data accesses of the last block put (the hart sends them right
+ * after it, E-Trace 4.4): encoded while its session traces data. */
+static int data(void *ctx, const rvt_drec *recs, size_t n)
+{
+    rvt_tci_te *e = ctx;
+    if (e->err || !e->dt)
+        return e->err;
+    int st = rvt_te_data_encoder_put(e->dt, recs, n);
+    if (st < 0)
+        e->err = st;
+    return e->err;
+}
+
 static int end(void *ctx)
 {
     return stop(ctx);
@@ -269,7 +321,7 @@ void rvt_tci_te_free(rvt_tci_te *e)
 
 rvt_irec_sink rvt_tci_te_sink(rvt_tci_te *e)
 {
-    rvt_irec_sink s = { e, put, NULL, end };
+    rvt_irec_sink s = { e, put, data, end };
     return s;
 }
 

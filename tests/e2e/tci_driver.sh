@@ -16,6 +16,10 @@
 # MSEO messages (no encapsulation), and decoding it (from the first message
 # after the oldest byte; the first ProgTraceSync after it) gives a
 # contiguous run of the hart's PCs, ended by the encoder's end message.
+# tci_drv_data.elf: the SMEM driver with data trace (trTeDataControl):
+# te_data beside te_inst, encapsulation type field 1 bit; decoding the dump
+# gives a contiguous run of the hart's PCs and of its loads/stores
+# (run --data-out), the data packets before the first reference skipped.
 # sbi/tci_drv.elf: the same driver as an S-mode payload of Debian's
 # OpenSBI 1.1 (run --bios fw_jump.elf --kernel): it finds the components
 # through the device tree OpenSBI passes on (a1), reaches their registers
@@ -52,12 +56,13 @@ if len(at) != 1:
     sys.exit("FAIL: the decoded PCs are not one contiguous run of the hart's (%d matches)" % len(at))
 PY
 
-# a contiguous run of hart.pcs: "first_index count" of it, or exit 1
+# a contiguous run of lines of hart.pcs (or of the hart's data accesses):
+# "first_index count" of it, or exit 1
 run_in() {
     python3 - "$1" "$2" <<'PY'
 import sys
-hart = open(sys.argv[1]).read().split()
-dec = open(sys.argv[2]).read().split()
+hart = open(sys.argv[1]).read().splitlines()
+dec = open(sys.argv[2]).read().splitlines()
 n = len(dec)
 at = [i for i in range(len(hart) - n + 1) if n and hart[i] == dec[0] and hart[i:i + n] == dec]
 if len(at) != 1:
@@ -96,6 +101,19 @@ grep -q "incomplete trace" "$T/err" && bad "N-Trace: the encoder's end message i
 s=$(run_in "$T/hart4.pcs" "$T/nt.pcs") || bad "$s"
 set -- $s
 [ $# = 2 ] && [ "$2" -ge 1000 ] || bad "N-Trace: only '$s' decoded PCs"
+
+elf="$RVT_SRC/programs/tci/tci_drv_data.elf"
+"$RVT_BIN" run "$elf" --quiet --dump-sink "$T/dt.bin" --pcs-retired "$T/hart5.pcs" --data-out "$T/hart5.data" \
+    >"$T/out" || bad "run data: $(cat "$T/out")"
+grep -q "tci_drv: PASS" "$T/out" || bad "data driver: $(cat "$T/out")"
+grep -qx "data_trace=1" "$T/dt.bin.attrs" && grep -qx "encap_type_bits=1" "$T/dt.bin.attrs" &&
+    grep -qx "data_compress=2" "$T/dt.bin.attrs" || bad "dt.bin.attrs: $(cat "$T/dt.bin.attrs")"
+"$RVT_BIN" decode "$T/dt.bin" --elf "$elf" --pcs "$T/dt.pcs" --data-out "$T/dt.data" 2>"$T/err" ||
+    bad "decode data: $(cat "$T/err")"
+s=$(run_in "$T/hart5.pcs" "$T/dt.pcs") || bad "$s"
+d=$(run_in "$T/hart5.data" "$T/dt.data") || bad "$d"
+set -- $s $d
+[ $# = 4 ] && [ "$2" -ge 1000 ] && [ "$4" -ge 100 ] || bad "data: only '$s' PCs, '$d' accesses"
 
 fw=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.elf
 [ -f "$fw" ] || { echo "skip the S-mode driver: opensbi not installed"; exit $fail; }

@@ -440,6 +440,11 @@ static uint8_t *sink_unwrap(const char *trace, const char *tp, const rvt_tp_conf
     return sink_order(trace, tp, c, buf, len);
 }
 
+bool cli_container_mid_stream(void)
+{
+    return opt.sink.present && opt.sink.wrap && !opt.sink.stop_on_wrap;
+}
+
 uint8_t *cli_container_sink_borrowed(const char *trace, const char *tp, const uint8_t *buf, size_t *len)
 {
     bool own = false;

@@ -89,7 +89,7 @@ int run_tci_open(run_tci *rt, const rvt_hart_cfg *cfg, unsigned xlen, rvt_irec_s
     if (pib && !(rt->pibf = cli_out_fopen(pib, "wb")))
         return CLI_FAIL;
     /* SMEM: the sink may write the whole RAM (the program chooses where) */
-    rvt_tci_cfg tc = { .nharts = 1, .sram_size = TCI_SRAM, .smem_base = RAM_BASE,
+    rvt_tci_cfg tc = { .nharts = 1, .data_trace = true, .sram_size = TCI_SRAM, .smem_base = RAM_BASE,
                        .smem_size = cfg->ram_size ? cfg->ram_size : 128ull << 20,
                        .idle_byte = 0x00, .mem_write = to_ram, .pib_out = to_pib, .ctx = rt };
     int st;
