@@ -1,5 +1,5 @@
 /* rvtrace run --tci / --dump-sink / --pib (docs/tci.md): the Trace Control
- * Interface model on the board, the E-Trace encoder behind hart 0's
+ * Interface model on the board, the encoder behind hart 0's
  * registers, and the RAM sink's buffer saved at exit in the form decode
  * takes (F, F.attrs with the sink_* keys, rvt_sink_order). */
 #include <stdlib.h>

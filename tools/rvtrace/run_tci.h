@@ -22,10 +22,12 @@ typedef struct run_tci {
 #define RUN_TCI_HELP \
     "  --tci                the Trace Control Interface on the board (docs/tci.md):\n" \
     "                       registers at 0x18000000, in the device tree; hart 0's\n" \
-    "                       E-Trace encoder traces while the program has its\n" \
-    "                       trTeControl say so, its packets encapsulated through\n" \
-    "                       the funnel to the RAM (64 KiB SRAM, or SMEM in RAM)\n" \
-    "                       and PIB sinks\n" \
+    "                       encoder traces while the program has its trTeControl\n" \
+    "                       say so: E-Trace (data trace with trTeDataControl,\n" \
+    "                       timestamps with trTsEnable), its packets encapsulated,\n" \
+    "                       or N-Trace (trTeFormat 1), its messages as they are,\n" \
+    "                       through the funnel to the RAM (64 KiB SRAM, or SMEM in\n" \
+    "                       RAM) and PIB sinks\n" \
     "  --dump-sink F        (implies --tci) save the RAM sink's buffer at exit to F,\n" \
     "                       its state (trRamStart/Limit/WP, wrap, stop-on-wrap) and\n" \
     "                       the stream's settings to F.attrs: decode F --elf P\n" \
