@@ -97,10 +97,20 @@ prog fpu          "$RV64G"  -O2                    src/fpu.c
 prog fpu_rv32     "$RV32G"  -O2                    src/fpu.c
 # Trace Control Interface programs (programs/tci/: they need run --tci,
 # so the tests that run every programs/*.elf do not pick them up)
-prog tci/tci_drv      "$RV64C" -O1                  src/tci_drv.c
-prog tci/tci_drv_sram "$RV64C" -O1 -DTCI_SRAM       src/tci_drv.c
+prog tci/tci_drv      "$RV64C" -O1                  src/tci_drv.c rt/fdt.c
+prog tci/tci_drv_sram "$RV64C" -O1 -DTCI_SRAM       src/tci_drv.c rt/fdt.c
+prog tci/tci_drv_ts   "$RV64C" -O1 -DTCI_TS         src/tci_drv.c rt/fdt.c
+prog tci/tci_drv_nt   "$RV64C" -O1 -DTCI_NTRACE     src/tci_drv.c rt/fdt.c
+prog tci/tci_drv_data "$RV64C" -O1 -DTCI_DATA       src/tci_drv.c rt/fdt.c
+prog tci/tci_window   "$RV64C" -O1 -DTCI_WINDOW     src/tci_drv.c rt/fdt.c
 prog tci/tci_hostile  "$RV64C" -O1                  src/tci_hostile.c
 prog tci/tci_smp      "$RV64C" -O1 -Wl,-e,smp_start src/smp_start.S src/tci_smp.c
+
+# SBI payloads (programs/sbi/: S-mode at 0x80200000, started by OpenSBI's
+# fw_jump with run --bios / qemu -bios; main gets hartid and the DTB)
+SBI="-DRT_SBI_PAYLOAD -Wl,--defsym=rt_ram_base=0x80200000"
+prog sbi/sbi_pmu      "$RV64C" -O2 $SBI             src/sbi_pmu.c
+prog sbi/tci_drv      "$RV64C" -O1 $SBI             src/tci_drv.c rt/fdt.c
 
 # Spike-machine programs (programs/spike/: not run on QEMU's virt board)
 prog spike/htif      "$RV64C" -O2                  src/htif.c

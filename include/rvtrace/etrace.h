@@ -413,6 +413,11 @@ typedef struct rvt_te_data_decoder rvt_te_data_decoder;
 rvt_te_data_decoder *rvt_te_data_decoder_new(const rvt_te_attrs *a, rvt_te_data_fn fn, void *ctx,
                                              int *status);
 void rvt_te_data_decoder_set_diag(rvt_te_data_decoder *d, rvt_diag_fn fn, void *ctx);
+/* The stream starts at an arbitrary packet (a wrapped trace buffer read
+ * from its first sync point, docs/tci.md): compressed packets before the
+ * first reference (a te_inst sync or a full packet of that size) are
+ * skipped as lost without an error; the loss is the reader's to report. */
+void rvt_te_data_decoder_mid_stream(rvt_te_data_decoder *d);
 /* Decode a raw stream (te_inst frames only restart the state).  Returns
  * the number of errors (each reported to diag with its byte offset;
  * decoding goes on at the next full packet), or the negative value the

@@ -97,6 +97,10 @@ uint64_t rvt_tci_ext_out_count(const rvt_tci *t, unsigned h);
 /* Time passes (ticks of the timestamp clock): the counters of active,
  * counting timestamp units advance by ticks / 4^trTsPrescale. */
 void rvt_tci_tick(rvt_tci *t, uint64_t ticks);
+/* The timestamp clock reached `now` (ticks since power-up; the board's
+ * clock is the hart's cycle count, rvt_irec.time): ticks the difference
+ * when later than where it was, else nothing. */
+void rvt_tci_clock(rvt_tci *t, uint64_t now);
 
 /* The RAM sink's buffer and state as rvt_sink_order takes them: *s the
  * registers (trRamStart, Limit, WP, Wrap, StopOnWrap), and for SRAM mode
@@ -125,6 +129,10 @@ rvt_irec_sink rvt_tci_te_sink(rvt_tci_te *e);
 const struct rvt_te_attrs *rvt_tci_te_attrs(const rvt_tci_te *e);
 const rvt_tp_config *rvt_tci_te_container(const rvt_tci_te *e);
 unsigned rvt_tci_te_sessions(const rvt_tci_te *e);
+/* When the last session was N-Trace (trTeFormat 1: MSEO messages through
+ * funnel and sinks unchanged, no encapsulation), its settings; else NULL. */
+struct rvt_nt_cfg;
+const struct rvt_nt_cfg *rvt_tci_te_nt_cfg(const rvt_tci_te *e);
 
 #ifdef __cplusplus
 }

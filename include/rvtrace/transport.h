@@ -184,13 +184,16 @@ typedef struct rvt_sink_view {
     uint64_t begin;      /* the stream to read is buf[begin, end) */
     uint64_t end;
     uint64_t rotated;    /* the buffer was rotated left by this many bytes */
+    uint64_t cut;        /* stopped on wrap: bytes of an incomplete last packet after end */
 } rvt_sink_view;
 
 /* Put a sink buffer of len = rvt_sink_size(s) bytes in stream order and
  * find where a reader starts (the one mechanism for wrapped buffers):
  *   not wrapped       - [0, wp - start): the stream from its first byte;
  *   wrapped, stopped  - rotated in place so the byte at wp comes first,
- *     on wrap           then read whole;
+ *     on wrap           then read whole up to the end of its last complete
+ *                       packet (the last may be cut short: TCI 1.0; its
+ *                       bytes are `cut`, after `end`);
  *   wrapped           - rotated in place likewise, then read from the
  *                       first sync point of transport tp ("encap",
  *                       "mseo"; cfg c) after the oldest byte: begin is the

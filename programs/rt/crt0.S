@@ -1,7 +1,9 @@
 /* rvtrace workloads: start-up and trap entry, RV32 and RV64, M-mode entry.
  *
  *   _start          gp, sp, clear .bss, mtvec = rt_trap_entry, a0 = main(),
- *                   rt_exit(a0)
+ *                   rt_exit(a0); built with -DRT_SBI_PAYLOAD (an S-mode
+ *                   payload of SBI firmware): stvec = rt_strap_entry, and
+ *                   main(hartid, dtb) as the firmware passed them
  *   rt_exit(code)   SiFive test finisher: 0x5555 (pass) when code == 0,
  *                   otherwise (code << 16) | 0x3333 (QEMU exits with code)
  *   rt_trap_entry   M-mode trap vector (direct mode, 4-byte aligned): saves
@@ -40,8 +42,16 @@ _start:
     SAVE    zero, 0(t0)
     addi    t0, t0, WORD
     j       1b
-2:  la      t0, rt_trap_entry
+2:
+#ifdef RT_SBI_PAYLOAD
+    /* an SBI payload (programs/sbi/): started by firmware in S-mode with
+     * a0 = hartid, a1 = the device tree, which main receives */
+    la      t0, rt_strap_entry
+    csrw    stvec, t0
+#else
+    la      t0, rt_trap_entry
     csrw    mtvec, t0
+#endif
     call    main
     tail    rt_exit
 

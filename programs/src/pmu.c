@@ -4,6 +4,7 @@
  * scountovf) and CTR's LCOFIFRZ.  Every result is checked here.  rvtrace
  * only (QEMU 7.2 has neither the firmware model nor Sscofpmf). */
 #include "rt.h"
+#include "sbi.h"
 
 #define EID 0x504D55UL
 #define FID_NUM 0
@@ -23,8 +24,6 @@
 #define ERR_INVALID_PARAM (-3L)
 #define ERR_ALREADY_STARTED (-7L)
 
-struct sbiret { long error; ureg value; };
-
 /* A function symbol by this name asks rvtrace for its SBI firmware model,
  * as --sbi does (docs/pmu.md); never called. */
 void rvtrace_sbi_firmware(void);
@@ -32,12 +31,7 @@ void rvtrace_sbi_firmware(void) {}
 
 static struct sbiret sbi(ureg fid, ureg a0, ureg a1, ureg a2, ureg a3, ureg a4)
 {
-    register ureg r0 __asm__("a0") = a0, r1 __asm__("a1") = a1;
-    register ureg r2 __asm__("a2") = a2, r3 __asm__("a3") = a3, r4 __asm__("a4") = a4;
-    register ureg r6 __asm__("a6") = fid, r7 __asm__("a7") = EID;
-    __asm__ volatile("ecall" : "+r"(r0), "+r"(r1) : "r"(r2), "r"(r3), "r"(r4), "r"(r6), "r"(r7)
-                     : "memory");
-    return (struct sbiret){ (long)r0, r1 };
+    return rt_sbi(EID, fid, a0, a1, a2, a3, a4);
 }
 
 static unsigned char s_stack[4096] __attribute__((aligned(16)));

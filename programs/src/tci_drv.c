@@ -13,8 +13,34 @@
  * to 4 KiB, with trRamStopOnWrap, and the PIB sink (4-bit parallel) on the
  * funnel's output too; after the disable sequence it checks that the sink
  * stopped itself, reads the SRAM back through trRamRP/trRamData and
- * reports the sum of its 32-bit words as the value. */
+ * reports the sum of its 32-bit words as the value.
+ *
+ * Built with -DTCI_WINDOW (tci_window.elf): instead of the workload, one
+ * store sets trTeInstTracing, 10 uncompressed addi follow, and one store
+ * clears it (tci_window_on / tci_window_off); the program prints
+ * tci_window_on's address.  The trace holds exactly the enabling store and
+ * the 10 addi (docs/tci.md "Per-instruction enable").
+ *
+ * Built with -DTCI_NTRACE (tci_drv_nt.elf): the SMEM driver selecting
+ * N-Trace (trTeFormat 1, trTeImpl then says N-Trace 1.0): the buffer holds
+ * MSEO messages, not encapsulated (docs/tci.md "N-Trace").
+ *
+ * Built with -DTCI_DATA (tci_drv_data.elf): the SMEM driver with data
+ * trace on (trTeDataControl: trTeDataTracing, differential addresses):
+ * te_data packets beside te_inst, encapsulation type 1 (docs/tci.md
+ * "Data trace").
+ *
+ * Built with -DTCI_TS (tci_drv_ts.elf): the SMEM driver with the encoder's
+ * Timestamp unit counting the core clock and trTsEnable set, so every
+ * encapsulated packet carries the counter (docs/tci.md "Timestamps").
+ *
+ * Where the components are: the device tree's nodes (compatible
+ * "riscv,trace-encoder", "riscv,trace-funnel", "riscv,trace-ram-sink",
+ * "riscv,trace-pib-sink") when the hart was given a tree (a1: with
+ * firmware, as sbi/tci_drv.elf, an S-mode payload of OpenSBI), else the
+ * board's fixed window at 0x18000000. */
 #include "tci_regs.h"
+#include "fdt.h"
 
 #ifndef TCI_SRAM
 static uint32_t tbuf[1024] __attribute__((aligned(4096)));   /* the trace buffer */
@@ -22,7 +48,7 @@ static uint32_t tbuf[1024] __attribute__((aligned(4096)));   /* the trace buffer
 static uint32_t data[128];
 
 #ifdef TCI_SRAM
-#define PIB (TCI + 0x12000)
+static ureg PIB = TCI + 0x12000;
 /* SRAM: trRamStart fixed at 0, trRamLimit trimmed to 4 KiB; stop on wrap */
 static int setup_sink(void)
 {
@@ -75,13 +101,61 @@ static int setup(void)
     set_wait(FUNNEL, ACTIVE | ENABLE, ENABLE, ENABLE);
     /* encoder: optimized mode (6), sync every 2^(2+4) packets (mode 1) */
     uint32_t te = ACTIVE | 6u << 4 | 1u << 16 | 2u << 20;
+#ifdef TCI_NTRACE
+    te |= 1u << 24;                            /* trTeFormat 1: N-Trace */
+#endif
     *reg(TE, 0) = te;
+#ifdef TCI_DATA
+    /* data trace: trTeDataImplemented, then trTeDataTracing (differential
+     * addresses, trTeDataAddrCompress 2) */
+    if (!(*reg(TE, 0x10) & 1u))
+        return 8;
+    *reg(TE, 0x10) = 1u << 1 | 2u << 18;
+    if ((*reg(TE, 0x10) & (1u << 1 | 3u << 18)) != (1u << 1 | 2u << 18))
+        return 9;
+#endif
+#ifdef TCI_NTRACE
+    if (((*reg(TE, 0) >> 24) & 7) != 1 || ((*reg(TE, 4) >> 16) & 15) != 1)
+        return 7;                              /* trTeImpl: N-Trace 1.0 */
+#endif
+#ifdef TCI_TS
+    /* the encoder's Timestamp unit: released, then counting the core
+     * clock (mode 3, Internal Core) into every packet (trTsEnable) */
+    *reg(TE, 0x40) = ACTIVE;
+    *reg(TE, 0x40) = ACTIVE | 1u << 1 | 3u << 4 | 1u << 15;
+    if (!(*reg(TE, 0x40) & (1u << 15)))
+        return 6;
+#endif
     if (((*reg(TE, 0) >> 4) & 7) == 0)
         return 4;
     set_wait(TE, te | ENABLE, ENABLE, ENABLE);
+#ifndef TCI_WINDOW
     *reg(TE, 0) = te | ENABLE | INST_TRACING;
+#endif
     return 0;
 }
+
+#ifdef TCI_WINDOW
+extern char tci_window_on[];
+/* The traced window: the store that sets trTeInstTracing, 10 addi, the
+ * store that clears it; returns the addi's sum (10). */
+__attribute__((noinline)) static uint32_t window(void)
+{
+    uint32_t on = *reg(TE, 0) | INST_TRACING, off = on & ~INST_TRACING;
+    ureg x = 0;
+    __asm__ volatile(".option push\n.option norvc\n"
+                     ".globl tci_window_on\ntci_window_on:\n"
+                     "sw %[on], 0(%[r])\n"
+                     ".rept 10\naddi %[x], %[x], 1\n.endr\n"
+                     ".globl tci_window_off\ntci_window_off:\n"
+                     "sw %[off], 0(%[r])\n"
+                     ".option pop"
+                     : [x] "+r"(x)
+                     : [on] "r"(on & ~EMPTY), [off] "r"(off & ~EMPTY), [r] "r"(reg(TE, 0))
+                     : "memory");
+    return (uint32_t)x;
+}
+#endif
 
 /* "Disabling the trace": encoders, funnels, then sinks; each Enable 0 and Empty 1 */
 static void teardown(void)
@@ -110,7 +184,7 @@ __attribute__((noinline)) static uint32_t fib(unsigned n)
     return n < 2 ? n : fib(n - 1) + fib(n - 2);
 }
 
-__attribute__((noinline)) static uint32_t work(void)
+__attribute__((noinline, unused)) static uint32_t work(void)
 {
     uint32_t x = 12345;
     for (unsigned i = 0; i < 128; i++) {
@@ -130,13 +204,41 @@ __attribute__((noinline)) static uint32_t work(void)
     return sorted + fib(15);
 }
 
-int main(void)
+/* The components' addresses from the device tree, all or none. */
+static void locate(ureg dtb)
 {
+    ureg te = rt_fdt_reg_by_compatible((const void *)dtb, "riscv,trace-encoder");
+    ureg funnel = rt_fdt_reg_by_compatible((const void *)dtb, "riscv,trace-funnel");
+    ureg ram = rt_fdt_reg_by_compatible((const void *)dtb, "riscv,trace-ram-sink");
+    if (!te || !funnel || !ram)
+        return;
+    TE = te, FUNNEL = funnel, RAMSINK = ram;
+#ifdef TCI_SRAM
+    ureg pib = rt_fdt_reg_by_compatible((const void *)dtb, "riscv,trace-pib-sink");
+    if (pib)
+        PIB = pib;
+#endif
+    rt_puts("tci_drv: components from the device tree, encoder at ");
+    rt_puthex(te);
+    rt_putc('\n');
+}
+
+int main(ureg hartid, ureg dtb)
+{
+    (void)hartid;
+    locate(dtb);
     int err = rt_expect(setup(), 0, 1);
 #ifdef TCI_SRAM
     uint32_t stopped = 0;
 #endif
+#ifdef TCI_WINDOW
+    rt_puts("tci_window_on ");
+    rt_puthex((ureg)tci_window_on);
+    rt_putc('\n');
+    uint32_t r = err ? 0 : window() + 601;     /* 10 + 601: the check below */
+#else
     uint32_t r = err ? 0 : work();
+#endif
 #ifdef TCI_SRAM
     stopped = !(*reg(RAMSINK, 0) & ENABLE);    /* trRamStopOnWrap: the sink stopped itself */
 #endif
@@ -148,8 +250,10 @@ int main(void)
     if (!err) err = rt_expect(*reg(RAMSINK, 0x20), 1, 3);   /* WP back at 0, wrap bit */
     return rt_report("tci_drv_sram", sram_sum(), err);
 #endif
-    /* the buffer went round: the wrap bit is set */
     uint32_t wp = *reg(RAMSINK, 0x20);
+#ifndef TCI_WINDOW
+    /* the buffer went round: the wrap bit is set */
     if (!err) err = rt_expect(wp & 1, 1, 3);
+#endif
     return rt_report("tci_drv", wp, err);
 }

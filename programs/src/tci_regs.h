@@ -6,11 +6,13 @@
 
 #include "rt.h"
 
+/* The board's fixed window; variables, because a driver given a device
+ * tree takes the components' addresses from it instead (tci_drv.c). */
 #define TCI 0x18000000UL
-#define TE (TCI + 0x0000)
+static ureg TE __attribute__((unused)) = TCI;
+static ureg FUNNEL __attribute__((unused)) = TCI + 0x10000;
+static ureg RAMSINK __attribute__((unused)) = TCI + 0x11000;
 #define TE_OF(h) (TE + 0x1000UL * (h))      /* hart h's Trace Encoder */
-#define FUNNEL (TCI + 0x10000)
-#define RAMSINK (TCI + 0x11000)
 
 #define ACTIVE 0x1u
 #define ENABLE 0x2u

@@ -20,6 +20,7 @@ struct rvt_te_data_decoder {
     void *diag_ctx;
     int errors;
     bool lost;          /* after an error: skip quietly until a reference */
+    bool mid_stream;    /* streams start mid-way: lost from their start */
     bool synced;        /* a sync reset the references, and no error since */
 };
 
@@ -39,6 +40,12 @@ rvt_te_data_decoder *rvt_te_data_decoder_new(const rvt_te_attrs *a, rvt_te_data_
     d->ctx = ctx;
     rvt_te_split_init(&d->m.split);
     return d;
+}
+
+void rvt_te_data_decoder_mid_stream(rvt_te_data_decoder *d)
+{
+    if (d)
+        d->mid_stream = true;   /* as after a reported error: skip until a reference */
 }
 
 void rvt_te_data_decoder_set_diag(rvt_te_data_decoder *d, rvt_diag_fn fn, void *ctx)
@@ -235,7 +242,7 @@ int rvt_te_data_decoder_run(rvt_te_data_decoder *d, const uint8_t *buf, size_t l
     uint64_t off, last = 0;
     int st;
     d->errors = 0;
-    d->lost = false;
+    d->lost = d->mid_stream;
     d->synced = false;
     memset(&d->m.st, 0, sizeof d->m.st);    /* a new stream starts unsynchronised */
     rvt_te_split_init(&d->m.split);

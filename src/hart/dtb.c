@@ -21,8 +21,12 @@ static int prop_reg(void *f, uint64_t base, uint64_t size)
 
 static int prop_cells(void *f, const char *name, const uint32_t *v, unsigned n)
 {
+    /* the longest: interrupts-extended of RVT_SMP_MAX_HARTS harts (two
+     * contexts of 2 cells each), the /pmu node's event triples (12) */
     fdt32_t c[4 * RVT_SMP_MAX_HARTS];
-    for (unsigned i = 0; i < n && i < 4 * RVT_SMP_MAX_HARTS; i++)
+    if (n > sizeof c / sizeof c[0])
+        return -FDT_ERR_NOSPACE;
+    for (unsigned i = 0; i < n; i++)
         c[i] = cpu_to_fdt32(v[i]);
     return fdt_property(f, name, c, (int)(n * sizeof c[0]));
 }
@@ -173,6 +177,20 @@ static int soc(void *f, const rvt_hart_cfg *cfg)
     return e | fdt_end_node(f);
 }
 
+/* The counters SBI firmware may give each general hardware event (QEMU
+ * 7.2 virt's /pmu, OpenSBI's docs/pmu_support.md binding: <first event,
+ * last event, counter bitmap>): cycles (1) on mcycle or mhpmcounter3..31,
+ * instructions (2) on minstret or 3..31, branches (5) on 3..31; the
+ * selector is the event code (pmu_csr.c, docs/pmu.md "Events"). */
+static int pmu_node(void *f)
+{
+    static const uint32_t map[] = { 1, 1, 0xFFFFFFF9u, 2, 2, 0xFFFFFFFCu, 5, 5, 0xFFFFFFF8u };
+    int e = fdt_begin_node(f, "pmu");
+    e |= prop_cells(f, "riscv,event-to-mhpmcounters", map, sizeof map / sizeof map[0]);
+    e |= fdt_property_string(f, "compatible", "riscv,pmu");
+    return e | fdt_end_node(f);
+}
+
 /* syscon-poweroff / syscon-reboot: the values dev_syscon.c acts on */
 static int syscon_node(void *f, const char *name, const char *compat, uint32_t value)
 {
@@ -218,6 +236,7 @@ static int build(void *f, const rvt_hart_cfg *cfg, unsigned xlen, const rvt_hart
     e |= fdt_property_string(f, "device_type", "memory");
     e |= prop_reg(f, base, size);
     e |= fdt_end_node(f);
+    e |= pmu_node(f);
     e |= cpus(f, cfg, xlen);
     e |= soc(f, cfg);
     e |= fdt_end_node(f);

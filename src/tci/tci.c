@@ -202,10 +202,17 @@ uint64_t rvt_tci_ext_out_count(const rvt_tci *t, unsigned h)
     return t && h < t->cfg.nharts ? t->te[h].ext_out_count : 0;
 }
 
+void rvt_tci_clock(rvt_tci *t, uint64_t now)
+{
+    if (t && now > t->now)
+        rvt_tci_tick(t, now - t->now);
+}
+
 void rvt_tci_tick(rvt_tci *t, uint64_t ticks)
 {
     if (!t)
         return;
+    t->now += ticks;
     for (unsigned h = 0; h < t->cfg.nharts; h++)
         tci_ts_tick(&t->te[h].ts, ticks);
     tci_ts_tick(&t->funnel.ts, ticks);

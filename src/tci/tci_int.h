@@ -43,6 +43,11 @@ void tci_ts_reset(tci_ts *ts);
 uint32_t tci_ts_read(const tci_ts *ts, const tci_ts *shared, unsigned off);
 void tci_ts_write(tci_ts *ts, unsigned off, uint32_t v);
 void tci_ts_tick(tci_ts *ts, uint64_t ticks);
+/* trTsEnable (an encoder's unit): its packets carry the timestamp */
+bool tci_ts_stamps(const tci_ts *ts);
+/* The value a packet carries: the unit's counter, or in Shared mode the
+ * one it shares (the funnel's) */
+uint64_t tci_ts_value(const tci_ts *ts, const tci_ts *shared);
 
 /* ---- Trace Encoder (te_regs.c) ---- */
 /* trTeInstFeatures bits offered: NoAddrDiff, EnSequentialJump, EnImplicitReturn */
@@ -139,6 +144,7 @@ struct rvt_tci {
     tci_funnel funnel;
     tci_ram ram;
     tci_pib pib;
+    uint64_t now;          /* the timestamp clock so far (rvt_tci_clock) */
 };
 
 #endif

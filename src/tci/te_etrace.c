@@ -3,18 +3,23 @@
  * encoder only while the registers say it traces (trTeActive, trTeEnable,
  * trTeInstTracing, trTeInstMode != 0); its packets are encapsulated
  * (Encapsulation 1.0 ch. 3: srcID trTeSrcBits/trTeSrcID unless
- * trTeInhibitSrc, no timestamp, type width 0, a sync sequence every
+ * trTeInhibitSrc, a timestamp with trTsEnable, type width 0, a sync sequence every
  * rvt_tci_async_interval bytes) and go through the funnel to the sinks.
  * Each time tracing starts, an encoder starts with the settings the
  * registers hold (trTeInstSyncMode/Max -> resync_mode/resync_max,
  * trTeInstFeatures -> full-address, sijump, implicit-return), so its first
- * packet is a te_inst synchronisation (E-Trace 6.1); when it stops (a
+ * packet is a te_inst synchronisation (E-Trace 6.1); with the encoder's
+ * trTsEnable every packet carries the Timestamp unit's counter at the
+ * block that made it (T = trTsWidth / 8 bytes, header.extend 1,
+ * Encapsulation 1.0 2.1.1; the clock is the hart's cycle count, advanced
+ * to each block's rvt_irec.time); when it stops (a
  * write, a trigger, trTeEnable 0) the encoder ends with its final packets
  * (E-Trace 6.5.1), as "Setting trTeEnable to 0 flushes any queued trace
  * data" asks. */
 #include <stdlib.h>
 #include "tci/tci_int.h"
 #include "rvtrace/etrace.h"
+#include "rvtrace/ntrace.h"
 #include "rvtrace/filter.h"
 
 struct rvt_tci_te {
@@ -25,6 +30,10 @@ struct rvt_tci_te {
     rvt_te_encoder *enc;
     rvt_encap_writer *w;
     rvt_filter *flt;            /* the session's filters (trTeInstFilters != 0) */
+    rvt_te_data_encoder *dt;    /* with trTeDataTracing: te_data packets (E-Trace ch. 7) */
+    rvt_nt_encoder *nt;         /* an N-Trace session (trTeFormat 1) instead of enc */
+    rvt_nt_cfg ntcfg;           /* its settings; ntrace: the last session was N-Trace */
+    bool ntrace;
     int err;
     unsigned sessions;
 };
@@ -36,10 +45,42 @@ static int to_funnel(void *ctx, const uint8_t *b, size_t n)
     return 0;
 }
 
+static int frame_out(void *ctx, const uint8_t *frame, size_t n);
+
+/* te_inst frames: a sync packet also restarts the data encoder's
+ * compression state (rvt_te_data_encoder_observe) */
+static int inst_out(void *ctx, const uint8_t *frame, size_t n)
+{
+    rvt_tci_te *e = ctx;
+    if (e->dt)
+        rvt_te_data_encoder_observe(e->dt, frame, n);
+    return frame_out(ctx, frame, n);
+}
+
 static int frame_out(void *ctx, const uint8_t *frame, size_t n)
 {
     rvt_tci_te *e = ctx;
-    return rvt_encap_write_frame(e->w, NULL, frame, n);
+    const tci_te *te = &e->t->te[e->h];
+    uint64_t ts = tci_ts_value(&te->ts, &e->t->funnel.ts);
+    return rvt_encap_write_frame(e->w, e->tp.ts_bytes ? &ts : NULL, frame, n);
+}
+
+/* trTeDataControl (data trace built, trTeDataTracing 1): te_data packets
+ * beside te_inst, trTeDataNoValue/NoAddr -> noData/noAddress,
+ * trTeDataAddrCompress 0 full, 1 XOR, 2 differential -> DataCompress
+ * (E-Trace table 2.2, the same codes); the encapsulation's type field is
+ * then 1 bit: 0 te_inst, 1 te_data (Encapsulation 1.0 3.3). */
+static void data_settings(rvt_tci_te *e, const tci_te *te)
+{
+    rvt_te_attrs *a = &e->attrs;
+    uint32_t dc = te->data_control;
+    a->data_trace = e->t->cfg.data_trace && (dc & (1u << 1));
+    if (!a->data_trace)
+        return;
+    a->no_data = tci_field(dc, 16, 1);
+    a->no_address = tci_field(dc, 17, 1);
+    a->data_compress = tci_field(dc, 18, 2);
+    e->tp.type_bits = 1;
 }
 
 /* The settings of a session from the registers. */
@@ -65,6 +106,9 @@ static void settings(rvt_tci_te *e)
         e->tp.src_id = tci_field(te->features, 16, 12) & ((1u << e->tp.src_bits) - 1u);
     }
     e->tp.sync_interval = rvt_tci_async_interval(e->t);
+    if (tci_ts_stamps(&te->ts))
+        e->tp.ts_bytes = TCI_TS_WIDTH / 8;      /* trTsWidth 48: 6 bytes */
+    data_settings(e, te);
 }
 
 static int no_put(void *ctx, const rvt_irec *recs, size_t n)
@@ -85,14 +129,62 @@ static void filter_start(rvt_tci_te *e)
     e->flt = rvt_filter_new(&cfg, &unused, NULL);    /* NULL when refused */
 }
 
+/* N-Trace (trTeFormat 1; N-Trace ch. 4 names the same controls): its
+ * MSEO messages go to the funnel as they are, without encapsulation
+ * (Encapsulation 1.0 is E-Trace's), and a sink pads with idle 0xFF
+ * (N-Trace 3.3) instead of null.idle. */
+static bool nt_format(const tci_te *te)
+{
+    return tci_field(te->control, TCI_TE_FORMAT_LO, 3) == 1;
+}
+
+static void nt_settings(rvt_tci_te *e)
+{
+    const tci_te *te = &e->t->te[e->h];
+    rvt_nt_cfg *c = &e->ntcfg;
+    rvt_nt_cfg_default(c);
+    c->inst_mode = RVT_NT_MODE_HTM;                 /* trTeInstMode 6, the one legal mode */
+    c->context = (te->control & (1u << 9)) != 0;    /* trTeContext */
+    c->inhibit_src = (te->control & TCI_TE_INHIBIT_SRC) != 0;
+    c->src_bits = c->inhibit_src ? 0 : tci_field(te->features, 28, 4);
+    c->src_id = c->src_bits ? tci_field(te->features, 16, 12) & ((1u << c->src_bits) - 1u) : 0;
+    c->sync_mode = tci_field(te->control, TCI_TE_SYNC_MODE_LO, 2);   /* the same encoding */
+    c->sync_max = tci_field(te->control, TCI_TE_SYNC_MAX_LO, 4);
+    c->no_addr_diff = (te->features & TCI_TE_NO_ADDR_DIFF) != 0;
+    c->seq_jump = (te->features & TCI_TE_SEQ_JUMP) != 0;
+    c->xlen = e->base.iaddress_width == 32 ? 32 : 64;
+}
+
+static int nt_start(rvt_tci_te *e)
+{
+    nt_settings(e);
+    e->t->ram.idle = 0xFF;
+    int st = 0;
+    e->nt = rvt_nt_encoder_new(&e->ntcfg, to_funnel, e, &st);
+    if (!e->nt)
+        return st < 0 ? st : RVT_ERR_INVAL;
+    e->ntrace = true;
+    e->sessions++;
+    return 0;
+}
+
 static int start(rvt_tci_te *e)
 {
+    if (nt_format(&e->t->te[e->h]))
+        return nt_start(e);
+    e->ntrace = false;
+    e->t->ram.idle = e->t->cfg.idle_byte;
     settings(e);
     filter_start(e);
     int st = 0;
     e->w = rvt_encap_writer_new(&e->tp, to_funnel, e, &st);
     if (e->w)
-        e->enc = rvt_te_encoder_new(&e->attrs, frame_out, e, &st);
+        e->enc = rvt_te_encoder_new(&e->attrs, inst_out, e, &st);
+    if (e->enc && e->attrs.data_trace &&
+        !(e->dt = rvt_te_data_encoder_new(&e->attrs, frame_out, e, &st))) {
+        rvt_te_encoder_free(e->enc);
+        e->enc = NULL;
+    }
     if (!e->enc) {
         rvt_encap_writer_free(e->w);
         e->w = NULL;
@@ -104,10 +196,18 @@ static int start(rvt_tci_te *e)
 
 static int stop(rvt_tci_te *e)
 {
+    if (e->nt) {
+        int st = rvt_nt_encoder_end(e->nt);
+        rvt_nt_encoder_free(e->nt);
+        e->nt = NULL;
+        return st;
+    }
     if (!e->enc)
         return 0;
     int st = rvt_te_encoder_end(e->enc);
     rvt_te_encoder_free(e->enc);
+    rvt_te_data_encoder_free(e->dt);
+    e->dt = NULL;
     rvt_encap_writer_free(e->w);
     rvt_filter_free(e->flt);
     e->enc = NULL;
@@ -138,12 +238,13 @@ static unsigned trigger_actions(const rvt_irec *r)
  * notify the TCI lets through. */
 static int put_one(rvt_tci_te *e, const rvt_irec *r)
 {
+    rvt_tci_clock(e->t, r->time);   /* the timestamp units see this block's time */
     unsigned act = trigger_actions(r);
     bool notify = false;
     bool on = act ? rvt_tci_triggers(e->t, e->h, act, &notify) : rvt_tci_tracing(e->t, e->h);
     if (!on)
         return stop(e);
-    if (!e->enc) {
+    if (!e->enc && !e->nt) {
         int st = start(e);
         if (st < 0)
             return st;
@@ -154,7 +255,7 @@ static int put_one(rvt_tci_te *e, const rvt_irec *r)
         b.flags |= RVT_IREC_F_TRIG_NOTIFY;
     if (e->flt)         /* qualification, watchpoints (E-Trace ch. 5) */
         b.flags |= (uint8_t)rvt_filter_block(e->flt, &b);
-    int st = rvt_te_encoder_put(e->enc, &b, 1);
+    int st = e->nt ? rvt_nt_encoder_put(e->nt, &b, 1) : rvt_te_encoder_put(e->enc, &b, 1);
     if (st >= 0 && !rvt_tci_tracing(e->t, e->h))
         st = stop(e);       /* trace-off: this block was the last */
     return st;
@@ -168,6 +269,19 @@ static int put(void *ctx, const rvt_irec *recs, size_t n)
         if (st < 0)
             e->err = st;
     }
+    return e->err;
+}
+
+/* The data accesses of the last block put (the hart sends them right
+ * after it, E-Trace 4.4): encoded while its session traces data. */
+static int data(void *ctx, const rvt_drec *recs, size_t n)
+{
+    rvt_tci_te *e = ctx;
+    if (e->err || !e->dt)
+        return e->err;
+    int st = rvt_te_data_encoder_put(e->dt, recs, n);
+    if (st < 0)
+        e->err = st;
     return e->err;
 }
 
@@ -207,7 +321,7 @@ void rvt_tci_te_free(rvt_tci_te *e)
 
 rvt_irec_sink rvt_tci_te_sink(rvt_tci_te *e)
 {
-    rvt_irec_sink s = { e, put, NULL, end };
+    rvt_irec_sink s = { e, put, data, end };
     return s;
 }
 
@@ -219,6 +333,11 @@ const rvt_te_attrs *rvt_tci_te_attrs(const rvt_tci_te *e)
 const rvt_tp_config *rvt_tci_te_container(const rvt_tci_te *e)
 {
     return e ? &e->tp : NULL;
+}
+
+const struct rvt_nt_cfg *rvt_tci_te_nt_cfg(const rvt_tci_te *e)
+{
+    return e && e->ntrace ? &e->ntcfg : NULL;
 }
 
 unsigned rvt_tci_te_sessions(const rvt_tci_te *e)

@@ -2,13 +2,14 @@
  * encoder or the funnel, trTsCounterLow/High at +0x48/+0x4C.  The funnel's
  * unit counts the system clock (Internal System, mode 2); an encoder's
  * counts its hart's clock (Internal Core, 3) or reads the funnel's
- * (Shared, 4).  rvtrace's encoders put no timestamp in their packets, so
- * trTsEnable is tied to 0 (docs/tci.md). */
+ * (Shared, 4).  With an encoder's trTsEnable its packets carry the
+ * counter (te_etrace.c: the encapsulation's T bytes, Encapsulation 1.0
+ * 2.1.1); the funnel's trTsEnable is 0 ("for Trace Encoder only"). */
 #include "tci/tci_int.h"
 
 enum {
     TS_ACTIVE = 1u << 0, TS_COUNT = 1u << 1, TS_RESET = 1u << 2,
-    TS_MODE_LO = 4, TS_PRESCALE_LO = 8, TS_WIDTH_LO = 24,
+    TS_MODE_LO = 4, TS_PRESCALE_LO = 8, TS_ENABLE = 1u << 15, TS_WIDTH_LO = 24,
     MODE_NONE = 0, MODE_SYSTEM = 2, MODE_CORE = 3, MODE_SHARED = 4,
 };
 
@@ -30,9 +31,19 @@ static unsigned mode_of(const tci_ts *ts)
     return tci_field(ts->control, TS_MODE_LO, 3);
 }
 
+uint64_t tci_ts_value(const tci_ts *ts, const tci_ts *shared)
+{
+    return mode_of(ts) == MODE_SHARED && shared ? shared->counter : ts->counter;
+}
+
+bool tci_ts_stamps(const tci_ts *ts)
+{
+    return (ts->control & TS_ACTIVE) && (ts->control & TS_ENABLE);
+}
+
 uint32_t tci_ts_read(const tci_ts *ts, const tci_ts *shared, unsigned off)
 {
-    uint64_t c = mode_of(ts) == MODE_SHARED && shared ? shared->counter : ts->counter;
+    uint64_t c = tci_ts_value(ts, shared);
     switch (off) {
     case 0x0:
         return ts->control | TCI_TS_WIDTH << TS_WIDTH_LO;   /* trTsWidth: RO, SD */
@@ -65,6 +76,8 @@ void tci_ts_write(tci_ts *ts, unsigned off, uint32_t v)
     unsigned mode = tci_field(v, TS_MODE_LO, 3);
     c = tci_put(c, TS_MODE_LO, 3, mode_legal(ts, mode) ? mode : mode_of(ts));
     c = tci_put(c, TS_PRESCALE_LO, 2, tci_field(v, TS_PRESCALE_LO, 2));
+    if (!ts->in_funnel)
+        c |= v & TS_ENABLE;
     ts->control = c;
 }
 

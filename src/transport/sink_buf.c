@@ -105,6 +105,34 @@ static void rotate_left(uint8_t *buf, size_t len, size_t k)
     reverse(buf, 0, len);
 }
 
+/* A buffer stopped on wrap: "the very last message recorded in trace
+ * memory may not be complete" (TCI 1.0 "Trace RAM Sink"), so the stream
+ * ends where its last complete packet ends (v->end) and the bytes of an
+ * incomplete one after it are cut (v->cut): a reader sees the stream stop
+ * at a packet boundary, without the encoder's end marker. */
+static int cut_incomplete_tail(const char *tp, const rvt_tp_config *c, const uint8_t *buf,
+                               size_t len, rvt_sink_view *v)
+{
+    int st = 0;
+    rvt_transport *t = rvt_tp_new(tp ? tp : "encap", c, buf, len, &st);
+    if (!t)
+        return st;
+    rvt_tp_frame f;
+    uint64_t good = 0;
+    while ((st = rvt_tp_next(t, &f)) != 0) {
+        if (st > 0)
+            good = f.offset + f.size;
+        else if (st == RVT_ERR_TRUNC)
+            break;          /* only the last packet can run off the end */
+    }
+    rvt_tp_free(t);
+    if (st == RVT_ERR_TRUNC) {
+        v->cut = len - good;
+        v->end = good;
+    }
+    return 0;
+}
+
 int rvt_sink_order(const rvt_sink_state *s, const char *tp, const rvt_tp_config *c, uint8_t *buf,
                    size_t len, rvt_sink_view *v)
 {
@@ -124,8 +152,8 @@ int rvt_sink_order(const rvt_sink_state *s, const char *tp, const rvt_tp_config 
     rotate_left(buf, len, wp);
     v->end = len;
     v->rotated = wp;
-    if (s->stop_on_wrap)
-        return 0;           /* stopped when full: the oldest byte is the stream's first */
+    if (s->stop_on_wrap)    /* stopped when full: the oldest byte is the stream's first */
+        return cut_incomplete_tail(tp, c, buf, len, v);
     int st = 0;
     rvt_transport *t = rvt_tp_new(tp ? tp : "encap", c, buf, len, &st);
     if (!t)

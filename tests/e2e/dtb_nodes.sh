@@ -49,6 +49,11 @@ has rv64 'riscv,isa = "rv64imafdc_zicntr_zicsr_zifencei_zihpm_sscofpmf";' \
     'compatible = "syscon-poweroff";' 'value = <0x5555>;' \
     'compatible = "syscon-reboot";' 'value = <0x7777>;' \
     'stdout-path = "/soc/serial@10000000";'
+# /pmu (QEMU 7.2's node, OpenSBI's binding): general events 1 (cycles) on
+# counters 0 and 3-31 (0xfffffff9), 2 (instructions) on 2-31 (0xfffffffc),
+# 5 (branches) on 3-31 (0xfffffff8), the hart's selectors 1, 2, 5
+has rv64 'pmu {' 'compatible = "riscv,pmu";' \
+    'riscv,event-to-mhpmcounters = <0x01 0x01 0xfffffff9 0x02 0x02 0xfffffffc 0x05 0x05 0xfffffff8>;'
 lacks rv64 bootargs linux,initrd-start virtio_mmio pci@ flash@ rtc@
 # the serial interrupt goes to the PLIC's phandle, the PLIC's contexts and
 # the CLINT to the hart's interrupt controller

@@ -106,6 +106,36 @@ static void stopped(void)
     CHECK_MEM(ring, s, RING);
 }
 
+/* Stopped on wrap with the last packet cut short (TCI 1.0: "the very
+ * last message ... may not be complete"): sync (32 bytes) P0..P9 (30)
+ * fill 62 bytes, P10's header 0x02 and first payload byte 0x1b fill the
+ * ring's last two; its second payload byte was lost.  The stream ends at
+ * byte 62, after P9; 2 bytes cut. */
+static void stopped_cut(void)
+{
+    uint8_t ring[RING];
+    size_t n = put_sync(ring, 0);
+    for (unsigned k = 0; k < 10; k++)
+        n = put_pkt(ring, n, k);
+    CHECK_EQ(n, 62);
+    ring[62] = 0x02;
+    ring[63] = 0x11 + 10;
+    rvt_sink_state st = state(START, true, true);
+    rvt_sink_view v;
+    CHECK_EQ(rvt_sink_order(&st, "encap", NULL, ring, RING, &v), 0);
+    CHECK_EQ(v.begin, 0);
+    CHECK_EQ(v.end, 62);
+    CHECK_EQ(v.cut, 2);
+    /* the same ring not stopped on wrap: from P0, the first byte after the
+     * sync sequence (32), to the ring's end (nothing cut: only a sink
+     * stopped on wrap leaves a packet incomplete) */
+    st.stop_on_wrap = false;
+    CHECK_EQ(rvt_sink_order(&st, "encap", NULL, ring, RING, &v), 0);
+    CHECK_EQ(v.begin, 32);
+    CHECK_EQ(v.end, 64);
+    CHECK_EQ(v.cut, 0);
+}
+
 static void bad(void)
 {
     uint8_t ring[RING] = { 0 };
@@ -161,6 +191,7 @@ int main(void)
     wrapped();
     unwrapped();
     stopped();
+    stopped_cut();
     bad();
     attrs();
     return TH_DONE();

@@ -252,6 +252,13 @@ uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len);
 /* The same over a buffer the caller keeps (a mapped file): buf itself when
  * it is not encapsulated, else a new malloc'd unwrapped stream. */
 uint8_t *cli_container_unwrap_borrowed(const char *trace, const uint8_t *buf, size_t *len);
+/* Only a RAM sink's buffer (FILE.attrs sink_* keys; N-Trace: tp "mseo")
+ * put in stream order, in a copy; buf itself without those keys; NULL
+ * (printed) on error. */
+uint8_t *cli_container_sink_borrowed(const char *trace, const char *tp, const uint8_t *buf, size_t *len);
+/* The stream read is a wrapped sink buffer, read from its first sync
+ * point: it starts after packets that were overwritten. */
+bool cli_container_mid_stream(void);
 /* The file's byte offset for offset off of the stream cli_container_unwrap
  * returned (off itself when nothing was unwrapped): the header of the
  * encapsulated packet for a frame's first byte, else the payload byte. */

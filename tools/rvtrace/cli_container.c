@@ -428,7 +428,10 @@ static uint8_t *sink_order(const char *trace, const char *name, const rvt_tp_con
         return NULL;
     }
     const rvt_sink_view *v = &opt.view;
-    if (s->wrap && s->stop_on_wrap)
+    if (s->wrap && s->stop_on_wrap && v->cut)
+        cli_err("%s: sink buffer filled and stopped on wrap: read whole but the last %llu "
+                "bytes (a packet cut short)", trace, (unsigned long long)v->cut);
+    else if (s->wrap && s->stop_on_wrap)
         cli_err("%s: sink buffer filled and stopped on wrap: read whole", trace);
     else if (s->wrap)
         cli_err("%s: sink buffer wrapped (trRamWP 0x%llx): %llu bytes before the first "
@@ -437,6 +440,45 @@ static uint8_t *sink_order(const char *trace, const char *name, const rvt_tp_con
     memmove(buf, buf + v->begin, (size_t)(v->end - v->begin));
     *len = (size_t)(v->end - v->begin);
     return buf;
+}
+
+/* A RAM sink's buffer (FILE.attrs sink_* keys) put in stream order for
+ * transport tp (sink_order); buf as it is without those keys.  NULL
+ * (printed; buf freed when *own) on error; a borrowed buf is copied
+ * first (*own set). */
+static uint8_t *sink_unwrap(const char *trace, const char *tp, const rvt_tp_config *c, uint8_t *buf,
+                            size_t *len, bool *own)
+{
+    if (sink_attrs(trace) < 0) {
+        if (*own)
+            free(buf);
+        return NULL;
+    }
+    if (!opt.sink.present)
+        return buf;
+    if (!*own) {
+        /* put in order in place: a copy of a borrowed (mapped) buffer */
+        uint8_t *copy = malloc(*len ? *len : 1);
+        if (!copy) {
+            cli_err("%s: out of memory", trace);
+            return NULL;
+        }
+        memcpy(copy, buf, *len);
+        buf = copy;
+        *own = true;
+    }
+    return sink_order(trace, tp, c, buf, len);
+}
+
+bool cli_container_mid_stream(void)
+{
+    return opt.sink.present && opt.sink.wrap && !opt.sink.stop_on_wrap;
+}
+
+uint8_t *cli_container_sink_borrowed(const char *trace, const char *tp, const uint8_t *buf, size_t *len)
+{
+    bool own = false;
+    return buf ? sink_unwrap(trace, tp, cfg(), (uint8_t *)buf, len, &own) : NULL;
 }
 
 static uint8_t *container_unwrap(const char *trace, uint8_t *buf, size_t *len, bool own)
@@ -459,23 +501,7 @@ static uint8_t *container_unwrap(const char *trace, uint8_t *buf, size_t *len, b
         from = r ? "FILE.attrs" : NULL;
         c = r ? c : *cfg();
     }
-    if (sink_attrs(trace) < 0) {
-        if (own)
-            free(buf);
-        return NULL;
-    }
-    if (opt.sink.present && !own) {
-        /* put in order in place: a copy of a borrowed (mapped) buffer */
-        uint8_t *copy = malloc(*len ? *len : 1);
-        if (!copy) {
-            cli_err("%s: out of memory", trace);
-            return NULL;
-        }
-        memcpy(copy, buf, *len);
-        buf = copy;
-        own = true;
-    }
-    if (opt.sink.present && !(buf = sink_order(trace, name, &c, buf, len)))
+    if (!(buf = sink_unwrap(trace, name, &c, buf, len, &own)))
         return NULL;
     /* from the bytes: whole srcID bytes, no timestamp, unless --encap-* said */
     int r = name ? 0 : rvt_trace_bytes_encap(buf, *len, &c, !opt.widths_given);

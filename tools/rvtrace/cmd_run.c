@@ -651,7 +651,7 @@ static int run_loaded(run_opts *o, rvt_image *img)
             .xlen = xlen, .no_compressed = no_c, .no_fp = no_fp, .ram_size = o->ram_size,
             .misaligned_emulate = o->misaligned && !strcmp(o->misaligned, "emulate"),
             .max_instr = o->max_instr, .retire_width = (unsigned)o->width,
-            .data_records = o->data,
+            .data_records = o->data || o->tci.on,   /* trTeDataControl */
             .split_loads = (unsigned)o->data_split,
             .console = on_console, .on_pc = (o->pcs || o->pcs_retired) ? on_pc : NULL,
             .diag = cli_diag, .diag_ctx = (void *)o->elf,

@@ -105,6 +105,8 @@ int te_data_decode(const rvt_te_attrs *a, const uint8_t *buf, size_t len, const 
         return CLI_FAIL;
     }
     rvt_te_data_decoder_set_diag(d, cli_diag, (void *)in);
+    if (cli_container_mid_stream())     /* a wrapped sink buffer: loss said already */
+        rvt_te_data_decoder_mid_stream(d);
     int errs = rvt_te_data_decoder_run(d, buf, len);
     rvt_te_data_decoder_free(d);
     if (errs < 0)

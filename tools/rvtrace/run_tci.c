@@ -1,5 +1,5 @@
 /* rvtrace run --tci / --dump-sink / --pib (docs/tci.md): the Trace Control
- * Interface model on the board, the E-Trace encoder behind each hart's
+ * Interface model on the board, the encoder behind each hart's
  * registers, and the RAM sink's buffer saved at exit in the form decode
  * takes (F, F.attrs with the sink_* keys, rvt_sink_order). */
 #include <stdlib.h>
@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "run_tci.h"
 #include "rvtrace/etrace.h"
+#include "rvtrace/ntrace.h"
 
 #define TCI_SRAM (64u << 10)
 #define RAM_BASE 0x80000000ull
@@ -103,7 +104,7 @@ int run_tci_open(run_tci *rt, const rvt_hart_cfg *cfg, unsigned xlen, unsigned n
         return CLI_FAIL;
     /* SMEM: the sink may write the whole RAM (the program chooses where) */
     rt->nharts = nharts;
-    rvt_tci_cfg tc = { .nharts = nharts, .sram_size = TCI_SRAM, .smem_base = RAM_BASE,
+    rvt_tci_cfg tc = { .nharts = nharts, .data_trace = true, .sram_size = TCI_SRAM, .smem_base = RAM_BASE,
                        .smem_size = cfg->ram_size ? cfg->ram_size : 128ull << 20,
                        .idle_byte = 0x00, .mem_write = to_ram, .pib_out = to_pib, .ctx = rt };
     int st;
@@ -136,8 +137,15 @@ static int write_attrs(const run_tci *rt, const char *out, const rvt_sink_state 
     FILE *f = cli_out_fopen(path, "w");
     if (!f)
         return CLI_FAIL;
-    int bad = rvt_te_attrs_write(rvt_tci_te_attrs(rt->te[0]), f) < 0;
-    bad |= rvt_tp_config_write(rvt_tci_te_container(rt->te[0]), f) < 0;
+    /* hart 0's encoder's settings: the harts' encoders are programmed
+     * alike, their srcIDs apart */
+    const rvt_nt_cfg *nt = rvt_tci_te_nt_cfg(rt->te[0]);
+    int bad;
+    if (nt)     /* N-Trace: MSEO messages as the encoder made them */
+        bad = rvt_nt_cfg_write(nt, f) < 0 || fputs("container=mseo\n", f) == EOF;
+    else
+        bad = (rvt_te_attrs_write(rvt_tci_te_attrs(rt->te[0]), f) < 0) |
+              (rvt_tp_config_write(rvt_tci_te_container(rt->te[0]), f) < 0);
     if (s)
         bad |= rvt_sink_state_format(s, buf, sizeof buf) < 0 || fputs(buf, f) == EOF;
     bad |= fclose(f) != 0;

@@ -24,10 +24,13 @@ typedef struct run_tci {
 #define RUN_TCI_HELP \
     "  --tci                the Trace Control Interface on the board (docs/tci.md):\n" \
     "                       registers at 0x18000000, in the device tree; each\n" \
-    "                       hart's E-Trace encoder traces while the program has\n" \
-    "                       its trTeControl say so, its packets encapsulated\n" \
-    "                       (srcID from its trTeInstFeatures) through the funnel\n" \
-    "                       to the RAM (64 KiB SRAM, or SMEM in RAM) and PIB sinks\n" \
+    "                       hart's encoder traces while the program has its\n" \
+    "                       trTeControl say so: E-Trace (data trace with\n" \
+    "                       trTeDataControl, timestamps with trTsEnable), its\n" \
+    "                       packets encapsulated (srcID from trTeInstFeatures),\n" \
+    "                       or N-Trace (trTeFormat 1), its messages as they are,\n" \
+    "                       through the funnel to the RAM (64 KiB SRAM, or SMEM in\n" \
+    "                       RAM) and PIB sinks\n" \
     "  --dump-sink F        (implies --tci) save the RAM sink's buffer at exit to F,\n" \
     "                       its state (trRamStart/Limit/WP, wrap, stop-on-wrap) and\n" \
     "                       the stream's settings to F.attrs: decode F --elf P\n" \

@@ -52,10 +52,12 @@ bool trace_in_open(trace_in *t, const char *path, cli_kind k)
         t->buf = t->owned;
         t->len = len;
     }
-    if (k != KIND_TE)
+    if (k != KIND_TE && k != KIND_NT)
         return true;
     size_t len = t->len;
-    uint8_t *u = cli_container_unwrap_borrowed(path, t->buf, &len);
+    /* N-Trace keeps MSEO framing: only a sink's buffer is put in order */
+    uint8_t *u = k == KIND_NT ? cli_container_sink_borrowed(path, "mseo", t->buf, &len)
+                              : cli_container_unwrap_borrowed(path, t->buf, &len);
     if (!u) {
         trace_in_close(t);
         return false;
