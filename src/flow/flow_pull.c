@@ -173,21 +173,32 @@ static rvt_flow_item *pop(rvt_flow_pull *p)
     return item;
 }
 
-int rvt_flow_pull_next_block(rvt_flow_pull *p, rvt_block *out)
+int rvt_flow_pull_next_blocks(rvt_flow_pull *p, rvt_block *out, size_t max)
 {
-    if (!p || !out)
+    if (!p || !out || !max)
         return RVT_ERR_INVAL;
     p->it_left = 0;
-    for (;;) {
+    if (max > INT32_MAX)
+        max = INT32_MAX;
+    size_t n = 0;
+    while (n < max) {
         int st = fill(p);
-        if (st <= 0)
-            return st;
-        rvt_flow_item *item = pop(p);
-        if (item->is_block) {
-            *out = item->u.blk;
-            return 1;
+        if (st <= 0)    /* what was got counts; an error comes again next call */
+            return n ? (int)n : st;
+        /* empty the queue in one go: one packet's blocks, no refill check
+         * between them */
+        while (p->n && n < max) {
+            rvt_flow_item *item = pop(p);
+            if (item->is_block)
+                out[n++] = item->u.blk;
         }
     }
+    return (int)n;
+}
+
+int rvt_flow_pull_next_block(rvt_flow_pull *p, rvt_block *out)
+{
+    return rvt_flow_pull_next_blocks(p, out, 1);
 }
 
 int rvt_flow_pull_next_insn(rvt_flow_pull *p, rvt_flow_insn *out)

@@ -63,6 +63,10 @@ int rvt_flow_pull_event(void *pull, const rvt_flow_event *ev);
 void rvt_flow_pull_run(rvt_flow_pull *p, const rvt_flow_event *at, uint64_t pc, uint64_t n,
                        uint64_t end_pc, const rvt_insn *last);
 int rvt_flow_pull_next_block(rvt_flow_pull *p, rvt_block *out);
+/* Up to max (>= 1) blocks (rvt_te_decoder_next_blocks): the number got,
+ * 0 at the end of the input, or a negative status (one after some blocks
+ * were got comes on the next call: p->err stays set). */
+int rvt_flow_pull_next_blocks(rvt_flow_pull *p, rvt_block *out, size_t max);
 int rvt_flow_pull_next_insn(rvt_flow_pull *p, rvt_flow_insn *out);
 int rvt_flow_pull_next_event(rvt_flow_pull *p, rvt_flow_event *out);
 
