@@ -366,15 +366,22 @@ static int count_ev(void *ctx, const rvt_flow_event *ev)
  * blocks (rvtrace/flow.h, issue #18: the batch call next_blocks). */
 enum { DECODE_EVENTS_OFF = -1, DECODE_BLOCKS = -2 };
 
+/* Blocks the last pull_blocks got (the mean block length goes to stderr:
+ * what the block rate depends on). */
+static uint64_t blocks_pulled;
+
 /* Instructions of the blocks a pulling decoder hands out, 256 a call. */
 static uint64_t pull_blocks(void *d, int (*next)(void *, rvt_block *, size_t))
 {
     uint64_t n = 0;
     rvt_block blk[256];
     int got;
-    while ((got = next(d, blk, 256)) > 0)
+    blocks_pulled = 0;
+    while ((got = next(d, blk, 256)) > 0) {
+        blocks_pulled += (uint64_t)got;
         for (int i = 0; i < got; i++)
             n += blk[i].ninsn;
+    }
     return n;
 }
 
@@ -510,6 +517,8 @@ static uint64_t measure_decoders(const mode *m, unsigned xlen, const char *elf, 
     if (bn != n)
         fprintf(stderr, "bench: %s blocks hold %" PRIu64 " of %" PRIu64 " instructions\n",
                 m->name, bn, n);
+    fprintf(stderr, "bench: %s: %" PRIu64 " blocks, %.2f instructions per block\n", m->name,
+            blocks_pulled, blocks_pulled ? (double)bn / (double)blocks_pulled : 0);
     return n;
 }
 

@@ -105,25 +105,14 @@ static rvt_block_end event_end(unsigned kind)
     }
 }
 
-static bool continues(const rvt_flow_pull *p, uint64_t pc, const rvt_flow_event *ev)
+void rvt_flow_pull_run_new(rvt_flow_pull *p, const rvt_flow_event *first, uint64_t pc, uint64_t n,
+                           uint64_t end_pc, const rvt_insn *last)
 {
-    return p->open && p->last && rvt_flow_is_plain(p->last) && ev->src == p->blk->src &&
-           ev->priv == p->blk->priv && pc == p->blk->end_pc + p->last->len;
-}
-
-void rvt_flow_pull_run(rvt_flow_pull *p, const rvt_flow_event *first, uint64_t pc, uint64_t n,
-                       uint64_t end_pc, const rvt_insn *last)
-{
-    if (!continues(p, pc, first)) {
-        if (p->open)
-            close_block(p, insn_end(p, pc), pc);
-        open_block(p, pc, first);
-        if (!p->open)
-            return;
-    }
-    p->blk->end_pc = end_pc;
-    p->blk->ninsn += n;
-    p->last = last;
+    if (p->open)
+        close_block(p, insn_end(p, pc), pc);
+    open_block(p, pc, first);
+    if (p->open)
+        rvt_flow_pull_extend(p, n, end_pc, last);
 }
 
 int rvt_flow_pull_event(void *pull, const rvt_flow_event *ev)
