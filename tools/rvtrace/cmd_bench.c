@@ -6,6 +6,7 @@ int bench_main(int argc, char **argv);
 
 const char cmd_bench_help[] =
     "usage: rvtrace bench [--programs DIR] [--out FILE] [--long NAME.elf] [--quick]\n"
+    "                     [--decoders-only]\n"
     "\n"
     "Measure every workload of DIR (default: programs) through every trace\n"
     "mode: bits per retired instruction for each E-Trace and N-Trace mode, and\n"
@@ -13,6 +14,8 @@ const char cmd_bench_help[] =
     "throughput in millions of instructions per second of process CPU time.\n"
     "Prints the table and writes it to FILE (default: bench/RESULTS.md).\n"
     "  --quick   bits per instruction only (no throughput runs, ~1 minute)\n"
+    "  --decoders-only  the decoder rows alone (instruction-level and block\n"
+    "            decoders, best of 3 runs): printed, and replaced in FILE\n"
     "Run from the source tree, or give --programs and --out.\n";
 
 int cmd_bench(int argc, char **argv)
