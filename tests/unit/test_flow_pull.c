@@ -1,6 +1,7 @@
 /* The pull API (rvtrace/flow.h, issue #14): one stream decoded through
- * the push adapter, through next_block and through next_insn (with
- * next_event between) gives the same instructions and events, for
+ * the push adapter, through next_block, through next_blocks in batches
+ * (issue #18) and through next_insn (with next_event between) gives the
+ * same instructions and events, for
  * E-Trace and N-Trace over programs/ ELF files traced by the hart in process;
  * NULL arguments are refused; and the loss policy (src/flow/flow_state.h):
  * after a decode error nothing until one LOST right before the next sync,
