@@ -364,21 +364,30 @@ static int count_ev(void *ctx, const rvt_flow_event *ev)
 }
 
 /* decode_mips without a pass: the decoder with events off, or pulling
- * blocks (rvtrace/flow.h next_block, issue #18). */
+ * blocks (rvtrace/flow.h, issue #18: the batch call next_blocks). */
 enum { DECODE_EVENTS_OFF = -1, DECODE_BLOCKS = -2 };
 
-/* Instructions of the blocks a pulling decoder hands out. */
-static uint64_t pull_blocks(void *d, int (*next)(void *, rvt_block *))
+/* Blocks the last pull_blocks got (the mean block length goes to stderr:
+ * what the block rate depends on). */
+static uint64_t blocks_pulled;
+
+/* Instructions of the blocks a pulling decoder hands out, 256 a call. */
+static uint64_t pull_blocks(void *d, int (*next)(void *, rvt_block *, size_t))
 {
     uint64_t n = 0;
-    rvt_block blk;
-    while (next(d, &blk) > 0)
-        n += blk.ninsn;
+    rvt_block blk[256];
+    int got;
+    blocks_pulled = 0;
+    while ((got = next(d, blk, 256)) > 0) {
+        blocks_pulled += (uint64_t)got;
+        for (int i = 0; i < got; i++)
+            n += blk[i].ninsn;
+    }
     return n;
 }
 
-static int te_next_block(void *d, rvt_block *b) { return rvt_te_decoder_next_block(d, b); }
-static int nt_next_block(void *d, rvt_block *b) { return rvt_nt_decoder_next_block(d, b); }
+static int te_next_blocks(void *d, rvt_block *b, size_t max) { return rvt_te_decoder_next_blocks(d, b, max); }
+static int nt_next_blocks(void *d, rvt_block *b, size_t max) { return rvt_nt_decoder_next_blocks(d, b, max); }
 
 /* The decoder's speed: events off, blocks pulled, or delivered to a pass. */
 static double decode_mips(const mode *m, unsigned xlen, const char *elf, const bytes_out *b, uint64_t *insns,
@@ -405,7 +414,7 @@ static double decode_mips(const mode *m, unsigned xlen, const char *elf, const b
         rvt_te_decoder_set_events(d, pass >= 0);
         t0 = now();
         if (pass == DECODE_BLOCKS && rvt_te_decoder_set_input(d, b->buf, b->len) == 0)
-            pull_blocks(d, te_next_block);
+            pull_blocks(d, te_next_blocks);
         else
             rvt_te_decoder_run(d, b->buf, b->len);      /* ends the trace too */
         if (pass >= 0)
@@ -427,7 +436,7 @@ static double decode_mips(const mode *m, unsigned xlen, const char *elf, const b
         }
         t0 = now();
         if (pass == DECODE_BLOCKS && rvt_nt_decoder_set_input(d, b->buf, b->len) == 0) {
-            pull_blocks(d, nt_next_block);
+            pull_blocks(d, nt_next_blocks);
         } else {
             rvt_nt_decode(d, b->buf, b->len);
             rvt_nt_decode_end(d);
@@ -497,6 +506,52 @@ static void report_wrapped(FILE *f, const wrapped_result *w)
             w->rss_peak_reset ? "" : " (the process's peak so far: clear_refs failed)");
 }
 
+/* The instruction-level decoder (events off) and the block decoder on one
+ * stream: the decoder rows of the long workload.  Returns the instructions
+ * decoded. */
+static uint64_t measure_decoders(const mode *m, unsigned xlen, const char *elf, const bytes_out *b,
+                                 long_result *L, int k)
+{
+    uint64_t n = 0, bn = 0;
+    L->dec_mips[k] = decode_mips(m, xlen, elf, b, &n, DECODE_EVENTS_OFF);
+    L->blk_mips[k] = decode_mips(m, xlen, elf, b, &bn, DECODE_BLOCKS);
+    if (bn != n)
+        fprintf(stderr, "bench: %s blocks hold %" PRIu64 " of %" PRIu64 " instructions\n",
+                m->name, bn, n);
+    fprintf(stderr, "bench: %s: %" PRIu64 " blocks, %.2f instructions per block\n", m->name,
+            blocks_pulled, blocks_pulled ? (double)bn / (double)blocks_pulled : 0);
+    return n;
+}
+
+/* --decoders-only: encode the long workload in both modes and measure the
+ * decoder rows alone (each decoder `repeat` times, the best run kept:
+ * the machine is shared). */
+static int measure_decoders_only(const char *elf, long_result *L, int repeat)
+{
+    unsigned xlen = elf_xlen(elf);
+    const int which[2] = { MODE_TE_ALL, MODE_NT_BEST };
+    for (int k = 0; k < 2; k++) {
+        encoder e;
+        rvt_irec_sink s;
+        run_result r;
+        if (encoder_open(&e, &modes[which[k]], xlen, true, &s) < 0 || run_hart(elf, &s, &r) < 0) {
+            encoder_close(&e);
+            return -1;
+        }
+        L->instret = r.instret;
+        long_result best = { 0 };
+        for (int i = 0; i < repeat; i++) {
+            measure_decoders(&modes[which[k]], xlen, elf, &e.out, L, k);
+            best.dec_mips[k] = L->dec_mips[k] > best.dec_mips[k] ? L->dec_mips[k] : best.dec_mips[k];
+            best.blk_mips[k] = L->blk_mips[k] > best.blk_mips[k] ? L->blk_mips[k] : best.blk_mips[k];
+        }
+        L->dec_mips[k] = best.dec_mips[k];
+        L->blk_mips[k] = best.blk_mips[k];
+        encoder_close(&e);
+    }
+    return 0;
+}
+
 static int measure_long(const char *elf, long_result *L)
 {
     unsigned xlen = elf_xlen(elf);
@@ -547,13 +602,7 @@ static int measure_long(const char *elf, long_result *L)
         double enc_cpu = r.t.cpu - null_cpu;
         L->enc_mips[k] = enc_cpu > 0 ? mips(r.instret, enc_cpu) : 0;
         L->bits[k] = r.instret ? (double)e.out.bytes * 8 / (double)r.instret : 0;
-        uint64_t n = 0;
-        L->dec_mips[k] = decode_mips(m, xlen, elf, &e.out, &n, DECODE_EVENTS_OFF);
-        uint64_t bn = 0;
-        L->blk_mips[k] = decode_mips(m, xlen, elf, &e.out, &bn, DECODE_BLOCKS);
-        if (bn != n)
-            fprintf(stderr, "bench: %s blocks hold %" PRIu64 " of %" PRIu64 " instructions\n",
-                    m->name, bn, n);
+        uint64_t n = measure_decoders(m, xlen, elf, &e.out, L, k);
         if (k == 0) {
             L->enc_cpu = enc_cpu;
             L->dec_cpu = L->dec_mips[0] > 0 ? (double)n / (L->dec_mips[0] * 1e6) : 0;
@@ -646,6 +695,53 @@ static uint64_t column_bits(const workload *w, size_t c)
     return c < NMODES ? w->bytes[c] * 8 : w->floor_bits[c - NMODES];
 }
 
+/* The decoder rows of the long workload's table, by protocol (k: 0
+ * E-Trace, 1 N-Trace) and level; --decoders-only rewrites these rows of
+ * RESULTS.md in place, found by their name (the text up to the figure). */
+enum { DEC_ROW_INSN, DEC_ROW_BLOCK, NDEC_ROWS };
+static const char *const dec_row_names[2][NDEC_ROWS] = {
+    { "| E-Trace decoder (all modes) |", "| E-Trace block decoder (same, next_blocks) |" },
+    { "| N-Trace decoder (same) |", "| N-Trace block decoder (same, next_blocks) |" },
+};
+
+static void decoder_row(FILE *f, const long_result *L, int k, int level)
+{
+    fprintf(f, "%s %.0f | | %s |\n", dec_row_names[k][level],
+            level == DEC_ROW_INSN ? L->dec_mips[k] : L->blk_mips[k],
+            level == DEC_ROW_INSN ? ">= 200" : ">= 1000");
+}
+
+/* Replace, in the results file `path`, each decoder row by its new
+ * measurement (rows not there are left out: run the full bench once). */
+static int update_decoder_rows(const char *path, const long_result *L)
+{
+    FILE *in = fopen(path, "r");
+    if (!in)
+        return -1;
+    char tmp[MAX_PATH + 8];
+    snprintf(tmp, sizeof tmp, "%s.new", path);
+    FILE *out = fopen(tmp, "w");
+    if (!out) {
+        fclose(in);
+        return -1;
+    }
+    char line[4096];
+    while (fgets(line, sizeof line, in)) {
+        bool replaced = false;
+        for (int k = 0; k < 2 && !replaced; k++)
+            for (int level = 0; level < NDEC_ROWS && !replaced; level++)
+                if (!strncmp(line, dec_row_names[k][level], strlen(dec_row_names[k][level]))) {
+                    decoder_row(out, L, k, level);
+                    replaced = true;
+                }
+        if (!replaced)
+            fputs(line, out);
+    }
+    fclose(in);
+    int st = fclose(out);
+    return st == 0 ? rename(tmp, path) : -1;
+}
+
 static void report(FILE *f, workload *w, size_t n, const long_result *L, const char *long_name,
                    const interop_result *ir)
 {
@@ -663,11 +759,12 @@ static void report(FILE *f, workload *w, size_t n, const long_result *L, const c
                        "| %.0f | %.0f | >= 60 |\n", (double)L->vm_instret / 1e6, L->hart_vm_mips,
                     L->hart_vm_wall_mips);
         fprintf(f, "| E-Trace encoder (all modes) | %.0f | | >= 100 |\n", L->enc_mips[0]);
-        fprintf(f, "| E-Trace decoder (all modes) | %.0f | | >= 200 |\n", L->dec_mips[0]);
-        fprintf(f, "| E-Trace block decoder (same, next_block) | %.0f | | >= 1000 |\n", L->blk_mips[0]);
+        decoder_row(f, L, 0, DEC_ROW_INSN);
+        decoder_row(f, L, 0, DEC_ROW_BLOCK);
         fprintf(f, "| N-Trace encoder (HTM, sequential jumps, implicit return, repeated history) | %.0f | | >= 100 |\n", L->enc_mips[1]);
-        fprintf(f, "| N-Trace decoder (same) | %.0f | | >= 200 |\n", L->dec_mips[1]);
-        fprintf(f, "| N-Trace block decoder (same, next_block) | %.0f | | >= 1000 |\n\n", L->blk_mips[1]);
+        decoder_row(f, L, 1, DEC_ROW_INSN);
+        decoder_row(f, L, 1, DEC_ROW_BLOCK);
+        fputc('\n', f);
         fprintf(f, "E-Trace encapsulation (srcID 8 bits, a sync sequence every 4 KiB; bench/encap_cost.c) "
                    "on the all-modes stream: %" PRIu64 " -> %" PRIu64 " bytes; re-framing costs %.2f %% of "
                    "the encoder's CPU time, unwrapping %.2f %% of the decoder's (goal <= 5 %%)%s.\n\n",
@@ -757,7 +854,7 @@ int main(int argc, char **argv)
 {
     const char *dir = "programs", *out = "bench/RESULTS.md", *long_name = "long.elf";
     const char *interop_dir = "../shared/interop";
-    bool quick = false, wrapped_only = false, interop_only = false;
+    bool quick = false, wrapped_only = false, interop_only = false, decoders_only = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--programs") && i + 1 < argc) dir = argv[++i];
         else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
@@ -766,11 +863,13 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--wrapped-only")) wrapped_only = true;
         else if (!strcmp(argv[i], "--interop") && i + 1 < argc) interop_dir = argv[++i];
         else if (!strcmp(argv[i], "--interop-only")) interop_only = true;
+        else if (!strcmp(argv[i], "--decoders-only")) decoders_only = true;
         else if (!strcmp(argv[i], "--wrapped-mib") && i + 1 < argc)
             wrapped_bytes = strtoull(argv[++i], NULL, 0) << 20;
         else {
             fprintf(stderr, "usage: rvtrace bench [--programs DIR] [--out FILE] [--long NAME.elf] [--quick]\n"
-                            "       [--wrapped-mib N] [--wrapped-only] [--interop DIR] [--interop-only]\n");
+                            "       [--wrapped-mib N] [--wrapped-only] [--interop DIR] [--interop-only]\n"
+                            "       [--decoders-only]\n");
             return 2;
         }
     }
@@ -790,6 +889,22 @@ int main(int argc, char **argv)
         int st = interop_measure(interop_dir, &ir);
         interop_report(stdout, &ir);
         return st < 0 ? 1 : 0;
+    }
+    if (decoders_only) {    /* the decoder rows alone: on stdout and in --out */
+        char path[MAX_PATH];
+        long_result L = { 0 };
+        snprintf(path, sizeof path, "%s/%s", dir, long_name);
+        fprintf(stderr, "bench: %s decoder rows (best of 3 runs each)\n", long_name);
+        if (measure_decoders_only(path, &L, 3) < 0)
+            return 1;
+        for (int k = 0; k < 2; k++)
+            for (int level = 0; level < NDEC_ROWS; level++)
+                decoder_row(stdout, &L, k, level);
+        if (update_decoder_rows(out, &L) < 0) {
+            perror(out);
+            return 1;
+        }
+        return 0;
     }
     static workload w[MAX_PROGS];
     size_t n = find_programs(dir, long_name, w, MAX_PROGS);

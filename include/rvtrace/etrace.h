@@ -311,6 +311,12 @@ void rvt_te_decoder_free(rvt_te_decoder *d);
  * argument), RVT_ERR_STATE (no input given), RVT_ERR_NOMEM. */
 int rvt_te_decoder_set_input(rvt_te_decoder *d, const uint8_t *buf, size_t len);
 int rvt_te_decoder_next_block(rvt_te_decoder *d, rvt_block *out);
+/* next_block in a batch (issue #18: one call for many blocks): up to max
+ * blocks into out, the events between them dropped as by next_block.  The
+ * number got (> 0), 0 when the input is used up, or a negative status as
+ * above (RVT_ERR_INVAL also for max 0; an error after some blocks were got
+ * comes on the next call). */
+int rvt_te_decoder_next_blocks(rvt_te_decoder *d, rvt_block *out, size_t max);
 int rvt_te_decoder_next_insn(rvt_te_decoder *d, rvt_flow_insn *out);
 int rvt_te_decoder_next_event(rvt_te_decoder *d, rvt_flow_event *out);
 

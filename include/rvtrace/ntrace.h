@@ -276,6 +276,8 @@ int rvt_nt_decoder_set_src_filter(rvt_nt_decoder *d, int src);
  * RVT_ERR_NOMEM. */
 int rvt_nt_decoder_set_input(rvt_nt_decoder *d, const uint8_t *buf, size_t len);
 int rvt_nt_decoder_next_block(rvt_nt_decoder *d, rvt_block *out);
+/* next_block in a batch: as rvt_te_decoder_next_blocks (etrace.h). */
+int rvt_nt_decoder_next_blocks(rvt_nt_decoder *d, rvt_block *out, size_t max);
 int rvt_nt_decoder_next_insn(rvt_nt_decoder *d, rvt_flow_insn *out);
 int rvt_nt_decoder_next_event(rvt_nt_decoder *d, rvt_flow_event *out);
 

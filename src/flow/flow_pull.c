@@ -105,25 +105,14 @@ static rvt_block_end event_end(unsigned kind)
     }
 }
 
-static bool continues(const rvt_flow_pull *p, uint64_t pc, const rvt_flow_event *ev)
+void rvt_flow_pull_run_new(rvt_flow_pull *p, const rvt_flow_event *first, uint64_t pc, uint64_t n,
+                           uint64_t end_pc, const rvt_insn *last)
 {
-    return p->open && p->last && rvt_flow_is_plain(p->last) && ev->src == p->blk->src &&
-           ev->priv == p->blk->priv && pc == p->blk->end_pc + p->last->len;
-}
-
-void rvt_flow_pull_run(rvt_flow_pull *p, const rvt_flow_event *first, uint64_t pc, uint64_t n,
-                       uint64_t end_pc, const rvt_insn *last)
-{
-    if (!continues(p, pc, first)) {
-        if (p->open)
-            close_block(p, insn_end(p, pc), pc);
-        open_block(p, pc, first);
-        if (!p->open)
-            return;
-    }
-    p->blk->end_pc = end_pc;
-    p->blk->ninsn += n;
-    p->last = last;
+    if (p->open)
+        close_block(p, insn_end(p, pc), pc);
+    open_block(p, pc, first);
+    if (p->open)
+        rvt_flow_pull_extend(p, n, end_pc, last);
 }
 
 int rvt_flow_pull_event(void *pull, const rvt_flow_event *ev)
@@ -173,21 +162,32 @@ static rvt_flow_item *pop(rvt_flow_pull *p)
     return item;
 }
 
-int rvt_flow_pull_next_block(rvt_flow_pull *p, rvt_block *out)
+int rvt_flow_pull_next_blocks(rvt_flow_pull *p, rvt_block *out, size_t max)
 {
-    if (!p || !out)
+    if (!p || !out || !max)
         return RVT_ERR_INVAL;
     p->it_left = 0;
-    for (;;) {
+    if (max > INT32_MAX)
+        max = INT32_MAX;
+    size_t n = 0;
+    while (n < max) {
         int st = fill(p);
-        if (st <= 0)
-            return st;
-        rvt_flow_item *item = pop(p);
-        if (item->is_block) {
-            *out = item->u.blk;
-            return 1;
+        if (st <= 0)    /* what was got counts; an error comes again next call */
+            return n ? (int)n : st;
+        /* empty the queue in one go: one packet's blocks, no refill check
+         * between them */
+        while (p->n && n < max) {
+            rvt_flow_item *item = pop(p);
+            if (item->is_block)
+                out[n++] = item->u.blk;
         }
     }
+    return (int)n;
+}
+
+int rvt_flow_pull_next_block(rvt_flow_pull *p, rvt_block *out)
+{
+    return rvt_flow_pull_next_blocks(p, out, 1);
 }
 
 int rvt_flow_pull_next_insn(rvt_flow_pull *p, rvt_flow_insn *out)

@@ -1,6 +1,7 @@
-/* The pull calls in batches (proto.h rvt_proto_decoder_next_blocks and
- * next_insns): one call fills an array, so that callers for whom a call
- * costs much (Python over cffi, issue 18) pay it once per batch. */
+/* The pull call next_insns in a batch (proto.h): one call fills an array,
+ * so that callers for whom a call costs much (Python over cffi, issue 18)
+ * pay it once per batch.  (next_blocks is the protocol decoder's own batch
+ * call, proto_decoder.c.) */
 #include "rvtrace/proto.h"
 
 typedef int (*pull_fn)(rvt_proto_decoder *d, void *out);
@@ -19,19 +20,9 @@ static int batch(rvt_proto_decoder *d, void *out, size_t size, size_t max, pull_
     return n ? (int)n : st;
 }
 
-static int next_block(rvt_proto_decoder *d, void *out)
-{
-    return rvt_proto_decoder_next_block(d, out);
-}
-
 static int next_insn(rvt_proto_decoder *d, void *out)
 {
     return rvt_proto_decoder_next_insn(d, out);
-}
-
-int rvt_proto_decoder_next_blocks(rvt_proto_decoder *d, rvt_block *out, size_t max)
-{
-    return batch(d, out, sizeof *out, max, next_block);
 }
 
 int rvt_proto_decoder_next_insns(rvt_proto_decoder *d, rvt_flow_insn *out, size_t max)

@@ -149,6 +149,10 @@ static int nt_dec_set_input(void *d, const uint8_t *buf, size_t len)
 }
 
 static int nt_dec_block(void *d, rvt_block *out) { return rvt_nt_decoder_next_block(d, out); }
+static int nt_dec_blocks(void *d, rvt_block *out, size_t max)
+{
+    return rvt_nt_decoder_next_blocks(d, out, max);
+}
 static int nt_dec_insn(void *d, rvt_flow_insn *out) { return rvt_nt_decoder_next_insn(d, out); }
 static int nt_dec_event(void *d, rvt_flow_event *out) { return rvt_nt_decoder_next_event(d, out); }
 
@@ -175,7 +179,8 @@ static void nt_dec_stats(const void *d, rvt_proto_dec_stats *out)
 static const proto_dec_ops nt_dec = {
     .create = nt_dec_create, .run = nt_dec_run, .finish = nt_dec_finish,
     .destroy = nt_dec_destroy, .set_input = nt_dec_set_input, .next_block = nt_dec_block,
-    .next_insn = nt_dec_insn, .next_event = nt_dec_event, .set_events = nt_dec_set_events,
+    .next_blocks = nt_dec_blocks, .next_insn = nt_dec_insn, .next_event = nt_dec_event,
+    .set_events = nt_dec_set_events,
     .set_source = nt_dec_set_source, .flush = nt_dec_flush, .stats = nt_dec_stats,
 };
 

@@ -1,6 +1,7 @@
 /* The pull API (rvtrace/flow.h, issue #14): one stream decoded through
- * the push adapter, through next_block and through next_insn (with
- * next_event between) gives the same instructions and events, for
+ * the push adapter, through next_block, through next_blocks in batches
+ * (issue #18) and through next_insn (with next_event between) gives the
+ * same instructions and events, for
  * E-Trace and N-Trace over programs/ ELF files traced by the hart in process;
  * NULL arguments are refused; and the loss policy (src/flow/flow_state.h):
  * after a decode error nothing until one LOST right before the next sync,
@@ -104,6 +105,34 @@ static int te_evt(void *d, rvt_flow_event *e) { return rvt_te_decoder_next_event
 static int nt_blk(void *d, rvt_block *b) { return rvt_nt_decoder_next_block(d, b); }
 static int nt_ins(void *d, rvt_flow_insn *i) { return rvt_nt_decoder_next_insn(d, i); }
 static int nt_evt(void *d, rvt_flow_event *e) { return rvt_nt_decoder_next_event(d, e); }
+
+/* next_blocks behind the next_block shape, so that the same checks run on
+ * it: a batch of BATCH blocks fetched when the last one is used up (a
+ * prime: batches end anywhere in a packet's blocks). */
+#define BATCH 7
+typedef struct batcher {
+    void *d;
+    int (*blocks)(void *d, rvt_block *b, size_t max);
+    rvt_block b[BATCH];
+    int n, at;
+} batcher;
+
+static int batch_blk(void *ctx, rvt_block *out)
+{
+    batcher *t = ctx;
+    if (t->at == t->n) {
+        t->n = t->blocks(t->d, t->b, BATCH);
+        t->at = 0;
+        CHECK(t->n <= BATCH);
+        if (t->n <= 0)
+            return t->n;
+    }
+    *out = t->b[t->at++];
+    return 1;
+}
+
+static int te_blks(void *d, rvt_block *b, size_t max) { return rvt_te_decoder_next_blocks(d, b, max); }
+static int nt_blks(void *d, rvt_block *b, size_t max) { return rvt_nt_decoder_next_blocks(d, b, max); }
 
 /* next_insn with next_event drained before each: the push events again. */
 static void pull_insns(puller *p, evs *out)
@@ -239,6 +268,13 @@ static void te_compare(const char *what, const void *cfg, rvt_image *img, const 
     p.d = d;
     same_blocks(what, &push, &p, img);
     rvt_te_decoder_free(d);
+
+    d = rvt_te_decoder_new(a, img, NULL, NULL, &st);
+    CHECK_EQ(rvt_te_decoder_set_input(d, s->b, s->n), 0);
+    batcher bt = { .d = d, .blocks = te_blks };
+    puller pb = { &bt, batch_blk, NULL, NULL };
+    same_blocks(what, &push, &pb, img);
+    rvt_te_decoder_free(d);
     free(push.e);
     free(pulled.e);
 }
@@ -269,6 +305,13 @@ static void nt_compare(const char *what, const void *cfg, rvt_image *img, const 
     CHECK_EQ(rvt_nt_decoder_set_input(d, s->b, s->n), 0);
     p.d = d;
     same_blocks(what, &push, &p, img);
+    rvt_nt_decoder_free(d);
+
+    d = rvt_nt_decoder_new(c, rvt_image_insn_cb, img, -1, NULL, NULL, &st);
+    CHECK_EQ(rvt_nt_decoder_set_input(d, s->b, s->n), 0);
+    batcher bt = { .d = d, .blocks = nt_blks };
+    puller pb = { &bt, batch_blk, NULL, NULL };
+    same_blocks(what, &push, &pb, img);
     rvt_nt_decoder_free(d);
     free(push.e);
     free(pulled.e);
@@ -425,6 +468,9 @@ static void null_arguments(void)
     CHECK_EQ(rvt_te_decoder_set_input(NULL, &byte, 1), RVT_ERR_INVAL);
     CHECK_EQ(rvt_te_decoder_set_input(te, NULL, 1), RVT_ERR_INVAL);
     CHECK_EQ(rvt_te_decoder_next_block(te, &b), RVT_ERR_STATE);
+    CHECK_EQ(rvt_te_decoder_next_blocks(te, &b, 1), RVT_ERR_STATE);
+    CHECK_EQ(rvt_te_decoder_next_blocks(NULL, &b, 1), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_te_decoder_next_blocks(te, NULL, 1), RVT_ERR_INVAL);
     CHECK_EQ(rvt_te_decoder_next_insn(te, &in), RVT_ERR_STATE);
     CHECK_EQ(rvt_te_decoder_next_event(te, &ev), RVT_ERR_STATE);
     CHECK_EQ(rvt_te_decoder_next_block(NULL, &b), RVT_ERR_INVAL);
@@ -446,6 +492,8 @@ static void null_arguments(void)
     CHECK_EQ(ev.kind, RVT_EV_END);
     CHECK_EQ(ev.aux, RVT_END_INCOMPLETE);
     CHECK_EQ(rvt_te_decoder_next_block(te, &b), 0);
+    CHECK_EQ(rvt_te_decoder_next_blocks(te, &b, 1), 0);
+    CHECK_EQ(rvt_te_decoder_next_blocks(te, &b, 0), RVT_ERR_INVAL);   /* room for none */
     CHECK_EQ(rvt_te_decoder_next_insn(te, &in), 0);
     rvt_te_decoder_free(te);
 
@@ -459,6 +507,9 @@ static void null_arguments(void)
     CHECK_EQ(rvt_nt_decoder_set_input(NULL, &byte, 1), RVT_ERR_INVAL);
     CHECK_EQ(rvt_nt_decoder_set_input(nt, NULL, 1), RVT_ERR_INVAL);
     CHECK_EQ(rvt_nt_decoder_next_block(nt, &b), RVT_ERR_STATE);
+    CHECK_EQ(rvt_nt_decoder_next_blocks(nt, &b, 1), RVT_ERR_STATE);
+    CHECK_EQ(rvt_nt_decoder_next_blocks(NULL, &b, 1), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_nt_decoder_next_blocks(nt, NULL, 1), RVT_ERR_INVAL);
     CHECK_EQ(rvt_nt_decoder_next_insn(nt, &in), RVT_ERR_STATE);
     CHECK_EQ(rvt_nt_decoder_next_event(nt, &ev), RVT_ERR_STATE);
     CHECK_EQ(rvt_nt_decoder_next_block(NULL, &b), RVT_ERR_INVAL);

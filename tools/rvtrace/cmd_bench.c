@@ -6,7 +6,7 @@ int bench_main(int argc, char **argv);
 
 const char cmd_bench_help[] =
     "usage: rvtrace bench [--programs DIR] [--out FILE] [--long NAME.elf] [--quick]\n"
-    "                     [--interop DIR] [--interop-only]\n"
+    "                     [--interop DIR] [--interop-only] [--decoders-only]\n"
     "\n"
     "Measure every workload of DIR (default: programs) through every trace\n"
     "mode: bits per retired instruction for each E-Trace and N-Trace mode, and\n"
@@ -20,6 +20,8 @@ const char cmd_bench_help[] =
     "a stream does not decode back).\n"
     "  --quick         bits per instruction only (no throughput runs, ~1 minute)\n"
     "  --interop-only  only the comparison with the references, on stdout\n"
+    "  --decoders-only  the decoder rows alone (instruction-level and block\n"
+    "                  decoders, best of 3 runs): printed, and replaced in FILE\n"
     "Run from the source tree, or give --programs and --out.\n";
 
 int cmd_bench(int argc, char **argv)
