@@ -2,11 +2,12 @@
 # E-Trace and N-Trace round trips over the whole Linux boot
 # (tests/e2e/boot_linux.sh, docs/hart.md "Booting Linux"): `rvtrace run
 # --bios fw_jump.elf --kernel Image --etrace/--ntrace`, then `rvtrace decode`
-# with every image of the boot: OpenSBI's ELF, the kernel twice (the flat
-# Image at 0x80200000, where it runs before it turns on Sv39, wrapped here
-# in a one-segment ELF so that both decoders take it as --elf; and vmlinux
-# at its virtual addresses), init and hello (user space, at addresses that
-# do not overlap).  The decoders' retired PCs must equal the hart's.  Tens of
+# with every image of the boot: OpenSBI's ELF and the flat Image at
+# 0x80200000 (where the kernel runs before it turns on Sv39) from the image
+# map run writes (TRACE.images), and, given to run as --elf for the map,
+# vmlinux (the kernel at its virtual addresses), init and hello (user
+# space, at addresses that do not overlap).  A second N-Trace decode gives
+# the Image itself as --image FILE@ADDR, with --no-image-map.  The decoders' retired PCs must equal the hart's.  Tens of
 # millions of PCs: the lists are compared by digest, never stored.
 # Skips (77) without the opensbi package.
 set -u
@@ -16,27 +17,13 @@ L=$RVT_SRC/programs/linux
 t="$RVT_TMP/linux_trace"
 rm -rf "$t"; mkdir -p "$t"
 [ -f "$fw" ] || { echo "skip: opensbi not installed"; exit 77; }
-command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
 fail=0
-
-# Image as an ELF64 executable: header, one PT_LOAD (R+X) of the whole file
-# at 0x80200000 from file offset 0x1000 (ELF spec, Program Header; RISC-V
-# psABI: EM_RISCV 243, e_flags RVC | float ABI double = 5).
-python3 - "$L/Image" "$t/Image.elf" <<'PY' || { echo "FAIL: cannot wrap Image"; exit 1; }
-import struct, sys
-img = open(sys.argv[1], "rb").read()
-base = 0x80200000
-ehdr = b"\x7fELF\x02\x01\x01" + bytes(9) + struct.pack(
-    "<HHIQQQIHHHHHH", 2, 243, 1, base, 64, 0, 5, 64, 56, 1, 64, 0, 0)
-phdr = struct.pack("<IIQQQQQQ", 1, 5, 0x1000, base, base, len(img), len(img), 0x1000)
-open(sys.argv[2], "wb").write((ehdr + phdr).ljust(0x1000, b"\0") + img)
-PY
 
 mkfifo "$t/hart.fifo"
 sha1sum <"$t/hart.fifo" >"$t/hart.sha" &
 sp=$!
 "$RVT_BIN" run --bios "$fw" --kernel "$L/Image" --append "console=ttyS0 earlycon" \
-    --max-instr 1G --pcs-retired "$t/hart.fifo" --etrace "$t/boot.te" \
+    --elf "$L/vmlinux" --elf "$L/init" --elf "$L/hello" --max-instr 1G --pcs-retired "$t/hart.fifo" --etrace "$t/boot.te" \
     --ntrace "$t/boot.nt" >"$t/console" 2>"$t/run.err" ||
     { echo "FAIL run: $(tail -2 "$t/run.err")"; kill $sp 2>/dev/null; exit 1; }
 wait
@@ -49,18 +36,21 @@ n=$(grep -m1 -o '[0-9,]* instructions' "$t/run.err")
 echo "ok   boot traced: $n," \
      "E-Trace $(stat -c %s "$t/boot.te") bytes, N-Trace $(stat -c %s "$t/boot.nt") bytes"
 
-for tr in boot.te boot.nt; do
-    mkfifo "$t/$tr.fifo"
+explicit=(--no-image-map --elf "$fw" --elf "$L/vmlinux" --elf "$L/init" --elf "$L/hello"
+          --image "$L/Image@0x80200000")
+for tr in boot.te boot.nt boot.nt:explicit; do
+    args=(); [ "${tr#*:}" = explicit ] && args=("${explicit[@]}")
+    tr=${tr%:*}
+    rm -f "$t/$tr.fifo"; mkfifo "$t/$tr.fifo"
     sha1sum <"$t/$tr.fifo" >"$t/$tr.sha" &
     sp=$!
-    "$RVT_BIN" decode --elf "$fw" --elf "$L/vmlinux" --elf "$L/init" --elf "$L/hello" \
-        --elf "$t/Image.elf" "$t/$tr" --pcs "$t/$tr.fifo" >/dev/null 2>"$t/$tr.err"
+    "$RVT_BIN" decode "${args[@]}" "$t/$tr" --pcs "$t/$tr.fifo" >/dev/null 2>"$t/$tr.err"
     rc=$?
     [ $rc -ne 0 ] && kill $sp 2>/dev/null
     wait
     if [ $rc -ne 0 ]; then echo "FAIL decode $tr: status $rc: $(head -3 "$t/$tr.err")"; fail=1
     elif ! cmp -s "$t/$tr.sha" "$t/hart.sha"; then
         echo "FAIL decode $tr: its PCs are not the hart's (rerun with files to find where)"; fail=1
-    else echo "ok   $tr decodes to the hart's PCs"; fi
+    else echo "ok   $tr decodes to the hart's PCs ${args[*]:+(--image, no map)}"; fi
 done
 exit $fail

@@ -1,17 +1,36 @@
-/* decode --elf FILE[@KEY] (repeatable): several program images, each in
- * every address space or in one (include/rvtrace/mem.h; issue 15's
- * "--elf init@ctx=N").  The one place the CLI turns image options into an
- * rvt_mem. */
+/* decode --elf FILE[@KEY] and --image FILE@ADDR (repeatable): several
+ * program images, each in every address space or in the one its key names
+ * (include/rvtrace/mem.h; issue 15's "--elf init@ctx=N"), and the image
+ * map run writes beside its traces (TRACE.images, docs/formats.md), which
+ * says the same in the same spellings.  The one place the CLI turns image
+ * options into an rvt_mem. */
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 #include "cli_image.h"
 
 struct cli_mem {
+    int argc;                /* the command line, whose images the map's give way to */
+    char **argv;
     rvt_mem *mem;
     rvt_image **keyed;       /* images of FILE@KEY, owned */
     size_t n;
+    bool reset_vector;       /* the map: Spike's boot ROM was there */
 };
+
+bool cli_is_elf(const char *path)
+{
+    unsigned char m[4] = { 0 };
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    size_t n = fread(m, 1, 4, f);
+    fclose(f);
+    return n == 4 && !memcmp(m, "\177ELF", 4);
+}
 
 /* priv=: the letter or the encoding of E-Trace's privilege field and
  * N-Trace's Ownership PRV (0 U, 1 S, 3 M). */
@@ -92,23 +111,231 @@ static int add_one(cli_mem *cm, rvt_image *img, const char *spec, bool *usage)
     return rvt_mem_add_image(cm->mem, &key, k);
 }
 
-cli_mem *cli_image_load(rvt_image *img, int argc, char **argv, bool *usage)
+/* --image FILE@ADDR: *base, the '@' (NULL after printing why). */
+static const char *raw_addr(const char *spec, uint64_t *base)
+{
+    const char *at = strrchr(spec, '@');
+    if (!at || (size_t)(at - spec) >= 4096 || !cli_parse_u64(at + 1, base)) {
+        cli_err("--image: want FILE@ADDRESS, got '%s'", spec);
+        return NULL;
+    }
+    return at;
+}
+
+bool cli_image_addr_ok(const char *spec)
+{
+    uint64_t base;
+    return raw_addr(spec, &base) != NULL;
+}
+
+/* One --image value: FILE@ADDR, a raw binary at ADDR (every space). */
+static int add_raw(rvt_image *img, const char *spec, bool *usage)
+{
+    char path[4096];
+    uint64_t base;
+    const char *at = raw_addr(spec, &base);
+    if (!at) {
+        *usage = true;
+        return -1;
+    }
+    memcpy(path, spec, (size_t)(at - spec));
+    path[at - spec] = 0;
+    return cli_in(path) && rvt_image_load_raw(img, path, base) >= 0 ? 0 : -1;
+}
+
+static void map_name(char *buf, size_t n, const char *trace)
+{
+    snprintf(buf, n, "%s.images", trace);
+}
+
+bool cli_image_map_exists(const char *trace)
+{
+    char m[4096];
+    map_name(m, sizeof m, trace);
+    return trace && access(m, F_OK) == 0;
+}
+
+/* A map line's FILE relative to the map's folder (run writes absolute
+ * paths; a map moved with its files keeps working when they are beside it). */
+static bool resolve(char *out, size_t n, const char *map, const char *spec)
+{
+    const char *slash = strrchr(map, '/');
+    int w = spec[0] == '/' || !slash ? snprintf(out, n, "%s", spec)
+                                     : snprintf(out, n, "%.*s/%s", (int)(slash - map), map, spec);
+    return w >= 0 && (size_t)w < n;
+}
+
+/* The same file, by its real path (the map writes absolute ones). */
+static bool same_file(const char *a, const char *b)
+{
+    char ra[PATH_MAX], rb[PATH_MAX];
+    return realpath(a, ra) && realpath(b, rb) && !strcmp(ra, rb);
+}
+
+/* A map entry the command line gives too (the same spec, FILE by its real
+ * path): left to the command line, so a file is loaded once. */
+static bool given_too(const cli_mem *cm, const char *opt, const char *spec)
+{
+    const char *at = strrchr(spec, '@'), *v;
+    size_t n = at && strcmp(opt, "--elf") ? (size_t)(at - spec) : strlen(spec);
+    if (at && !strcmp(opt, "--elf") && strchr(at, '='))
+        n = (size_t)(at - spec);
+    char file[4096];
+    snprintf(file, sizeof file, "%.*s", (int)n, spec);
+    for (int i = 1; i < cm->argc; i++) {
+        if (!(v = cli_opt(cm->argc, cm->argv, &i, opt)) && (strcmp(opt, "--image") ||
+                                                          !(v = cli_opt(cm->argc, cm->argv, &i, "--raw"))))
+            continue;
+        size_t m = strlen(v) - strlen(spec + n);
+        char given[4096];
+        snprintf(given, sizeof given, "%.*s", (int)m, v);
+        if (m <= strlen(v) && !strcmp(v + m, spec + n) && same_file(given, file))
+            return true;
+    }
+    return false;
+}
+
+/* One line of the map: "elf SPEC", "image SPEC" (the options' values) or
+ * "spike-reset-vector"; '#' comments and blank lines skipped. */
+static int map_line(cli_mem *cm, rvt_image *img, const char *map, char *line, bool *usage)
+{
+    char spec[4096 + 64];
+    line[strcspn(line, "\r\n")] = 0;
+    if (!line[0] || line[0] == '#')
+        return 0;
+    if (!strcmp(line, "spike-reset-vector")) {
+        cm->reset_vector = true;
+        return 0;
+    }
+    if (!strncmp(line, "elf ", 4) && line[4]) {
+        if (!resolve(spec, sizeof spec, map, line + 4))
+            return -2;
+        return given_too(cm, "--elf", spec) ? 0 : add_one(cm, img, spec, usage);
+    }
+    if (!strncmp(line, "image ", 6) && line[6]) {
+        if (!resolve(spec, sizeof spec, map, line + 6))
+            return -2;
+        return given_too(cm, "--image", spec) ? 0 : add_raw(img, spec, usage);
+    }
+    return -2;
+}
+
+/* TRACE.images, when there: its images first, so that options given on
+ * the command line, added later, win where they overlap. */
+static int load_map(cli_mem *cm, rvt_image *img, const char *trace)
+{
+    char map[4096], line[8192];
+    map_name(map, sizeof map, trace);
+    FILE *f = fopen(map, "r");
+    if (!f) {
+        cli_err("%s: cannot open the image map", map);
+        return -1;
+    }
+    int rc = 0;
+    bool usage = false;
+    for (long off = 0; rc == 0 && fgets(line, sizeof line, f); off = ftell(f)) {
+        rc = map_line(cm, img, map, line, &usage);
+        if (rc < 0) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "%s (docs/formats.md \"Image map\")",
+                     rc == -2 || usage ? "bad image map line" : "an image it names does not load");
+            cli_diag((void *)map, RVT_DIAG_ERROR, (uint64_t)off, msg);
+        }
+    }
+    fclose(f);
+    return rc < 0 ? -1 : 0;
+}
+
+cli_mem *cli_image_load(rvt_image *img, const char *trace, int argc, char **argv, bool *usage)
 {
     *usage = false;
     cli_mem *cm = calloc(1, sizeof *cm);
     int rc = cm && (cm->mem = rvt_mem_new()) ? 0 : -1;
+    if (cm)
+        cm->argc = argc, cm->argv = argv;
     /* img first: the keyed images, more specific, win where they overlap */
     if (rc == 0)
         rc = rvt_mem_add_image(cm->mem, NULL, img);
+    if (rc == 0 && trace && cli_image_map_exists(trace))
+        rc = load_map(cm, img, trace);
     const char *v;
     for (int i = 1; i < argc && rc == 0; i++)
         if ((v = cli_opt(argc, argv, &i, "--elf")))
             rc = add_one(cm, img, v, usage);
+        else if ((v = cli_opt(argc, argv, &i, "--image")) || (v = cli_opt(argc, argv, &i, "--raw")))
+            rc = add_raw(img, v, usage);
     if (rc < 0) {
         cli_image_free(cm);
         return NULL;
     }
     return cm;
+}
+
+bool cli_image_reset_vector(const cli_mem *cm)
+{
+    return cm->reset_vector;
+}
+
+/* ---- the writing side: run ---- */
+
+bool cli_image_spec_ok(const char *spec)
+{
+    const char *at = strrchr(spec, '@');
+    rvt_space key;
+    if (at && strchr(at, '=') && !parse_key(at + 1, &key)) {
+        cli_err("--elf %s: want FILE@KEY, KEY = ctx=N,priv=U|S|M|0-3,src=N (each optional)", spec);
+        return false;
+    }
+    return true;
+}
+
+/* FILE of a spec as an absolute path, the "@..." tail kept. */
+static void put_spec(FILE *f, const char *kind, const char *path, const char *tail)
+{
+    char abs[PATH_MAX];
+    fprintf(f, "%s %s%s\n", kind, realpath(path, abs) ? abs : path, tail);
+}
+
+/* run --elf FILE[@KEY] or --image FILE@ADDR: "KIND /abs/FILE@...". */
+static void put_given(FILE *f, const char *kind, const char *spec)
+{
+    char path[4096];
+    const char *at = strrchr(spec, '@');
+    size_t n = at && (strchr(at, '=') || !strcmp(kind, "image")) ? (size_t)(at - spec) : strlen(spec);
+    snprintf(path, sizeof path, "%.*s", (int)n, spec);
+    put_spec(f, kind, path, spec + n);
+}
+
+int cli_image_map_write(const char *trace, const rvt_image *img, const cli_map_extra *extra,
+                        bool reset_vector)
+{
+    char map[4096];
+    map_name(map, sizeof map, trace);
+    FILE *f = cli_out_fopen(map, "w");
+    if (!f)
+        return CLI_FAIL;
+    fprintf(f, "# rvtrace image map (docs/formats.md \"Image map\"): what the hart loaded\n");
+    for (size_t i = 0; i < rvt_image_segment_count(img); i++) {
+        const rvt_segment *s = rvt_image_segment(img, i);
+        size_t k = 0;
+        while (k < i && strcmp(rvt_image_segment(img, k)->name, s->name))
+            k++;
+        if (k < i)
+            continue;           /* the file's first region stands for it */
+        char at[32];
+        snprintf(at, sizeof at, "@0x%llx", (unsigned long long)s->vaddr);
+        bool elf = cli_is_elf(s->name);
+        put_spec(f, elf ? "elf" : "image", s->name, elf ? "" : at);
+    }
+    if (reset_vector)
+        fprintf(f, "spike-reset-vector\n");
+    for (size_t i = 0; i < extra->n; i++)     /* code the hart did not load */
+        put_given(f, extra->kind[i], extra->spec[i]);
+    if (fclose(f) != 0) {
+        cli_err("%s: cannot write", map);
+        return CLI_FAIL;
+    }
+    return CLI_OK;
 }
 
 bool cli_image_keyed(const cli_mem *cm)

@@ -1,0 +1,94 @@
+#!/bin/bash
+# Decoding across images (issue 15): `rvtrace run` writes TRACE.images
+# beside each trace (docs/formats.md "Image map"), `decode` reads it by
+# default, and listings, --json and --folded name the image and symbol of
+# every instruction when the decode has several images.  Over the U-Boot
+# boot (docs/hart.md "Booting"): OpenSBI's fw_jump.elf, U-Boot's uboot.elf
+# at 0x80200000, and U-Boot's copy of itself at its relocation address
+# (bdinfo's relocaddr 0x87f57000), given to run as --image u-boot.bin@ADDR
+# since the hart does not load it.  Both protocols decode to the hart's
+# PCs with no --elf; the listing's and folded stacks' symbols are checked
+# against riscv64-unknown-elf-nm (that part skipped without it).
+# Skips (77) without the opensbi or u-boot-qemu package.
+set -u
+: "${RVT_SRC:?}" "${RVT_BIN:?}" "${RVT_TMP:?}"
+fw=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.elf
+U=/usr/lib/u-boot/qemu-riscv64_smode
+t="$RVT_TMP/image_map"
+rm -rf "$t"; mkdir -p "$t"
+[ -f "$fw" ] && [ -f "$U/uboot.elf" ] && [ -f "$U/u-boot.bin" ] ||
+    { echo "skip: opensbi or u-boot-qemu not installed"; exit 77; }
+fail=0
+printf '\nversion\npoweroff\n' >"$t/in"
+"$RVT_BIN" run --bios "$fw" --kernel "$U/uboot.elf" --image "$U/u-boot.bin@0x87f57000" \
+    --stdin "$t/in" --etrace "$t/b.te" --ntrace "$t/b.nt" --pcs-retired "$t/hart.pcs" \
+    >"$t/console" 2>"$t/run.err" || { echo "FAIL run: $(tail -2 "$t/run.err")"; exit 1; }
+
+# the map: what the hart loaded, then what run was told, absolute paths
+want="elf $fw
+elf $U/uboot.elf
+image $U/u-boot.bin@0x87f57000"
+for tr in b.te b.nt; do
+    [ "$(grep -v '^#' "$t/$tr.images")" = "$want" ] ||
+        { echo "FAIL $tr.images:"; cat "$t/$tr.images"; fail=1; }
+    "$RVT_BIN" decode "$t/$tr" --pcs "$t/$tr.pcs" >/dev/null 2>"$t/$tr.err"
+    rc=$?
+    if [ $rc -ne 0 ]; then echo "FAIL decode $tr from its map: status $rc: $(head -2 "$t/$tr.err")"; fail=1
+    elif ! cmp -s "$t/$tr.pcs" "$t/hart.pcs"; then echo "FAIL decode $tr: not the hart's PCs"; fail=1
+    else echo "ok   $tr decodes with its image map alone"; fi
+done
+# without the map (and no --elf) there is nothing to decode with: usage
+"$RVT_BIN" decode "$t/b.te" --no-image-map --count >/dev/null 2>&1
+[ $? -eq 2 ] || { echo "FAIL --no-image-map without --elf: want status 2"; fail=1; }
+# a map line naming no file: status 1, the map and the line's byte offset
+cp "$t/b.te" "$t/bad.te"; cp "$t/b.te.attrs" "$t/bad.te.attrs"
+printf '# x\nelf %s\nelf %s/none.elf\n' "$fw" "$t" >"$t/bad.te.images"
+off=$(( 4 + 5 + ${#fw} ))
+"$RVT_BIN" decode "$t/bad.te" --count >/dev/null 2>"$t/bad.err"
+rc=$?
+if [ $rc -ne 1 ] || ! grep -q "bad.te.images.*$off" "$t/bad.err"; then
+    echo "FAIL bad map: status $rc, want 1 naming offset $off: $(cat "$t/bad.err")"; fail=1
+else echo "ok   a map line that does not load: status 1 at its offset"; fi
+
+command -v riscv64-unknown-elf-nm >/dev/null || { echo "skip: no riscv64-unknown-elf-nm"; exit $fail; }
+# Debian strips both to their dynamic symbols (.dynsym), which rvtrace
+# falls back to as nm -D does
+nm_of() { riscv64-unknown-elf-nm "$1" 2>/dev/null | grep -q . && riscv64-unknown-elf-nm "$1" ||
+          riscv64-unknown-elf-nm -D "$1"; }
+nm_of "$fw" | awk 'NF == 3 {print "fw_jump.elf", $1, $3}' >"$t/nm"
+nm_of "$U/uboot.elf" | awk 'NF == 3 {print "uboot.elf", $1, $3}' >>"$t/nm"
+[ "$(wc -l <"$t/nm")" -gt 100 ] || { echo "FAIL: nm lists no symbols"; exit 1; }
+
+# folded stacks: every IMAGE`symbol frame is a symbol of that image
+"$RVT_BIN" decode "$t/b.te" --folded >"$t/folded" 2>"$t/folded.err" || { echo "FAIL --folded"; fail=1; }
+tr ';' '\n' <"$t/folded" | sed 's/ [0-9]*$//' | grep '`' | sort -u | tr '`' ' ' >"$t/frames"
+n=$(wc -l <"$t/frames")
+bad=$(awk 'NR == FNR { have[$1 " " $3] = 1; next } !have[$1 " " $2]' "$t/nm" "$t/frames" | head -3)
+for img in fw_jump.elf uboot.elf; do
+    grep -q "^$img " "$t/frames" || { echo "FAIL --folded: no frame of $img"; fail=1; }
+done
+if [ -n "$bad" ] || [ "$n" -lt 20 ]; then echo "FAIL --folded: $n frames, not in nm: $bad"; fail=1
+else echo "ok   --folded: $n IMAGE\`symbol frames, each a symbol of its image"; fi
+
+# listings of three index pieces (OpenSBI, U-Boot, U-Boot relocated): each
+# "ADDR <sym> [IMAGE]:" header is IMAGE's symbol at ADDR (nm); code without
+# a symbol is headed "ADDR [u-boot.bin]:"
+"$RVT_BIN" index "$t/b.te" --list >"$t/points" 2>/dev/null || { echo "FAIL index"; exit 1; }
+for re in 'pc=0x800' 'pc=0x802' 'pc=0x87f'; do
+    p=$(grep -m1 "$re" "$t/points" | cut -d' ' -f1)
+    [ -n "$p" ] || { echo "FAIL: no index point at $re"; fail=1; continue; }
+    "$RVT_BIN" decode "$t/b.te" --range "$p:$((p + 1))" --listing >>"$t/listing" 2>/dev/null ||
+        { echo "FAIL listing of piece $p"; fail=1; }
+done
+grep -E '^[0-9a-f]{16} <.*> \[.*\]:$' "$t/listing" | sort -u |
+    sed -E 's/^([0-9a-f]+) <(.*)> \[(.*)\]:$/\3 \1 \2/' >"$t/heads"
+n=$(wc -l <"$t/heads")
+bad=$(awk 'NR == FNR { have[$0] = 1; next } !have[$0]' "$t/nm" "$t/heads" | head -3)
+if [ -n "$bad" ] || [ "$n" -lt 10 ]; then echo "FAIL listing: $n headers, not in nm: $bad"; fail=1
+else echo "ok   listing: $n <symbol> [image] headers, each at its nm address"; fi
+for img in fw_jump.elf uboot.elf; do
+    grep -q "^$img " "$t/heads" || { echo "FAIL listing: no header of $img"; fail=1; }
+done
+grep -qE '^0000000087f[0-9a-f]{5} \[u-boot.bin\]:$' "$t/listing" ||
+    { echo "FAIL listing: no [u-boot.bin] header for the relocated code"; fail=1; }
+exit $fail
