@@ -677,6 +677,7 @@ static int run_loaded(run_opts *o, rvt_image *img)
         } else {
             double secs;
             o->tci.h = h;
+            traced_pcs_hart(sk.traced, h);
             int why = execute(o, h, cs.f ? &cs : NULL, &secs);
             int fin = rvt_hart_finish(h);
             if (o->tci.on && run_tci_close(&o->tci) != CLI_OK)
