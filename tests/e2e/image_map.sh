@@ -51,13 +51,9 @@ if [ $rc -ne 1 ] || ! grep -q "bad.te.images.*$off" "$t/bad.err"; then
 else echo "ok   a map line that does not load: status 1 at its offset"; fi
 
 command -v riscv64-unknown-elf-nm >/dev/null || { echo "skip: no riscv64-unknown-elf-nm"; exit $fail; }
-# Debian strips both to their dynamic symbols (.dynsym), which rvtrace
-# falls back to as nm -D does
-nm_of() { riscv64-unknown-elf-nm "$1" 2>/dev/null | grep -q . && riscv64-unknown-elf-nm "$1" ||
-          riscv64-unknown-elf-nm -D "$1"; }
-nm_of "$fw" | awk 'NF == 3 {print "fw_jump.elf", $1, $3}' >"$t/nm"
-nm_of "$U/uboot.elf" | awk 'NF == 3 {print "uboot.elf", $1, $3}' >>"$t/nm"
-[ "$(wc -l <"$t/nm")" -gt 100 ] || { echo "FAIL: nm lists no symbols"; exit 1; }
+. "$RVT_SRC/tests/e2e/lib/image_syms.sh"
+nm_table "$t/nm" riscv64-unknown-elf-nm "$fw" "$U/uboot.elf" && [ "$(wc -l <"$t/nm")" -gt 100 ] ||
+    { echo "FAIL: nm lists no symbols"; exit 1; }
 
 # folded stacks: every IMAGE`symbol frame is a symbol of that image
 "$RVT_BIN" decode "$t/b.te" --folded >"$t/folded" 2>"$t/folded.err" || { echo "FAIL --folded"; fail=1; }
@@ -73,17 +69,10 @@ else echo "ok   --folded: $n IMAGE\`symbol frames, each a symbol of its image"; 
 # listings of three index pieces (OpenSBI, U-Boot, U-Boot relocated): each
 # "ADDR <sym> [IMAGE]:" header is IMAGE's symbol at ADDR (nm); code without
 # a symbol is headed "ADDR [u-boot.bin]:"
-"$RVT_BIN" index "$t/b.te" --list >"$t/points" 2>/dev/null || { echo "FAIL index"; exit 1; }
-for re in 'pc=0x800' 'pc=0x802' 'pc=0x87f'; do
-    p=$(grep -m1 "$re" "$t/points" | cut -d' ' -f1)
-    [ -n "$p" ] || { echo "FAIL: no index point at $re"; fail=1; continue; }
-    "$RVT_BIN" decode "$t/b.te" --range "$p:$((p + 1))" --listing >>"$t/listing" 2>/dev/null ||
-        { echo "FAIL listing of piece $p"; fail=1; }
-done
-grep -E '^[0-9a-f]{16} <.*> \[.*\]:$' "$t/listing" | sort -u |
-    sed -E 's/^([0-9a-f]+) <(.*)> \[(.*)\]:$/\3 \1 \2/' >"$t/heads"
+listing_pieces "$t/b.te" "$t/listing" 'pc=0x800' 'pc=0x802' 'pc=0x87f' || { echo "FAIL listing pieces"; fail=1; }
+listing_heads "$t/listing" "$t/heads"
 n=$(wc -l <"$t/heads")
-bad=$(awk 'NR == FNR { have[$0] = 1; next } !have[$0]' "$t/nm" "$t/heads" | head -3)
+bad=$(heads_not_in_nm "$t/heads" "$t/nm" | head -3)
 if [ -n "$bad" ] || [ "$n" -lt 10 ]; then echo "FAIL listing: $n headers, not in nm: $bad"; fail=1
 else echo "ok   listing: $n <symbol> [image] headers, each at its nm address"; fi
 for img in fw_jump.elf uboot.elf; do

@@ -7,7 +7,13 @@
 # map run writes (TRACE.images), and, given to run as --elf for the map,
 # vmlinux (the kernel at its virtual addresses), init and hello (user
 # space, at addresses that do not overlap).  A second N-Trace decode gives
-# the Image itself as --image FILE@ADDR, with --no-image-map.  The decoders' retired PCs must equal the hart's.  Tens of
+# the Image itself as --image FILE@ADDR, with --no-image-map.  The streams
+# carry the context (satp.ASID, docs/hart.md "Context": E-Trace
+# nocontext=0, N-Trace Ownership): init runs in ASID 1, its forked child
+# in ASID 2 until it execs hello in ASID 3 (the Ownership messages'
+# CONTEXT), so both protocols also decode with the user programs bound to
+# their address spaces (--elf init@ctx=1 ...), and hello bound to init's
+# space leaves its code undecodable (status 1).  The decoders' retired PCs must equal the hart's.  Tens of
 # millions of PCs: the lists are compared by digest, never stored.
 # Skips (77) without the opensbi package.
 set -u
@@ -24,7 +30,7 @@ sha1sum <"$t/hart.fifo" >"$t/hart.sha" &
 sp=$!
 "$RVT_BIN" run --bios "$fw" --kernel "$L/Image" --append "console=ttyS0 earlycon" \
     --elf "$L/vmlinux" --elf "$L/init" --elf "$L/hello" --max-instr 1G --pcs-retired "$t/hart.fifo" --etrace "$t/boot.te" \
-    --ntrace "$t/boot.nt" >"$t/console" 2>"$t/run.err" ||
+    --te-attr nocontext=0 --te-attr context_width=16 --ntrace "$t/boot.nt" --nt-opt htm,context >"$t/console" 2>"$t/run.err" ||
     { echo "FAIL run: $(tail -2 "$t/run.err")"; kill $sp 2>/dev/null; exit 1; }
 wait
 grep -qxF "init: powering off" <(tr -d '\r' <"$t/console") ||
@@ -38,8 +44,11 @@ echo "ok   boot traced: $n," \
 
 explicit=(--no-image-map --elf "$fw" --elf "$L/vmlinux" --elf "$L/init" --elf "$L/hello"
           --image "$L/Image@0x80200000")
-for tr in boot.te boot.nt boot.nt:explicit; do
-    args=(); [ "${tr#*:}" = explicit ] && args=("${explicit[@]}")
+keyed=(--no-image-map --elf "$fw" --elf "$L/vmlinux" --image "$L/Image@0x80200000"
+       --elf "$L/init@ctx=1" --elf "$L/init@ctx=2" --elf "$L/hello@ctx=3")
+for tr in boot.te boot.nt boot.nt:explicit boot.te:keyed boot.nt:keyed; do
+    args=()
+    case $tr in *:explicit) args=("${explicit[@]}") ;; *:keyed) args=("${keyed[@]}") ;; esac
     tr=${tr%:*}
     rm -f "$t/$tr.fifo"; mkfifo "$t/$tr.fifo"
     sha1sum <"$t/$tr.fifo" >"$t/$tr.sha" &
@@ -51,6 +60,33 @@ for tr in boot.te boot.nt boot.nt:explicit; do
     if [ $rc -ne 0 ]; then echo "FAIL decode $tr: status $rc: $(head -3 "$t/$tr.err")"; fail=1
     elif ! cmp -s "$t/$tr.sha" "$t/hart.sha"; then
         echo "FAIL decode $tr: its PCs are not the hart's (rerun with files to find where)"; fail=1
-    else echo "ok   $tr decodes to the hart's PCs ${args[*]:+(--image, no map)}"; fi
+    else echo "ok   $tr decodes to the hart's PCs ${args[*]:+(${args[*]##*/})}"; fi
 done
+for tr in boot.te boot.nt; do
+    "$RVT_BIN" decode "${keyed[@]/%hello@ctx=3/hello@ctx=1}" "$t/$tr" --count >/dev/null 2>&1
+    rc=$?
+    if [ $rc -ne 1 ]; then echo "FAIL $tr: hello bound to init's ASID: status $rc, want 1"; fail=1
+    else echo "ok   $tr: hello bound to the wrong address space does not decode"; fi
+done
+
+# the listing names each instruction's image and symbol in one decode
+# (issue 15): index pieces in OpenSBI, the kernel before and after it
+# turns on Sv39, init and hello; each "ADDR <sym> [IMAGE]:" header is
+# IMAGE's symbol at ADDR as riscv64-linux-gnu-nm lists it
+command -v riscv64-linux-gnu-nm >/dev/null || { echo "skip: no riscv64-linux-gnu-nm"; exit $fail; }
+. "$RVT_SRC/tests/e2e/lib/image_syms.sh"
+nm_table "$t/nm" riscv64-linux-gnu-nm "$fw" "$L/vmlinux" "$L/init" "$L/hello" ||
+    { echo "FAIL: nm lists no symbols"; exit 1; }
+listing_pieces "$t/boot.te" "$t/listing" 'pc=0x800' 'pc=0x802' 'pc=0xffffffff8' \
+    'pc=0x10[0-9a-f]{3} ' 'pc=0x100[0-9a-f]{4} ' || { echo "FAIL listing pieces"; fail=1; }
+listing_heads "$t/listing" "$t/heads"
+n=$(wc -l <"$t/heads")
+bad=$(heads_not_in_nm "$t/heads" "$t/nm" | head -3)
+if [ -n "$bad" ] || [ "$n" -lt 20 ]; then echo "FAIL listing: $n headers, not in nm: $bad"; fail=1
+else echo "ok   listing: $n <symbol> [image] headers, each at its nm address"; fi
+for img in fw_jump.elf vmlinux init hello; do
+    grep -q "^$img " "$t/heads" || { echo "FAIL listing: no header of $img"; fail=1; }
+done
+grep -qE '^00000000802[0-9a-f]{5} \[Image\]:$' "$t/listing" ||
+    { echo "FAIL listing: no [Image] header for the kernel before Sv39"; fail=1; }
 exit $fail
