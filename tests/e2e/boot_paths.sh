@@ -14,13 +14,7 @@
 # 17 M instructions a run; lists compared by digest, never stored.
 # Skips (77) without the opensbi or u-boot-qemu package.
 set -u
-: "${RVT_SRC:?}" "${RVT_BIN:?}" "${RVT_TMP:?}"
-fw=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.elf
-U=/usr/lib/u-boot/qemu-riscv64_smode
-t="$RVT_TMP/boot_paths"
-rm -rf "$t"; mkdir -p "$t"
-[ -f "$fw" ] && [ -f "$U/uboot.elf" ] && [ -f "$U/u-boot.bin" ] ||
-    { echo "skip: opensbi or u-boot-qemu not installed"; exit 77; }
+. "${RVT_SRC:?}/tests/e2e/lib/uboot_boot.sh" boot_paths
 printf '\nversion\nmd 0x80200000 4\npoweroff\n' >"$t/in"
 boot=(--bios "$fw" --kernel "$U/uboot.elf" --stdin "$t/in")
 fail=0
@@ -46,7 +40,7 @@ trip() {
     local name=$1 pcsopt=$2; shift 2
     local d="$t/$name"
     mkdir -p "$d"
-    if ! digest "$d/hart.sha" "$RVT_BIN" run "${boot[@]}" --image "$U/u-boot.bin@0x87f57000" \
+    if ! digest "$d/hart.sha" "$RVT_BIN" run "${boot[@]}" --image "$U/u-boot.bin@$UBOOT_RELOC" \
             "$@" "$pcsopt" @FIFO@ --quiet >"$d/console" 2>"$d/run.err"; then
         echo "FAIL $name: run: $(tail -2 "$d/run.err")"; fail=1; return
     fi
@@ -78,7 +72,7 @@ trip range --pcs-traced $(te range) --te-opt all $(nt range) --trace-range 0x802
 
 # all modes with data trace: the decoded data accesses are run's
 d="$t/all-data"; mkdir -p "$d"
-digest "$d/data.sha" "$RVT_BIN" run "${boot[@]}" --image "$U/u-boot.bin@0x87f57000" \
+digest "$d/data.sha" "$RVT_BIN" run "${boot[@]}" --image "$U/u-boot.bin@$UBOOT_RELOC" \
     --etrace "$d/b.te" --te-opt all --te-data --data-out @FIFO@ --quiet >/dev/null 2>"$d/run.err" ||
     { echo "FAIL all-data: run: $(tail -2 "$d/run.err")"; fail=1; }
 if ! digest "$d/got.sha" "$RVT_BIN" decode "$d/b.te" --data-out @FIFO@ --count >/dev/null 2>"$d/dec.err"; then

@@ -11,23 +11,17 @@
 # against riscv64-unknown-elf-nm (that part skipped without it).
 # Skips (77) without the opensbi or u-boot-qemu package.
 set -u
-: "${RVT_SRC:?}" "${RVT_BIN:?}" "${RVT_TMP:?}"
-fw=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.elf
-U=/usr/lib/u-boot/qemu-riscv64_smode
-t="$RVT_TMP/image_map"
-rm -rf "$t"; mkdir -p "$t"
-[ -f "$fw" ] && [ -f "$U/uboot.elf" ] && [ -f "$U/u-boot.bin" ] ||
-    { echo "skip: opensbi or u-boot-qemu not installed"; exit 77; }
+. "${RVT_SRC:?}/tests/e2e/lib/uboot_boot.sh" image_map
 fail=0
 printf '\nversion\npoweroff\n' >"$t/in"
-"$RVT_BIN" run --bios "$fw" --kernel "$U/uboot.elf" --image "$U/u-boot.bin@0x87f57000" \
+"$RVT_BIN" run --bios "$fw" --kernel "$U/uboot.elf" --image "$U/u-boot.bin@$UBOOT_RELOC" \
     --stdin "$t/in" --etrace "$t/b.te" --ntrace "$t/b.nt" --pcs-retired "$t/hart.pcs" \
     >"$t/console" 2>"$t/run.err" || { echo "FAIL run: $(tail -2 "$t/run.err")"; exit 1; }
 
 # the map: what the hart loaded, then what run was told, absolute paths
 want="elf $fw
 elf $U/uboot.elf
-image $U/u-boot.bin@0x87f57000"
+image $U/u-boot.bin@$UBOOT_RELOC"
 for tr in b.te b.nt; do
     [ "$(grep -v '^#' "$t/$tr.images")" = "$want" ] ||
         { echo "FAIL $tr.images:"; cat "$t/$tr.images"; fail=1; }

@@ -89,4 +89,13 @@ for img in fw_jump.elf vmlinux init hello; do
 done
 grep -qE '^00000000802[0-9a-f]{5} \[Image\]:$' "$t/listing" ||
     { echo "FAIL listing: no [Image] header for the kernel before Sv39"; fail=1; }
+# with the user programs keyed to their ASIDs the listing names them too
+listing_pieces "$t/boot.te" "$t/keyed.listing" 'pc=0x10[0-9a-f]{3} ' 'pc=0x100[0-9a-f]{4} ' -- "${keyed[@]}" ||
+    { echo "FAIL keyed listing pieces"; fail=1; }
+listing_heads "$t/keyed.listing" "$t/keyed.heads"
+bad=$(heads_not_in_nm "$t/keyed.heads" "$t/nm" | head -3)
+if [ -n "$bad" ] || grep -q '<no code>' "$t/keyed.listing" || ! grep -q '^init ' "$t/keyed.heads" ||
+   ! grep -q '^hello ' "$t/keyed.heads"; then
+    echo "FAIL keyed listing: init and hello not named as nm says: $bad"; fail=1
+else echo "ok   keyed listing: init@ctx=1,2 and hello@ctx=3 named as nm says"; fi
 exit $fail

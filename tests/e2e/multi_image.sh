@@ -39,6 +39,12 @@ for bad in "priv=X" "ctx=1,ctx=2" "src=4096" "foo=1" "ctx=" "priv=M,"; do
     check "bad key $bad" 2 "$T/t.te" --elf "$P/crc.elf@$bad"
     grep -q "want FILE@KEY" "$T/err" || { echo "FAIL bad key $bad: no usage message"; fail=1; }
 done
+# the listing reads the keyed image too: crc's code, named, never "<no code>"
+"$RVT_BIN" decode --no-image-map --elf "$P/fptr.elf" --elf "$P/crc.elf@priv=M" "$T/t.te" --listing \
+    >"$T/listing" 2>/dev/null || { echo "FAIL keyed listing: status $?"; fail=1; }
+grep -q '<no code>' "$T/listing" && { echo "FAIL keyed listing: <no code> lines"; fail=1; }
+grep -qE '^[0-9a-f]{16} <main> \[crc.elf\]:$' "$T/listing" ||
+    { echo "FAIL keyed listing: no '<main> [crc.elf]' header"; fail=1; }
 check "missing keyed file" 1 "$T/t.te" --elf "$T/none.elf@priv=M"
 [ $fail = 0 ] && echo "multi_image: keyed and repeated --elf checked"
 exit $fail

@@ -19,7 +19,28 @@ struct cli_mem {
     rvt_image **keyed;       /* images of FILE@KEY, owned */
     size_t n;
     bool reset_vector;       /* the map: Spike's boot ROM was there */
+    /* every file loaded, keyed or not, in order (path, raw base or
+     * UINT64_MAX for an ELF): replayed into view when some are keyed */
+    char **paths;
+    uint64_t *bases;
+    size_t nloaded;
+    rvt_image *view;         /* all of them in one image, for the outputs */
 };
+
+/* Note a file loaded (for the outputs' view); false when out of memory. */
+static bool note_loaded(cli_mem *cm, const char *path, uint64_t base)
+{
+    char **p = realloc(cm->paths, (cm->nloaded + 1) * sizeof *p);
+    if (p)
+        cm->paths = p;
+    uint64_t *b = realloc(cm->bases, (cm->nloaded + 1) * sizeof *b);
+    if (b)
+        cm->bases = b;
+    if (!p || !b || !(p[cm->nloaded] = strdup(path)))
+        return false;
+    b[cm->nloaded++] = base;
+    return true;
+}
 
 bool cli_is_elf(const char *path)
 {
@@ -86,7 +107,8 @@ static int add_one(cli_mem *cm, rvt_image *img, const char *spec, bool *usage)
     char path[4096];
     const char *at = strrchr(spec, '@');
     if (!at || !strchr(at, '='))
-        return cli_in(spec) && rvt_image_load_elf(img, spec) >= 0 ? 0 : -1;
+        return cli_in(spec) && rvt_image_load_elf(img, spec) >= 0 && note_loaded(cm, spec, UINT64_MAX)
+                   ? 0 : -1;
     rvt_space key;
     if ((size_t)(at - spec) >= sizeof path || !parse_key(at + 1, &key)) {
         cli_err("--elf %s: want FILE@KEY, KEY = ctx=N,priv=U|S|M|0-3,src=N (each optional)", spec);
@@ -106,7 +128,7 @@ static int add_one(cli_mem *cm, rvt_image *img, const char *spec, bool *usage)
     cm->keyed = v;
     cm->keyed[cm->n++] = k;
     rvt_image_set_diag(k, cli_diag, (void *)spec);
-    if (!cli_in(path) || rvt_image_load_elf(k, path) < 0)
+    if (!cli_in(path) || rvt_image_load_elf(k, path) < 0 || !note_loaded(cm, path, UINT64_MAX))
         return -1;
     return rvt_mem_add_image(cm->mem, &key, k);
 }
@@ -129,7 +151,7 @@ bool cli_image_addr_ok(const char *spec)
 }
 
 /* One --image value: FILE@ADDR, a raw binary at ADDR (every space). */
-static int add_raw(rvt_image *img, const char *spec, bool *usage)
+static int add_raw(cli_mem *cm, rvt_image *img, const char *spec, bool *usage)
 {
     char path[4096];
     uint64_t base;
@@ -140,7 +162,7 @@ static int add_raw(rvt_image *img, const char *spec, bool *usage)
     }
     memcpy(path, spec, (size_t)(at - spec));
     path[at - spec] = 0;
-    return cli_in(path) && rvt_image_load_raw(img, path, base) >= 0 ? 0 : -1;
+    return cli_in(path) && rvt_image_load_raw(img, path, base) >= 0 && note_loaded(cm, path, base) ? 0 : -1;
 }
 
 static void map_name(char *buf, size_t n, const char *trace)
@@ -215,7 +237,7 @@ static int map_line(cli_mem *cm, rvt_image *img, const char *map, char *line, bo
     if (!strncmp(line, "image ", 6) && line[6]) {
         if (!resolve(spec, sizeof spec, map, line + 6))
             return -2;
-        return given_too(cm, "--image", spec) ? 0 : add_raw(img, spec, usage);
+        return given_too(cm, "--image", spec) ? 0 : add_raw(cm, img, spec, usage);
     }
     return -2;
 }
@@ -246,6 +268,24 @@ static int load_map(cli_mem *cm, rvt_image *img, const char *trace)
     return rc < 0 ? -1 : 0;
 }
 
+/* With keyed images, the outputs (listings, symbols, instruction lengths)
+ * need their code too: one image of every file, in load order (a later
+ * one shadows an earlier one where they overlap: the outputs look code up
+ * by address alone). */
+static int build_view(cli_mem *cm)
+{
+    if (!(cm->view = rvt_image_new()))
+        return -1;
+    rvt_image_set_diag(cm->view, cli_diag, NULL);
+    for (size_t i = 0; i < cm->nloaded; i++) {
+        int st = cm->bases[i] == UINT64_MAX ? rvt_image_load_elf(cm->view, cm->paths[i])
+                                            : rvt_image_load_raw(cm->view, cm->paths[i], cm->bases[i]);
+        if (st < 0)
+            return -1;
+    }
+    return 0;
+}
+
 cli_mem *cli_image_load(rvt_image *img, const char *trace, int argc, char **argv, bool *usage)
 {
     *usage = false;
@@ -263,12 +303,19 @@ cli_mem *cli_image_load(rvt_image *img, const char *trace, int argc, char **argv
         if ((v = cli_opt(argc, argv, &i, "--elf")))
             rc = add_one(cm, img, v, usage);
         else if ((v = cli_opt(argc, argv, &i, "--image")) || (v = cli_opt(argc, argv, &i, "--raw")))
-            rc = add_raw(img, v, usage);
+            rc = add_raw(cm, img, v, usage);
+    if (rc == 0 && cm->n)
+        rc = build_view(cm);
     if (rc < 0) {
         cli_image_free(cm);
         return NULL;
     }
     return cm;
+}
+
+rvt_image *cli_image_view(cli_mem *cm, rvt_image *img)
+{
+    return cm->view ? cm->view : img;
 }
 
 bool cli_image_reset_vector(const cli_mem *cm)
@@ -356,5 +403,10 @@ void cli_image_free(cli_mem *cm)
     for (size_t i = 0; i < cm->n; i++)
         rvt_image_free(cm->keyed[i]);
     free(cm->keyed);
+    for (size_t i = 0; i < cm->nloaded; i++)
+        free(cm->paths[i]);
+    free(cm->paths);
+    free(cm->bases);
+    rvt_image_free(cm->view);
     free(cm);
 }

@@ -42,6 +42,10 @@ int cli_image_map_write(const char *trace, const rvt_image *img, const cli_map_e
                         bool reset_vector);
 /* The rvt_mem decoders take: img in every space plus the keyed images. */
 rvt_mem *cli_image_mem(cli_mem *cm);
+/* The image the outputs read (listings, symbols, lengths): img, or with
+ * keyed images one that also holds them (looked up by address alone: where
+ * keyed images overlap, the one loaded last). */
+rvt_image *cli_image_view(cli_mem *cm, rvt_image *img);
 /* Some --elf FILE@KEY: code img does not hold. */
 bool cli_image_keyed(const cli_mem *cm);
 void cli_image_free(cli_mem *cm);

@@ -361,8 +361,10 @@ static rvt_image *image_open(const cli_args *a, cli_kind k, const rvt_proto_cfg 
     bool ok = (*mem = cli_image_load(img, cli_args_has(a, O_NO_MAP) ? NULL : trace, argc, argv, usage));
     if (ok && (k == KIND_TE || cli_image_reset_vector(*mem))) {
         const rvt_te_attrs *ta = k == KIND_TE ? rvt_proto_cfg_native_const(cfg) : NULL;
-        ok = add_reset_vector(img, ta ? ta->iaddress_width : 64,
-                              cli_args_has(a, O_SPIKE_RV) || cli_image_reset_vector(*mem)) >= 0;
+        bool asked = cli_args_has(a, O_SPIKE_RV) || cli_image_reset_vector(*mem);
+        rvt_image *view = cli_image_view(*mem, img);
+        ok = add_reset_vector(img, ta ? ta->iaddress_width : 64, asked) >= 0 &&
+             (view == img || add_reset_vector(view, ta ? ta->iaddress_width : 64, asked) >= 0);
     }
     if (!ok) {
         cli_image_free(*mem);
@@ -487,8 +489,9 @@ int cmd_decode(int argc, char **argv)
         cli_mem *mem = NULL;
         bool usage = false;
         rvt_image *img = image_open(&a, k, cfg, argc, argv, &mem, &usage);
-        rc = img ? decode_trace(&a, k, cfg, img, cli_image_mem(mem), cli_image_keyed(mem)) : usage ? CLI_USAGE
-                                                                                            : CLI_FAIL;
+        /* the outputs read every image, keyed ones too (cli_image_view) */
+        rc = img ? decode_trace(&a, k, cfg, cli_image_view(mem, img), cli_image_mem(mem), cli_image_keyed(mem))
+                 : usage ? CLI_USAGE : CLI_FAIL;
         cli_image_free(mem);
         rvt_image_free(img);
     }
