@@ -13,7 +13,11 @@
 # in ASID 2 until it execs hello in ASID 3 (the Ownership messages'
 # CONTEXT), so both protocols also decode with the user programs bound to
 # their address spaces (--elf init@ctx=1 ...), and hello bound to init's
-# space leaves its code undecodable (status 1).  The decoders' retired PCs must equal the hart's.  Tens of
+# space leaves its code undecodable (status 1).  The same run samples the
+# CTR buffer recording S and U only (mctrcontrol 0x10006: S bit 1, U bit
+# 2, 32 entries; docs/ctr.md): its records hold user transfers (init's
+# code, and traps from it into the kernel) and kernel ones, none in
+# OpenSBI (M-mode).  The decoders' retired PCs must equal the hart's.  Tens of
 # millions of PCs: the lists are compared by digest, never stored.
 # Skips (77) without the opensbi package.
 set -u
@@ -30,7 +34,8 @@ sha1sum <"$t/hart.fifo" >"$t/hart.sha" &
 sp=$!
 "$RVT_BIN" run --bios "$fw" --kernel "$L/Image" --append "console=ttyS0 earlycon" \
     --elf "$L/vmlinux" --elf "$L/init" --elf "$L/hello" --max-instr 1G --pcs-retired "$t/hart.fifo" --etrace "$t/boot.te" \
-    --te-attr nocontext=0 --te-attr context_width=16 --ntrace "$t/boot.nt" --nt-opt htm,context >"$t/console" 2>"$t/run.err" ||
+    --te-attr nocontext=0 --te-attr context_width=16 --ntrace "$t/boot.nt" --nt-opt htm,context \
+    --ctr-control 0x10006 --ctr-sample 100000 --lbr "$t/boot.lbr" >"$t/console" 2>"$t/run.err" ||
     { echo "FAIL run: $(tail -2 "$t/run.err")"; kill $sp 2>/dev/null; exit 1; }
 wait
 grep -qxF "init: powering off" <(tr -d '\r' <"$t/console") ||
@@ -41,6 +46,16 @@ grep -q "^da39a3ee5e6b4b0d3255bfef95601890afd80709 " "$t/hart.sha" &&
 n=$(grep -m1 -o '[0-9,]* instructions' "$t/run.err")
 echo "ok   boot traced: $n," \
      "E-Trace $(stat -c %s "$t/boot.te") bytes, N-Trace $(stat -c %s "$t/boot.nt") bytes"
+
+# CTR under S and U (perf-script branch stacks: FROM/TO/... per record)
+grep -v '^PERF_RECORD' "$t/boot.lbr" | tr ' ' '\n' | grep -E '^0x[0-9a-f]+/0x' | cut -d/ -f1,2 >"$t/ctr"
+user=$(grep -cE '^0x[0-9a-f]{1,7}/0x[0-9a-f]{1,7}$' "$t/ctr")
+trap=$(grep -cE '^0x[0-9a-f]{1,7}/0xffffffff8' "$t/ctr")
+kern=$(grep -cE '^0xffffffff8[0-9a-f]+/0xffffffff8' "$t/ctr")
+mmode=$(grep -cE '(^|/)0x800[0-3][0-9a-f]{4}($|/)' "$t/ctr")
+if [ "$user" -gt 0 ] && [ "$trap" -gt 0 ] && [ "$kern" -gt 0 ] && [ "$mmode" -eq 0 ]; then
+    echo "ok   CTR under S and U: $user user, $trap user-to-kernel, $kern kernel records, none in M"
+else echo "FAIL CTR: user $user, traps $trap, kernel $kern, M-mode $mmode records"; fail=1; fi
 
 explicit=(--no-image-map --elf "$fw" --elf "$L/vmlinux" --elf "$L/init" --elf "$L/hello"
           --image "$L/Image@0x80200000")
