@@ -194,27 +194,55 @@ static bool same_file(const char *a, const char *b)
     return realpath(a, ra) && realpath(b, rb) && !strcmp(ra, rb);
 }
 
+/* The length of a spec's FILE: before "@KEY" (--elf) or "@ADDR" (--image). */
+static size_t spec_file_len(bool elf, const char *spec)
+{
+    const char *at = strrchr(spec, '@');
+    return at && (!elf || strchr(at, '=')) ? (size_t)(at - spec) : strlen(spec);
+}
+
+/* The command line's next --elf (elf) or --image/--raw value from *i on. */
+static const char *next_given(const cli_mem *cm, bool elf, int *i)
+{
+    const char *v;
+    for (; *i < cm->argc; ++*i)
+        if ((v = cli_opt(cm->argc, cm->argv, i, elf ? "--elf" : "--image")) ||
+            (!elf && (v = cli_opt(cm->argc, cm->argv, i, "--raw"))))
+            return v;
+    return NULL;
+}
+
 /* A map entry the command line gives too (the same spec, FILE by its real
  * path): left to the command line, so a file is loaded once. */
-static bool given_too(const cli_mem *cm, const char *opt, const char *spec)
+static bool given_too(const cli_mem *cm, bool elf, const char *spec)
 {
-    const char *at = strrchr(spec, '@'), *v;
-    size_t n = at && strcmp(opt, "--elf") ? (size_t)(at - spec) : strlen(spec);
-    if (at && !strcmp(opt, "--elf") && strchr(at, '='))
-        n = (size_t)(at - spec);
-    char file[4096];
+    size_t n = spec_file_len(elf, spec);
+    char file[4096], given[4096];
     snprintf(file, sizeof file, "%.*s", (int)n, spec);
-    for (int i = 1; i < cm->argc; i++) {
-        if (!(v = cli_opt(cm->argc, cm->argv, &i, opt)) && (strcmp(opt, "--image") ||
-                                                          !(v = cli_opt(cm->argc, cm->argv, &i, "--raw"))))
-            continue;
-        size_t m = strlen(v) - strlen(spec + n);
-        char given[4096];
+    const char *v;
+    for (int i = 1; (v = next_given(cm, elf, &i)); i++) {
+        size_t m = spec_file_len(elf, v);
         snprintf(given, sizeof given, "%.*s", (int)m, v);
-        if (m <= strlen(v) && !strcmp(v + m, spec + n) && same_file(given, file))
+        if (!strcmp(v + m, spec + n) && same_file(given, file))
             return true;
     }
     return false;
+}
+
+/* A map entry whose file is not there (a trace moved to another machine):
+ * skipped with a warning when the command line gives images of its own,
+ * which may stand in for it; an error otherwise. */
+static bool missing_but_given(const cli_mem *cm, const char *map, bool elf, const char *spec)
+{
+    char file[4096];
+    snprintf(file, sizeof file, "%.*s", (int)spec_file_len(elf, spec), spec);
+    int i = 1;
+    if (access(file, R_OK) == 0 || (!next_given(cm, true, &i) && (i = 1, !next_given(cm, false, &i))))
+        return false;
+    char msg[4200];
+    snprintf(msg, sizeof msg, "%s: not found; skipped (the command line gives images)", file);
+    cli_diag((void *)map, RVT_DIAG_WARN, UINT64_MAX, msg);
+    return true;
 }
 
 /* One line of the map: "elf SPEC", "image SPEC" (the options' values) or
@@ -232,12 +260,14 @@ static int map_line(cli_mem *cm, rvt_image *img, const char *map, char *line, bo
     if (!strncmp(line, "elf ", 4) && line[4]) {
         if (!resolve(spec, sizeof spec, map, line + 4))
             return -2;
-        return given_too(cm, "--elf", spec) ? 0 : add_one(cm, img, spec, usage);
+        return given_too(cm, true, spec) || missing_but_given(cm, map, true, spec) ? 0
+                                                                                : add_one(cm, img, spec, usage);
     }
     if (!strncmp(line, "image ", 6) && line[6]) {
         if (!resolve(spec, sizeof spec, map, line + 6))
             return -2;
-        return given_too(cm, "--image", spec) ? 0 : add_raw(cm, img, spec, usage);
+        return given_too(cm, false, spec) || missing_but_given(cm, map, false, spec)
+                   ? 0 : add_raw(cm, img, spec, usage);
     }
     return -2;
 }
