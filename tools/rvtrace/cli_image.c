@@ -165,18 +165,6 @@ static int add_raw(cli_mem *cm, rvt_image *img, const char *spec, bool *usage)
     return cli_in(path) && rvt_image_load_raw(img, path, base) >= 0 && note_loaded(cm, path, base) ? 0 : -1;
 }
 
-static void map_name(char *buf, size_t n, const char *trace)
-{
-    snprintf(buf, n, "%s.images", trace);
-}
-
-bool cli_image_map_exists(const char *trace)
-{
-    char m[4096];
-    map_name(m, sizeof m, trace);
-    return trace && access(m, F_OK) == 0;
-}
-
 /* A map line's FILE relative to the map's folder (run writes absolute
  * paths; a map moved with its files keeps working when they are beside it). */
 static bool resolve(char *out, size_t n, const char *map, const char *spec)
@@ -194,13 +182,6 @@ static bool same_file(const char *a, const char *b)
     return realpath(a, ra) && realpath(b, rb) && !strcmp(ra, rb);
 }
 
-/* The length of a spec's FILE: before "@KEY" (--elf) or "@ADDR" (--image). */
-static size_t spec_file_len(bool elf, const char *spec)
-{
-    const char *at = strrchr(spec, '@');
-    return at && (!elf || strchr(at, '=')) ? (size_t)(at - spec) : strlen(spec);
-}
-
 /* The command line's next --elf (elf) or --image/--raw value from *i on. */
 static const char *next_given(const cli_mem *cm, bool elf, int *i)
 {
@@ -216,12 +197,12 @@ static const char *next_given(const cli_mem *cm, bool elf, int *i)
  * path): left to the command line, so a file is loaded once. */
 static bool given_too(const cli_mem *cm, bool elf, const char *spec)
 {
-    size_t n = spec_file_len(elf, spec);
+    size_t n = cli_image_spec_file_len(elf, spec);
     char file[4096], given[4096];
     snprintf(file, sizeof file, "%.*s", (int)n, spec);
     const char *v;
     for (int i = 1; (v = next_given(cm, elf, &i)); i++) {
-        size_t m = spec_file_len(elf, v);
+        size_t m = cli_image_spec_file_len(elf, v);
         snprintf(given, sizeof given, "%.*s", (int)m, v);
         if (!strcmp(v + m, spec + n) && same_file(given, file))
             return true;
@@ -235,7 +216,7 @@ static bool given_too(const cli_mem *cm, bool elf, const char *spec)
 static bool missing_but_given(const cli_mem *cm, const char *map, bool elf, const char *spec)
 {
     char file[4096];
-    snprintf(file, sizeof file, "%.*s", (int)spec_file_len(elf, spec), spec);
+    snprintf(file, sizeof file, "%.*s", (int)cli_image_spec_file_len(elf, spec), spec);
     int i = 1;
     if (access(file, R_OK) == 0 || (!next_given(cm, true, &i) && (i = 1, !next_given(cm, false, &i))))
         return false;
@@ -277,7 +258,7 @@ static int map_line(cli_mem *cm, rvt_image *img, const char *map, char *line, bo
 static int load_map(cli_mem *cm, rvt_image *img, const char *trace)
 {
     char map[4096], line[8192];
-    map_name(map, sizeof map, trace);
+    cli_image_map_name(map, sizeof map, trace);
     FILE *f = fopen(map, "r");
     if (!f) {
         cli_err("%s: cannot open the image map", map);
@@ -364,55 +345,6 @@ bool cli_image_spec_ok(const char *spec)
         return false;
     }
     return true;
-}
-
-/* FILE of a spec as an absolute path, the "@..." tail kept. */
-static void put_spec(FILE *f, const char *kind, const char *path, const char *tail)
-{
-    char abs[PATH_MAX];
-    fprintf(f, "%s %s%s\n", kind, realpath(path, abs) ? abs : path, tail);
-}
-
-/* run --elf FILE[@KEY] or --image FILE@ADDR: "KIND /abs/FILE@...". */
-static void put_given(FILE *f, const char *kind, const char *spec)
-{
-    char path[4096];
-    const char *at = strrchr(spec, '@');
-    size_t n = at && (strchr(at, '=') || !strcmp(kind, "image")) ? (size_t)(at - spec) : strlen(spec);
-    snprintf(path, sizeof path, "%.*s", (int)n, spec);
-    put_spec(f, kind, path, spec + n);
-}
-
-int cli_image_map_write(const char *trace, const rvt_image *img, const cli_map_extra *extra,
-                        bool reset_vector)
-{
-    char map[4096];
-    map_name(map, sizeof map, trace);
-    FILE *f = cli_out_fopen(map, "w");
-    if (!f)
-        return CLI_FAIL;
-    fprintf(f, "# rvtrace image map (docs/formats.md \"Image map\"): what the hart loaded\n");
-    for (size_t i = 0; i < rvt_image_segment_count(img); i++) {
-        const rvt_segment *s = rvt_image_segment(img, i);
-        size_t k = 0;
-        while (k < i && strcmp(rvt_image_segment(img, k)->name, s->name))
-            k++;
-        if (k < i)
-            continue;           /* the file's first region stands for it */
-        char at[32];
-        snprintf(at, sizeof at, "@0x%llx", (unsigned long long)s->vaddr);
-        bool elf = cli_is_elf(s->name);
-        put_spec(f, elf ? "elf" : "image", s->name, elf ? "" : at);
-    }
-    if (reset_vector)
-        fprintf(f, "spike-reset-vector\n");
-    for (size_t i = 0; i < extra->n; i++)     /* code the hart did not load */
-        put_given(f, extra->kind[i], extra->spec[i]);
-    if (fclose(f) != 0) {
-        cli_err("%s: cannot write", map);
-        return CLI_FAIL;
-    }
-    return CLI_OK;
 }
 
 bool cli_image_keyed(const cli_mem *cm)

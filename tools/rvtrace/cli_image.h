@@ -17,6 +17,11 @@ typedef struct cli_mem cli_mem;
  * after printing why (a file that does not load, a bad map line naming
  * its byte offset, a bad key or address: *usage set then). */
 cli_mem *cli_image_load(rvt_image *img, const char *trace, int argc, char **argv, bool *usage);
+/* TRACE.images into buf. */
+void cli_image_map_name(char *buf, size_t n, const char *trace);
+/* The length of a spec's FILE: before "@KEY" (--elf, elf true) or "@ADDR"
+ * (--image). */
+size_t cli_image_spec_file_len(bool elf, const char *spec);
 /* TRACE.images exists. */
 bool cli_image_map_exists(const char *trace);
 /* The map said the trace starts in Spike's boot ROM (--machine spike). */
