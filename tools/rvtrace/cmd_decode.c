@@ -47,7 +47,8 @@ const char cmd_decode_help[] =
     "image before one given for every space.  --image FILE@ADDR (old spelling\n"
     "--raw) adds a raw binary (a boot ROM, a kernel's Image), repeatable.\n"
     "FILE.images, the image map run writes beside its traces, is read first\n"
-    "when there (docs/formats.md \"Image map\"; --no-image-map ignores it):\n"
+    "when there and instructions are asked for, not for --data-out alone\n"
+    "(docs/formats.md \"Image map\"; --no-image-map ignores it):\n"
     "after a boot, decode FILE needs no --elf; what the command line gives\n"
     "wins where it overlaps.  Over several image files the listing, --json\n"
     "and --folded name the image of each instruction beside its symbol.\n"
@@ -471,9 +472,12 @@ int cmd_decode(int argc, char **argv)
     if (rc != CLI_OK)
         return rc;
     const char *data = cli_args_value(&a, O_DATA_OUT);
-    /* images: --elf/--image, else FILE.images (a perf.data names its own) */
+    /* images: --elf/--image, else FILE.images (a perf.data names its own)
+     * unless only --data-out is asked for (te_data needs no program) */
+    bool insn_out = !data || cli_args_value(&a, O_PCS) || a.writers || cli_args_has(&a, O_COUNT) ||
+                    a.fouts.n;
     bool images = cli_args_value(&a, O_ELF) || cli_args_value(&a, O_RAW) ||
-                  (a.nfiles && !cli_args_has(&a, O_NO_MAP) && cli_image_map_exists(a.files[0]));
+                  (insn_out && a.nfiles && !cli_args_has(&a, O_NO_MAP) && cli_image_map_exists(a.files[0]));
     if ((!images && !data) || !a.nfiles) {
         cli_err("decode: need --elf PROG.elf or --image FILE@ADDR, or FILE.images beside the trace "
                 "(E-Trace: or --data-out OUT), and a trace file");
