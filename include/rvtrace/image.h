@@ -90,6 +90,17 @@ const char *rvt_image_symbol(void *img, uint64_t addr, uint64_t *off);
  * answer, so a caller looks up once per function, not per instruction. */
 const char *rvt_image_symbol_span(const rvt_image *img, uint64_t addr, uint64_t *sym_addr,
                                   uint64_t *lo, uint64_t *hi);
+/* The file (path as loaded) of the region holding addr, the one
+ * rvt_image_read reads there where regions overlap; NULL when none. */
+const char *rvt_image_file_at(const rvt_image *img, uint64_t addr);
+/* The ELF file a name returned by rvt_image_symbol or
+ * rvt_image_symbol_span comes from (the pointer, not the spelling, tells:
+ * two files may both have a `main`); NULL for any other string. */
+const char *rvt_image_symbol_file(const rvt_image *img, const char *sym);
+/* How many files (ELF or raw binary) were loaded into the image (bytes
+ * added by rvt_image_add_bytes are none). */
+size_t rvt_image_file_count(const rvt_image *img);
+
 /* Address of a named symbol; returns false if absent. */
 bool rvt_image_lookup(const rvt_image *img, const char *name, uint64_t *addr);
 

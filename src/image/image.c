@@ -48,6 +48,7 @@ void rvt_image_free(rvt_image *img)
     if (!img)
         return;
     img_truncate(img, 0, 0);
+    img_files_free(img);
     free(img->segs);
     img_syms_free(img);
     free(img);
@@ -207,8 +208,12 @@ int rvt_image_load_raw(rvt_image *img, const char *path, uint64_t base)
         rc = RVT_ERR_IO;
     } else {
         rc = img_add_segment(img, base, size, buf, size, 7, path);
-        if (rc == RVT_OK)
-            buf = NULL;
+        if (rc == RVT_OK) {
+            buf = NULL;         /* the segment owns it */
+            rc = img_file_add(img, path, img->npool, img->npool);
+            if (rc < 0)
+                img_truncate(img, img->nsegs - 1, img->nsyms);
+        }
     }
     free(buf);
     close(fd);

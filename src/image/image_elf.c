@@ -256,8 +256,10 @@ int rvt_image_load_elf(rvt_image *img, const char *path)
     } else {
         /* A failure part-way leaves the segments added so far; drop them so
          * the image holds whole files only. */
-        size_t nsegs = img->nsegs, nsyms = img->nsyms, ncode = img->ncode;
+        size_t nsegs = img->nsegs, nsyms = img->nsyms, ncode = img->ncode, pool = img->npool;
         rc = load_elf(&c);
+        if (rc >= 0)
+            rc = img_file_add(img, path, pool, img->npool);
         if (rc < 0) {
             img_truncate(img, nsegs, nsyms);
             img->ncode = ncode;

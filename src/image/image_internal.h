@@ -49,8 +49,17 @@ typedef struct img_code {
     size_t name;             /* offset in the name pool */
 } img_code;
 
+/* One ELF file loaded: the part of the name pool its symbols' and
+ * sections' names occupy (rvt_image_symbol_file, image_files.c). */
+typedef struct img_file {
+    char *path;
+    size_t pool_lo, pool_hi;
+} img_file;
+
 struct rvt_image {
     img_code *code;
+    img_file *files;
+    size_t nfiles, capfiles;
     size_t ncode, capcode;
     img_seg *segs;
     size_t nsegs, capsegs;
@@ -100,6 +109,9 @@ void img_syms_sort(rvt_image *img);
 int img_open_regular(rvt_image *img, const char *path, uint64_t *size);
 /* Drop segments and symbols added after the counts given. */
 void img_truncate(rvt_image *img, size_t nsegs, size_t nsyms);
+/* An ELF loaded whole: its path and the pool range [lo, hi) of its names. */
+int img_file_add(rvt_image *img, const char *path, size_t pool_lo, size_t pool_hi);
+void img_files_free(rvt_image *img);
 /* Read exactly len bytes at file offset off; false on a short read. */
 bool img_pread_all(int fd, void *buf, uint64_t len, uint64_t off);
 

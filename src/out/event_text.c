@@ -9,9 +9,15 @@ rvt_out_text *rvt_out_text_new(FILE *f, rvt_image *img, rvt_il_format format)
     if (o) {
         rvt_obuf_init(&o->b, f);
         o->img = img;
+        o->several = img && rvt_image_file_count(img) > 1;
         rvt_il_init(&o->lines, format, o);
     }
     return o;
+}
+
+const char *rvt_out_text_image(const rvt_out_text *o, uint64_t pc)
+{
+    return o->several ? rvt_fmt_image_name(rvt_image_file_at(o->img, pc)) : NULL;
 }
 
 void rvt_out_text_end(rvt_out_text *o)

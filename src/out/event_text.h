@@ -17,9 +17,15 @@ typedef struct rvt_out_text {
     rvt_obuf b;
     rvt_image *img;
     const char *last_sym;
+    const char *last_file;      /* the listing's image of the previous instruction */
+    bool several;               /* img comes from several files: name each one */
     rvt_sym_span span;
     rvt_insn_lines lines;
 } rvt_out_text;
+
+/* The image (file name) of the instruction at pc when the writer names
+ * images (o->several), else NULL. */
+const char *rvt_out_text_image(const rvt_out_text *o, uint64_t pc);
 
 /* rvt_out_writer open/finish of the text writers; open with the writer's
  * line formatter (called with the rvt_out_text as context). */

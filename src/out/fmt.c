@@ -1,5 +1,6 @@
 /* Fast text output for the writers (fmt.h). */
 #include <stdlib.h>
+#include <string.h>
 #include "out/fmt.h"
 
 void rvt_obuf_init(rvt_obuf *b, FILE *f)
@@ -137,4 +138,10 @@ char *rvt_fmt_dec(char *p, uint64_t v)
     } while (v);
     memcpy(p, tmp + i, sizeof tmp - i);
     return p + (sizeof tmp - i);
+}
+
+const char *rvt_fmt_image_name(const char *path)
+{
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    return slash ? slash + 1 : path;
 }

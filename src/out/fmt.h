@@ -99,6 +99,9 @@ char *rvt_fmt_hex0(char *p, uint64_t v, unsigned width);
 char *rvt_fmt_hex_right(char *p, uint64_t v, unsigned width);
 /* Unsigned decimal: at most 20 characters. */
 char *rvt_fmt_dec(char *p, uint64_t v);
+/* What a decode over several images calls an image: its file's last path
+ * component (NULL stays NULL). */
+const char *rvt_fmt_image_name(const char *path);
 /* A NUL-terminated string copied (without the NUL). */
 static inline char *rvt_fmt_str(char *p, const char *s)
 {

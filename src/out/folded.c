@@ -7,6 +7,7 @@
 #include "out/block_visit.h"
 #include "out/folded.h"
 #include "out/writers.h"
+#include "out/fmt.h"
 
 rvt_folded *rvt_folded_new(rvt_image *img)
 {
@@ -192,9 +193,20 @@ void rvt_folded_each(rvt_folded *fo, rvt_folded_fn fn, void *ctx)
     }
 }
 
+/* A frame: its symbol, over several images "IMAGE`symbol" (the module
+ * prefix of DTrace's ustack, which stackcollapse and flamegraph.pl keep). */
+static void put_frame(FILE *f, const rvt_image *img, bool several, const char *name)
+{
+    const char *file = several ? rvt_fmt_image_name(rvt_image_symbol_file(img, name)) : NULL;
+    if (file)
+        fprintf(f, "%s`", file);
+    fputs(name, f);
+}
+
 void rvt_folded_write(rvt_folded *fo, FILE *f)
 {
     end_run(fo);
+    bool several = fo->cs.img && rvt_image_file_count(fo->cs.img) > 1;
     for (size_t i = 0; i < fo->nents; i++) {
         const fo_entry *e = &fo->ents[i];
         if (!e->count)
@@ -202,7 +214,7 @@ void rvt_folded_write(rvt_folded *fo, FILE *f)
         for (uint32_t k = 0; k < e->len; k++) {
             if (k)
                 fputc(';', f);
-            fputs(fo->pool[e->off + k], f);
+            put_frame(f, fo->cs.img, several, fo->pool[e->off + k]);
         }
         fprintf(f, " %llu\n", (unsigned long long)e->count);
     }

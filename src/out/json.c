@@ -24,6 +24,11 @@ static void json_insn_line(void *ctx, rvt_obuf *b, uint64_t pc, const rvt_insn *
     if (tab)
         *tab = ' ';     /* docs/formats.md JSON: mnemonic, one space, operands */
     rvt_obuf_json_string(b, text);
+    const char *file = rvt_out_text_image(o, pc);
+    if (file) {
+        rvt_obuf_puts(b, ",\"image\":");
+        rvt_obuf_json_string(b, file);
+    }
     if (sym) {
         rvt_obuf_puts(b, ",\"sym\":");
         rvt_obuf_json_string(b, sym);

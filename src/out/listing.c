@@ -26,18 +26,31 @@ static void listing_line(void *ctx, rvt_obuf *b, uint64_t pc, const rvt_insn *in
 }
 
 /* An instruction: its function's header line when the function changes
- * (or the pc is its start), then its line. */
+ * (or the pc is its start) or, over several images, when the image does:
+ * "ADDR <sym>:", "ADDR <sym> [IMAGE]:" or, code without a symbol,
+ * "ADDR [IMAGE]:"; then its line. */
 static void listing_insn(rvt_out_text *o, const rvt_flow_event *ev)
 {
-    uint64_t off;
+    uint64_t off = 0;
     const char *sym = rvt_sym_span_at(&o->span, o->img, ev->pc, &off);
-    if (sym && (sym != o->last_sym || off == 0)) {
+    const char *file = o->several && (sym != o->last_sym || !sym) ? rvt_out_text_image(o, ev->pc) : o->last_file;
+    if ((sym && (sym != o->last_sym || off == 0)) || (file && file != o->last_file)) {
         char *p = rvt_obuf_reserve(&o->b, 24);
-        rvt_obuf_commit(&o->b, rvt_fmt_str(rvt_fmt_hex0(p, ev->pc - off, 16), " <"));
-        rvt_obuf_puts(&o->b, sym);
-        rvt_obuf_write(&o->b, ">:\n", 3);
+        rvt_obuf_commit(&o->b, rvt_fmt_hex0(p, ev->pc - (sym ? off : 0), 16));
+        if (sym) {
+            rvt_obuf_puts(&o->b, " <");
+            rvt_obuf_puts(&o->b, sym);
+            rvt_obuf_puts(&o->b, ">");
+        }
+        if (file) {
+            rvt_obuf_puts(&o->b, " [");
+            rvt_obuf_puts(&o->b, file);
+            rvt_obuf_puts(&o->b, "]");
+        }
+        rvt_obuf_write(&o->b, ":\n", 2);
     }
     o->last_sym = sym;
+    o->last_file = file;
     rvt_il_put(&o->lines, &o->b, ev->pc, rvt_image_insn(o->img, ev->pc));
 }
 

@@ -114,18 +114,6 @@ static void end_run(rvt_profile *p, uint64_t upto)
         *h += n;
 }
 
-/* The file of the segment holding pc (ELF or raw binary), or NULL. */
-static const char *image_of(const rvt_image *img, uint64_t pc)
-{
-    size_t n = img ? rvt_image_segment_count(img) : 0;
-    for (size_t i = 0; i < n; i++) {
-        const rvt_segment *s = rvt_image_segment(img, i);
-        if (pc - s->vaddr < s->memsz)
-            return s->name;
-    }
-    return NULL;
-}
-
 /* A new leaf: the image of its function, if not known yet (a function's
  * code comes from one file; only leaf changes pay for the lookup). */
 static void leaf_image(rvt_profile *p, const char *leaf, uint64_t pc)
@@ -133,7 +121,7 @@ static void leaf_image(rvt_profile *p, const char *leaf, uint64_t pc)
     p->last_leaf = leaf;
     rvt_prof_fn *f = function(p, leaf);
     if (f && !f->image)
-        f->image = image_of(p->img, pc);
+        f->image = rvt_image_file_at(p->img, pc);
 }
 
 static inline __attribute__((always_inline)) void insn(rvt_profile *p, const rvt_flow_event *ev)

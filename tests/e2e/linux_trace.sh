@@ -2,11 +2,22 @@
 # E-Trace and N-Trace round trips over the whole Linux boot
 # (tests/e2e/boot_linux.sh, docs/hart.md "Booting Linux"): `rvtrace run
 # --bios fw_jump.elf --kernel Image --etrace/--ntrace`, then `rvtrace decode`
-# with every image of the boot: OpenSBI's ELF, the kernel twice (the flat
-# Image at 0x80200000, where it runs before it turns on Sv39, wrapped here
-# in a one-segment ELF so that both decoders take it as --elf; and vmlinux
-# at its virtual addresses), init and hello (user space, at addresses that
-# do not overlap).  The decoders' retired PCs must equal the hart's.  Tens of
+# with every image of the boot: OpenSBI's ELF and the flat Image at
+# 0x80200000 (where the kernel runs before it turns on Sv39) from the image
+# map run writes (TRACE.images), and, given to run as --elf for the map,
+# vmlinux (the kernel at its virtual addresses), init and hello (user
+# space, at addresses that do not overlap).  A second N-Trace decode gives
+# the Image itself as --image FILE@ADDR, with --no-image-map.  The streams
+# carry the context (satp.ASID, docs/hart.md "Context": E-Trace
+# nocontext=0, N-Trace Ownership): init runs in ASID 1, its forked child
+# in ASID 2 until it execs hello in ASID 3 (the Ownership messages'
+# CONTEXT), so both protocols also decode with the user programs bound to
+# their address spaces (--elf init@ctx=1 ...), and hello bound to init's
+# space leaves its code undecodable (status 1).  The same run samples the
+# CTR buffer recording S and U only (mctrcontrol 0x10006: S bit 1, U bit
+# 2, 32 entries; docs/ctr.md): its records hold user transfers (init's
+# code, and traps from it into the kernel) and kernel ones, none in
+# OpenSBI (M-mode).  The decoders' retired PCs must equal the hart's.  Tens of
 # millions of PCs: the lists are compared by digest, never stored.
 # Skips (77) without the opensbi package.
 set -u
@@ -16,28 +27,15 @@ L=$RVT_SRC/programs/linux
 t="$RVT_TMP/linux_trace"
 rm -rf "$t"; mkdir -p "$t"
 [ -f "$fw" ] || { echo "skip: opensbi not installed"; exit 77; }
-command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
 fail=0
-
-# Image as an ELF64 executable: header, one PT_LOAD (R+X) of the whole file
-# at 0x80200000 from file offset 0x1000 (ELF spec, Program Header; RISC-V
-# psABI: EM_RISCV 243, e_flags RVC | float ABI double = 5).
-python3 - "$L/Image" "$t/Image.elf" <<'PY' || { echo "FAIL: cannot wrap Image"; exit 1; }
-import struct, sys
-img = open(sys.argv[1], "rb").read()
-base = 0x80200000
-ehdr = b"\x7fELF\x02\x01\x01" + bytes(9) + struct.pack(
-    "<HHIQQQIHHHHHH", 2, 243, 1, base, 64, 0, 5, 64, 56, 1, 64, 0, 0)
-phdr = struct.pack("<IIQQQQQQ", 1, 5, 0x1000, base, base, len(img), len(img), 0x1000)
-open(sys.argv[2], "wb").write((ehdr + phdr).ljust(0x1000, b"\0") + img)
-PY
 
 mkfifo "$t/hart.fifo"
 sha1sum <"$t/hart.fifo" >"$t/hart.sha" &
 sp=$!
 "$RVT_BIN" run --bios "$fw" --kernel "$L/Image" --append "console=ttyS0 earlycon" \
-    --max-instr 1G --pcs-retired "$t/hart.fifo" --etrace "$t/boot.te" \
-    --ntrace "$t/boot.nt" >"$t/console" 2>"$t/run.err" ||
+    --elf "$L/vmlinux" --elf "$L/init" --elf "$L/hello" --max-instr 1G --pcs-retired "$t/hart.fifo" --etrace "$t/boot.te" \
+    --te-attr nocontext=0 --te-attr context_width=16 --ntrace "$t/boot.nt" --nt-opt htm,context \
+    --ctr-control 0x10006 --ctr-sample 100000 --lbr "$t/boot.lbr" >"$t/console" 2>"$t/run.err" ||
     { echo "FAIL run: $(tail -2 "$t/run.err")"; kill $sp 2>/dev/null; exit 1; }
 wait
 grep -qxF "init: powering off" <(tr -d '\r' <"$t/console") ||
@@ -49,18 +47,70 @@ n=$(grep -m1 -o '[0-9,]* instructions' "$t/run.err")
 echo "ok   boot traced: $n," \
      "E-Trace $(stat -c %s "$t/boot.te") bytes, N-Trace $(stat -c %s "$t/boot.nt") bytes"
 
-for tr in boot.te boot.nt; do
-    mkfifo "$t/$tr.fifo"
+# CTR under S and U (perf-script branch stacks: FROM/TO/... per record)
+grep -v '^PERF_RECORD' "$t/boot.lbr" | tr ' ' '\n' | grep -E '^0x[0-9a-f]+/0x' | cut -d/ -f1,2 >"$t/ctr"
+user=$(grep -cE '^0x[0-9a-f]{1,7}/0x[0-9a-f]{1,7}$' "$t/ctr")
+trap=$(grep -cE '^0x[0-9a-f]{1,7}/0xffffffff8' "$t/ctr")
+kern=$(grep -cE '^0xffffffff8[0-9a-f]+/0xffffffff8' "$t/ctr")
+mmode=$(grep -cE '(^|/)0x800[0-3][0-9a-f]{4}($|/)' "$t/ctr")
+if [ "$user" -gt 0 ] && [ "$trap" -gt 0 ] && [ "$kern" -gt 0 ] && [ "$mmode" -eq 0 ]; then
+    echo "ok   CTR under S and U: $user user, $trap user-to-kernel, $kern kernel records, none in M"
+else echo "FAIL CTR: user $user, traps $trap, kernel $kern, M-mode $mmode records"; fail=1; fi
+
+explicit=(--no-image-map --elf "$fw" --elf "$L/vmlinux" --elf "$L/init" --elf "$L/hello"
+          --image "$L/Image@0x80200000")
+keyed=(--no-image-map --elf "$fw" --elf "$L/vmlinux" --image "$L/Image@0x80200000"
+       --elf "$L/init@ctx=1" --elf "$L/init@ctx=2" --elf "$L/hello@ctx=3")
+for tr in boot.te boot.nt boot.nt:explicit boot.te:keyed boot.nt:keyed; do
+    args=()
+    case $tr in *:explicit) args=("${explicit[@]}") ;; *:keyed) args=("${keyed[@]}") ;; esac
+    tr=${tr%:*}
+    rm -f "$t/$tr.fifo"; mkfifo "$t/$tr.fifo"
     sha1sum <"$t/$tr.fifo" >"$t/$tr.sha" &
     sp=$!
-    "$RVT_BIN" decode --elf "$fw" --elf "$L/vmlinux" --elf "$L/init" --elf "$L/hello" \
-        --elf "$t/Image.elf" "$t/$tr" --pcs "$t/$tr.fifo" >/dev/null 2>"$t/$tr.err"
+    "$RVT_BIN" decode "${args[@]}" "$t/$tr" --pcs "$t/$tr.fifo" >/dev/null 2>"$t/$tr.err"
     rc=$?
     [ $rc -ne 0 ] && kill $sp 2>/dev/null
     wait
     if [ $rc -ne 0 ]; then echo "FAIL decode $tr: status $rc: $(head -3 "$t/$tr.err")"; fail=1
     elif ! cmp -s "$t/$tr.sha" "$t/hart.sha"; then
         echo "FAIL decode $tr: its PCs are not the hart's (rerun with files to find where)"; fail=1
-    else echo "ok   $tr decodes to the hart's PCs"; fi
+    else echo "ok   $tr decodes to the hart's PCs ${args[*]:+(${args[*]##*/})}"; fi
 done
+for tr in boot.te boot.nt; do
+    "$RVT_BIN" decode "${keyed[@]/%hello@ctx=3/hello@ctx=1}" "$t/$tr" --count >/dev/null 2>&1
+    rc=$?
+    if [ $rc -ne 1 ]; then echo "FAIL $tr: hello bound to init's ASID: status $rc, want 1"; fail=1
+    else echo "ok   $tr: hello bound to the wrong address space does not decode"; fi
+done
+
+# the listing names each instruction's image and symbol in one decode
+# (issue 15): index pieces in OpenSBI, the kernel before and after it
+# turns on Sv39, init and hello; each "ADDR <sym> [IMAGE]:" header is
+# IMAGE's symbol at ADDR as riscv64-linux-gnu-nm lists it
+command -v riscv64-linux-gnu-nm >/dev/null || { echo "skip: no riscv64-linux-gnu-nm"; exit $fail; }
+. "$RVT_SRC/tests/e2e/lib/image_syms.sh"
+nm_table "$t/nm" riscv64-linux-gnu-nm "$fw" "$L/vmlinux" "$L/init" "$L/hello" ||
+    { echo "FAIL: nm lists no symbols"; exit 1; }
+listing_pieces "$t/boot.te" "$t/listing" 'pc=0x800' 'pc=0x802' 'pc=0xffffffff8' \
+    'pc=0x10[0-9a-f]{3} ' 'pc=0x100[0-9a-f]{4} ' || { echo "FAIL listing pieces"; fail=1; }
+listing_heads "$t/listing" "$t/heads"
+n=$(wc -l <"$t/heads")
+bad=$(heads_not_in_nm "$t/heads" "$t/nm" | head -3)
+if [ -n "$bad" ] || [ "$n" -lt 20 ]; then echo "FAIL listing: $n headers, not in nm: $bad"; fail=1
+else echo "ok   listing: $n <symbol> [image] headers, each at its nm address"; fi
+for img in fw_jump.elf vmlinux init hello; do
+    grep -q "^$img " "$t/heads" || { echo "FAIL listing: no header of $img"; fail=1; }
+done
+grep -qE '^00000000802[0-9a-f]{5} \[Image\]:$' "$t/listing" ||
+    { echo "FAIL listing: no [Image] header for the kernel before Sv39"; fail=1; }
+# with the user programs keyed to their ASIDs the listing names them too
+listing_pieces "$t/boot.te" "$t/keyed.listing" 'pc=0x10[0-9a-f]{3} ' 'pc=0x100[0-9a-f]{4} ' -- "${keyed[@]}" ||
+    { echo "FAIL keyed listing pieces"; fail=1; }
+listing_heads "$t/keyed.listing" "$t/keyed.heads"
+bad=$(heads_not_in_nm "$t/keyed.heads" "$t/nm" | head -3)
+if [ -n "$bad" ] || grep -q '<no code>' "$t/keyed.listing" || ! grep -q '^init ' "$t/keyed.heads" ||
+   ! grep -q '^hello ' "$t/keyed.heads"; then
+    echo "FAIL keyed listing: init and hello not named as nm says: $bad"; fail=1
+else echo "ok   keyed listing: init@ctx=1,2 and hello@ctx=3 named as nm says"; fi
 exit $fail

@@ -28,7 +28,8 @@ refused() {   # refused OPTION PROTOCOL -- command...
 refused --addresses E-Trace -- "$RVT_BIN" dump --addresses "$t/s.te"
 refused --summary "tandem verification" -- "$RVT_BIN" dump --tv --summary "$t/s.te"
 refused --container N-Trace -- "$RVT_BIN" decode --elf "$P" --container encap "$t/s.nt"
-refused --raw N-Trace -- "$RVT_BIN" decode --elf "$P" --raw "$t/s.rvi@0x1000" "$t/s.nt"
+# (--image/--raw FILE@ADDR serves both protocols since issue 15: image_map.sh)
+refused --spike-reset-vector N-Trace -- "$RVT_BIN" decode --elf "$P" --spike-reset-vector "$t/s.nt"
 refused --data-out N-Trace -- "$RVT_BIN" decode --elf "$P" --data-out "$t/d" "$t/s.nt"
 # (--src selects an encapsulation srcID of E-Trace since issue 16: encap_sources.sh)
 refused --nt-src E-Trace -- "$RVT_BIN" decode --elf "$P" --nt-src 1:0 "$t/s.te"

@@ -35,6 +35,16 @@ for p in htif htif_rv32; do
     has "$t/out" "write: ok" "$p on virt console"
 done
 
+# the image map of a --machine spike run names Spike's boot ROM, so both
+# protocols decode from 0x1000 with no option (docs/formats.md "Image map")
+"$RVT_BIN" run "$d/htif.elf" --machine spike --quiet --etrace "$t/h.te" --ntrace "$t/h.nt" \
+    --pcs-retired "$t/h.pcs" >/dev/null 2>&1
+grep -qx spike-reset-vector "$t/h.nt.images" || { echo "FAIL map: no spike-reset-vector line"; fail=1; }
+for tr in h.te h.nt; do
+    expect 0 "$tr decodes from its map" -- "$RVT_BIN" decode "$t/$tr" --pcs "$t/$tr.pcs"
+    cmp -s "$t/$tr.pcs" "$t/h.pcs" || { echo "FAIL $tr from its map: not the hart's PCs"; fail=1; }
+done
+
 m="$d/memregion.elf"
 expect 1 "memregion without --mem" -- "$RVT_BIN" run "$m" --quiet
 has "$t/err" "segment at 0x20010000" "memregion without --mem"

@@ -174,6 +174,9 @@ int encode_filter_open(int argc, char **argv, rvt_irec_sink *sink, encode_filter
 void encode_filter_close(encode_filter *ef);
 /* --pcs-traced: a sink writing the PCs of traced blocks. */
 int traced_pcs_open(const char *path, struct rvt_image *img, rvt_irec_sink *out, void **handle);
+/* The hart whose memory gives the lengths of code no image holds. */
+struct rvt_hart;
+void traced_pcs_hart(void *handle, const struct rvt_hart *h);
 int traced_pcs_close(void *handle);
 
 /* ---- PMU / CTR reports (cmd_stat.c, ctr_print.c) ---- */

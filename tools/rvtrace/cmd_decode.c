@@ -44,7 +44,14 @@ const char cmd_decode_help[] =
     "optional: a missing one matches every value).  Code is looked up in the\n"
     "trace's space (E-Trace: the last format 3's privilege and context;\n"
     "N-Trace: the source's last Ownership message and its SRC), a keyed\n"
-    "image before one given for every space.\n"
+    "image before one given for every space.  --image FILE@ADDR (old spelling\n"
+    "--raw) adds a raw binary (a boot ROM, a kernel's Image), repeatable.\n"
+    "FILE.images, the image map run writes beside its traces, is read first\n"
+    "when there and instructions are asked for, not for --data-out alone\n"
+    "(docs/formats.md \"Image map\"; --no-image-map ignores it):\n"
+    "after a boot, decode FILE needs no --elf; what the command line gives\n"
+    "wins where it overlaps.  Over several image files the listing, --json\n"
+    "and --folded name the image of each instruction beside its symbol.\n"
     "\n"
     "E-Trace containers: the reference-flow framing, or the ratified\n"
     "encapsulation (docs/transport.md) when FILE.attrs says so or the file\n"
@@ -55,8 +62,7 @@ const char cmd_decode_help[] =
     "E-Trace stream, over the files its MMAP records name, looked up under\n"
     "--symfs DIR (default .); --elf is not needed.\n"
     "\n"
-    "E-Trace: --raw FILE@ADDR adds a binary (e.g. a boot ROM) to the image.\n"
-    "Spike's reset vector (auipc t0,0; addi a1,t0,32; csrr a0,mhartid;\n"
+    "E-Trace: Spike's reset vector (auipc t0,0; addi a1,t0,32; csrr a0,mhartid;\n"
     "ld/lw t0,24(t0); jr t0), where Spike traces start, is at 0x1000 unless\n"
     "something else is; --spike-reset-vector puts it there regardless.\n"
     "\n"
@@ -329,20 +335,6 @@ static int run_sources(dec_ctx *c, const rvt_proto_cfg *cfg, const uint8_t *buf,
 
 /* ---- the image ---- */
 
-static int load_raw(rvt_image *img, const char *spec)
-{
-    char path[4096];
-    const char *at = strrchr(spec, '@');
-    uint64_t base;
-    if (!at || (size_t)(at - spec) >= sizeof path || !cli_parse_u64(at + 1, &base)) {
-        cli_err("--raw: expected FILE@ADDRESS, got '%s'", spec);
-        return -1;
-    }
-    memcpy(path, spec, (size_t)(at - spec));
-    path[at - spec] = 0;
-    return rvt_image_load_raw(img, path, base);
-}
-
 /* Spike's reset vector at 0x1000 (rvt_image_add_spike_reset_vector), where
  * every Spike trace starts: asked for (--spike-reset-vector, shadowing
  * whatever else is there), or, for E-Trace, added when nothing covers
@@ -355,21 +347,25 @@ static int add_reset_vector(rvt_image *img, unsigned trace_xlen, bool asked)
     return rvt_image_add_spike_reset_vector(img, xlen);
 }
 
-/* Every --elf FILE[@KEY] (cli_image.c), --raw and the reset vector: img
- * holds the unkeyed ones (listings and symbols), *mem all of them by
- * address space.  NULL after printing why (*usage: a bad --elf key). */
+/* FILE.images (run's image map), every --elf FILE[@KEY] and --image
+ * FILE@ADDR (cli_image.c) and the reset vector: img holds the unkeyed
+ * ones (listings and symbols), *mem all of them by address space.  NULL
+ * after printing why (*usage: a bad --elf key or --image address). */
 static rvt_image *image_open(const cli_args *a, cli_kind k, const rvt_proto_cfg *cfg, int argc,
                              char **argv, cli_mem **mem, bool *usage)
 {
-    const char *elf = cli_args_value(a, O_ELF), *raw = cli_args_value(a, O_RAW);
+    const char *elf = cli_args_value(a, O_ELF), *trace = a->files[0];
     rvt_image *img = rvt_image_new();
     if (!img)
         return NULL;
-    rvt_image_set_diag(img, cli_diag, (void *)elf);
-    bool ok = (*mem = cli_image_load(img, argc, argv, usage)) && (!raw || load_raw(img, raw) >= 0);
-    if (ok && k == KIND_TE) {
-        const rvt_te_attrs *ta = rvt_proto_cfg_native_const(cfg);
-        ok = add_reset_vector(img, ta->iaddress_width, cli_args_has(a, O_SPIKE_RV)) >= 0;
+    rvt_image_set_diag(img, cli_diag, (void *)(elf ? elf : trace));
+    bool ok = (*mem = cli_image_load(img, cli_args_has(a, O_NO_MAP) ? NULL : trace, argc, argv, usage));
+    if (ok && (k == KIND_TE || cli_image_reset_vector(*mem))) {
+        const rvt_te_attrs *ta = k == KIND_TE ? rvt_proto_cfg_native_const(cfg) : NULL;
+        bool asked = cli_args_has(a, O_SPIKE_RV) || cli_image_reset_vector(*mem);
+        rvt_image *view = cli_image_view(*mem, img);
+        ok = add_reset_vector(img, ta ? ta->iaddress_width : 64, asked) >= 0 &&
+             (view == img || add_reset_vector(view, ta ? ta->iaddress_width : 64, asked) >= 0);
     }
     if (!ok) {
         cli_image_free(*mem);
@@ -475,9 +471,16 @@ int cmd_decode(int argc, char **argv)
         rc = cli_flow_kind(&a, &k);
     if (rc != CLI_OK)
         return rc;
-    const char *elf = cli_args_value(&a, O_ELF), *data = cli_args_value(&a, O_DATA_OUT);
-    if ((!elf && !data) || !a.nfiles) {   /* (a perf.data names its images) */
-        cli_err("decode: need --elf PROG.elf (E-Trace: or --data-out OUT) and a trace file");
+    const char *data = cli_args_value(&a, O_DATA_OUT);
+    /* images: --elf/--image, else FILE.images (a perf.data names its own)
+     * unless only --data-out is asked for (te_data needs no program) */
+    bool insn_out = !data || cli_args_value(&a, O_PCS) || a.writers || cli_args_has(&a, O_COUNT) ||
+                    a.fouts.n;
+    bool images = cli_args_value(&a, O_ELF) || cli_args_value(&a, O_RAW) ||
+                  (insn_out && a.nfiles && !cli_args_has(&a, O_NO_MAP) && cli_image_map_exists(a.files[0]));
+    if ((!images && !data) || !a.nfiles) {
+        cli_err("decode: need --elf PROG.elf or --image FILE@ADDR, or FILE.images beside the trace "
+                "(E-Trace: or --data-out OUT), and a trace file");
         return CLI_USAGE;
     }
     rvt_proto_cfg *cfg = rvt_proto_cfg_new(cli_kind_proto(k));
@@ -486,12 +489,13 @@ int cmd_decode(int argc, char **argv)
     rc = cli_settings_load(&a, a.files[0], cfg);
     if (rc == CLI_OK && data)
         rc = data_out(rvt_proto_cfg_native(cfg), a.files[0], data);
-    if (rc == CLI_OK && elf) {
+    if (rc == CLI_OK && images) {
         cli_mem *mem = NULL;
         bool usage = false;
         rvt_image *img = image_open(&a, k, cfg, argc, argv, &mem, &usage);
-        rc = img ? decode_trace(&a, k, cfg, img, cli_image_mem(mem), cli_image_keyed(mem)) : usage ? CLI_USAGE
-                                                                                            : CLI_FAIL;
+        /* the outputs read every image, keyed ones too (cli_image_view) */
+        rc = img ? decode_trace(&a, k, cfg, cli_image_view(mem, img), cli_image_mem(mem), cli_image_keyed(mem))
+                 : usage ? CLI_USAGE : CLI_FAIL;
         cli_image_free(mem);
         rvt_image_free(img);
     }

@@ -14,6 +14,7 @@
 #include "rvtrace/image.h"
 #include "rvtrace/ingress.h"
 #include "run_boot.h"
+#include "cli_image.h"
 #include "tv_cli.h"
 #include "machine_opts.h"
 #include "rvtrace/pmu.h"
@@ -43,6 +44,12 @@ const char cmd_run_help[] =
     "  --dump-dtb F         write the device tree (the generated one unless --dtb)\n"
     "  --stdin F            the UART's receive line: F's bytes (\"-\" = stdin), one\n"
     "                       at a time when the program waits for input\n"
+    "  --elf F[@KEY]        not loaded: named in the image map (TRACE.images,\n"
+    "                       docs/formats.md) for decode, e.g. vmlinux, or a user\n"
+    "                       program the kernel loads (KEY ctx=N: its ASID);\n"
+    "                       repeatable\n"
+    "  --image F@ADDR       the same for a raw binary that runs at ADDR (U-Boot's\n"
+    "                       relocated copy of itself); repeatable\n"
     "\n"
     "options:\n"
     "  --isa ISA            " CLI_ISA_NAMES "\n"
@@ -156,6 +163,7 @@ typedef struct run_opts {
     const char *lbr;
     char split_attr[2][32];      /* the te attributes it implies */
     run_boot boot;               /* --bios, --kernel, ... (run_boot.c) */
+    cli_map_extra extra;         /* --elf FILE[@KEY], --image FILE@ADDR: for the image map only */
     run_tci tci;                 /* --tci, --dump-sink, --pib (run_tci.c) */
     rvt_te_attrs tci_attrs;      /* --tci --etrace: the settings the CLI programs */
     run_harts harts;             /* --harts, --quantum (run_harts.c) */
@@ -247,7 +255,9 @@ static int parse_args(int argc, char **argv, run_opts *o)
     o->te_args = calloc((size_t)argc + 5, sizeof *o->te_args);
     o->nt_args = calloc((size_t)argc + 1, sizeof *o->nt_args);
     o->flt_args = calloc((size_t)argc + 1, sizeof *o->flt_args);
-    if (!o->te_args || !o->nt_args || !o->flt_args)
+    o->extra.kind = calloc((size_t)argc + 1, sizeof *o->extra.kind);
+    o->extra.spec = calloc((size_t)argc + 1, sizeof *o->extra.spec);
+    if (!o->te_args || !o->nt_args || !o->flt_args || !o->extra.kind || !o->extra.spec)
         return CLI_FAIL;
     for (int i = 1; i < argc && !err; i++) {
         const char *a = argv[i], *v;
@@ -295,6 +305,15 @@ static int parse_args(int argc, char **argv, run_opts *o)
         else if ((v = cli_opt(argc, argv, &i, "--events")) || (v = cli_opt(argc, argv, &i, "-e")))
             o->events = v;
         else if (run_boot_option(argc, argv, &i, &o->boot)) {}
+        else if ((v = cli_opt(argc, argv, &i, "--elf"))) {
+            o->extra.kind[o->extra.n] = "elf";
+            o->extra.spec[o->extra.n++] = v;
+            err = !cli_image_spec_ok(v);
+        } else if ((v = cli_opt(argc, argv, &i, "--image"))) {
+            o->extra.kind[o->extra.n] = "image";
+            o->extra.spec[o->extra.n++] = v;
+            err = !cli_image_addr_ok(v);
+        }
         else if (run_tci_option(argc, argv, &i, &o->tci)) {}
         else if ((used = run_harts_option(argc, argv, &i, &o->harts)) != 0)
             err = used < 0;
@@ -604,6 +623,32 @@ static int execute(const run_opts *o, rvt_smp *m, ctr_sampler *cs, double *secs)
 }
 
 
+/* The value of OPT among a collected trace option list (--etrace OUT). */
+static const char *list_value(char **list, int n, const char *opt)
+{
+    const char *v = NULL;
+    for (int i = 0; i < n; i++) {
+        const char *got = cli_opt(n, list, &i, opt);
+        v = got ? got : v;
+    }
+    return v;
+}
+
+/* TRACE.images beside each E-Trace and N-Trace stream (docs/formats.md
+ * "Image map"): decode reads it by default, so a boot's trace decodes
+ * without --elf for what the hart loaded. */
+static int write_image_maps(const run_opts *o, const rvt_image *img)
+{
+    const char *te = list_value(o->te_args, o->n_te, "--etrace");
+    const char *nt = list_value(o->nt_args, o->n_nt, "--ntrace");
+    bool rom = o->machine.spike_machine;
+    if (te && cli_image_map_write(te, img, &o->extra, rom) != CLI_OK)
+        return CLI_FAIL;
+    if (nt && cli_image_map_write(nt, img, &o->extra, rom) != CLI_OK)
+        return CLI_FAIL;
+    return CLI_OK;
+}
+
 static int run_loaded(run_opts *o, rvt_image *img)
 {
     unsigned xlen = rvt_image_xlen(img) ? rvt_image_xlen(img) : 64;
@@ -640,6 +685,8 @@ static int run_loaded(run_opts *o, rvt_image *img)
         rc = CLI_FAIL;
     for (unsigned i = 0; i < n && !rc; i++)
         rc = open_sinks(o, xlen, img, &sk[i], i, n);
+    if (!rc)
+        rc = write_image_maps(o, img);
     ctr_sampler cs = { 0 };
     if (!rc && o->ctr_sample)
         rc = ctr_sampler_open(&cs, o->lbr, img);
@@ -683,6 +730,7 @@ static int run_loaded(run_opts *o, rvt_image *img)
         } else {
             double secs;
             o->tci.h = h;
+            traced_pcs_hart(sk[0].traced, h);   /* --pcs-traced: one hart only */
             int why = execute(o, m, cs.f ? &cs : NULL, &secs);
             int fin = rvt_smp_finish(m);
             if (o->tci.on && run_tci_close(&o->tci) != CLI_OK)
@@ -736,6 +784,8 @@ static int run_loaded(run_opts *o, rvt_image *img)
 
 static void free_opts(run_opts *o)
 {
+    free(o->extra.kind);
+    free(o->extra.spec);
     run_boot_free(&o->boot);
     free(o->te_args);
     free(o->nt_args);

@@ -5,10 +5,12 @@
 #include <string.h>
 #include "cli.h"
 #include "rvtrace/image.h"
+#include "run_boot.h"
 #include "tv_cli.h"
 
 const char cmd_verify_help[] =
     "usage: rvtrace verify --elf PROG.elf [OPTIONS] FILE.tvt\n"
+    "       rvtrace verify --bios FW [--kernel P] [BOOT OPTIONS] [OPTIONS] FILE.tvt\n"
     "\n"
     "Tandem verification (TV trace spec 3.1): apply the trace's state changes\n"
     "to a shadow state, run a second reference hart one instruction per group,\n"
@@ -16,7 +18,11 @@ const char cmd_verify_help[] =
     "value the hart expected and the traced one.\n"
     "\n"
     "options:\n"
-    "  --elf PROG.elf       the program the trace was taken from (required)\n"
+    "  --elf PROG.elf       the program the trace was taken from (or the boot:)\n"
+    "  --bios FW --kernel P --initrd F --append ARGS --dtb F --stdin F\n"
+    "                       a boot's trace (run --bios ... --tv F.tvt): the\n"
+    "                       reference hart boots the same images with the same\n"
+    "                       device tree and UART input (rvtrace help run)\n"
     "  --isa ISA            " CLI_ISA_NAMES "\n"
     "                       (default: from the ELF, with F, D and C)\n"
     "  --ram-size N         RAM of the reference hart, 4K..16G in whole 4K pages\n"
@@ -39,6 +45,7 @@ typedef struct verify_opts {
     uint64_t ram_size, max_report;
     rvt_tv_cfg tv;
     bool dut_qemu;
+    run_boot boot;          /* --bios, --kernel, ... as run takes them (run_boot.c) */
 } verify_opts;
 
 static int parse(int argc, char **argv, verify_opts *o)
@@ -56,6 +63,7 @@ static int parse(int argc, char **argv, verify_opts *o)
             }
         }
         else if ((v = cli_opt(argc, argv, &i, "--isa"))) o->isa = v;
+        else if (run_boot_option(argc, argv, &i, &o->boot)) {}
         else if ((v = cli_opt(argc, argv, &i, "--ram-size"))) err = !cli_parse_ram_size("--ram-size", v, &o->ram_size);
         else if ((v = cli_opt(argc, argv, &i, "--max-report")))
             err = !cli_parse_range("--max-report", v, CLI_NUM_COUNT, 1, UINT64_MAX, &o->max_report);
@@ -63,8 +71,12 @@ static int parse(int argc, char **argv, verify_opts *o)
         else if (o->path) { cli_err("verify: more than one trace given"); err = true; }
         else o->path = argv[i];
     }
+    if (!err && run_boot_check(&o->boot, o->elf) != CLI_OK)
+        err = true;
+    if (!err && o->boot.bios)
+        o->elf = o->boot.bios;   /* names the run in messages */
     if (!err && (!o->elf || !o->path)) {
-        cli_err("verify: usage: rvtrace verify --elf PROG.elf FILE.tvt");
+        cli_err("verify: usage: rvtrace verify --elf PROG.elf FILE.tvt (or --bios FW ...)");
         err = true;
     }
     return err ? CLI_USAGE : 0;
@@ -130,7 +142,7 @@ static int report(const verify_opts *o, rvt_tv_verifier *v, int64_t bad)
     return CLI_OK;
 }
 
-static int verify_loaded(const verify_opts *o, rvt_image *img)
+static int verify_loaded(verify_opts *o, rvt_image *img)
 {
     unsigned xlen = rvt_image_xlen(img) ? rvt_image_xlen(img) : 64;
     bool no_c = false, no_fp = false;
@@ -143,6 +155,8 @@ static int verify_loaded(const verify_opts *o, rvt_image *img)
     };
     if (!cfg.tv.xlen)
         cfg.tv.xlen = xlen;
+    if (run_boot_cfg(&o->boot, &cfg.hart, xlen) != CLI_OK)
+        return CLI_FAIL;
     static uint16_t qemu_csrs[32];
     if (o->dut_qemu) {
         /* docs/tv.md "QEMU as the DUT": QEMU 7.2 performs misaligned
@@ -183,7 +197,13 @@ int cmd_verify(int argc, char **argv)
         return CLI_FAIL;
     rvt_image_set_diag(img, cli_diag, (void *)o.elf);
     int st = 0;
-    if (!cli_in(o.elf) || !cli_in(o.path)) {
+    if (!cli_in(o.path)) {
+        rc = CLI_FAIL;
+    } else if (o.boot.bios) {
+        rc = run_boot_load(&o.boot, img, o.ram_size, o.isa && !strncmp(o.isa, "rv32", 4) ? 32 : 0);
+        if (!rc)
+            rc = verify_loaded(&o, img);
+    } else if (!cli_in(o.elf)) {
         rc = CLI_FAIL;
     } else if ((st = rvt_image_load_elf(img, o.elf)) < 0) {
         cli_err("%s: %s", o.elf, rvt_status_str(st));
@@ -192,5 +212,6 @@ int cmd_verify(int argc, char **argv)
         rc = verify_loaded(&o, img);
     }
     rvt_image_free(img);
+    run_boot_free(&o.boot);
     return rc;
 }

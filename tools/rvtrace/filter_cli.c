@@ -5,6 +5,7 @@
 #include <string.h>
 #include "cli.h"
 #include "rvtrace/filter.h"
+#include "rvtrace/hart.h"
 #include "rvtrace/image.h"
 
 const char filter_options_help[] =
@@ -237,7 +238,23 @@ typedef struct traced_pcs {
     FILE *f;
     const char *path;
     rvt_image *img;
+    const rvt_hart *hart;    /* its memory for code no image holds */
 } traced_pcs;
+
+/* The length of the instruction at pc: from the image, else (code the
+ * program copied or loaded itself: U-Boot's relocated copy) from the
+ * hart's memory (its physical addresses: right where translation is off),
+ * else 2. */
+static unsigned insn_len(const traced_pcs *t, uint64_t pc)
+{
+    const rvt_insn *in = rvt_image_insn(t->img, pc);
+    uint8_t lo = 0;
+    if (in && in->len)
+        return in->len;
+    if (t->hart && rvt_hart_tv_mem_read(t->hart, pc, &lo, 1) == RVT_OK)
+        return (lo & 3) == 3 ? 4 : 2;     /* unpriv 1.5: base-length encoding */
+    return 2;
+}
 
 static int traced_put(void *ctx, const rvt_irec *r, size_t n)
 {
@@ -248,10 +265,9 @@ static int traced_put(void *ctx, const rvt_irec *r, size_t n)
             continue;
         uint64_t pc = r[i].iaddr, end = r[i].iaddr + 2ull * r[i].iretire;
         while (pc < end) {
-            const rvt_insn *in = rvt_image_insn(t->img, pc);
             if (fprintf(t->f, "%llx\n", (unsigned long long)pc) < 0)
                 return RVT_ERR_IO;
-            pc += in && in->len ? in->len : 2;
+            pc += insn_len(t, pc);
         }
     }
     return 0;
@@ -270,6 +286,12 @@ int traced_pcs_open(const char *path, rvt_image *img, rvt_irec_sink *out, void *
     *out = s;
     *handle = t;
     return CLI_OK;
+}
+
+void traced_pcs_hart(void *handle, const rvt_hart *h)
+{
+    if (handle)
+        ((traced_pcs *)handle)->hart = h;
 }
 
 int traced_pcs_close(void *handle)

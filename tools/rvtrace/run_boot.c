@@ -6,6 +6,7 @@
 #include <string.h>
 #include "cli.h"
 #include "run_boot.h"
+#include "cli_image.h"
 
 #define RAM_BASE 0x80000000ull
 #define MiB (1ull << 20)
@@ -49,17 +50,6 @@ int run_boot_check(const run_boot *b, const char *prog)
     return CLI_OK;
 }
 
-static bool is_elf(const char *path)
-{
-    unsigned char m[4] = { 0 };
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return false;
-    size_t n = fread(m, 1, 4, f);
-    fclose(f);
-    return n == 4 && !memcmp(m, "\177ELF", 4);
-}
-
 /* Highest address any segment added since segment `from` occupies. */
 static uint64_t segs_end(const rvt_image *img, size_t from)
 {
@@ -77,7 +67,7 @@ static int load_one(rvt_image *img, const char *path, uint64_t at, uint64_t *ent
 {
     if (!cli_in(path))
         return CLI_FAIL;
-    bool elf = is_elf(path);
+    bool elf = cli_is_elf(path);
     int st = elf ? rvt_image_load_elf(img, path) : rvt_image_load_raw(img, path, at);
     if (st < 0) {
         cli_err("%s: cannot load: %s", path, rvt_status_str(st));
@@ -91,7 +81,7 @@ static int load_one(rvt_image *img, const char *path, uint64_t at, uint64_t *ent
 /* The ELF entry of the image loaded last (rvt_image_entry is the first's). */
 static uint64_t kernel_entry_of(const char *path, uint64_t raw_at)
 {
-    if (!is_elf(path))
+    if (!cli_is_elf(path))
         return raw_at;
     rvt_image *k = rvt_image_new();
     uint64_t e = raw_at;
