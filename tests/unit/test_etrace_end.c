@@ -50,13 +50,20 @@ static const rvt_flow_event *last(const te_evs *e)
     return e->n ? &e->ev[e->n - 1] : NULL;
 }
 
-/* Decode len bytes of s, then end the trace once more. */
-static void decode(const rvt_te_attrs *a, rvt_image *img, const stream *s, size_t len, te_evs *e)
+/* A decoder whose events go to e (emptied). */
+static rvt_te_decoder *fresh(const rvt_te_attrs *a, rvt_image *img, te_evs *e)
 {
     e->n = 0;
     int st = 0;
     rvt_te_decoder *d = rvt_te_decoder_new(a, img, te_evs_put, e, &st);
     CHECK(d != NULL);
+    return d;
+}
+
+/* Decode len bytes of s, then end the trace once more. */
+static void decode(const rvt_te_attrs *a, rvt_image *img, const stream *s, size_t len, te_evs *e)
+{
+    rvt_te_decoder *d = fresh(a, img, e);
     if (!d)
         return;
     CHECK_EQ(rvt_te_decoder_run(d, s->b, len), 0);
@@ -90,10 +97,7 @@ static uint64_t packets(const rvt_te_decoder *d)
  * rest with run: the whole stream's events, one end. */
 static void check_run_to(const rvt_te_attrs *a, rvt_image *img, const stream *s, te_evs *e)
 {
-    e->n = 0;
-    int st = 0;
-    rvt_te_decoder *d = rvt_te_decoder_new(a, img, te_evs_put, e, &st);
-    CHECK(d != NULL);
+    rvt_te_decoder *d = fresh(a, img, e);
     if (!d)
         return;
     CHECK_EQ(rvt_te_decoder_run_to(d, s->b, s->n, s->off[1]), 0);
