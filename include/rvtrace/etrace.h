@@ -288,6 +288,13 @@ void rvt_te_decoder_set_events(rvt_te_decoder *d, bool insn_events);
  * NULL with len > 0).  Errors are reported as events
  * and decoding continues at the next synchronisation packet. */
 int rvt_te_decoder_run(rvt_te_decoder *d, const uint8_t *buf, size_t len);
+/* As rvt_te_decoder_run, but stop before the first packet that starts at
+ * or after byte `stop` of buf, and do not end the trace: a piece of a
+ * stream decoded alone (decode --jobs) reads the packets the whole
+ * stream's reader would, up to a cut.  Offsets of events are from buf;
+ * calling it again reads a new buf with the decoder's state kept.  0, the
+ * callback's nonzero value, or RVT_ERR_INVAL as run. */
+int rvt_te_decoder_run_to(rvt_te_decoder *d, const uint8_t *buf, size_t len, uint64_t stop);
 /* Feed one unpacked packet whose header was at `offset`. */
 int rvt_te_decoder_packet(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t offset);
 /* End of the stream: one RVT_EV_END, with RVT_END_INCOMPLETE when the

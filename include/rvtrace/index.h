@@ -58,6 +58,14 @@ typedef struct rvt_index rvt_index;
  * RVT_ERR_NOMEM.  Bad packets are passed over as a decoder does. */
 int rvt_index_build(const rvt_proto_cfg *c, const uint8_t *buf, size_t len, uint64_t from,
                     uint64_t min_gap, rvt_index **out);
+/* As rvt_index_build, telling `done` (when not NULL) every few MiB that
+ * the bytes of buf before `upto` will not be read again: the scan is one
+ * forward pass, so a caller that mapped the stream can give those pages
+ * back (rvtrace index holds a bounded resident set whatever the size). */
+typedef void (*rvt_index_done_fn)(void *ctx, uint64_t upto);
+int rvt_index_build_stream(const rvt_proto_cfg *c, const uint8_t *buf, size_t len,
+                           uint64_t from, uint64_t min_gap, rvt_index_done_fn done, void *ctx,
+                           rvt_index **out);
 void rvt_index_free(rvt_index *x);
 
 size_t rvt_index_count(const rvt_index *x);

@@ -34,7 +34,12 @@ int rvt_mem_add_image(rvt_mem *m, const rvt_space *key, const rvt_image *img);
 
 /* flow.h, out.h */
 typedef struct rvt_insn rvt_insn;
-typedef struct rvt_flow_event rvt_flow_event;
+typedef struct rvt_flow_event {
+    uint8_t kind, priv, flags;
+    uint16_t src;
+    uint64_t pc, aux, aux2, offset;
+    const char *msg;
+} rvt_flow_event;
 typedef int (*rvt_flow_fn)(void *ctx, const rvt_flow_event *ev);
 typedef struct rvt_block {
     uint64_t start_pc, end_pc, ninsn, next_pc, context, offset;
@@ -171,6 +176,21 @@ int rvt_profile_event(void *profile, const rvt_flow_event *ev);
 int rvt_profile_write(rvt_profile *p, FILE *f, const rvt_profile_opts *o);
 uint64_t rvt_profile_insns(const rvt_profile *p);
 void rvt_profile_free(rvt_profile *p);
+
+/* index.h */
+typedef struct rvt_index_point {
+    uint64_t offset, pc, insns, context, state;
+    uint32_t size;
+    uint16_t src;
+    uint8_t priv, kind;
+} rvt_index_point;
+typedef struct rvt_index rvt_index;
+int rvt_index_build(const rvt_proto_cfg *c, const uint8_t *buf, size_t len, uint64_t from,
+                    uint64_t min_gap, rvt_index **out);
+void rvt_index_free(rvt_index *x);
+size_t rvt_index_count(const rvt_index *x);
+const rvt_index_point *rvt_index_at(const rvt_index *x, size_t i);
+unsigned rvt_index_sources(const rvt_index *x);
 
 /* the C library's, for rvt_profile_write */
 FILE *fopen(const char *path, const char *mode);

@@ -7,20 +7,27 @@ workers, their counts, coverage and profiles merged exactly.
     result = rd.analyse(client, rd.pieces(["a.nt", "b.nt"], elf="prog.elf"))
     result["profile"].functions["main"].self
 
-A piece is one trace file (with its sidecar) and its program; every piece
-is decoded on a worker through the package (librvtrace.so there too) and
-the partial results are merged on the workers by the rules of
-rvtrace.merge (docs/python.md "Merge rules"), so the result equals
-analyse_local, the single-process run.  Splitting one huge trace at its
-index (`rvtrace index`) comes as more pieces of the same kind."""
-from collections import namedtuple
+    # one huge trace, split at its index points (rvtrace.split)
+    result = rd.analyse(client, rd.split("huge.te", elf="prog.elf", min_gap=32 << 20),
+                        what=rd.SPLIT_WHAT)
+
+A piece is one trace file (with its sidecar) and its program, or a range
+of one trace between two of its index points (split): every piece is
+decoded on a worker through the package (librvtrace.so there too) and the
+partial results are merged on the workers by the rules of rvtrace.merge
+(docs/python.md "Merge rules"), so the result equals analyse_local, the
+single-process run.  A range piece gives its instruction count and its
+coverage; a profile is not cut (its call stacks cross the cuts)."""
+from collections import Counter, namedtuple
 from functools import reduce
 
-from . import merge
+from . import merge, split as splitting
+from .errors import RvtError
 from .trace import Trace
 
-Piece = namedtuple("Piece", "path elf protocol")
+Piece = namedtuple("Piece", "path elf protocol range", defaults=(None,))
 WHAT = ("counts", "coverage", "profile")
+SPLIT_WHAT = ("counts", "coverage")
 
 
 def pieces(traces, elf=None, protocol=None):
@@ -32,9 +39,37 @@ def pieces(traces, elf=None, protocol=None):
     return out
 
 
+def split(path, elf, min_gap=0, protocol=None):
+    """Pieces of one trace, cut at its index points min_gap bytes apart or
+    more (rvtrace.split.ranges; indexed here, in the client)."""
+    elf = [str(p) for p in ([elf] if isinstance(elf, str) else elf)]
+    t = Trace(str(path), elf=elf, protocol=protocol)
+    return [Piece(str(path), elf, protocol, r) for r in splitting.ranges(t, min_gap)]
+
+
+def _range_results(t, piece, what):
+    if "profile" in what:
+        raise RvtError(f"{piece.path}: a profile of a range piece would lose the call stack at its "
+                       "cut: ask for counts and coverage (SPLIT_WHAT)", -2)
+    cov = Counter()
+
+    def retired(pc):
+        cov[pc] += 1
+
+    splitting.each_insn(t, piece.range, retired)
+    out = {}
+    if "counts" in what:
+        out["counts"] = {"instructions": sum(cov.values())}
+    if "coverage" in what:
+        out["coverage"] = dict(cov)
+    return out
+
+
 def analyse_piece(piece, what=WHAT):
     """One piece's results (on a worker): {what: result}."""
     t = Trace(piece.path, elf=piece.elf, protocol=piece.protocol)
+    if piece.range is not None:
+        return _range_results(t, piece, what)
     out = {}
     if "counts" in what:
         out["counts"] = merge.counts(t)

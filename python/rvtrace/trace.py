@@ -58,9 +58,19 @@ class Trace:
     @property
     def data(self):
         """The protocol's stream (unwrapped) as bytes."""
+        return self.data_slice(0, None)
+
+    def data_slice(self, start, stop):
+        """Bytes start..stop of the stream (stop None: to its end), copied
+        from the library's buffer without copying the rest."""
+        ptr, n = self.stream()
+        stop = n if stop is None else min(stop, n)
+        return ffi.buffer(ptr, n)[start:stop] if start < stop else b""
+
+    def stream(self):
+        """The stream in the library's memory: (const uint8_t *, length)."""
         n = ffi.new("size_t *")
-        p = lib.rvt_trace_bytes(self._t, n)
-        return bytes(ffi.buffer(p, n[0])) if n[0] else b""
+        return lib.rvt_trace_bytes(self._t, n), n[0]
 
     def file_offset(self, off):
         return lib.rvt_trace_file_offset(self._t, off)

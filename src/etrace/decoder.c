@@ -938,6 +938,16 @@ int rvt_te_decoder_run(rvt_te_decoder *d, const uint8_t *buf, size_t len)
     return input_end(d);
 }
 
+int rvt_te_decoder_run_to(rvt_te_decoder *d, const uint8_t *buf, size_t len, uint64_t stop)
+{
+    if (!d || (!buf && len))
+        return RVT_ERR_INVAL;
+    input_start(d, buf, len);
+    while (!d->stop && d->rd.pos < stop && input_step(d))
+        ;
+    return d->stop;
+}
+
 /* ---- the pull API (rvtrace/flow.h, src/flow/flow_pull.h) ---- */
 
 static const rvt_insn *pull_lookup(void *dec, uint64_t pc) { return insn_at(dec, pc); }

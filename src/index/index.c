@@ -41,8 +41,27 @@ size_t idx_first_sync(const char *name, const rvt_tp_config *tc, const uint8_t *
     return at;
 }
 
+/* How far the scan goes between two calls of the done function: small
+ * against any resident-set budget, large against the call's cost. */
+#define IDX_DONE_STEP (4u << 20)
+
+void idx_progress(rvt_index *x, uint64_t pos)
+{
+    if (x->done && pos >= x->done_at + IDX_DONE_STEP) {
+        x->done_at = pos;
+        x->done(x->done_ctx, pos);
+    }
+}
+
 int rvt_index_build(const rvt_proto_cfg *c, const uint8_t *buf, size_t len, uint64_t from,
                     uint64_t min_gap, rvt_index **out)
+{
+    return rvt_index_build_stream(c, buf, len, from, min_gap, NULL, NULL, out);
+}
+
+int rvt_index_build_stream(const rvt_proto_cfg *c, const uint8_t *buf, size_t len,
+                           uint64_t from, uint64_t min_gap, rvt_index_done_fn done, void *ctx,
+                           rvt_index **out)
 {
     if (!c || (!buf && len) || !out)
         return RVT_ERR_INVAL;
@@ -54,8 +73,11 @@ int rvt_index_build(const rvt_proto_cfg *c, const uint8_t *buf, size_t len, uint
     if (!x)
         return RVT_ERR_NOMEM;
     x->min_gap = min_gap;
+    x->done = done;
+    x->done_ctx = ctx;
     const void *native = rvt_proto_cfg_native_const(c);
     int st = te ? idx_scan_te(x, native, buf, len, from) : idx_scan_nt(x, native, buf, len, from);
+    x->done = NULL;           /* the index outlives the caller's function */
     if (st < 0) {
         rvt_index_free(x);
         return st;

@@ -14,6 +14,9 @@ struct rvt_index {
     uint64_t stream_size;
     unsigned sources;
     uint64_t min_gap;         /* building: keep points this far apart */
+    rvt_index_done_fn done;   /* building: bytes read for good (or NULL) */
+    void *done_ctx;
+    uint64_t done_at;         /* the last offset told */
     size_t n, cap;
     rvt_index_point *pts;
 };
@@ -22,6 +25,10 @@ rvt_index *idx_new(unsigned proto, uint64_t stream_size);
 /* Append p (offsets increase) unless it is less than min_gap after the
  * last point; 0 or RVT_ERR_NOMEM. */
 int idx_add(rvt_index *x, const rvt_index_point *p);
+
+/* The scan has read everything before pos for good: tell x->done when
+ * it has gone a step (a few MiB) past the last offset told. */
+void idx_progress(rvt_index *x, uint64_t pos);
 
 /* Where transport `name` (transport.h) finds its first sync point at or
  * after from: rvt_tp_sync_forward from there; 0 for from 0 (a stream

@@ -44,6 +44,7 @@ int idx_scan_nt(rvt_index *x, const rvt_nt_cfg *cfg, const uint8_t *buf, size_t 
     int st;
     x->sources = 0;
     while ((st = rvt_nt_reader_next(&r, &m)) != 0) {
+        idx_progress(x, r.pos);
         if (st < 0)
             continue;                       /* passed over, as the decoder does */
         unsigned src = rvt_nt_has(&m, RVT_NT_F_SRC) ? (unsigned)m.f[RVT_NT_F_SRC] % NT_SOURCES : 0;

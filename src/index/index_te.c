@@ -68,6 +68,7 @@ int idx_scan_te(rvt_index *x, const rvt_te_attrs *attrs, const uint8_t *buf, siz
     rvt_te_pkt p;
     int st;
     while ((st = rvt_te_reader_next(&r, &p, &off)) != 0) {
+        idx_progress(x, r.pos);
         if (st < 0)
             continue;                       /* passed over, as the decoder does */
         note_tvec(&use, &a, &p, off);

@@ -77,12 +77,16 @@ for tr in "$T/privs.1.te" "$T/privs.5.nt"; do
     done
     same "$RVT_SRC/programs/privs.elf" "$tr.bad.${tr##*.}" "2 3" --listing
     grep -q "error" "$T/err.0" || { echo "FAIL: $tr.bad: no error reported"; exit 1; }
+    # counting pieces (decoders counting, fed up to the cut) read the
+    # damage as one decoder does too
+    same "$RVT_SRC/programs/privs.elf" "$tr.bad.${tr##*.}" "2 3" --count
 done
 # bytes that are no trace (an ELF's code): the frames found, the bad ones
 # resynchronised over byte by byte across the pieces' cuts, as one decoder
 for k in te nt; do
     tail -c +4097 "$RVT_SRC/programs/sort.elf" | head -c 6000 > "$T/junk.$k"
     same "$RVT_SRC/programs/privs.elf" "$T/junk.$k" "2 3" --json
+    same "$RVT_SRC/programs/privs.elf" "$T/junk.$k" "2 3" --count
 done
 
 # an encapsulated stream (unwrapped, indexed in memory) and a stream of
@@ -96,4 +100,23 @@ same "$PR" "$T/e.te" "2 3" --json
 grep -q "container encap" "$T/err.2" || { echo "FAIL: e.te not read as encap"; exit 1; }
 "$RVT_BIN" encode --ntrace "$T/p.rvi" "$T/f.rvi" -o "$T/two.nt" --nt-opt sync=1:0
 same "$PR@src=0" "$T/two.nt" "2 3" --elf "$FP@src=1" --json
+# two harts' encapsulated E-Trace streams in one (srcID 1 and 2, packets
+# interleaved as a funnel would, Encapsulation 2.1.2): each source's
+# stream is cut at its own points, its events carry its srcID, the
+# sources come one after the other as from one decoder
+for p in privs fptr; do
+    "$RVT_BIN" encode --etrace "$T/${p:0:1}.rvi" -o "$T/$p.enc.te" --te-attr resync_max=4 \
+        --container encap --encap-src-bits 8 --encap-src-id $([ $p = privs ] && echo 1 || echo 2)
+done
+python3 "$RVT_SRC/tests/e2e/encap_mix.py" 1 0 "$T/privs.enc.te" "$T/fptr.enc.te" "$T/two.te"
+cp "$T/privs.enc.te.attrs" "$T/two.te.attrs"
+same "$PR@src=1" "$T/two.te" "1 2 3" --elf "$FP@src=2" --json
+same "$PR@src=1" "$T/two.te" 3 --elf "$FP@src=2" --count
+grep -q "^srcID 2: [1-9][0-9]* instructions" "$T/out.3" || { echo "FAIL: two.te --count: $(cat "$T/out.3")"; exit 1; }
+same "$FP" "$T/two.te" "2 3" --src 2 --listing
+set +e
+"$RVT_BIN" decode --elf "$PR@src=1" --elf "$FP@src=2" "$T/two.te" --range 0:1 --count > /dev/null 2> "$T/err"
+rc=$?
+set -e
+[ $rc = 2 ] && grep -q "range.*per source" "$T/err" || { echo "FAIL: --range on two sources: $rc"; exit 1; }
 echo "decode --jobs: outputs identical"

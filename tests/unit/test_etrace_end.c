@@ -3,7 +3,9 @@
  * (rvt_te_decoder_run ends it itself), and flags a stream that stops
  * without the encoder's end marker -- the support packet with enable 0
  * and qual_status ended_rep (6.5, 6.5.1) -- as incomplete, with the offset
- * where its last complete packet ends. */
+ * where its last complete packet ends.  rvt_te_decoder_run_to (a piece of
+ * a stream, decode --jobs) ends nothing and stops before the first packet
+ * that starts at or after its stop offset. */
 #include "test_etrace_util.h"
 
 /* support(enable=1), sync at leaf2 (0x50), support(enable=0, ended_rep):
@@ -48,13 +50,20 @@ static const rvt_flow_event *last(const te_evs *e)
     return e->n ? &e->ev[e->n - 1] : NULL;
 }
 
-/* Decode len bytes of s, then end the trace once more. */
-static void decode(const rvt_te_attrs *a, rvt_image *img, const stream *s, size_t len, te_evs *e)
+/* A decoder whose events go to e (emptied). */
+static rvt_te_decoder *fresh(const rvt_te_attrs *a, rvt_image *img, te_evs *e)
 {
     e->n = 0;
     int st = 0;
     rvt_te_decoder *d = rvt_te_decoder_new(a, img, te_evs_put, e, &st);
     CHECK(d != NULL);
+    return d;
+}
+
+/* Decode len bytes of s, then end the trace once more. */
+static void decode(const rvt_te_attrs *a, rvt_image *img, const stream *s, size_t len, te_evs *e)
+{
+    rvt_te_decoder *d = fresh(a, img, e);
     if (!d)
         return;
     CHECK_EQ(rvt_te_decoder_run(d, s->b, len), 0);
@@ -74,6 +83,35 @@ static void check_end(const te_evs *e, bool complete, uint64_t offset, const cha
     if (!complete && (!(ev->aux & RVT_END_INCOMPLETE) || ev->offset != offset))
         TH_FAIL("%s: aux 0x%" PRIx64 " offset %" PRIu64 ", want incomplete at %" PRIu64, what, ev->aux,
                 ev->offset, offset);
+}
+
+static uint64_t packets(const rvt_te_decoder *d)
+{
+    rvt_te_dec_stats ds;
+    rvt_te_decoder_stats(d, &ds);
+    return ds.packets;
+}
+
+/* run_to: stop at the sync's first byte (only the start packet read), one
+ * byte into it (a packet that starts before stop is read whole), then the
+ * rest with run: the whole stream's events, one end. */
+static void check_run_to(const rvt_te_attrs *a, rvt_image *img, const stream *s, te_evs *e)
+{
+    rvt_te_decoder *d = fresh(a, img, e);
+    if (!d)
+        return;
+    CHECK_EQ(rvt_te_decoder_run_to(d, s->b, s->n, s->off[1]), 0);
+    CHECK_EQ(packets(d), 1);
+    CHECK_EQ(e->n, 0);
+    CHECK_EQ(rvt_te_decoder_run_to(d, s->b + s->off[1], s->n - s->off[1], 1), 0);
+    CHECK_EQ(packets(d), 2);
+    CHECK_EQ(count(e, RVT_EV_INSN), 1);        /* the sync's address */
+    CHECK_EQ(count(e, RVT_EV_END), 0);
+    CHECK_EQ(rvt_te_decoder_run(d, s->b + s->off[2], s->n - s->off[2]), 0);
+    CHECK_EQ(packets(d), 3);
+    check_end(e, true, 0, "run_to, then run");
+    CHECK_EQ(rvt_te_decoder_run_to(NULL, s->b, s->n, 1), RVT_ERR_INVAL);
+    rvt_te_decoder_free(d);
 }
 
 int main(void)
@@ -128,6 +166,7 @@ int main(void)
         check_end(&e, false, s.off[1], "packets, no end marker");
         rvt_te_decoder_free(d);
     }
+    check_run_to(&a, img, &s, &e);
     free(e.ev);
     rvt_image_free(img);
     return TH_DONE();

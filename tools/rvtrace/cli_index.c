@@ -9,11 +9,26 @@ void cli_index_path(const char *trace, char *buf, size_t n)
     snprintf(buf, n, "%s.idx", trace);
 }
 
+/* The scan has passed these bytes: their pages go back to the file. */
+typedef struct scan_pages {
+    const uint8_t *buf;
+    uint64_t dropped;         /* pages before this are given back already */
+} scan_pages;
+
+static void scanned(void *ctx, uint64_t upto)
+{
+    scan_pages *s = ctx;
+    trace_in_drop_pages(s->buf, s->dropped, upto);
+    s->dropped = upto;
+}
+
 rvt_index *cli_index_build(const char *path, const rvt_proto_cfg *c, const trace_in *in,
                            uint64_t min_gap)
 {
     rvt_index *x = NULL;
-    int st = rvt_index_build(c, in->buf, in->len, 0, min_gap, &x);
+    scan_pages pages = { in->buf, 0 };
+    int st = rvt_index_build_stream(c, in->buf, in->len, 0, min_gap, in->map ? scanned : NULL,
+                                    &pages, &x);
     if (st < 0)
         cli_err("%s: cannot index: %s", path, rvt_status_str(st));
     return x;

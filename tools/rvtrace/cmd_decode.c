@@ -272,7 +272,7 @@ static bool parse_src(const char *v, uint64_t max, int *src)
 static int run_pieces(dec_ctx *c, const rvt_proto_cfg *cfg, int src, bool count)
 {
     jobs_result r;
-    int rc = run_jobs(c, c->kind == KIND_NT ? src : -1, count, &r);
+    int rc = run_jobs(c, src, count, &r);
     cli_progress_done(&c->pr.p);
     if (rc != CLI_OK)
         return rc;
@@ -315,21 +315,28 @@ static int run_decoder(dec_ctx *c, const rvt_proto_cfg *cfg, int src, const uint
 
 /* E-Trace: several sources in one encapsulated stream, one decoder per
  * srcID (Encapsulation 2.1.2), one source after the other in the order
- * they first appear (cli_container.c); a plain stream is one source. */
+ * they first appear (cli_container.c); a plain stream is one source.
+ * With --jobs each source's stream (unwrapped, in memory) is cut at its
+ * own index points; --range numbers one stream's points, so it needs one
+ * source. */
 static int run_sources(dec_ctx *c, const rvt_proto_cfg *cfg, const uint8_t *buf, size_t len,
                        bool count)
 {
-    if (c->jo.active && cli_container_nsources() > 1) {
-        cli_err("%s: --jobs/--range: a stream of several sources is decoded one source at a "
-                "time (--src N picks one)", c->path);
+    if (c->jo.range && cli_container_nsources() > 1) {
+        cli_err("%s: --range: a stream of several sources numbers its index points per "
+                "source (--src N picks one)", c->path);
         return CLI_USAGE;
     }
     int rc = run_decoder(c, cfg, (int)cli_container_src_at(0), buf, len, count);
+    const trace_in *whole = c->in;
     uint8_t *next;
     while (rc == CLI_OK && (next = cli_container_next_source(&len))) {
+        trace_in lane = { .buf = next, .len = len, .unwrapped = true };
+        c->in = &lane;
         rc = run_decoder(c, cfg, (int)cli_container_src_at(0), next, len, count);
         free(next);
     }
+    c->in = whole;
     return rc;
 }
 

@@ -5,8 +5,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 #include "decode_jobs.h"
 #include "jobs_piece.h"
 #include "util/grow.h"
@@ -96,13 +94,8 @@ typedef struct run {
  * again), so the resident set does not grow with the stream. */
 static void release(const jobs_cfg *c, const piece *p)
 {
-    if (!c->mapped)
-        return;
-    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    uintptr_t a = ((uintptr_t)(c->buf + p->from) + page - 1) & ~(page - 1);
-    uintptr_t b = (uintptr_t)(c->buf + p->to) & ~(page - 1);
-    if (b > a)
-        madvise((void *)a, b - a, MADV_DONTNEED);
+    if (c->mapped)
+        trace_in_drop_pages(c->buf, p->from, p->to);
 }
 
 static void *worker(void *arg)

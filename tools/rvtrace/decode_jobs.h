@@ -19,7 +19,8 @@ typedef struct jobs_cfg {
     cli_kind kind;              /* KIND_TE or KIND_NT */
     const void *native;         /* rvt_te_attrs or rvt_nt_cfg, as for one decoder */
     const rvt_mem *mem;         /* shared by the threads (mem.h) */
-    int src;                    /* N-Trace --src, -1: every source */
+    int src;                    /* N-Trace --src, -1: every source; E-Trace:
+                                   the encapsulated stream's srcID or -1 */
     const uint8_t *buf;
     size_t len;
     const rvt_index *idx;

@@ -18,6 +18,8 @@ typedef struct rec {
     piece *p;
     uint64_t adj;          /* decoder offset + adj = stream offset */
     bool dropping;         /* still in the events of bytes before p->rec */
+    bool counting;         /* instructions counted, not kept: the decoder
+                              counts them (no instruction events) */
     bool marked;           /* --range end: where the tail's retirement starts */
     size_t mark;
     uint64_t mark_insns;
@@ -69,6 +71,12 @@ static void te_prime(rvt_te_decoder *d, const rvt_te_attrs *a, const uint8_t *bu
         rvt_te_decoder_packet(d, &pkt, 0);
 }
 
+/* Decode from the piece's point through the next piece's sync packet,
+ * reading what the whole stream's reader reads (rvt_te_decoder_run_to).
+ * The point's own sync packet is decoded first, alone: a fresh decoder
+ * retires the instruction at a sync's address (11.1; the running decoder
+ * retired it as the end of its walk, in the piece before), so a counting
+ * piece's instructions are those decoded after it. */
 static void te_piece(const jobs_cfg *c, piece *p, rec *r)
 {
     int st = 0;
@@ -77,13 +85,32 @@ static void te_piece(const jobs_cfg *c, piece *p, rec *r)
         p->status = st ? st : RVT_ERR_STATE;
         return;
     }
+    if (c->src >= 0)            /* an encapsulated stream's srcID (its space, its events' src) */
+        rvt_te_decoder_set_source(d, (uint16_t)c->src);
+    rvt_te_decoder_set_events(d, !r->counting);
     if (p->state != RVT_INDEX_NONE)
         te_prime(d, c->native, c->buf, c->len, p->state);
     r->adj = p->from;
-    rvt_te_decoder_run(d, c->buf + p->from, c->len - (size_t)p->from);
-    rvt_te_dec_stats ds;
+    const uint8_t *b = c->buf + p->from;
+    size_t n = c->len - (size_t)p->from;
+    rvt_te_dec_stats ds = { 0 };
+    if (p->rec > p->from) {
+        size_t first = (size_t)(p->rec - p->from);
+        rvt_te_decoder_run_to(d, b, n, first);
+        rvt_te_decoder_stats(d, &ds);
+        r->adj = p->rec;
+        b += first;
+        n -= first;
+    }
+    uint64_t before = ds.instructions;
+    if (p->last)
+        rvt_te_decoder_run(d, b, n);
+    else
+        rvt_te_decoder_run_to(d, b, n, p->to - r->adj);
     rvt_te_decoder_stats(d, &ds);
     p->skipped = ds.skipped;
+    if (r->counting)
+        p->insns = ds.instructions - before;
     rvt_te_decoder_free(d);
 }
 
@@ -103,6 +130,32 @@ static size_t nt_prime(rvt_nt_decoder *d, const rvt_nt_cfg *cfg, const uint8_t *
     return n;
 }
 
+/* A counting piece: the decoder counts (no instruction events) and is
+ * given the bytes through the next piece's sync message, where the
+ * stream's MSEO framing ends a message (3.1-3.4), the point's own sync
+ * message first: what a fresh decoder counts for it is the piece
+ * before's.  Otherwise it reads on to the stream's end and is stopped at
+ * the first event past the piece. */
+static uint64_t nt_feed(rvt_nt_decoder *d, const jobs_cfg *c, const piece *p, const rec *r,
+                        int *st)
+{
+    const uint8_t *b = c->buf + p->from;
+    size_t n = c->len - (size_t)p->from;
+    if (!r->counting) {
+        *st = rvt_nt_decode(d, b, n);
+        return 0;
+    }
+    size_t first = (size_t)(p->rec - p->from);
+    rvt_nt_dec_stats ds;
+    *st = rvt_nt_decode(d, b, first);
+    rvt_nt_decoder_stats(d, &ds);
+    if (!p->last)
+        n = (size_t)(p->to - p->from);
+    if (*st >= 0)
+        *st = rvt_nt_decode(d, b + first, n - first);
+    return ds.insns;
+}
+
 static void nt_piece(const jobs_cfg *c, piece *p, rec *r)
 {
     int st = 0;
@@ -111,19 +164,23 @@ static void nt_piece(const jobs_cfg *c, piece *p, rec *r)
         p->status = st ? st : RVT_ERR_STATE;
         return;
     }
+    if (r->counting)
+        rvt_nt_decoder_set_events(d, RVT_NT_EVENTS_COUNT);
     size_t pre = 0;
     if (p->state != RVT_INDEX_NONE) {
         r->adj = 0;            /* offsets below p->rec: dropped */
         pre = nt_prime(d, c->native, c->buf, c->len, p->state);
     }
     r->adj = p->from - pre;
-    st = rvt_nt_decode(d, c->buf + p->from, c->len - (size_t)p->from);
+    uint64_t before = nt_feed(d, c, p, r, &st);
     if (st >= 0 && p->last)
         st = rvt_nt_decode_end(d);
     if (st < 0)
         p->status = st;
     rvt_nt_dec_stats ds;
     rvt_nt_decoder_stats(d, &ds);
+    if (r->counting)
+        p->insns = ds.insns - before;
     p->messages = ds.messages;
     p->wide_icnt = ds.wide_icnt;
     p->wide_icnt_offset = ds.wide_icnt ? ds.wide_icnt_offset + r->adj : UINT64_MAX;
@@ -132,7 +189,9 @@ static void nt_piece(const jobs_cfg *c, piece *p, rec *r)
 
 void piece_decode(const jobs_cfg *c, piece *p)
 {
-    rec r = { .c = c, .p = p, .dropping = true };
+    /* a --range end marks the tail's first instruction: per instruction */
+    rec r = { .c = c, .p = p, .dropping = true,
+              .counting = !c->keep_insns && p->tail == UINT64_MAX };
     if (c->kind == KIND_TE)
         te_piece(c, p, &r);
     else

@@ -79,3 +79,12 @@ void trace_in_close(trace_in *t)
     free(t->owned);
     *t = (trace_in){ 0 };
 }
+
+void trace_in_drop_pages(const uint8_t *buf, uint64_t from, uint64_t to)
+{
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t a = ((uintptr_t)(buf + from) + page - 1) & ~(page - 1);
+    uintptr_t b = (uintptr_t)(buf + to) & ~(page - 1);
+    if (b > a)
+        madvise((void *)a, b - a, MADV_DONTNEED);
+}

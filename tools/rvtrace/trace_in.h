@@ -21,5 +21,10 @@ typedef struct trace_in {
 /* Open path as kind k's stream; false after printing why. */
 bool trace_in_open(trace_in *t, const char *path, cli_kind k);
 void trace_in_close(trace_in *t);
+/* Give back the whole pages of a mapped stream buf[from..to) (nothing for
+ * a stream in memory): a private read-only mapping faults them in again
+ * from the file if they are read later, so a reader that goes forward
+ * keeps a bounded resident set whatever the file's size. */
+void trace_in_drop_pages(const uint8_t *buf, uint64_t from, uint64_t to);
 
 #endif

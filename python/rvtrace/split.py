@@ -1,0 +1,85 @@
+"""One trace split at its index (include/rvtrace/index.h), as `rvtrace
+decode --jobs` splits it (docs/parallel.md), for pieces decoded apart (on
+Dask workers, rvtrace.dask): the instructions of the pieces, in order, are
+exactly those of the whole decode.
+
+A piece starts at an index point (a sync packet/message a decoder can
+start from, after the support packet / Ownership message the point names)
+and goes through the next piece's sync unit: the walk up to a sync retires
+when the sync arrives (E-Trace 11.1, N-Trace I-CNT/F-ADDR), so it is this
+piece's, and what a fresh decoder retires for its own first sync is the
+piece before's.  The events' offsets are those of the packet/message that
+retired them (the push decoder's; the pull API hands out instructions it
+walked ahead, tagged with the packet it was at, so pieces use the push
+decoder)."""
+from collections import namedtuple
+
+from ._lib import ffi, lib
+from .errors import check
+
+# stream offsets: decode from start (after the state unit at `state`, or
+# None), keep instructions retired at rec or after and before stop (None:
+# the stream's end)
+Range = namedtuple("Range", "start rec stop state")
+WHOLE = Range(0, 0, None, None)
+INDEX_NONE = 2**64 - 1
+EV_INSN = 0
+DUMP_NOTEXT = 2
+# more than any packet or message is long: a piece reads this far past its
+# cut, so a damaged unit before the cut is read as the whole stream's reader
+# reads it (events past the cut stop the decoder)
+UNIT_MAX = 4096
+
+
+def ranges(trace, min_gap=0):
+    """The pieces of trace cut at its index points (points min_gap bytes
+    apart or more); [WHOLE] when the stream has no point past its start or
+    several sources (each source's state crosses the others' syncs)."""
+    buf, n = trace.stream()
+    out = ffi.new("rvt_index **")
+    check(lib.rvt_index_build(trace._cfg, buf, n, 0, min_gap, out), f"{trace.path}: index")
+    x = ffi.gc(out[0], lib.rvt_index_free)
+    pts = [lib.rvt_index_at(x, i) for i in range(lib.rvt_index_count(x))]
+    pts = [(p.offset, p.offset + p.size, None if p.state == INDEX_NONE else p.state)
+           for p in pts if p.offset > 0]
+    if not pts or lib.rvt_index_sources(x) > 1:
+        return [WHOLE]
+    cuts = [Range(0, 0, pts[0][1], None)]
+    for i, (off, end, state) in enumerate(pts):
+        cuts.append(Range(off, end, pts[i + 1][1] if i + 1 < len(pts) else None, state))
+    return cuts
+
+
+def _unit_size(trace, at):
+    """Bytes of the packet/message at `at` (the state unit a point names)."""
+    size = []
+
+    @ffi.callback("int(void *, const rvt_proto_item *)")
+    def first(ctx, it):
+        size.append(it.size)
+        return 1
+
+    tail = trace.data_slice(at, at + UNIT_MAX)
+    lib.rvt_proto_dump(trace._cfg, tail, len(tail), DUMP_NOTEXT, first, ffi.NULL, ffi.NULL)
+    return size[0] if size else 0
+
+
+def each_insn(trace, r, fn):
+    """fn(pc) for each instruction piece r of trace retires, in order."""
+    primer = b"" if r.state is None else trace.data_slice(r.state, r.state + _unit_size(trace, r.state))
+    shift = r.start - len(primer)
+    stop = INDEX_NONE if r.stop is None else r.stop
+
+    @ffi.callback("int(void *, const rvt_flow_event *)")
+    def on(ctx, ev):
+        if ev.kind != EV_INSN or ev.offset + shift < r.rec:
+            return 0
+        if ev.offset + shift >= stop:
+            return 1                    # the next piece's
+        fn(ev.pc)
+        return 0
+
+    d, mem = trace._decoder(on, ffi.NULL)
+    feed = primer + trace.data_slice(r.start, None if r.stop is None else r.stop + UNIT_MAX)
+    st = lib.rvt_proto_decoder_run(d, feed, len(feed))
+    check(st if st < 0 else 0, f"{trace.path}: decode")
