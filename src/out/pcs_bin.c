@@ -8,8 +8,9 @@
 #include "out/writers.h"
 
 /* Little-endian whatever the host. */
-static inline void put_le(rvt_obuf *b, const uint64_t *pcs, size_t n, unsigned bytes)
+static inline void put_le(rvt_pc_list *l, const uint64_t *pcs, size_t n, unsigned bytes)
 {
+    rvt_obuf *b = &l->b;
     unsigned char *p = (unsigned char *)rvt_obuf_reserve(b, 8 * n);
     for (size_t k = 0; k < n; k++) {
         uint64_t pc = pcs[k];
@@ -19,8 +20,8 @@ static inline void put_le(rvt_obuf *b, const uint64_t *pcs, size_t n, unsigned b
     rvt_obuf_commit(b, (char *)p);
 }
 
-static void put_32(rvt_obuf *b, const uint64_t *pcs, size_t n) { put_le(b, pcs, n, 4); }
-static void put_64(rvt_obuf *b, const uint64_t *pcs, size_t n) { put_le(b, pcs, n, 8); }
+static void put_32(rvt_pc_list *l, const uint64_t *pcs, size_t n) { put_le(l, pcs, n, 4); }
+static void put_64(rvt_pc_list *l, const uint64_t *pcs, size_t n) { put_le(l, pcs, n, 8); }
 
 static void *pcb_open(FILE *f, rvt_image *img)
 {
