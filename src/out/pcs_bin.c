@@ -3,19 +3,25 @@
  * PC little-endian in xlen/8 bytes, through the PC-list writers' buffer
  * and block walk (pc_list.h).  Fixed width rather than delta-coded: a
  * store per instruction to write, random access to read. */
+#include <string.h>
 #include "rvtrace/pcbin.h"
 #include "out/pc_list.h"
 #include "out/writers.h"
 
-/* Little-endian whatever the host. */
+/* Little-endian whatever the host: a little-endian host stores each pc
+ * as it is (one store, issue #18 "at the decoder's own speed"). */
 static inline void put_le(rvt_pc_list *l, const uint64_t *pcs, size_t n, unsigned bytes)
 {
     rvt_obuf *b = &l->b;
     unsigned char *p = (unsigned char *)rvt_obuf_reserve(b, 8 * n);
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = 0; k < n; k++, p += bytes) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        memcpy(p, &pcs[k], 8);          /* the bytes past `bytes` are overwritten next */
+#else
         uint64_t pc = pcs[k];
         for (unsigned i = 0; i < bytes; i++, pc >>= 8)
-            *p++ = (unsigned char)pc;
+            p[i] = (unsigned char)pc;
+#endif
     }
     rvt_obuf_commit(b, (char *)p);
 }
