@@ -708,8 +708,9 @@ static const char *const pass_goals[NPASSES] = {
 static void report_outputs(FILE *f, const long_result *L)
 {
     fprintf(f, "Output paths (issues #17, #18): the decoder feeding each writer a block at a time, its\n"
-               "output to /dev/null, as `rvtrace decode` does (E-Trace: the pull API, next_block and\n"
-               "next_event into rvt_out_block; N-Trace: RVT_NT_EVENTS_BLOCK through rvt_out_run).\n"
+               "output to /dev/null (E-Trace: the pull API, next_block and next_event into\n"
+               "rvt_out_block, where `rvtrace decode` still delivers one event per instruction;\n"
+               "N-Trace: RVT_NT_EVENTS_BLOCK through rvt_out_run, as `rvtrace decode` does).\n"
                "\"of plain\": of the plain decoder (events off), what the goals are judged by; \"of\n"
                "counter\": of the decoder delivering one event per instruction to a counter.\n\n"
                "| output | E-Trace M instr/s | of plain | of counter | N-Trace M instr/s | of plain | "
