@@ -1,7 +1,4 @@
-/* Issue 17 bench rows (sampling.h).  "Passes over the decoder's output":
- * each writer gets every event of the E-Trace decode of the long
- * workload, timed in CPU seconds against the plain decoder.  "Sampling
- * from CTR": one hart run gives the full per-function instruction counts
+/* Issue 17 bench rows (sampling.h).  "Sampling from CTR": one hart run gives the full per-function instruction counts
  * (every retired PC); another, with CTR recording (mctrcontrol 0x10007),
  * takes a branch-stack sample every `period` instructions and credits the
  * instructions of each sample's linear ranges (from one entry's target to
@@ -28,49 +25,6 @@ static double cpu_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* ---- passes over the decoder's output ---- */
-static int to_out(void *ctx, const rvt_flow_event *ev)
-{
-    return rvt_out_event(ctx, ev);
-}
-
-static int count_insn(void *ctx, const rvt_flow_event *ev)
-{
-    *(uint64_t *)ctx += ev->kind == RVT_EV_INSN;
-    return 0;
-}
-
-/* M instructions per CPU second of decode + writer (NULL: a counter). */
-static double pass_mips(const char *elf, const rvt_te_attrs *a, const uint8_t *te, size_t len,
-                        const char *writer)
-{
-    rvt_image *img = rvt_image_new();
-    FILE *f = tmpfile();
-    double mips = 0;
-    if (img && f && rvt_image_load_elf(img, elf) == 0) {
-        uint64_t n = 0;
-        double t0 = cpu_s();
-        rvt_out *o = writer ? rvt_out_open(rvt_out_find(writer), f, img) : NULL;
-        int st = 0;
-        rvt_te_decoder *d = rvt_te_decoder_new(a, img, o ? to_out : count_insn, o ? (void *)o : &n, &st);
-        if (d && (o || !writer)) {
-            rvt_te_decoder_run(d, te, len);
-            rvt_te_dec_stats ds;
-            rvt_te_decoder_stats(d, &ds);
-            n = ds.instructions;
-        }
-        rvt_te_decoder_free(d);
-        if (o)
-            rvt_out_free(o);
-        double t = cpu_s() - t0;
-        mips = t > 0 ? (double)n / t / 1e6 : 0;
-    }
-    if (f)
-        fclose(f);
-    rvt_image_free(img);
-    return mips;
 }
 
 /* ---- per-function profiles ---- */
@@ -276,15 +230,10 @@ static int ctr_row(const char *elf, uint64_t period, bench_ctr_row *row)
     return rc;
 }
 
-int bench_sampling_measure(const char *elf, const rvt_te_attrs *a, const uint8_t *te, size_t te_len,
-                           bench_sampling *s)
+int bench_sampling_measure(const char *elf, size_t te_len, bench_sampling *s)
 {
     memset(s, 0, sizeof *s);
     s->trace_bytes = te_len;
-    s->events_mips = pass_mips(elf, a, te, te_len, NULL);
-    s->lcov_mips = pass_mips(elf, a, te, te_len, "lcov");
-    s->listing_mips = pass_mips(elf, a, te, te_len, "coverage-listing");
-    s->lbr_mips = pass_mips(elf, a, te, te_len, "lbr");
     if (ctr_row(elf, LONG_PERIOD, &s->row[s->nrows]) == 0)
         s->nrows++;
     /* fpu.elf beside the long workload: enough functions for a top 20 */
@@ -311,18 +260,8 @@ static double share(double x, double of)
     return of > 0 ? 100.0 * x / of : 0;
 }
 
-void bench_sampling_report(FILE *f, const bench_sampling *s, double plain, const char *long_name)
+void bench_sampling_report(FILE *f, const bench_sampling *s, const char *long_name)
 {
-    fprintf(f, "## Passes over the decoder's output (%s, E-Trace all modes)\n\n", long_name);
-    fprintf(f, "| pass | M instr/s (CPU) | of the plain decoder | goal |\n|---|---:|---:|---|\n");
-    fprintf(f, "| plain decoder (events off) | %.0f | 100 %% | |\n", plain);
-    fprintf(f, "| decoder, every event to a counter | %.0f | %.0f %% | |\n", s->events_mips,
-            share(s->events_mips, plain));
-    fprintf(f, "| coverage: `--lcov` | %.0f | %.0f %% | >= 50 %% |\n", s->lcov_mips, share(s->lcov_mips, plain));
-    fprintf(f, "| coverage: `--coverage-listing` | %.0f | %.0f %% | >= 50 %% |\n", s->listing_mips,
-            share(s->listing_mips, plain));
-    fprintf(f, "| branch samples: `--lbr` (period %u) | %.0f | %.0f %% | |\n\n", RVT_LBR_DEFAULT_PERIOD,
-            s->lbr_mips, share(s->lbr_mips, plain));
     fprintf(f, "## Sampling from CTR (32 entries) against the full trace\n\n");
     fprintf(f, "| workload | instructions | period | samples | functions run | top-N overlap | "
                "mean rank error | PCs run / in sampled ranges | hart CPU s: plain / sampling | "

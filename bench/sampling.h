@@ -1,6 +1,6 @@
-/* Bench rows of issue 17 (bench/sampling.c): the coverage and branch-
- * sample passes over the E-Trace decoder's output on the long workload,
- * and how close a profile from CTR samples comes to the full trace's. */
+/* Bench rows of issue 17 (bench/sampling.c): how close a profile from
+ * CTR samples comes to the full trace's (the passes over the decoders'
+ * output, lbr and coverage among them, are bench.c's output table). */
 #ifndef RVT_BENCH_SAMPLING_H
 #define RVT_BENCH_SAMPLING_H
 
@@ -23,8 +23,6 @@ typedef struct bench_ctr_row {
 #define BENCH_CTR_ROWS 3
 
 typedef struct bench_sampling {
-    double events_mips;         /* decoder delivering events to a counter */
-    double lcov_mips, listing_mips, lbr_mips;   /* ... to a writer */
     uint64_t trace_bytes;       /* the long workload's E-Trace stream */
     bench_ctr_row row[BENCH_CTR_ROWS];  /* the long workload, fpu.elf (90 functions), pgo.elf */
     size_t nrows;
@@ -32,9 +30,7 @@ typedef struct bench_sampling {
 } bench_sampling;
 
 /* te: the E-Trace stream of a run of elf with attributes a. */
-int bench_sampling_measure(const char *elf, const rvt_te_attrs *a, const uint8_t *te, size_t te_len,
-                           bench_sampling *s);
-/* plain_mips: the decoder with events off (the long table's row). */
-void bench_sampling_report(FILE *f, const bench_sampling *s, double plain_mips, const char *long_name);
+int bench_sampling_measure(const char *elf, size_t te_len, bench_sampling *s);
+void bench_sampling_report(FILE *f, const bench_sampling *s, const char *long_name);
 
 #endif

@@ -49,6 +49,7 @@ struct rvt_te_decoder {
     uint8_t priv;
     bool ctx_known;             /* last_ctx holds the context last reported */
     uint64_t last_ctx;
+    uint64_t time;              /* the last time reported, unwrapped (time_event) */
     uint16_t source;            /* rvt_te_decoder_set_source: its events' src */
     uint64_t offset;
     const rvt_te_pkt *pkt;
@@ -736,10 +737,33 @@ static void context_event(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t at, b
     event(d, RVT_EV_CONTEXT, at, p->context, 0, NULL);
 }
 
+/* E-Trace 2.0 7.3 (Timestamping), tables 7.1-7.3: a format 3's time field
+ * (present unless notime) as an RVT_EV_TIME at the packet's instruction,
+ * so that profiles and timelines get the trace's time base.  The field
+ * holds the time's low time_width bits: a value below the last one means
+ * it wrapped, and the reported time keeps counting up. */
+static void time_event(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t at)
+{
+    if (d->a.version != RVT_TE_V20 || d->a.notime || !d->a.time_width)
+        return;
+    uint64_t mask = rvt_mask(d->a.time_width), t = (d->time & ~mask) | (p->time & mask);
+    if (t < d->time && mask != UINT64_MAX)
+        t += mask + 1;
+    d->time = t;
+    event(d, RVT_EV_TIME, at, t, 0, NULL);
+}
+
+/* What a format 3 reports beside the address: context and time. */
+static void f3_stamps(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t at, bool force_ctx)
+{
+    context_event(d, p, at, force_ctx);
+    time_event(d, p, at);
+}
+
 static int process_f3(rvt_te_decoder *d, const rvt_te_pkt *p)
 {
     if (p->subformat == 2)
-        return te_space(d, p), context_event(d, p, d->pc, true), 0;
+        return te_space(d, p), f3_stamps(d, p, d->pc, true), 0;
     if (d->sync.state == RVT_FLOW_RESOLVE)
         d->sync.state = RVT_FLOW_DECODE;
     uint64_t address = p->address << d->a.iaddress_lsb;
@@ -771,7 +795,7 @@ static int process_f3(rvt_te_decoder *d, const rvt_te_pkt *p)
             event(d, RVT_EV_PRIV, address, p->privilege, 0, NULL);
         }
         if (!resync)
-            context_event(d, p, address, false);
+            f3_stamps(d, p, address, false);
     }
     te_space(d, p);    /* the walk to address was in the old space */
     if (resync) {
@@ -793,7 +817,7 @@ static int process_f3(rvt_te_decoder *d, const rvt_te_pkt *p)
         }
         if (priv_changed || start)
             event(d, RVT_EV_PRIV, address, p->privilege, 0, NULL);
-        context_event(d, p, address, start);
+        f3_stamps(d, p, address, start);
         d->pc = address;
         d->last_pc = address;
         retire(d, address);

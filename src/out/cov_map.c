@@ -70,7 +70,7 @@ rvt_cov *rvt_cov_new(rvt_image *img)
         return NULL;
     c->img = img;
     c->prev_ways = &c->no_branch;
-    if (img && !map_code(c)) {
+    if (!(c->blk = calloc(RVT_COV_BLOCKS, sizeof *c->blk)) || (img && !map_code(c))) {
         rvt_cov_free(c);
         return NULL;
     }
@@ -84,6 +84,7 @@ void rvt_cov_free(rvt_cov *c)
     for (size_t i = 0; i < c->nrange; i++)
         free_range(&c->range[i]);
     free(c->range);
+    free(c->blk);
     free(c);
 }
 
@@ -126,12 +127,18 @@ static uint8_t decode_kind(rvt_cov *c, rvt_cov_range *r, size_t k, uint64_t pc)
     return r->kind[k] = (uint8_t)(COV_DECODED | (branch ? COV_BRANCH : 0) | len);
 }
 
+/* The previous instruction's outcome, if it was a conditional branch,
+ * now that pc retires after it. */
+static inline void outcome(rvt_cov *c, uint64_t pc)
+{
+    c->prev_ways->fall += pc == c->prev_fall;
+    c->prev_ways->taken += pc == c->prev_target && pc != c->prev_fall;
+}
+
 /* The instruction at pc retired; returns its length (to walk a block). */
 static unsigned insn(rvt_cov *c, uint64_t pc)
 {
-    /* the previous instruction's outcome, if it was a conditional branch */
-    c->prev_ways->fall += pc == c->prev_fall;
-    c->prev_ways->taken += pc == c->prev_target && pc != c->prev_fall;
+    outcome(c, pc);
     c->prev_ways = &c->no_branch;
     c->insns++;
     rvt_cov_range *r = range_of(c, pc);
@@ -151,12 +158,79 @@ static unsigned insn(rvt_cov *c, uint64_t pc)
     return kd & COV_LEN;
 }
 
-void rvt_cov_block(rvt_cov *c, const rvt_block *b)
+/* One instruction after another, each counted on its own. */
+static void insn_by_insn(rvt_cov *c, const rvt_block *b)
 {
     uint64_t pc = b->start_pc;
     for (uint64_t n = 1; n < b->ninsn; n++)     /* all but the last move on by their length */
         pc += insn(c, pc);
     insn(c, b->end_pc);
+}
+
+/* The entry's held-back retirements to its instructions. */
+static void settle_blk(rvt_cov_blk *e)
+{
+    if (!e->count)
+        return;
+    rvt_cov_range *r = e->range;
+    for (uint32_t i = 0, k = e->k; i < e->n; i++) {
+        r->exec[k] += e->count;
+        k += (r->kind[k] & COV_LEN) / 2;
+    }
+    e->count = 0;
+}
+
+void rvt_cov_settle(rvt_cov *c)
+{
+    for (size_t i = 0; i < RVT_COV_BLOCKS; i++)
+        settle_blk(&c->blk[i]);
+}
+
+/* e made b's entry: its instructions decoded, one range holding them all
+ * and their lengths leading to b's last one; false (e left empty) when
+ * not so. */
+static bool fill_blk(rvt_cov *c, rvt_cov_blk *e, const rvt_block *b)
+{
+    settle_blk(e);
+    e->n = 0;
+    rvt_cov_range *r = range_of(c, b->start_pc);
+    if (!r || b->ninsn > RVT_COV_BLOCK_MAX || b->end_pc - r->start >= r->end - r->start)
+        return false;
+    size_t k = (size_t)((b->start_pc - r->start) >> 1), last = k;
+    uint64_t pc = b->start_pc;
+    for (uint64_t i = 0; i < b->ninsn; i++) {
+        if (pc - r->start >= r->end - r->start)
+            return false;
+        last = (size_t)((pc - r->start) >> 1);
+        uint8_t kd = r->kind[last] ? r->kind[last] : decode_kind(c, r, last, pc);
+        if (i + 1 < b->ninsn)
+            pc += kd & COV_LEN;
+    }
+    if (pc != b->end_pc)
+        return false;
+    uint8_t kd = r->kind[last];
+    *e = (rvt_cov_blk){ b->start_pc, b->end_pc, 0, (uint32_t)b->ninsn, (uint32_t)k, r,
+                        kd & COV_BRANCH ? &r->ways[last] : &c->no_branch, pc + (kd & COV_LEN),
+                        pc + (uint64_t)(int64_t)r->imm[last] };
+    return true;
+}
+
+/* A block counted once in its entry: the previous block's outcome from
+ * its first pc, as insn() does; only its last instruction can be a
+ * branch (rvt_block), so the others record none. */
+void rvt_cov_block(rvt_cov *c, const rvt_block *b)
+{
+    rvt_cov_blk *e = &c->blk[(b->start_pc >> 1) & (RVT_COV_BLOCKS - 1)];
+    if ((e->start != b->start_pc || e->n != b->ninsn || e->end != b->end_pc || !e->n) && !fill_blk(c, e, b)) {
+        insn_by_insn(c, b);
+        return;
+    }
+    outcome(c, b->start_pc);
+    c->insns += e->n;
+    e->count++;
+    c->prev_ways = e->last_ways;
+    c->prev_fall = e->last_fall;
+    c->prev_target = e->last_target;
 }
 
 void rvt_cov_event(rvt_cov *c, const rvt_flow_event *ev)

@@ -30,8 +30,25 @@ typedef struct rvt_cov_range {
     rvt_cov_ways *ways;
 } rvt_cov_range;
 
+/* A block's retirements not yet added to its instructions' counts
+ * (issue #17 "Speed": a block is counted once, not per instruction; its
+ * instructions get the count when the entry is reused or the map
+ * settled).  Direct mapped by start pc. */
+#define RVT_COV_BLOCKS 2048u
+#define RVT_COV_BLOCK_MAX 256u      /* longer blocks go instruction by instruction */
+typedef struct rvt_cov_blk {
+    uint64_t start, end;        /* first and last instruction */
+    uint64_t count;             /* retirements not in exec[] yet */
+    uint32_t n;                 /* instructions; 0: empty entry */
+    uint32_t k;                 /* start's halfword index in range */
+    rvt_cov_range *range;       /* holds all of it */
+    rvt_cov_ways *last_ways;    /* the last instruction's outcomes (no_branch if none) */
+    uint64_t last_fall, last_target;
+} rvt_cov_blk;
+
 typedef struct rvt_cov {
     rvt_image *img;
+    rvt_cov_blk *blk;           /* RVT_COV_BLOCKS entries */
     rvt_cov_range *range;
     size_t nrange, last;    /* last: the range the previous PC was in */
     rvt_cov_ways *prev_ways;    /* the previous instruction's outcome counts */
@@ -49,8 +66,11 @@ void rvt_cov_event(rvt_cov *c, const rvt_flow_event *ev);
 /* A block's instructions (out.h rvt_out_writer.block), as their events. */
 struct rvt_block;
 void rvt_cov_block(rvt_cov *c, const struct rvt_block *b);
-/* The counts of the instruction at pc into *out; false (zeros) outside
- * every range. */
+/* Adds the block counts held back to the instructions' (exec): before
+ * reading the map (rvt_cov_get, the ranges' exec). */
+void rvt_cov_settle(rvt_cov *c);
+/* The counts of the instruction at pc into *out (settled: rvt_cov_settle);
+ * false (zeros) outside every range. */
 bool rvt_cov_get(const rvt_cov *c, uint64_t pc, rvt_cov_cell *out);
 
 /* The state of the coverage writers: the output and the map.  open and

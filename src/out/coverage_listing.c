@@ -76,6 +76,7 @@ static void write_range(rvt_cov_out *o, const rvt_cov_range *r, cl_totals *t)
 static void coverage_listing_finish(void *state)
 {
     rvt_cov_out *o = state;
+    rvt_cov_settle(o->cov);         /* the block counts held back */
     cl_totals t = { 0 };
     fputs("# rvtrace coverage-listing 1\n", o->f);
     for (size_t i = 0; i < o->cov->nrange; i++)

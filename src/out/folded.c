@@ -9,19 +9,41 @@
 #include "out/writers.h"
 #include "out/fmt.h"
 
+/* A new hart's stack, empty, at the end of fo->harts; NULL when out of
+ * memory. */
+static fo_hart *add_hart(rvt_folded *fo, uint16_t src, rvt_image *img)
+{
+    fo_hart **g = rvt_grow(fo->harts, &fo->hart_cap, fo->nharts + 1, sizeof *g, 4);
+    if (!g)
+        return NULL;
+    fo->harts = g;
+    fo_hart *h = malloc(sizeof *h);
+    if (!h)
+        return NULL;
+    rvt_cs_init(&h->cs, img);
+    h->src = src;
+    h->prev_leaf = NULL;
+    h->cur = SIZE_MAX;
+    h->deep = h->have_time = false;
+    h->time = 0;
+    g[fo->nharts++] = h;
+    return h;
+}
+
 rvt_folded *rvt_folded_new(rvt_image *img)
 {
     rvt_folded *fo = calloc(1, sizeof *fo);
     if (!fo)
         return NULL;
-    rvt_cs_init(&fo->cs, img);
     fo->cur = SIZE_MAX;
     fo->index_cap = 256;
     fo->index = calloc(fo->index_cap, sizeof *fo->index);
-    if (!fo->index) {
-        free(fo);
+    fo_hart *h = fo->index ? add_hart(fo, 0, img) : NULL;
+    if (!h) {
+        rvt_folded_free(fo);
         return NULL;
     }
+    fo->cs = &h->cs;
     return fo;
 }
 
@@ -29,6 +51,9 @@ void rvt_folded_free(rvt_folded *fo)
 {
     if (!fo)
         return;
+    for (size_t i = 0; i < fo->nharts; i++)
+        free(fo->harts[i]);
+    free(fo->harts);
     free(fo->ents);
     free(fo->index);
     free(fo->pool);
@@ -38,9 +63,9 @@ void rvt_folded_free(rvt_folded *fo)
 static uint64_t stack_hash(const rvt_folded *fo, const char *leaf)
 {
     uint64_t h = 1469598103934665603ull;           /* FNV-1a over the pointers */
-    unsigned n = rvt_cs_named(&fo->cs);
+    unsigned n = rvt_cs_named(fo->cs);
     for (unsigned i = 0; i <= n; i++) {
-        h ^= (uint64_t)(uintptr_t)(i < n ? fo->cs.stk[i] : leaf);
+        h ^= (uint64_t)(uintptr_t)(i < n ? fo->cs->stk[i] : leaf);
         h *= 1099511628211ull;
     }
     return h;
@@ -48,10 +73,10 @@ static uint64_t stack_hash(const rvt_folded *fo, const char *leaf)
 
 static bool same_stack(const rvt_folded *fo, const fo_entry *e, const char *leaf)
 {
-    unsigned n = rvt_cs_named(&fo->cs);
+    unsigned n = rvt_cs_named(fo->cs);
     if (e->len != n + 1 || fo->pool[e->off + n] != leaf)
         return false;
-    return memcmp(&fo->pool[e->off], fo->cs.stk, n * sizeof fo->cs.stk[0]) == 0;
+    return memcmp(&fo->pool[e->off], fo->cs->stk, n * sizeof fo->cs->stk[0]) == 0;
 }
 
 static bool grow_index(rvt_folded *fo)
@@ -74,7 +99,7 @@ static bool grow_index(rvt_folded *fo)
 
 static size_t add_entry(rvt_folded *fo, uint64_t h, const char *leaf)
 {
-    unsigned n = rvt_cs_named(&fo->cs);
+    unsigned n = rvt_cs_named(fo->cs);
     if (fo->nents >= UINT32_MAX - 1)
         return SIZE_MAX;
     fo_entry *e = rvt_grow(fo->ents, &fo->cap, fo->nents + 1, sizeof *e, 64);
@@ -85,7 +110,7 @@ static size_t add_entry(rvt_folded *fo, uint64_t h, const char *leaf)
     if (!p)
         return SIZE_MAX;
     fo->pool = p;
-    memcpy(&fo->pool[fo->npool], fo->cs.stk, n * sizeof fo->cs.stk[0]);
+    memcpy(&fo->pool[fo->npool], fo->cs->stk, n * sizeof fo->cs->stk[0]);
     fo->pool[fo->npool + n] = leaf;
     fo->ents[fo->nents] = (fo_entry){ h, fo->npool, n + 1, 0, 0 };
     fo->npool += n + 1;
@@ -125,9 +150,41 @@ static void end_run(rvt_folded *fo)
 void rvt_folded_restack(rvt_folded *fo)
 {
     end_run(fo);
-    fo->cur = lookup(fo, fo->cs.leaf);
-    fo->cs.dirty = false;
-    fo->deep = fo->cs.depth > RVT_CS_MAX_DEPTH;
+    fo->cur = lookup(fo, fo->cs->leaf);
+    fo->cs->dirty = false;
+    fo->deep = fo->cs->depth > RVT_CS_MAX_DEPTH;
+}
+
+/* The current hart's run state into its record, src's out of its own
+ * (a new, empty stack when src is new).  Out of memory: the current hart
+ * stays, its stack forgotten, as at a loss. */
+void rvt_folded_switch(rvt_folded *fo, uint16_t src)
+{
+    end_run(fo);
+    fo_hart *h = fo->harts[fo->hart];
+    h->prev_leaf = fo->prev_leaf;
+    h->cur = fo->cur;
+    h->deep = fo->deep;
+    h->have_time = fo->have_time;
+    h->time = fo->time;
+    size_t k = 0;
+    while (k < fo->nharts && fo->harts[k]->src != src)
+        k++;
+    if (k == fo->nharts && !add_hart(fo, src, fo->cs->img)) {
+        rvt_cs_reset(fo->cs);
+        fo->cur = SIZE_MAX;
+        return;
+    }
+    h = fo->harts[k];
+    fo->hart = k;
+    fo->src = src;
+    fo->cs = &h->cs;
+    fo->cs->dirty = true;           /* the next instruction finds its entry */
+    fo->prev_leaf = h->prev_leaf;
+    fo->cur = h->cur;
+    fo->deep = h->deep;
+    fo->have_time = h->have_time;
+    fo->time = h->time;
 }
 
 /* Time passes with the current stack: the cycles since the last
@@ -142,11 +199,12 @@ static void time_event(rvt_folded *fo, uint64_t t)
 
 void rvt_folded_event(rvt_folded *fo, const rvt_flow_event *ev)
 {
+    rvt_folded_src(fo, ev->src);
     if (ev->kind == RVT_EV_INSN) {
         rvt_folded_insn(fo, ev->pc);
         return;
     }
-    rvt_cs_event(&fo->cs, ev);          /* traps, losses */
+    rvt_cs_event(fo->cs, ev);          /* traps, losses */
     if (ev->kind == RVT_EV_TIME)
         time_event(fo, ev->aux);
     else if (ev->kind == RVT_EV_LOST || ev->kind == RVT_EV_ERROR || ev->kind == RVT_EV_STOP) {
@@ -174,13 +232,14 @@ static void visit_skip(void *ctx, uint64_t n)
 {
     fo_visit *w = ctx;
     w->fo->n += n;                      /* same leaf, no stack effect */
-    w->fo->cs.effect = RVT_CS_NONE;
+    w->fo->cs->effect = RVT_CS_NONE;
 }
 
 void rvt_folded_block(rvt_folded *fo, const rvt_block *b, void (*each)(void *ctx, uint64_t pc), void *ctx)
 {
+    rvt_folded_src(fo, b->src);
     fo_visit w = { fo, each, ctx };
-    rvt_block_visit(b, fo->cs.img, &fo->span, &(rvt_block_visitor){ visit_insn, visit_skip, &w });
+    rvt_block_visit(b, fo->cs->img, &fo->span, &(rvt_block_visitor){ visit_insn, visit_skip, &w });
 }
 
 void rvt_folded_each(rvt_folded *fo, rvt_folded_fn fn, void *ctx)
@@ -203,10 +262,19 @@ static void put_frame(FILE *f, const rvt_image *img, bool several, const char *n
     fputs(name, f);
 }
 
+/* The deepest stack any hart reached. */
+static uint64_t max_depth(const rvt_folded *fo)
+{
+    uint64_t d = 0;
+    for (size_t i = 0; i < fo->nharts; i++)
+        d = fo->harts[i]->cs.max_depth > d ? fo->harts[i]->cs.max_depth : d;
+    return d;
+}
+
 void rvt_folded_write(rvt_folded *fo, FILE *f)
 {
     end_run(fo);
-    bool several = fo->cs.img && rvt_image_file_count(fo->cs.img) > 1;
+    bool several = fo->cs->img && rvt_image_file_count(fo->cs->img) > 1;
     for (size_t i = 0; i < fo->nents; i++) {
         const fo_entry *e = &fo->ents[i];
         if (!e->count)
@@ -214,7 +282,7 @@ void rvt_folded_write(rvt_folded *fo, FILE *f)
         for (uint32_t k = 0; k < e->len; k++) {
             if (k)
                 fputc(';', f);
-            put_frame(f, fo->cs.img, several, fo->pool[e->off + k]);
+            put_frame(f, fo->cs->img, several, fo->pool[e->off + k]);
         }
         fprintf(f, " %llu\n", (unsigned long long)e->count);
     }
@@ -223,7 +291,7 @@ void rvt_folded_write(rvt_folded *fo, FILE *f)
     if (fo->deep_insns)
         fprintf(f, "# rvtrace: %llu instructions ran deeper than %u frames (deepest %llu); "
                 "their stacks keep the %u outermost frames and the leaf\n",
-                (unsigned long long)fo->deep_insns, RVT_CS_MAX_DEPTH, (unsigned long long)fo->cs.max_depth,
+                (unsigned long long)fo->deep_insns, RVT_CS_MAX_DEPTH, (unsigned long long)max_depth(fo),
                 RVT_CS_MAX_DEPTH);
 }
 

@@ -22,8 +22,23 @@ typedef struct fo_entry {
     uint64_t cycles;            /* time (RVT_EV_TIME units) spent with it */
 } fo_entry;
 
-typedef struct rvt_folded {
+/* One hart's (source's) call stack and where its counts go: each hart
+ * keeps its own (issue #17: several harts in one trace interleave), the
+ * current one's run state lives in rvt_folded while it runs. */
+typedef struct fo_hart {
     rvt_callstack cs;
+    uint16_t src;
+    const char *prev_leaf;
+    size_t cur;
+    bool deep, have_time;
+    uint64_t time;
+} fo_hart;
+
+typedef struct rvt_folded {
+    rvt_callstack *cs;          /* the current hart's (harts[hart]) */
+    uint16_t src;               /* the current hart's source id */
+    fo_hart **harts;            /* every hart seen, in order */
+    size_t nharts, hart_cap, hart;
     uint64_t deep_insns;        /* instructions retired deeper than RVT_CS_MAX_DEPTH */
     const char *prev_leaf;
     size_t cur;                 /* entry of the current stack, or SIZE_MAX */
@@ -46,14 +61,24 @@ typedef struct rvt_folded {
 
 rvt_folded *rvt_folded_new(rvt_image *img);
 void rvt_folded_event(rvt_folded *fo, const rvt_flow_event *ev);
+/* Internal to rvt_folded_src: make src's stack the current one. */
+void rvt_folded_switch(rvt_folded *fo, uint16_t src);
+/* The events and blocks that follow are source src's (N-Trace SRC,
+ * encapsulation srcID): its own call stack.  rvt_folded_event and
+ * rvt_folded_block call it; callers of rvt_folded_insn call it first. */
+static inline void rvt_folded_src(rvt_folded *fo, uint16_t src)
+{
+    if (src != fo->src)
+        rvt_folded_switch(fo, src);
+}
 /* Internal to rvt_folded_insn: count the run, find the entry of the
  * changed stack. */
 void rvt_folded_restack(rvt_folded *fo);
 /* rvt_folded_event for an RVT_EV_INSN at pc: the hot path, inline. */
 static inline void rvt_folded_insn(rvt_folded *fo, uint64_t pc)
 {
-    const char *leaf = rvt_cs_insn(&fo->cs, pc);
-    if (fo->cs.dirty || leaf != fo->prev_leaf || fo->cur == SIZE_MAX)
+    const char *leaf = rvt_cs_insn(fo->cs, pc);
+    if (fo->cs->dirty || leaf != fo->prev_leaf || fo->cur == SIZE_MAX)
         rvt_folded_restack(fo);
     fo->n++;
     fo->prev_leaf = leaf;

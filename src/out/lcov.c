@@ -147,6 +147,7 @@ static void load_dwarf(rvt_dw_info *dw, rvt_image *img)
 static void lcov_finish(void *state)
 {
     rvt_cov_out *o = state;
+    rvt_cov_settle(o->cov);         /* the block counts held back */
     rvt_dw_info dw = { 0 };
     load_dwarf(&dw, o->cov->img);
     write_files(o->f, o->cov, &dw);

@@ -18,7 +18,7 @@ void rvt_pc_list_event(void *state, const rvt_flow_event *ev)
 {
     rvt_pc_list *l = state;
     if (ev->kind == RVT_EV_INSN)
-        l->put(&l->b, &ev->pc, 1);
+        l->put(l, &ev->pc, 1);
 }
 
 void rvt_pc_list_block(void *state, const rvt_block *b)
@@ -32,16 +32,16 @@ void rvt_pc_list_block(void *state, const rvt_block *b)
             pcs[k] = pc;
             pc = rvt_shape_next(sh, k, pc);
         }
-        l->put(&l->b, pcs, sh->n);
+        l->put(l, pcs, sh->n);
         return;
     }
     /* a shape not kept: walked here; the last pc is the block's */
     for (uint64_t k = 0; k + 1 < b->ninsn; k++) {
-        l->put(&l->b, &pc, 1);
+        l->put(l, &pc, 1);
         const rvt_insn *i = l->shapes.img ? rvt_image_insn(l->shapes.img, pc) : NULL;
         pc += i ? i->len : 4;
     }
-    l->put(&l->b, &b->end_pc, 1);
+    l->put(l, &b->end_pc, 1);
 }
 
 void rvt_pc_list_finish(void *state)

@@ -8,11 +8,17 @@
 #include "out/block_shape.h"
 #include "out/fmt.h"
 
-/* Writes pcs[0..n) (n <= RVT_SHAPE_MAX) to b. */
-typedef void (*rvt_pc_put)(rvt_obuf *b, const uint64_t *pcs, size_t n);
+struct rvt_pc_list;
+/* Writes pcs[0..n) (n <= RVT_SHAPE_MAX) to l->b. */
+typedef void (*rvt_pc_put)(struct rvt_pc_list *l, const uint64_t *pcs, size_t n);
 
 typedef struct rvt_pc_list {
     rvt_pc_put put;
+    /* The text writer's (pcs.c) digits of the last pc >> 8: consecutive
+     * pcs share them, only the last two digits are new. */
+    uint64_t hi;                /* that pc >> 8; 0: none (pcs below 256 take the long way) */
+    char hi_digits[16];
+    unsigned hi_len;
     rvt_shapes shapes;
     rvt_obuf b;
 } rvt_pc_list;

@@ -3,24 +3,31 @@
  * PC little-endian in xlen/8 bytes, through the PC-list writers' buffer
  * and block walk (pc_list.h).  Fixed width rather than delta-coded: a
  * store per instruction to write, random access to read. */
+#include <string.h>
 #include "rvtrace/pcbin.h"
 #include "out/pc_list.h"
 #include "out/writers.h"
 
-/* Little-endian whatever the host. */
-static inline void put_le(rvt_obuf *b, const uint64_t *pcs, size_t n, unsigned bytes)
+/* Little-endian whatever the host: a little-endian host stores each pc
+ * as it is (one store, issue #18 "at the decoder's own speed"). */
+static inline void put_le(rvt_pc_list *l, const uint64_t *pcs, size_t n, unsigned bytes)
 {
+    rvt_obuf *b = &l->b;
     unsigned char *p = (unsigned char *)rvt_obuf_reserve(b, 8 * n);
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = 0; k < n; k++, p += bytes) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        memcpy(p, &pcs[k], 8);          /* the bytes past `bytes` are overwritten next */
+#else
         uint64_t pc = pcs[k];
         for (unsigned i = 0; i < bytes; i++, pc >>= 8)
-            *p++ = (unsigned char)pc;
+            p[i] = (unsigned char)pc;
+#endif
     }
     rvt_obuf_commit(b, (char *)p);
 }
 
-static void put_32(rvt_obuf *b, const uint64_t *pcs, size_t n) { put_le(b, pcs, n, 4); }
-static void put_64(rvt_obuf *b, const uint64_t *pcs, size_t n) { put_le(b, pcs, n, 8); }
+static void put_32(rvt_pc_list *l, const uint64_t *pcs, size_t n) { put_le(l, pcs, n, 4); }
+static void put_64(rvt_pc_list *l, const uint64_t *pcs, size_t n) { put_le(l, pcs, n, 8); }
 
 static void *pcb_open(FILE *f, rvt_image *img)
 {

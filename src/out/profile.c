@@ -126,7 +126,7 @@ static void leaf_image(rvt_profile *p, const char *leaf, uint64_t pc)
 
 static inline __attribute__((always_inline)) void insn(rvt_profile *p, const rvt_flow_event *ev)
 {
-    const rvt_callstack *cs = &p->fo->cs;
+    const rvt_callstack *cs = p->fo->cs;
     if (cs->leaf != p->last_leaf)
         leaf_image(p, cs->leaf, ev->pc);
     if (ev->priv != p->run_priv || ev->src != p->run_src) {
@@ -158,6 +158,7 @@ int rvt_profile_event(void *ctx, const rvt_flow_event *ev)
 {
     rvt_profile *p = ctx;
     if (ev->kind == RVT_EV_INSN) {          /* the hot path */
+        rvt_folded_src(p->fo, ev->src);
         rvt_folded_insn(p->fo, ev->pc);
         insn(p, ev);
         return 0;

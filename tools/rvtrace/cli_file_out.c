@@ -81,6 +81,13 @@ int cli_file_outs_run(cli_file_outs *fo, const rvt_flow_event *ev)
     return CLI_OK;
 }
 
+void cli_file_outs_block(cli_file_outs *fo, const struct rvt_block *b)
+{
+    for (size_t k = 0; k < fo->n; k++)
+        if (fo->out[k])
+            rvt_out_block(fo->out[k], b);
+}
+
 int cli_file_outs_close(cli_file_outs *fo)
 {
     int rc = CLI_OK;

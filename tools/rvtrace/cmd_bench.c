@@ -6,7 +6,8 @@ int bench_main(int argc, char **argv);
 
 const char cmd_bench_help[] =
     "usage: rvtrace bench [--programs DIR] [--out FILE] [--long NAME.elf] [--quick]\n"
-    "                     [--interop DIR] [--interop-only] [--decoders-only]\n"
+    "                     [--wrapped-mib N] [--wrapped-only] [--interop DIR]\n"
+    "                     [--interop-only] [--decoders-only] [--passes-only]\n"
     "\n"
     "Measure every workload of DIR (default: programs) through every trace\n"
     "mode: bits per retired instruction for each E-Trace and N-Trace mode, and\n"
@@ -22,6 +23,10 @@ const char cmd_bench_help[] =
     "  --interop-only  only the comparison with the references, on stdout\n"
     "  --decoders-only  the decoder rows alone (instruction-level and block\n"
     "                  decoders, best of 3 runs): printed, and replaced in FILE\n"
+    "  --passes-only   the output-paths table alone (each writer fed by the\n"
+    "                  decoders over the long workload), on stdout\n"
+    "  --wrapped-mib N  the wrapped sink buffer's size (default 1024 MiB)\n"
+    "  --wrapped-only  only the wrapped sink buffer's decode, on stdout\n"
     "Run from the source tree, or give --programs and --out.\n";
 
 int cmd_bench(int argc, char **argv)
