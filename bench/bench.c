@@ -794,9 +794,6 @@ static int update_decoder_rows(const char *path, const long_result *L)
     return st == 0 ? rename(tmp, path) : -1;
 }
 
-static void report(FILE *f, workload *w, size_t n, const long_result *L, const char *long_name,
-                   const interop_result *ir)
-
 /* What each output path's goal is judged by (issues #17 "Speed", #18
  * "Output at the decoder's speed"). */
 static const char *const pass_goals[NPASSES] = {
@@ -829,7 +826,8 @@ static void report_outputs(FILE *f, const long_result *L)
     fputc('\n', f);
 }
 
-static void report(FILE *f, workload *w, size_t n, const long_result *L, const char *long_name)
+static void report(FILE *f, workload *w, size_t n, const long_result *L, const char *long_name,
+                   const interop_result *ir)
 {
     fprintf(f, "# rvtrace benchmark results\n\n");
     machine_info(f);
