@@ -255,6 +255,10 @@ typedef struct rvt_te_dec_stats {
      * synchronisation packet: the instructions they stand for are lost
      * (E-Trace packets carry no instruction count). */
     uint64_t skipped;
+    /* Whole flushes of the decoded-instruction/block cache: code changed
+     * (rvt_te_decoder_flush), or more address spaces met than the cache
+     * tells apart; switching between known spaces flushes nothing. */
+    uint64_t cache_flushes;
 } rvt_te_dec_stats;
 
 /* NULL with *status RVT_ERR_INVAL when a is NULL or the attributes fail

@@ -240,6 +240,7 @@ int rvt_te_decoder_stats(const rvt_te_decoder *d, rvt_te_dec_stats *out)
     if (!d || !out)
         return RVT_ERR_INVAL;
     *out = d->stats;
+    out->cache_flushes = d->bc.flushes;
     return 0;
 }
 

@@ -29,14 +29,26 @@ typedef const rvt_insn *(*rvt_iblk_insn_fn)(void *ctx, uint64_t pc);
  * encoding, fence.i, a 6/8-byte instruction), by the RVT_IBLK_MAX-th
  * instruction, or by missing code after it.  n = 0: no code at pc.
  * Every instruction but the last is 2 or 4 bytes and moves to pc + len. */
-/* Slots are tagged with RVT_IBLK_TAG(pc) = pc ^ 1: all-zero memory is the
- * tag of pc 1, odd, never an instruction address, so zeroed memory is an
- * empty cache and a decoder allocated with calloc needs no pass over the
- * 1.2 MB of tables (its pages stay untouched until used). */
-#define RVT_IBLK_TAG(pc) ((pc) ^ 1u)
+/* Slots are keyed by pc and address space (mem.h: a decoder switching
+ * between spaces keeps every space's entries, and two spaces' code at one
+ * address sits in two slots).  The slot index is pc bits 1..BITS XOR a
+ * hash of the space's number, so given the number the index fixes those
+ * pc bits: the tag keeps pc's other bits and holds the number (1-based)
+ * in bits 1..BITS instead:
+ *     tag = ((pc ^ 1) & ~(2^(BITS+1) - 2)) | number << 1
+ * Bit 0 is pc's bit 0 inverted, so an odd pc never meets an even pc's
+ * entry.  The number is never 0, so no lookup computes tag 0: all-zero
+ * memory, and a flushed slot (tag 0), is empty, and a decoder allocated
+ * with calloc needs no pass over the 1.2 MB of tables (its pages stay
+ * untouched until used). */
+#define RVT_IBLK_SPACE_BITS \
+    (RVT_IBLK_BLOCK_BITS < RVT_IBLK_CACHE_BITS ? RVT_IBLK_BLOCK_BITS : RVT_IBLK_CACHE_BITS)
+/* Space numbers a cache tells apart at once (0 .. RVT_IBLK_SPACES - 1). */
+#define RVT_IBLK_SPACES ((1u << RVT_IBLK_SPACE_BITS) - 1u)
+#define RVT_IBLK_EMPTY 0u
 
 typedef struct rvt_iblock {
-    uint64_t tag;                /* RVT_IBLK_TAG(start pc) */
+    uint64_t tag;                /* rvt_iblk_block_tag(start pc) */
     const rvt_insn *last;        /* the block's final instruction */
     const rvt_insn *prev;        /* the one before it (NULL if n <= 1) */
     uint32_t lens;               /* bit k: instruction k is 4 bytes, else 2 */
@@ -45,7 +57,7 @@ typedef struct rvt_iblock {
 } rvt_iblock;
 
 typedef struct rvt_iblk_ent {
-    uint64_t tag;                /* RVT_IBLK_TAG(pc) */
+    uint64_t tag;                /* rvt_iblk_insn_tag(pc) */
     const rvt_insn *ins;
 } rvt_iblk_ent;
 
@@ -56,6 +68,10 @@ typedef struct rvt_iblocks {
     rvt_iblk_insn_fn insn;
     void *ctx;
     uint64_t xmask;              /* pc wrap inside a block */
+    uint64_t space_tag;          /* the current space's number << 1 */
+    uint32_t space_slot;         /* its hash, XORed into slot indices */
+    uint64_t flushes;            /* whole-cache flushes (code changed, or
+                                    more spaces than RVT_IBLK_SPACES) */
     rvt_iblk_ent cache[1u << RVT_IBLK_CACHE_BITS];
     rvt_iblock blocks[1u << RVT_IBLK_BLOCK_BITS];
 } rvt_iblocks;
@@ -64,22 +80,42 @@ typedef struct rvt_iblocks {
 void rvt_iblk_init(rvt_iblocks *c, rvt_iblk_insn_fn insn, void *ctx, uint64_t xmask);
 /* Forget everything (the image changed: self-modifying code, 11.4). */
 void rvt_iblk_flush(rvt_iblocks *c);
+/* Look up in address space number space (< RVT_IBLK_SPACES) from now on;
+ * entries of the other numbers stay cached. */
+void rvt_iblk_set_space(rvt_iblocks *c, unsigned space);
 /* The miss paths of the two lookups below. */
 const rvt_insn *rvt_iblk_insn_miss(rvt_iblocks *c, uint64_t pc);
 const rvt_iblock *rvt_iblk_block_miss(rvt_iblocks *c, uint64_t pc);
 
+static inline size_t rvt_iblk_slot(const rvt_iblocks *c, uint64_t pc, unsigned bits)
+{
+    return (size_t)(((pc >> 1) ^ c->space_slot) & ((1u << bits) - 1));
+}
+static inline uint64_t rvt_iblk_tag(const rvt_iblocks *c, uint64_t pc, unsigned bits)
+{
+    return ((pc ^ 1u) & ~((2ull << bits) - 2u)) | c->space_tag;
+}
+static inline uint64_t rvt_iblk_insn_tag(const rvt_iblocks *c, uint64_t pc)
+{
+    return rvt_iblk_tag(c, pc, RVT_IBLK_CACHE_BITS);
+}
+static inline uint64_t rvt_iblk_block_tag(const rvt_iblocks *c, uint64_t pc)
+{
+    return rvt_iblk_tag(c, pc, RVT_IBLK_BLOCK_BITS);
+}
+
 /* The instruction at pc (NULL: no code; misses are not cached). */
 static inline const rvt_insn *rvt_iblk_insn(rvt_iblocks *c, uint64_t pc)
 {
-    const rvt_iblk_ent *e = &c->cache[(pc >> 1) & ((1u << RVT_IBLK_CACHE_BITS) - 1)];
-    return e->tag == RVT_IBLK_TAG(pc) ? e->ins : rvt_iblk_insn_miss(c, pc);
+    const rvt_iblk_ent *e = &c->cache[rvt_iblk_slot(c, pc, RVT_IBLK_CACHE_BITS)];
+    return e->tag == rvt_iblk_insn_tag(c, pc) ? e->ins : rvt_iblk_insn_miss(c, pc);
 }
 
 /* The block starting at pc. */
 static inline const rvt_iblock *rvt_iblk_block(rvt_iblocks *c, uint64_t pc)
 {
-    const rvt_iblock *b = &c->blocks[(pc >> 1) & ((1u << RVT_IBLK_BLOCK_BITS) - 1)];
-    return b->tag == RVT_IBLK_TAG(pc) ? b : rvt_iblk_block_miss(c, pc);
+    const rvt_iblock *b = &c->blocks[rvt_iblk_slot(c, pc, RVT_IBLK_BLOCK_BITS)];
+    return b->tag == rvt_iblk_block_tag(c, pc) ? b : rvt_iblk_block_miss(c, pc);
 }
 
 /* Address of the block's last instruction (b->n >= 1, starting at pc). */

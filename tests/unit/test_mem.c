@@ -279,6 +279,118 @@ static void space_change_keeps(void)
     rvt_mem_free(m);
 }
 
+/* ---- the block cache keyed by address space (mem_view.h, insn_blocks.h) ---- */
+
+/* A decoder's memory and block cache over m, as a flow decoder keeps them;
+ * lookups that reach the memory (cache misses) are counted. */
+typedef struct dec_cache {
+    rvt_dec_mem dm;
+    rvt_iblocks *bc;
+    unsigned misses;
+} dec_cache;
+
+static const rvt_insn *counted_insn(void *ctx, uint64_t pc)
+{
+    dec_cache *c = ctx;
+    c->misses++;
+    return rvt_memv_insn(c->dm.view, pc);
+}
+
+static bool dec_cache_open(dec_cache *c, const rvt_mem *m)
+{
+    c->misses = 0;
+    c->bc = calloc(1, sizeof *c->bc);
+    CHECK(c->bc != NULL);
+    CHECK_EQ(rvt_dec_mem_open(&c->dm, m, NULL), 0);
+    if (!c->bc || !c->dm.view)
+        return false;
+    rvt_iblk_init(c->bc, counted_insn, c, UINT64_MAX);
+    return true;
+}
+
+static void dec_cache_close(dec_cache *c)
+{
+    rvt_dec_mem_close(&c->dm);
+    free(c->bc);
+}
+
+/* Contexts 1 and 2 hold different code at 0x1000 (a 4-byte addi / two
+ * c.li).  Over 1000 switches between them the block at 0x1000 is each
+ * context's own (1 instruction of 4 bytes / 2 of 2 bytes: the block ends
+ * where the image ends), the cache is never flushed, and memory is asked
+ * only by the first visit of each context (addi: 1 lookup, then 0x1004
+ * past the image; c.li, c.li: 2, then 0x1004): 5 misses, not 5 per switch. */
+static void cache_spaces_kept(void)
+{
+    uint32_t a[] = { ADDI }, b[] = { CLI5 | CLI5 << 16 };
+    rvt_image *ia = img_words(0x1000, a, 1), *ib = img_words(0x1000, b, 1);
+    rvt_mem *m = rvt_mem_new();
+    rvt_space k1 = { 1, RVT_SPACE_ANY_PRIV, RVT_SPACE_ANY_SOURCE };
+    rvt_space k2 = { 2, RVT_SPACE_ANY_PRIV, RVT_SPACE_ANY_SOURCE };
+    rvt_mem_add_image(m, &k1, ia);
+    rvt_mem_add_image(m, &k2, ib);
+    dec_cache c;
+    if (dec_cache_open(&c, m)) {
+        unsigned wrong = 0;
+        for (unsigned k = 0; k < 1000; k++) {
+            unsigned ctx = 1 + k % 2;
+            rvt_dec_mem_space(&c.dm, c.bc, ctx, 3, 0);
+            const rvt_iblock *blk = rvt_iblk_block(c.bc, 0x1000);
+            const rvt_insn *i = rvt_iblk_insn(c.bc, 0x1000);
+            wrong += ctx == 1 ? !(blk->n == 1 && blk->last->raw == ADDI && i->len == 4)
+                              : !(blk->n == 2 && blk->last->raw == CLI5 && blk->hw == 2 &&
+                                  i->len == 2);
+        }
+        CHECK_EQ(wrong, 0);
+        CHECK_EQ(c.misses, 5);
+        CHECK_EQ(c.bc->flushes, 0);
+        /* a space whose lookups agree with the current one's (context 3
+         * holds no image, nor does context 4) shares its number */
+        rvt_dec_mem_space(&c.dm, c.bc, 3, 3, 0);
+        CHECK(rvt_iblk_block(c.bc, 0x1000)->n == 0);
+        unsigned before = c.misses;
+        rvt_dec_mem_space(&c.dm, c.bc, 4, 3, 0);
+        CHECK_EQ(c.dm.number, c.dm.known[c.dm.nknown - 2].number);
+        CHECK(rvt_iblk_insn(c.bc, 0x1000) == NULL);
+        CHECK_EQ(c.misses, before + 1);      /* misses are never cached */
+        /* self-modifying code still flushes all */
+        rvt_dec_mem_flush(&c.dm, c.bc);
+        CHECK_EQ(c.bc->flushes, 1);
+        dec_cache_close(&c);
+    }
+    rvt_mem_free(m);
+    rvt_image_free(ia);
+    rvt_image_free(ib);
+}
+
+/* More spaces whose lookups differ (a read callback: every space may
+ * answer differently) than the cache tells apart: the numbers start over
+ * with one whole flush each time they run out, and every answer is still
+ * the space's own (the callback answers addi in context 2, c.li elsewhere). */
+static void cache_spaces_recycled(void)
+{
+    rvt_mem *m = rvt_mem_new();
+    cbm cb = { .at = 0x2000, .word = { CLI5, ADDI } };
+    CHECK_EQ(rvt_mem_set_read(m, cb_by_context, &cb, RVT_MEM_READ_MISS), 0);
+    dec_cache c;
+    if (dec_cache_open(&c, m)) {
+        unsigned wrong = 0, spaces = 4 * RVT_DEC_SPACES;
+        for (unsigned k = 0; k < spaces; k++) {
+            unsigned ctx = k % 3 == 0 ? 2 : 10 + k;
+            rvt_dec_mem_space(&c.dm, c.bc, ctx, 0, 0);
+            const rvt_insn *i = rvt_iblk_insn(c.bc, 0x2000);
+            wrong += !i || i->raw != (ctx == 2 ? ADDI : CLI5);
+        }
+        CHECK_EQ(wrong, 0);
+        /* 2/3 of 4 * RVT_DEC_SPACES spaces are new ones: the table of
+         * RVT_DEC_SPACES filled at least twice, each time one flush */
+        CHECK(c.bc->flushes >= 2);
+        CHECK(c.bc->flushes <= spaces / RVT_DEC_SPACES + 1);
+        dec_cache_close(&c);
+    }
+    rvt_mem_free(m);
+}
+
 static void null_args(void)
 {
     rvt_image *img = rvt_image_new();
@@ -661,6 +773,8 @@ static void nt_space_by_src(void)
 int main(void)
 {
     space_change_keeps();
+    cache_spaces_kept();
+    cache_spaces_recycled();
     space_select();
     wildcard();
     callback();
