@@ -1,9 +1,9 @@
 /* Test tool: a perf.data of rvtrace's own making (rvtrace/perfdata.h), so
  * that the reader and `rvtrace decode perf.data` can be tested without a
  * capture and Debian's perf can check the layout.
- *   perf_mkdata OUT NAME ADDR LEN [--info TYPE] [--chunk BYTES] CPU:STREAM...
- * writes COMM "prog" (pid/tid 1), an MMAP2 of NAME at ADDR (LEN bytes,
- * r-x, private), optionally an AUXTRACE_INFO of TYPE, then each CPU's
+ *   perf_mkdata OUT NAME ADDR LEN [--pgoff OFF] [--info TYPE] [--chunk BYTES] CPU:STREAM...
+ * writes COMM "prog" (pid/tid 1), an MMAP2 of NAME at ADDR (LEN bytes of
+ * the file from offset OFF, default 0; r-x, private), optionally an AUXTRACE_INFO of TYPE, then each CPU's
  * STREAM file as AUXTRACE records of at most BYTES (default 4096) bytes,
  * the CPUs' records taking turns as perf writes them. */
 #include <stdio.h>
@@ -41,18 +41,25 @@ static int write_aux(rvt_perf_writer *w, cpu_stream *s, int n, size_t chunk)
 int main(int argc, char **argv)
 {
     if (argc < 6) {
-        fprintf(stderr, "usage: perf_mkdata OUT NAME ADDR LEN [--info TYPE] [--chunk N] CPU:STREAM...\n");
+        fprintf(stderr, "usage: perf_mkdata OUT NAME ADDR LEN [--pgoff OFF] [--info TYPE] "
+                        "[--chunk N] CPU:STREAM...\n");
         return 2;
     }
     rvt_perf_writer *w = rvt_perf_writer_new(NULL);
     cpu_stream s[MAX_CPUS];
     int n = 0, rc = 0;
     size_t chunk = 4096;
+    uint64_t pgoff = 0;
+    for (int i = 5; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--pgoff"))
+            pgoff = strtoull(argv[i + 1], NULL, 0);
     rvt_perf_write_comm(w, 1, 1, "prog");
-    rvt_perf_write_mmap2(w, 1, 1, strtoull(argv[3], NULL, 0), strtoull(argv[4], NULL, 0), 0, 5, 2,
-                         argv[2]);
+    rvt_perf_write_mmap2(w, 1, 1, strtoull(argv[3], NULL, 0), strtoull(argv[4], NULL, 0), pgoff,
+                         5, 2, argv[2]);
     for (int i = 5; i < argc; i++) {
-        if (!strcmp(argv[i], "--info") && i + 1 < argc) {
+        if (!strcmp(argv[i], "--pgoff") && i + 1 < argc) {
+            i++;
+        } else if (!strcmp(argv[i], "--info") && i + 1 < argc) {
             rvt_perf_write_auxtrace_info(w, (uint32_t)strtoul(argv[++i], NULL, 0), NULL, 0);
         } else if (!strcmp(argv[i], "--chunk") && i + 1 < argc) {
             chunk = strtoull(argv[++i], NULL, 0);

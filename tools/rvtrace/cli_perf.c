@@ -134,10 +134,11 @@ int cli_perf_dump(const cli_args *a, const char *path)
 /* ---- decode ---- */
 
 /* The image: every file the MMAP/MMAP2 records map, under --symfs (a
- * file once).  ELFs are loaded at their own addresses; a mapping they do
- * not cover (a position-independent object mapped elsewhere) is said.  A
- * bad record is reported (false) and what came before it is used: a cut
- * file still decodes up to the cut. */
+ * mapping once), placed as perf places it: the file bytes from pgoff on
+ * at the mapped address (rvt_image_load_elf_mapped), so a relocated or
+ * position-independent object decodes where it ran.  A bad record is
+ * reported (false) and what came before it is used: a cut file still
+ * decodes up to the cut. */
 static bool load_maps(const char *path, rvt_perf_file *f, const char *symfs, rvt_image *img)
 {
     rvt_perf_record r;
@@ -150,14 +151,10 @@ static bool load_maps(const char *path, rvt_perf_file *f, const char *symfs, rvt
         snprintf(file, sizeof file, "%s/%s", symfs, r.name);
         if (rvt_image_read(img, r.addr, &(uint8_t){ 0 }, 1) == 1)
             continue;          /* loaded already */
-        if (rvt_image_load_elf(img, file) < 0) {
-            cli_err("%s: %s (mapped at %#llx): not loaded; its code cannot be decoded", path,
-                    file, (unsigned long long)r.addr);
-            continue;
-        }
-        if (rvt_image_read(img, r.addr, &(uint8_t){ 0 }, 1) != 1)
-            cli_err("%s: %s is mapped at %#llx, where its segments are not (relocated images "
-                    "are not supported)", path, file, (unsigned long long)r.addr);
+        if (rvt_image_load_elf_mapped(img, file, r.addr, r.len, r.pgoff) < 0)
+            cli_err("%s: %s (mapped at %#llx, file offset %#llx): not loaded; its code cannot "
+                    "be decoded: %s", path, file, (unsigned long long)r.addr,
+                    (unsigned long long)r.pgoff, rvt_image_error(img, NULL));
     }
     if (st < 0)
         bad_record(path, st, &r);
