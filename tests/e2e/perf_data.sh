@@ -86,6 +86,37 @@ fi
 "$RVT_BIN" decode "$T/i.data" --symfs "$T/symfs" --pcs "$T/i.pcs" 2>/dev/null && cmp -s "$T/i.pcs" "$T/amo.pcs" ||
     bad "decode with AUXTRACE_INFO"
 
+# a RISC-V AUXTRACE_INFO (docs/formats.md) carries the encoder's settings:
+# a stream encoded with a 4-bit srcID 3 (not whole bytes: the bytes cannot
+# tell the width) and full-address + sijump (trTeInstFeatures bits 0 and 2:
+# 0x5), its .attrs thrown away, decodes to the hart's PCs with them only
+"$RVT_BIN" encode --etrace "$T/amo.rvi" -o "$T/s.te" --container encap --encap-src-bits 4 \
+    --encap-src-id 3 --te-opt full-address,sijump || bad "encode srcID 4 bits"
+rm -f "$T/s.te.attrs"
+"$MK" "$T/s.data" /bin/amo 0x80000000 0x2000 --pgoff 0x1000 --riscv-info 4,3,0,5 1:"$T/s.te" ||
+    bad "perf_mkdata --riscv-info"
+"$RVT_BIN" dump "$T/s.data" | grep -q 'PERF_RECORD_AUXTRACE_INFO type: 8 (9 private words)' ||
+    bad "dump: RISC-V AUXTRACE_INFO"
+"$RVT_BIN" decode "$T/s.data" --symfs "$T/symfs" --pcs "$T/s.pcs" 2>"$T/err" && cmp -s "$T/s.pcs" "$T/amo.pcs" ||
+    bad "decode with the settings of AUXTRACE_INFO: $(head -2 "$T/err")"
+grep -q 'container encap (from the perf.data AUXTRACE_INFO (trTeSrcBits)): srcID 4 bits' "$T/err" ||
+    bad "decode does not say the container came from AUXTRACE_INFO"
+# without it the srcID width is not known (exit 1); with trTeContext = 1
+# format 3 packets are read with a context field the encoder did not write
+# (nocontext=0, E-Trace 6.2), so that one setting is read too; an option
+# (--te-attr nocontext=1) still wins over AUXTRACE_INFO.  (The modes of
+# trTeInstFeatures are also in the stream's support packets, format 3
+# subformat 3, so the decoder follows those whatever the record says.)
+"$MK" "$T/s0.data" /bin/amo 0x80000000 0x2000 --pgoff 0x1000 1:"$T/s.te" || bad "perf_mkdata"
+"$RVT_BIN" decode "$T/s0.data" --symfs "$T/symfs" --pcs "$T/s.pcs" 2>/dev/null &&
+    bad "decode without AUXTRACE_INFO: exit 0"
+"$MK" "$T/s1.data" /bin/amo 0x80000000 0x2000 --pgoff 0x1000 --riscv-info 4,3,1,5 1:"$T/s.te" ||
+    bad "perf_mkdata"
+"$RVT_BIN" decode "$T/s1.data" --symfs "$T/symfs" --pcs "$T/s.pcs" 2>/dev/null &&
+    bad "decode with trTeContext = 1: exit 0, the context setting was not read"
+"$RVT_BIN" decode "$T/s1.data" --symfs "$T/symfs" --te-attr nocontext=1 --pcs "$T/s.pcs" 2>/dev/null &&
+    cmp -s "$T/s.pcs" "$T/amo.pcs" || bad "--te-attr does not override AUXTRACE_INFO"
+
 # damage: cuts and flipped bytes
 fsize=$(stat -c %s "$T/t.data")
 for cut in 8 50 103 150 240 300 400 1000 3000 $((fsize - 1)); do
