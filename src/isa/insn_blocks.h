@@ -30,17 +30,21 @@ typedef const rvt_insn *(*rvt_iblk_insn_fn)(void *ctx, uint64_t pc);
  * instruction, or by missing code after it.  n = 0: no code at pc.
  * Every instruction but the last is 2 or 4 bytes and moves to pc + len. */
 /* Slots are keyed by pc and address space (mem.h: a decoder switching
- * between spaces keeps every space's entries, and two spaces' code at one
- * address sits in two slots).  The slot index is pc bits 1..BITS XOR a
- * hash of the space's number, so given the number the index fixes those
- * pc bits: the tag keeps pc's other bits and holds the number (1-based)
- * in bits 1..BITS instead:
- *     tag = ((pc ^ 1) & ~(2^(BITS+1) - 2)) | number << 1
- * Bit 0 is pc's bit 0 inverted, so an odd pc never meets an even pc's
- * entry.  The number is never 0, so no lookup computes tag 0: all-zero
+ * between spaces keeps every space's entries, and in the block cache two
+ * spaces' code at one address sits in two slots).  Space number s
+ * (0-based; n = s + 1) gives
+ *     key  = 2^63 | n << 1 | 1         tag  = pc ^ key
+ *     hash = (n * ODD) ^ n              slot = ((pc >> 1) ^ hash) mod 2^BITS
+ * (the instruction cache, looked up for every instruction, uses hash 0:
+ * one load less; its entries of two spaces at one address take turns).
+ * Two (pc, space) pairs with one tag differ in pc by (n1 ^ n2) << 1 only,
+ * so they share a slot only if hash ^ n, i.e. n * ODD (or n for hash 0),
+ * agree mod 2^BITS, which n < 2^BITS and an odd multiplier rule out: a tag
+ * in its slot names one pc in one space.  No even pc makes tag 0 (bit 0 is set), so all-zero
  * memory, and a flushed slot (tag 0), is empty, and a decoder allocated
  * with calloc needs no pass over the 1.2 MB of tables (its pages stay
- * untouched until used). */
+ * untouched until used).  (The odd pc key itself would meet an empty
+ * slot: odd pcs are never code, and no trace names an address that high.) */
 #define RVT_IBLK_SPACE_BITS \
     (RVT_IBLK_BLOCK_BITS < RVT_IBLK_CACHE_BITS ? RVT_IBLK_BLOCK_BITS : RVT_IBLK_CACHE_BITS)
 /* Space numbers a cache tells apart at once (0 .. RVT_IBLK_SPACES - 1). */
@@ -48,7 +52,7 @@ typedef const rvt_insn *(*rvt_iblk_insn_fn)(void *ctx, uint64_t pc);
 #define RVT_IBLK_EMPTY 0u
 
 typedef struct rvt_iblock {
-    uint64_t tag;                /* rvt_iblk_block_tag(start pc) */
+    uint64_t tag;                /* rvt_iblk_tag(start pc) */
     const rvt_insn *last;        /* the block's final instruction */
     const rvt_insn *prev;        /* the one before it (NULL if n <= 1) */
     uint32_t lens;               /* bit k: instruction k is 4 bytes, else 2 */
@@ -57,7 +61,7 @@ typedef struct rvt_iblock {
 } rvt_iblock;
 
 typedef struct rvt_iblk_ent {
-    uint64_t tag;                /* rvt_iblk_insn_tag(pc) */
+    uint64_t tag;                /* rvt_iblk_tag(pc) */
     const rvt_insn *ins;
 } rvt_iblk_ent;
 
@@ -68,7 +72,7 @@ typedef struct rvt_iblocks {
     rvt_iblk_insn_fn insn;
     void *ctx;
     uint64_t xmask;              /* pc wrap inside a block */
-    uint64_t space_tag;          /* the current space's number << 1 */
+    uint64_t space_key;          /* the current space's key, XORed into tags */
     uint32_t space_slot;         /* its hash, XORed into slot indices */
     uint64_t flushes;            /* whole-cache flushes (code changed, or
                                     more spaces than RVT_IBLK_SPACES) */
@@ -91,31 +95,23 @@ static inline size_t rvt_iblk_slot(const rvt_iblocks *c, uint64_t pc, unsigned b
 {
     return (size_t)(((pc >> 1) ^ c->space_slot) & ((1u << bits) - 1));
 }
-static inline uint64_t rvt_iblk_tag(const rvt_iblocks *c, uint64_t pc, unsigned bits)
+static inline uint64_t rvt_iblk_tag(const rvt_iblocks *c, uint64_t pc)
 {
-    return ((pc ^ 1u) & ~((2ull << bits) - 2u)) | c->space_tag;
-}
-static inline uint64_t rvt_iblk_insn_tag(const rvt_iblocks *c, uint64_t pc)
-{
-    return rvt_iblk_tag(c, pc, RVT_IBLK_CACHE_BITS);
-}
-static inline uint64_t rvt_iblk_block_tag(const rvt_iblocks *c, uint64_t pc)
-{
-    return rvt_iblk_tag(c, pc, RVT_IBLK_BLOCK_BITS);
+    return pc ^ c->space_key;
 }
 
 /* The instruction at pc (NULL: no code; misses are not cached). */
 static inline const rvt_insn *rvt_iblk_insn(rvt_iblocks *c, uint64_t pc)
 {
-    const rvt_iblk_ent *e = &c->cache[rvt_iblk_slot(c, pc, RVT_IBLK_CACHE_BITS)];
-    return e->tag == rvt_iblk_insn_tag(c, pc) ? e->ins : rvt_iblk_insn_miss(c, pc);
+    const rvt_iblk_ent *e = &c->cache[(pc >> 1) & ((1u << RVT_IBLK_CACHE_BITS) - 1)];
+    return e->tag == rvt_iblk_tag(c, pc) ? e->ins : rvt_iblk_insn_miss(c, pc);
 }
 
 /* The block starting at pc. */
 static inline const rvt_iblock *rvt_iblk_block(rvt_iblocks *c, uint64_t pc)
 {
     const rvt_iblock *b = &c->blocks[rvt_iblk_slot(c, pc, RVT_IBLK_BLOCK_BITS)];
-    return b->tag == rvt_iblk_block_tag(c, pc) ? b : rvt_iblk_block_miss(c, pc);
+    return b->tag == rvt_iblk_tag(c, pc) ? b : rvt_iblk_block_miss(c, pc);
 }
 
 /* Address of the block's last instruction (b->n >= 1, starting at pc). */
