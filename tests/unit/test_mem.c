@@ -776,6 +776,75 @@ static void nt_space_by_src(void)
     rvt_image_free(ib);
 }
 
+/* The same two sources as nt_space_by_src, taking turns 100 times in one
+ * stream: every round decodes to each source's own code, and the
+ * decoder's cache was never flushed (rvt_nt_dec_stats.cache_flushes). */
+typedef struct turns { uint64_t n, wrong, errors; } turns;
+
+static int turns_ev(void *ctx, const rvt_flow_event *ev)
+{
+    static const uint64_t round[] = { 0x1000, 0x1004, 0x1008,
+                                      0x1000, 0x1002, 0x1004, 0x1006, 0x1008, 0x100a };
+    turns *t = ctx;
+    if (ev->kind == RVT_EV_INSN)
+        t->wrong += ev->pc != round[t->n++ % NB(round)];
+    t->errors += ev->kind == RVT_EV_ERROR;
+    return 0;
+}
+
+static void nt_space_turns(void)
+{
+    rvt_nt_cfg cfg;
+    rvt_nt_cfg_default(&cfg);
+    cfg.src_bits = 2;
+    cap one, two;
+    rvt_nt_msg msgs[16];
+    rvt_irec r = rec(0x1000, 6, 0, 1);
+    r.ninstr = 3;
+    cfg.src_id = 1;
+    encode(&cfg, &r, 1, &one, msgs, 16);
+    r = rec(0x1000, 6, 0, 0);
+    r.ninstr = 6;
+    cfg.src_id = 2;
+    encode(&cfg, &r, 1, &two, msgs, 16);
+    size_t n = 0, rounds = 100;
+    uint8_t *b = malloc(rounds * (one.n + two.n));
+    if (!b)
+        return;
+    for (size_t k = 0; k < rounds; k++) {
+        memcpy(b + n, one.b, one.n);
+        n += one.n;
+        memcpy(b + n, two.b, two.n);
+        n += two.n;
+    }
+    uint32_t a[] = { ADDI, ADDI, ADDI }, c[] = { CLI5 | CLI5 << 16, CLI5 | CLI5 << 16,
+                                                 CLI5 | CLI5 << 16 };
+    rvt_image *ia = img_words(0x1000, a, 3), *ic = img_words(0x1000, c, 3);
+    rvt_space k1 = { RVT_SPACE_ANY_CONTEXT, RVT_SPACE_ANY_PRIV, 1 };
+    rvt_space k2 = { RVT_SPACE_ANY_CONTEXT, RVT_SPACE_ANY_PRIV, 2 };
+    rvt_mem *m = rvt_mem_new();
+    rvt_mem_add_image(m, &k1, ia);
+    rvt_mem_add_image(m, &k2, ic);
+    int st = -1;
+    turns t = { 0 };
+    rvt_nt_decoder *d = rvt_nt_decoder_new_mem(&cfg, m, -1, turns_ev, &t, &st);
+    CHECK(d != NULL);
+    if (d) {
+        CHECK_EQ(rvt_nt_decode(d, b, n), 0);
+        rvt_nt_dec_stats ds;
+        CHECK_EQ(rvt_nt_decoder_stats(d, &ds), 0);
+        CHECK_EQ(ds.cache_flushes, 0);
+        rvt_nt_decoder_free(d);
+    }
+    CHECK_EQ(t.n, rounds * 9);
+    CHECK_EQ(t.wrong, 0);
+    CHECK_EQ(t.errors, 0);
+    free(b);
+    rvt_mem_free(m);
+    rvt_image_free(ia);
+    rvt_image_free(ic);
+}
+
 int main(void)
 {
     space_change_keeps();
@@ -791,5 +860,6 @@ int main(void)
     te_space_by_priv();
     te_smc_flush();
     nt_space_by_src();
+    nt_space_turns();
     return TH_DONE();
 }
