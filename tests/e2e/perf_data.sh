@@ -50,6 +50,11 @@ n=$(wc -l <"$T/amo.pcs")
 "$RVT_BIN" decode "$T/t.data" --symfs "$T/nowhere" --count >/dev/null 2>"$T/err"
 [ $? = 1 ] && grep -q "nowhere//bin/amo (mapped at 0x80000000, file offset 0x1000): not loaded" "$T/err" || bad "missing image not reported"
 
+# --symfs with another input: a usage error that says so (exit 2)
+"$RVT_BIN" decode --elf "$P/amo.elf" "$T/amo.te" --symfs "$T/symfs" --count >/dev/null 2>"$T/err"
+[ $? = 2 ] && grep -q "option --symfs is for perf.data input" "$T/err" ||
+    bad "decode --symfs of a plain trace: $(head -1 "$T/err")"
+
 # a relocated object: amo.elf with its PT_LOAD (program header 0 or the
 # first PT_LOAD; ELF64: e_phoff at 0x20, 56-byte entries, p_vaddr at +16,
 # p_paddr at +24) and e_entry (0x18) moved down by 0x7fff0000 to 0x10000
