@@ -47,6 +47,13 @@ static void check_record(const rvt_perf_record *r, uint64_t lo, uint64_t hi)
         if (r->type == RVT_PERF_RECORD_COMM || r->type == RVT_PERF_RECORD_MMAP2)
             rewrite(r);
     }
+    /* a RISC-V AUXTRACE_INFO's encoder blocks: found, absent or a status */
+    rvt_perf_riscv_te te;
+    for (uint32_t cpu = 0; cpu < 4; cpu++) {
+        int st = rvt_perf_riscv_te_info(r, cpu, &te);
+        RVT_FUZZ_ASSERT(st == 0 || st == 1 || st == RVT_ERR_FORMAT);
+        RVT_FUZZ_ASSERT(st != 1 || (te.cpu == cpu && te.src_bits < 16 && te.src_id < 4096));
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -191,14 +191,23 @@ int rvt_te_unpack(const rvt_te_attrs *a, const uint8_t *buf, size_t len, rvt_te_
 /* Pack header + payload; returns total bytes. */
 int rvt_te_frame(const rvt_te_attrs *a, const rvt_te_pkt *p, uint8_t *buf, size_t cap);
 
-/* Packet iterator over a byte buffer in the raw form. */
+/* Packet iterator over a byte buffer in the raw form, or over the frames
+ * of an rvt_transport (transport.h). */
+struct rvt_transport;
 typedef struct rvt_te_reader {
     const rvt_te_attrs *attrs;
     const uint8_t *buf;
     size_t len, pos;
     uint64_t skipped;       /* bytes passed over by resynchronisation */
+    struct rvt_transport *tp;   /* NULL: buf in the reference-flow framing */
 } rvt_te_reader;
 void rvt_te_reader_init(rvt_te_reader *r, const rvt_te_attrs *a, const uint8_t *buf, size_t len);
+/* A reader that pulls its frames from tp (borrowed; any framing: "refflow",
+ * or "encap", whose payload type 0 is te_inst and 1 te_data, Encapsulation
+ * 1.0 ch. 3), so the container is the transport's business; offsets are
+ * tp's stream's, skipped counts rvt_tp_skipped(tp). */
+void rvt_te_reader_init_transport(rvt_te_reader *r, const rvt_te_attrs *a,
+                                  struct rvt_transport *tp);
 /* Next te_inst packet: 1 with *p and *offset filled (offset of its header),
  * 0 at the end, or a negative status with *offset at the bad byte (the
  * reader has skipped past it so the caller may continue).  Non-te_inst
@@ -255,6 +264,10 @@ typedef struct rvt_te_dec_stats {
      * synchronisation packet: the instructions they stand for are lost
      * (E-Trace packets carry no instruction count). */
     uint64_t skipped;
+    /* Whole flushes of the decoded-instruction/block cache: code changed
+     * (rvt_te_decoder_flush), or more address spaces met than the cache
+     * tells apart; switching between known spaces flushes nothing. */
+    uint64_t cache_flushes;
 } rvt_te_dec_stats;
 
 /* NULL with *status RVT_ERR_INVAL when a is NULL or the attributes fail
@@ -295,6 +308,12 @@ int rvt_te_decoder_run(rvt_te_decoder *d, const uint8_t *buf, size_t len);
  * calling it again reads a new buf with the decoder's state kept.  0, the
  * callback's nonzero value, or RVT_ERR_INVAL as run. */
 int rvt_te_decoder_run_to(rvt_te_decoder *d, const uint8_t *buf, size_t len, uint64_t stop);
+/* As rvt_te_decoder_run, over the frames of transport tp (borrowed; transport.h), so
+ * any container tp knows ("refflow", "encap": E-Trace's packets in
+ * Encapsulation 1.0) is read without unwrapping it first; offsets in
+ * events are tp's stream's (an encapsulated packet's header).  Status as
+ * rvt_te_decoder_run; RVT_ERR_INVAL for NULL d or tp. */
+int rvt_te_decoder_run_transport(rvt_te_decoder *d, struct rvt_transport *tp);
 /* Feed one unpacked packet whose header was at `offset`. */
 int rvt_te_decoder_packet(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t offset);
 /* End of the stream: one RVT_EV_END, with RVT_END_INCOMPLETE when the

@@ -41,6 +41,18 @@ const char *rvt_image_error(const rvt_image *img, uint64_t *offset);
  * images may be added (e.g. kernel + user program).  Returns 0 or
  * RVT_ERR_ELF / RVT_ERR_IO with a diagnostic naming the file. */
 int rvt_image_load_elf(rvt_image *img, const char *path);
+/* Add an ELF as a process maps it: the file's bytes [pgoff, pgoff + len)
+ * at addr (mmap(2)'s offset; what a perf.data MMAP/MMAP2 record says, and
+ * how perf maps a sample to a file: address - addr + pgoff is a file
+ * offset).  Each PT_LOAD segment whose p_offset lies in that window is
+ * loaded at addr + (p_offset - pgoff) instead of its p_vaddr, and the
+ * symbols and code sections inside it move with it; segments outside the
+ * window are not loaded (another mapping of the file holds them).  An
+ * object linked where it runs (pgoff = p_offset, addr = p_vaddr) loads as
+ * rvt_image_load_elf does.  RVT_ERR_ELF when no segment starts in the
+ * window; otherwise as rvt_image_load_elf. */
+int rvt_image_load_elf_mapped(rvt_image *img, const char *path, uint64_t addr, uint64_t len,
+                              uint64_t pgoff);
 /* Add a raw binary file at `base`. */
 int rvt_image_load_raw(rvt_image *img, const char *path, uint64_t base);
 /* Add bytes (copied) at `base`; later regions shadow earlier ones. */

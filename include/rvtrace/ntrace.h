@@ -218,6 +218,8 @@ typedef struct rvt_nt_dec_stats {
     /* B-TYPE 0 sync messages whose F-ADDR contradicted the decoded path
      * (an RVT_EV_ERROR each: the decoder had lost its way) */
     uint64_t lost_way;
+    /* Whole cache flushes, as rvt_te_dec_stats.cache_flushes */
+    uint64_t cache_flushes;
 } rvt_nt_dec_stats;
 
 /* cfg supplies inst_mode, src_bits, seq_jump, implicit_return,

@@ -95,6 +95,37 @@ void rvt_perf_rewind(rvt_perf_file *f);
 /* "MMAP2", "AUXTRACE", ... or NULL for a type rvtrace does not name. */
 const char *rvt_perf_record_name(uint32_t type);
 
+/* ---- RISC-V trace encoder settings in AUXTRACE_INFO (docs/formats.md
+ * "perf.data AUXTRACE_INFO for RISC-V trace") ----
+ * priv[0] = PMU type << 32 | number of encoder blocks; then per block:
+ * cpu, nparams, and nparams values: trTeFormat, trTeContext,
+ * trTeInhibitSrc, trTeSrcBits, trTeSrcID (the layout proposed for Linux
+ * perf's RISC-V trace support), then rvtrace's addition, the whole
+ * trTeInstFeatures register (Trace Control Interface 1.0). */
+#define RVT_PERF_AUXTRACE_RISCV 8u    /* PERF_AUXTRACE_RISCV_TRACE as proposed */
+#define RVT_PERF_RISCV_PARAMS 6u      /* values per block rvtrace writes */
+typedef struct rvt_perf_riscv_te {
+    uint32_t cpu;
+    uint32_t format;         /* trTeFormat: 0 E-Trace, 1 N-Trace */
+    bool context;            /* trTeContext: context/privilege fields sent */
+    bool inhibit_src;        /* trTeInhibitSrc: no source field */
+    unsigned src_bits;       /* trTeSrcBits (0..12; the encapsulation srcID width) */
+    unsigned src_id;         /* trTeSrcID */
+    bool has_features;       /* the block holds trTeInstFeatures */
+    uint32_t features;       /* trTeInstFeatures (bit 0 NoAddrDiff, 2
+                                EnSequentialJump, 3 EnImplicitReturn, 4
+                                EnBranchPrediction, 5 EnJumpTargetCache) */
+} rvt_perf_riscv_te;
+/* The block of CPU cpu in AUXTRACE_INFO record r: 1 with *out, 0 when r is
+ * not of type RVT_PERF_AUXTRACE_RISCV or has no block for cpu,
+ * RVT_ERR_FORMAT when its blocks do not fit the record (a count or nparams
+ * past its end, nparams < 5), RVT_ERR_INVAL for NULL arguments. */
+int rvt_perf_riscv_te_info(const rvt_perf_record *r, uint32_t cpu, rvt_perf_riscv_te *out);
+/* The priv words of such a record for n encoders te[] into priv (room for
+ * 1 + n * (2 + RVT_PERF_RISCV_PARAMS) words); the word count. */
+size_t rvt_perf_riscv_te_priv(uint32_t pmu_type, const rvt_perf_riscv_te *te, size_t n,
+                              uint64_t *priv);
+
 /* ---- writer (for tests and `rvtrace` runs) ---- */
 typedef struct rvt_perf_writer rvt_perf_writer;
 rvt_perf_writer *rvt_perf_writer_new(int *status);

@@ -231,6 +231,8 @@ typedef struct rvt_proto_dec_stats {
     uint64_t wide_icnt;      /* N-Trace 8.4.4: I-CNTs wider than rvtIcntBits
                                 accepted; E-Trace: 0 */
     uint64_t wide_icnt_offset;   /* the first of them */
+    uint64_t cache_flushes;  /* whole flushes of the instruction/block cache
+                                (rvt_te_dec_stats.cache_flushes) */
 } rvt_proto_dec_stats;
 /* 0, RVT_ERR_INVAL (d or out NULL). */
 int rvt_proto_decoder_stats(const rvt_proto_decoder *d, rvt_proto_dec_stats *out);

@@ -241,6 +241,7 @@ int rvt_te_decoder_stats(const rvt_te_decoder *d, rvt_te_dec_stats *out)
     if (!d || !out)
         return RVT_ERR_INVAL;
     *out = d->stats;
+    out->cache_flushes = d->bc.flushes;
     return 0;
 }
 
@@ -913,12 +914,17 @@ int rvt_te_decoder_packet(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t offse
 }
 
 /* The input the decoder reads packets from (run, set_input). */
-static void input_start(rvt_te_decoder *d, const uint8_t *buf, size_t len)
+static void input_reset(rvt_te_decoder *d)
 {
-    rvt_te_reader_init(&d->rd, &d->a, buf, len);
     d->rd_truncated = false;
     d->rd_off = 0;
     d->complete_end = 0;
+}
+
+static void input_start(rvt_te_decoder *d, const uint8_t *buf, size_t len)
+{
+    rvt_te_reader_init(&d->rd, &d->a, buf, len);
+    input_reset(d);
 }
 
 /* Decode the next packet of the input: 1 done, 0 none left. */
@@ -950,16 +956,21 @@ static int input_end(rvt_te_decoder *d)
     return rvt_te_decoder_finish(d);
 }
 
-int rvt_te_decoder_run(rvt_te_decoder *d, const uint8_t *buf, size_t len)
+static int run_input(rvt_te_decoder *d)
 {
-    if (!d || (!buf && len))
-        return RVT_ERR_INVAL;
-    input_start(d, buf, len);
     while (!d->stop && input_step(d))
         ;
     if (d->stop)
         return d->stop;
     return input_end(d);
+}
+
+int rvt_te_decoder_run(rvt_te_decoder *d, const uint8_t *buf, size_t len)
+{
+    if (!d || (!buf && len))
+        return RVT_ERR_INVAL;
+    input_start(d, buf, len);
+    return run_input(d);
 }
 
 int rvt_te_decoder_run_to(rvt_te_decoder *d, const uint8_t *buf, size_t len, uint64_t stop)
@@ -970,6 +981,15 @@ int rvt_te_decoder_run_to(rvt_te_decoder *d, const uint8_t *buf, size_t len, uin
     while (!d->stop && d->rd.pos < stop && input_step(d))
         ;
     return d->stop;
+}
+
+int rvt_te_decoder_run_transport(rvt_te_decoder *d, rvt_transport *tp)
+{
+    if (!d || !tp)
+        return RVT_ERR_INVAL;
+    rvt_te_reader_init_transport(&d->rd, &d->a, tp);   /* the container is tp's */
+    input_reset(d);
+    return run_input(d);
 }
 
 /* ---- the pull API (rvtrace/flow.h, src/flow/flow_pull.h) ---- */

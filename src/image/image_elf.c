@@ -20,7 +20,46 @@ typedef struct elf_ctx {
     unsigned xlen;
     uint64_t first_seg;      /* index of this file's first segment */
     size_t shstrndx;
+    /* rvt_image_load_elf_mapped: the mapping, and the segments it moved */
+    bool mapped;
+    uint64_t map_addr, map_len, map_pgoff;
+    struct { uint64_t vaddr, memsz, bias; } moved[16];
+    size_t nmoved;
 } elf_ctx;
+
+/* Where link-time address v is in the image: v itself, or for a mapped
+ * file v moved with the segment holding it (false: no loaded segment
+ * holds it, so the mapping does not cover it). */
+static bool placed(const elf_ctx *c, uint64_t v, uint64_t *at)
+{
+    if (!c->mapped) {
+        *at = v;
+        return true;
+    }
+    for (size_t i = 0; i < c->nmoved; i++)
+        if (v - c->moved[i].vaddr < c->moved[i].memsz) {
+            *at = v + c->moved[i].bias;
+            return true;
+        }
+    return false;
+}
+
+/* A mapped file: the segment at its place in the mapping (false: it starts
+ * outside the window [pgoff, pgoff + len) of the file). */
+static bool map_segment(elf_ctx *c, GElf_Phdr *ph)
+{
+    if (!c->mapped)
+        return true;
+    uint64_t in = ph->p_offset - c->map_pgoff;   /* wraps when before the window */
+    if (in >= c->map_len || c->nmoved == sizeof c->moved / sizeof c->moved[0])
+        return false;
+    uint64_t to = c->map_addr + in;
+    c->moved[c->nmoved].vaddr = ph->p_vaddr;
+    c->moved[c->nmoved].memsz = ph->p_memsz;
+    c->moved[c->nmoved++].bias = to - ph->p_vaddr;
+    ph->p_vaddr = to;
+    return true;
+}
 
 static int elf_fail(const elf_ctx *c, uint64_t off, const char *what)
 {
@@ -122,12 +161,18 @@ static int load_segments(elf_ctx *c, const GElf_Ehdr *eh)
         uint64_t phoff = eh->e_phoff + (uint64_t)i * eh->e_phentsize;
         if (!gelf_getphdr(c->elf, (int)i, &ph))
             return elf_fail(c, phoff, "bad program header");
-        if (ph.p_type != PT_LOAD || ph.p_memsz == 0)
+        if (ph.p_type != PT_LOAD || ph.p_memsz == 0 || !map_segment(c, &ph))
             continue;
         int rc = load_segment(c, i, &ph, phoff);
         if (rc < 0)
             return rc;
         loads++;
+    }
+    if (!loads && c->mapped) {
+        img_diag(c->img, RVT_DIAG_ERROR, UINT64_MAX,
+                 "%s: no loadable segment in the mapped file bytes [0x%llx, +0x%llx)", c->path,
+                 (unsigned long long)c->map_pgoff, (unsigned long long)c->map_len);
+        return RVT_ERR_ELF;
     }
     if (!loads) {
         img_diag(c->img, RVT_DIAG_ERROR, UINT64_MAX, "%s: no loadable segment", c->path);
@@ -174,10 +219,13 @@ static int load_symtab(elf_ctx *c, Elf_Scn *scn, const GElf_Shdr *sh)
         if (type == (code ? STT_OBJECT : STT_FUNC))
             continue;
         const char *name = elf_strptr(c->elf, sh->sh_link, sym.st_name);
-        if (!name || !*name || name[0] == '$' || !strncmp(name, ".L", 2))
+        uint64_t at;
+        if (!name || !*name || name[0] == '$' || !strncmp(name, ".L", 2) ||
+            !placed(c, sym.st_value, &at))
             continue;
-        int rc = img_sym_add(c->img, name, sym.st_value, sym.st_size,
-                             tsh.sh_addr + tsh.sh_size, type == STT_NOTYPE ? 1 : 0);
+        int rc = img_sym_add(c->img, name, at, sym.st_size,
+                             tsh.sh_addr + tsh.sh_size + (at - sym.st_value),
+                             type == STT_NOTYPE ? 1 : 0);
         if (rc < 0)
             return rc;
     }
@@ -202,7 +250,10 @@ static int load_symbols(elf_ctx *c)
         if (sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_EXECINSTR) &&
             (sh.sh_flags & SHF_ALLOC) && sh.sh_size && sh.sh_addr + sh.sh_size > sh.sh_addr) {
             const char *nm = elf_strptr(c->elf, c->shstrndx, sh.sh_name);
-            int rc = img_code_add(c->img, nm ? nm : "?", sh.sh_addr, sh.sh_addr + sh.sh_size);
+            uint64_t at;
+            int rc = placed(c, sh.sh_addr, &at)
+                         ? img_code_add(c->img, nm ? nm : "?", at, at + sh.sh_size)
+                         : 0;
             if (rc < 0)
                 return rc;
         }
@@ -225,13 +276,15 @@ static int load_elf(elf_ctx *c)
     rc = load_segments(c, &eh);
     if (rc < 0)
         return rc;
-    check_entry(c, eh.e_entry);
+    uint64_t entry = eh.e_entry;
+    if (placed(c, eh.e_entry, &entry) || !c->mapped)
+        check_entry(c, entry);     /* a mapping need not hold the entry */
     rc = load_symbols(c);
     if (rc < 0)
         return rc;
     if (!c->img->have_elf) {
         c->img->have_elf = true;
-        c->img->entry = eh.e_entry;
+        c->img->entry = entry;
         c->img->xlen = c->xlen;
     } else if (c->img->xlen != c->xlen) {
         img_diag(c->img, RVT_DIAG_WARN, 4, "%s: RV%u file added to an RV%u image", c->path,
@@ -240,33 +293,51 @@ static int load_elf(elf_ctx *c)
     return RVT_OK;
 }
 
+static int load_file(elf_ctx *c);
+
 int rvt_image_load_elf(rvt_image *img, const char *path)
 {
     if (!img || !path)
         return RVT_ERR_INVAL;
     elf_ctx c = { .img = img, .path = path };
-    c.fd = img_open_regular(img, path, &c.fsize);
-    if (c.fd < 0)
-        return c.fd;
+    return load_file(&c);
+}
+
+int rvt_image_load_elf_mapped(rvt_image *img, const char *path, uint64_t addr, uint64_t len,
+                              uint64_t pgoff)
+{
+    if (!img || !path)
+        return RVT_ERR_INVAL;
+    elf_ctx c = { .img = img, .path = path, .mapped = true, .map_addr = addr, .map_len = len,
+                  .map_pgoff = pgoff };
+    return load_file(&c);
+}
+
+static int load_file(elf_ctx *c)
+{
+    rvt_image *img = c->img;
+    c->fd = img_open_regular(img, c->path, &c->fsize);
+    if (c->fd < 0)
+        return c->fd;
     int rc;
     if (elf_version(EV_CURRENT) == EV_NONE) {
-        rc = elf_fail(&c, UINT64_MAX, "libelf initialisation failed");
-    } else if (!(c.elf = elf_begin(c.fd, ELF_C_READ, NULL))) {
-        rc = elf_fail(&c, 0, "cannot read ELF");
+        rc = elf_fail(c, UINT64_MAX, "libelf initialisation failed");
+    } else if (!(c->elf = elf_begin(c->fd, ELF_C_READ, NULL))) {
+        rc = elf_fail(c, 0, "cannot read ELF");
     } else {
         /* A failure part-way leaves the segments added so far; drop them so
          * the image holds whole files only. */
         size_t nsegs = img->nsegs, nsyms = img->nsyms, ncode = img->ncode, pool = img->npool;
-        rc = load_elf(&c);
+        rc = load_elf(c);
         if (rc >= 0)
-            rc = img_file_add(img, path, pool, img->npool);
+            rc = img_file_add(img, c->path, pool, img->npool);
         if (rc < 0) {
             img_truncate(img, nsegs, nsyms);
             img->ncode = ncode;
         }
         img_syms_sort(img);
-        elf_end(c.elf);
+        elf_end(c->elf);
     }
-    close(c.fd);
+    close(c->fd);
     return rc;
 }

@@ -290,6 +290,10 @@ int rvt_dec_mem_open(rvt_dec_mem *dm, const rvt_mem *m, const rvt_image *img)
         m = dm->own;
     }
     dm->space = RVT_MEMV_START;
+    dm->number = 0;
+    dm->nnumbers = 1;
+    dm->nknown = 1;
+    dm->known[0] = (rvt_dec_space){ .space = RVT_MEMV_START, .number = 0 };
     if (!(dm->view = rvt_memv_new(m))) {
         rvt_dec_mem_close(dm);
         return RVT_ERR_NOMEM;
@@ -303,4 +307,43 @@ void rvt_dec_mem_close(rvt_dec_mem *dm)
     rvt_mem_free(dm->own);
     dm->view = NULL;
     dm->own = NULL;
+}
+
+static const rvt_dec_space *known_space(const rvt_dec_mem *dm, const rvt_space *sp)
+{
+    for (unsigned i = 0; i < dm->nknown; i++)
+        if (same_space(&dm->known[i].space, sp))
+            return &dm->known[i];
+    return NULL;
+}
+
+/* Every number in use: start over with one (the cache forgets all). */
+static void restart_numbers(rvt_dec_mem *dm, rvt_iblocks *bc)
+{
+    rvt_iblk_flush(bc);
+    dm->nknown = 0;
+    dm->nnumbers = 1;
+    dm->number = 0;
+}
+
+void rvt_dec_mem_switch(rvt_dec_mem *dm, rvt_iblocks *bc, const rvt_space *sp)
+{
+    /* lookups that agree with the current space's (same images, no read
+     * callback) keep its number: its cached blocks serve the new space */
+    bool differs = rvt_memv_set_space(dm->view, sp);
+    dm->space = *sp;
+    const rvt_dec_space *k = known_space(dm, sp);
+    if (k) {
+        if (differs)
+            dm->number = k->number;
+    } else if (differs && (dm->nnumbers == RVT_IBLK_SPACES || dm->nknown == RVT_DEC_SPACES)) {
+        restart_numbers(dm, bc);
+        dm->known[dm->nknown++] = (rvt_dec_space){ .space = *sp, .number = 0 };
+    } else {
+        if (differs)
+            dm->number = dm->nnumbers++;
+        if (dm->nknown < RVT_DEC_SPACES)
+            dm->known[dm->nknown++] = (rvt_dec_space){ .space = *sp, .number = dm->number };
+    }
+    rvt_iblk_set_space(bc, dm->number);
 }

@@ -29,10 +29,21 @@ const rvt_insn *rvt_memv_insn(void *v, uint64_t pc);
 /* ---- what a flow decoder keeps: its view, its block cache's source ---- */
 #include "isa/insn_blocks.h"
 
+/* Address spaces a decoder has met, each with the number its block cache
+ * tags entries with (insn_blocks.h); spaces whose lookups agree share one. */
+#define RVT_DEC_SPACES (RVT_IBLK_SPACES < 256u ? RVT_IBLK_SPACES : 256u)
+typedef struct rvt_dec_space {
+    rvt_space space;
+    unsigned number;
+} rvt_dec_space;
+
 typedef struct rvt_dec_mem {
     rvt_mem *own;            /* made for an rvt_image entry point, else NULL */
     rvt_memv *view;          /* NULL: a custom rvt_*_insn_fn */
     rvt_space space;         /* the view's, checked inline: set per message */
+    unsigned number;         /* its number in the block cache */
+    unsigned nknown, nnumbers;
+    rvt_dec_space known[RVT_DEC_SPACES];
 } rvt_dec_mem;
 
 /* A view over m, or over a single-space rvt_mem holding img (the rvt_image
@@ -40,18 +51,22 @@ typedef struct rvt_dec_mem {
  * given), RVT_ERR_NOMEM. */
 int rvt_dec_mem_open(rvt_dec_mem *dm, const rvt_mem *m, const rvt_image *img);
 void rvt_dec_mem_close(rvt_dec_mem *dm);
+/* The slow path of rvt_dec_mem_space: a new space for the view and its
+ * number for the block cache (a whole flush only when more spaces than
+ * the cache tells apart were met). */
+void rvt_dec_mem_switch(rvt_dec_mem *dm, rvt_iblocks *bc, const rvt_space *space);
 
-/* The decoder now decodes in (context, priv, source): flush its block
- * cache when the lookups may change. */
+/* The decoder now decodes in (context, priv, source).  The block cache
+ * keeps every space's entries (tagged by the space's number), so a kernel
+ * switching contexts often keeps its blocks. */
 static inline void rvt_dec_mem_space(rvt_dec_mem *dm, rvt_iblocks *bc, uint64_t context,
                                      unsigned priv, unsigned source)
 {
     if (!dm->view || (dm->space.context == context && dm->space.priv == priv &&
                       dm->space.source == source))
         return;
-    dm->space = (rvt_space){ .context = context, .priv = priv, .source = source };
-    if (rvt_memv_set_space(dm->view, &dm->space))
-        rvt_iblk_flush(bc);
+    rvt_space sp = { .context = context, .priv = priv, .source = source };
+    rvt_dec_mem_switch(dm, bc, &sp);
 }
 
 /* Forget every decode (11.4: the code changed). */

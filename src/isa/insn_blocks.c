@@ -7,25 +7,33 @@ void rvt_iblk_init(rvt_iblocks *c, rvt_iblk_insn_fn insn, void *ctx, uint64_t xm
     c->insn = insn;
     c->ctx = ctx;
     c->xmask = xmask;
+    rvt_iblk_set_space(c, 0);
 }
 
-/* Flushing only retags (to pc 1's tag, 0): a walk holding a block (an
- * event callback may flush, 11.4) still reads what it held. */
+void rvt_iblk_set_space(rvt_iblocks *c, unsigned space)
+{
+    uint32_t n = space % RVT_IBLK_SPACES + 1u;
+    c->space_key = 1ull << 63 | (uint64_t)n << 1 | 1u;
+    c->space_slot = (n * 0x9E3779B1u) ^ n;    /* ODD = 0x9E3779B1; the block cache's */
+}
+
+/* Flushing only retags blocks (to RVT_IBLK_EMPTY): a walk holding a block
+ * (an event callback may flush, 11.4) still reads what it held. */
 void rvt_iblk_flush(rvt_iblocks *c)
 {
     for (size_t i = 0; i < (1u << RVT_IBLK_CACHE_BITS); i++)
-        c->cache[i].tag = RVT_IBLK_TAG(1);
+        c->cache[i].tag = RVT_IBLK_EMPTY;
     for (size_t i = 0; i < (1u << RVT_IBLK_BLOCK_BITS); i++)
-        c->blocks[i].tag = RVT_IBLK_TAG(1);
+        c->blocks[i].tag = RVT_IBLK_EMPTY;
+    c->flushes++;
 }
 
 /* Misses (no code) are not cached; an odd pc is never code. */
 const rvt_insn *rvt_iblk_insn_miss(rvt_iblocks *c, uint64_t pc)
 {
-    size_t slot = (pc >> 1) & ((1u << RVT_IBLK_CACHE_BITS) - 1);
-    rvt_iblk_ent *e = &c->cache[slot];
+    rvt_iblk_ent *e = &c->cache[(pc >> 1) & ((1u << RVT_IBLK_CACHE_BITS) - 1)];
     e->ins = pc & 1 ? NULL : c->insn(c->ctx, pc);
-    e->tag = RVT_IBLK_TAG(e->ins ? pc : 1);
+    e->tag = e->ins ? rvt_iblk_tag(c, pc) : RVT_IBLK_EMPTY;
     return e->ins;
 }
 
@@ -40,8 +48,8 @@ static bool ends_block(const rvt_insn *i)
 
 const rvt_iblock *rvt_iblk_block_miss(rvt_iblocks *c, uint64_t pc)
 {
-    rvt_iblock *b = &c->blocks[(pc >> 1) & ((1u << RVT_IBLK_BLOCK_BITS) - 1)];
-    b->tag = RVT_IBLK_TAG(pc);
+    rvt_iblock *b = &c->blocks[rvt_iblk_slot(c, pc, RVT_IBLK_BLOCK_BITS)];
+    b->tag = rvt_iblk_tag(c, pc);
     b->n = b->hw = b->lens = 0;
     b->last = b->prev = NULL;
     for (uint64_t p = pc; b->n < RVT_IBLK_MAX;) {

@@ -29,14 +29,30 @@ typedef const rvt_insn *(*rvt_iblk_insn_fn)(void *ctx, uint64_t pc);
  * encoding, fence.i, a 6/8-byte instruction), by the RVT_IBLK_MAX-th
  * instruction, or by missing code after it.  n = 0: no code at pc.
  * Every instruction but the last is 2 or 4 bytes and moves to pc + len. */
-/* Slots are tagged with RVT_IBLK_TAG(pc) = pc ^ 1: all-zero memory is the
- * tag of pc 1, odd, never an instruction address, so zeroed memory is an
- * empty cache and a decoder allocated with calloc needs no pass over the
- * 1.2 MB of tables (its pages stay untouched until used). */
-#define RVT_IBLK_TAG(pc) ((pc) ^ 1u)
+/* Slots are keyed by pc and address space (mem.h: a decoder switching
+ * between spaces keeps every space's entries, and in the block cache two
+ * spaces' code at one address sits in two slots).  Space number s
+ * (0-based; n = s + 1) gives
+ *     key  = 2^63 | n << 1 | 1         tag  = pc ^ key
+ *     hash = (n * ODD) ^ n              slot = ((pc >> 1) ^ hash) mod 2^BITS
+ * (the instruction cache, looked up for every instruction, uses hash 0:
+ * one load less; its entries of two spaces at one address take turns).
+ * Two (pc, space) pairs with one tag differ in pc by (n1 ^ n2) << 1 only,
+ * so they share a slot only if hash ^ n, i.e. n * ODD (or n for hash 0),
+ * agree mod 2^BITS, which n < 2^BITS and an odd multiplier rule out: a tag
+ * in its slot names one pc in one space.  No even pc makes tag 0 (bit 0 is set), so all-zero
+ * memory, and a flushed slot (tag 0), is empty, and a decoder allocated
+ * with calloc needs no pass over the 1.2 MB of tables (its pages stay
+ * untouched until used).  (The odd pc key itself would meet an empty
+ * slot: odd pcs are never code, and no trace names an address that high.) */
+#define RVT_IBLK_SPACE_BITS \
+    (RVT_IBLK_BLOCK_BITS < RVT_IBLK_CACHE_BITS ? RVT_IBLK_BLOCK_BITS : RVT_IBLK_CACHE_BITS)
+/* Space numbers a cache tells apart at once (0 .. RVT_IBLK_SPACES - 1). */
+#define RVT_IBLK_SPACES ((1u << RVT_IBLK_SPACE_BITS) - 1u)
+#define RVT_IBLK_EMPTY 0u
 
 typedef struct rvt_iblock {
-    uint64_t tag;                /* RVT_IBLK_TAG(start pc) */
+    uint64_t tag;                /* rvt_iblk_tag(start pc) */
     const rvt_insn *last;        /* the block's final instruction */
     const rvt_insn *prev;        /* the one before it (NULL if n <= 1) */
     uint32_t lens;               /* bit k: instruction k is 4 bytes, else 2 */
@@ -45,7 +61,7 @@ typedef struct rvt_iblock {
 } rvt_iblock;
 
 typedef struct rvt_iblk_ent {
-    uint64_t tag;                /* RVT_IBLK_TAG(pc) */
+    uint64_t tag;                /* rvt_iblk_tag(pc) */
     const rvt_insn *ins;
 } rvt_iblk_ent;
 
@@ -56,6 +72,10 @@ typedef struct rvt_iblocks {
     rvt_iblk_insn_fn insn;
     void *ctx;
     uint64_t xmask;              /* pc wrap inside a block */
+    uint64_t space_key;          /* the current space's key, XORed into tags */
+    uint32_t space_slot;         /* its hash, XORed into slot indices */
+    uint64_t flushes;            /* whole-cache flushes (code changed, or
+                                    more spaces than RVT_IBLK_SPACES) */
     rvt_iblk_ent cache[1u << RVT_IBLK_CACHE_BITS];
     rvt_iblock blocks[1u << RVT_IBLK_BLOCK_BITS];
 } rvt_iblocks;
@@ -64,22 +84,34 @@ typedef struct rvt_iblocks {
 void rvt_iblk_init(rvt_iblocks *c, rvt_iblk_insn_fn insn, void *ctx, uint64_t xmask);
 /* Forget everything (the image changed: self-modifying code, 11.4). */
 void rvt_iblk_flush(rvt_iblocks *c);
+/* Look up in address space number space (< RVT_IBLK_SPACES) from now on;
+ * entries of the other numbers stay cached. */
+void rvt_iblk_set_space(rvt_iblocks *c, unsigned space);
 /* The miss paths of the two lookups below. */
 const rvt_insn *rvt_iblk_insn_miss(rvt_iblocks *c, uint64_t pc);
 const rvt_iblock *rvt_iblk_block_miss(rvt_iblocks *c, uint64_t pc);
+
+static inline size_t rvt_iblk_slot(const rvt_iblocks *c, uint64_t pc, unsigned bits)
+{
+    return (size_t)(((pc >> 1) ^ c->space_slot) & ((1u << bits) - 1));
+}
+static inline uint64_t rvt_iblk_tag(const rvt_iblocks *c, uint64_t pc)
+{
+    return pc ^ c->space_key;
+}
 
 /* The instruction at pc (NULL: no code; misses are not cached). */
 static inline const rvt_insn *rvt_iblk_insn(rvt_iblocks *c, uint64_t pc)
 {
     const rvt_iblk_ent *e = &c->cache[(pc >> 1) & ((1u << RVT_IBLK_CACHE_BITS) - 1)];
-    return e->tag == RVT_IBLK_TAG(pc) ? e->ins : rvt_iblk_insn_miss(c, pc);
+    return e->tag == rvt_iblk_tag(c, pc) ? e->ins : rvt_iblk_insn_miss(c, pc);
 }
 
 /* The block starting at pc. */
 static inline const rvt_iblock *rvt_iblk_block(rvt_iblocks *c, uint64_t pc)
 {
-    const rvt_iblock *b = &c->blocks[(pc >> 1) & ((1u << RVT_IBLK_BLOCK_BITS) - 1)];
-    return b->tag == RVT_IBLK_TAG(pc) ? b : rvt_iblk_block_miss(c, pc);
+    const rvt_iblock *b = &c->blocks[rvt_iblk_slot(c, pc, RVT_IBLK_BLOCK_BITS)];
+    return b->tag == rvt_iblk_tag(c, pc) ? b : rvt_iblk_block_miss(c, pc);
 }
 
 /* Address of the block's last instruction (b->n >= 1, starting at pc). */

@@ -181,6 +181,7 @@ int rvt_nt_decoder_stats(const rvt_nt_decoder *d, rvt_nt_dec_stats *out)
     if (!d || !out)
         return RVT_ERR_INVAL;
     *out = d->st;
+    out->cache_flushes = d->bc.flushes;
     return 0;
 }
 

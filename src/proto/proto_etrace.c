@@ -214,7 +214,8 @@ static void te_dec_stats(const void *d, rvt_proto_dec_stats *out)
     rvt_te_dec_stats s;
     rvt_te_decoder_stats(d, &s);
     *out = (rvt_proto_dec_stats){ .units = s.packets, .instructions = s.instructions,
-                                  .errors = s.errors, .resyncs = s.resyncs, .skipped = s.skipped };
+                                  .errors = s.errors, .resyncs = s.resyncs, .skipped = s.skipped,
+                                  .cache_flushes = s.cache_flushes };
 }
 
 static const proto_dec_ops te_dec = {

@@ -173,7 +173,8 @@ static void nt_dec_stats(const void *d, rvt_proto_dec_stats *out)
     rvt_nt_decoder_stats(d, &s);
     *out = (rvt_proto_dec_stats){ .units = s.messages, .instructions = s.insns,
                                   .errors = s.errors, .resyncs = s.resyncs,
-                                  .wide_icnt = s.wide_icnt, .wide_icnt_offset = s.wide_icnt_offset };
+                                  .wide_icnt = s.wide_icnt, .wide_icnt_offset = s.wide_icnt_offset,
+                                  .cache_flushes = s.cache_flushes };
 }
 
 static const proto_dec_ops nt_dec = {

@@ -5,7 +5,11 @@
 # and `rvtrace dump` prints the same messages as the corpus dumps.
 # Expected failures (README "Round trips"): htm-cnt8-rpt2 coswap/deeprec
 # (counter-only implicit return cannot follow swaps/longjmp, spec 9.2).
-# amo_smc decodes with --smc (the buffer's contents, switched per fence.i).
+# amo_smc decodes with --smc (the buffer's contents, switched per fence.i),
+# given beside --elf: it describes the memory the program ran over, an
+# input like the ELF, not an encoder setting a sidecar would record (and
+# this test gives the settings as flags on purpose); decode_smc.sh checks
+# --smc for both protocols (docs/conformance-ntrace.md).
 set -u
 I="${RVT_SHARED:-$RVT_SRC/../shared}/interop"
 [ -d "$I/ntrace-refcode" ] || { echo "no interop corpus: skipped"; exit 77; }

@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "rvtrace/perfdata.h"
 #include "tharness.h"
 
 #define MAX_CASES_PER_KIND 8    /* boundaries/offsets sampled per damage kind */
@@ -507,6 +508,107 @@ static void one_format(const fmt *f, const char *elf, const char *prog)
     free(c.hart.v);
 }
 
+/* ---- perf.data (docs/perfdata.md): the container real captures come in ----
+ * A file made by the library's writer, laid out (derived by hand from
+ * perf.data-file-format.txt and the writer's choices, docs/perfdata.md):
+ *     0   header, 104 bytes (magic, size, attr_size 128, attrs {104, 128},
+ *         data {232, size}, event_types, features)
+ *   104   one attribute: perf_event_attr VER5 (112 bytes) + its ids section
+ *   232   COMM "sort": header 8 + pid/tid 8 + "sort" NUL-padded to 8 = 24
+ *   256   MMAP2 "sort.elf": header 8 + fixed 64 + name padded to 16 = 88
+ *   344   AUXTRACE: header 8 + fixed 40, then 16 bytes of AUX data
+ *   408   end
+ * Each damaged copy must make `dump` and `decode --symfs` exit 1 with an
+ * error naming the file and the byte offset at fault. */
+#define PERF_COMM_AT 232u
+#define PERF_AUX_AT 344u
+
+static void put_le(uint8_t *b, uint64_t v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint8_t *perf_good(size_t *n)
+{
+    static const uint8_t aux[16] = { 0 };   /* encapsulation null bytes */
+    rvt_perf_writer *w = rvt_perf_writer_new(NULL);
+    const uint8_t *b = NULL;
+    CHECK(w != NULL);
+    if (!w)
+        return NULL;
+    CHECK_EQ(rvt_perf_write_comm(w, 1, 1, "sort"), 0);
+    CHECK_EQ(rvt_perf_write_mmap2(w, 1, 1, 0x80000000u, 0x10000, 0, 5, 2, "sort.elf"), 0);
+    CHECK_EQ(rvt_perf_write_auxtrace(w, 0, 1, aux, sizeof aux), 0);
+    CHECK_EQ(rvt_perf_writer_finish(w, &b, n), 0);
+    uint8_t *copy = malloc(*n);
+    if (copy)
+        memcpy(copy, b, *n);
+    rvt_perf_writer_free(w);
+    CHECK_EQ(*n, 408);
+    return copy;
+}
+
+/* `rvtrace CMD ARGS FILE`: exit 1 and "offset OFF" with the file's name. */
+static void perf_case(const char *label, const uint8_t *b, size_t n, uint64_t off)
+{
+    char path[512], err[600], cmd[2048], want[64];
+    snprintf(path, sizeof path, "%s/perf-%s.data", tmp, label);
+    snprintf(err, sizeof err, "%s.err", path);
+    if (!spit(path, b, n)) {
+        TH_FAIL("perf %s: cannot write %s", label, path);
+        return;
+    }
+    static const char *const cmds[] = { "dump", "decode --count --symfs" };
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(cmd, sizeof cmd, "timeout %s '%s' %s%s%s%s '%s' >/dev/null 2>'%s'",
+                 DECODE_TIMEOUT, bin, cmds[i], i ? " '" : "", i ? src : "",
+                 i ? "/programs'" : "", path, err);
+        int rc = sh(cmd);
+        size_t en;
+        char *e = (char *)slurp(err, &en);
+        snprintf(want, sizeof want, "offset %" PRIu64, off);
+        if (rc != 1)
+            TH_FAIL("perf %s, %s: exit %d, want 1", label, cmds[i], rc);
+        if (!e || !strstr(e, path) || !strstr(e, want))
+            TH_FAIL("perf %s, %s: error '%s' does not name the file and %s", label, cmds[i],
+                    e ? e : "(none)", want);
+        free(e);
+    }
+}
+
+static void perf_cases(void)
+{
+    size_t n;
+    uint8_t *g = perf_good(&n);
+    uint8_t *b = g ? malloc(n) : NULL;
+    if (!b) {
+        free(g);
+        return;
+    }
+    /* truncated header: 50 of its 104 bytes; the first missing byte */
+    perf_case("header-cut", g, 50, 50);
+    /* bad section offsets: data.offset (header bytes 40-47) past the end */
+    memcpy(b, g, n);
+    put_le(b + 40, n + 8, 8);
+    perf_case("data-offset", b, n, 40);
+    /* attrs.offset (bytes 24-31) past the end */
+    memcpy(b, g, n);
+    put_le(b + 24, 1u << 20, 8);
+    perf_case("attrs-offset", b, n, 24);
+    /* record size 0 (COMM's header.size, record bytes 6-7): the record */
+    memcpy(b, g, n);
+    put_le(b + PERF_COMM_AT + 6, 0, 2);
+    perf_case("record-size-0", b, n, PERF_COMM_AT);
+    /* AUX size (AUXTRACE body bytes 0-7) past the end of the file */
+    memcpy(b, g, n);
+    put_le(b + PERF_AUX_AT + 8, 1u << 20, 8);
+    perf_case("aux-size", b, n, PERF_AUX_AT);
+    printf("perf.data: 5 damaged files, dump and decode\n");
+    free(b);
+    free(g);
+}
+
 int main(void)
 {
     bin = getenv("RVT_BIN");
@@ -536,6 +638,8 @@ int main(void)
     }
     if (!found)
         printf("SKIP: no workloads in %s/programs\n", src);
+    else
+        perf_cases();
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
     if (th_failed == 0)
         sh(cmd);

@@ -117,15 +117,7 @@ static void round_trip(const rvt_te_attrs *a, const blk *b, size_t nb, te_buf *o
     rvt_irec r[64];
     uint64_t pcs[MAXI];
     size_t np = build(b, nb, r, pcs);
-    memset(out, 0, sizeof *out);
-    int st = 0;
-    rvt_te_encoder *e = rvt_te_encoder_new(a, te_buf_put, out, &st);
-    CHECK(e != NULL);
-    if (!e)
-        return;
-    CHECK_EQ(rvt_te_encoder_put(e, r, nb), 0);
-    CHECK_EQ(rvt_te_encoder_end(e), 0);
-    rvt_te_encoder_free(e);
+    te_encode_recs(a, r, nb, out);
     rvt_image *img = te_image(te_prog, NB(te_prog));
     te_evs ev = { 0 };
     te_decode(a, img, out->b, out->n, &ev);

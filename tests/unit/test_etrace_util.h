@@ -56,6 +56,20 @@ static inline rvt_image *te_image(const uint32_t *w, size_t n)
     return img;
 }
 
+/* Encode n records into *out (reset first). */
+static inline void te_encode_recs(const rvt_te_attrs *a, const rvt_irec *r, size_t n, te_buf *out)
+{
+    memset(out, 0, sizeof *out);
+    int st = 0;
+    rvt_te_encoder *e = rvt_te_encoder_new(a, te_buf_put, out, &st);
+    CHECK(e != NULL);
+    if (!e)
+        return;
+    CHECK_EQ(rvt_te_encoder_put(e, r, n), 0);
+    CHECK_EQ(rvt_te_encoder_end(e), 0);
+    rvt_te_encoder_free(e);
+}
+
 /* Decoder events, in order. */
 typedef struct te_evs {
     rvt_flow_event *ev;

@@ -386,12 +386,53 @@ static void test_interop(void)
     CHECK(n >= 6);
 }
 
+/* The tiny ELF as a process maps it (rvt_image_load_elf_mapped, perf's
+ * MMAP records): file bytes [0, 0x110) at 0x40000000 hold the code
+ * segment (file offset CODE_OFF = 0x100) and not the data one (0x110), so
+ * the code is at 0x40000100 with its symbols, .text range and entry moved
+ * by the same 0x40000100 - CODE_VA; the data object is not loaded.  A
+ * window holding no segment's start is an error. */
+static void test_mapped(void)
+{
+    build_elf(64);
+    const char *path = write_file("m.elf", elf, elf_len);
+    const uint64_t at = 0x40000000u + CODE_OFF;
+    rvt_image *img = rvt_image_new();
+    rvt_image_set_diag(img, diag, NULL);
+    n_err = n_warn = 0;
+    CHECK_EQ(rvt_image_load_elf_mapped(img, path, 0x40000000u, 0x110, 0), 0);
+    CHECK_EQ(n_err + n_warn, 0);
+    CHECK_EQ(rvt_image_segment_count(img), 1);
+    uint8_t b[4];
+    CHECK_EQ(rvt_image_read(img, at, b, 4), 4);
+    CHECK_EQ(b[0], 0x97);
+    CHECK_EQ(rvt_image_read(img, CODE_VA, b, 4), 0);
+    CHECK_EQ(rvt_image_entry(img), at);
+    uint64_t a = 0, off = 99;
+    CHECK(rvt_image_lookup(img, "_start", &a) && a == at);
+    CHECK_STR(rvt_image_symbol(img, at + 12, &off), "loop_fn");
+    CHECK_EQ(off, 4);
+    CHECK(!rvt_image_lookup(img, "obj", &a));
+    uint64_t cs, ce;
+    const char *cn;
+    CHECK(rvt_image_code_range(img, 0, &cs, &ce, &cn) && cs == at && ce == at + 16);
+    rvt_image_free(img);
+    img = rvt_image_new();
+    rvt_image_set_diag(img, diag, NULL);
+    n_err = 0;
+    CHECK_EQ(rvt_image_load_elf_mapped(img, path, 0x40000000u, 0x100, 0), RVT_ERR_ELF);
+    CHECK_EQ(n_err, 1);
+    CHECK_EQ(rvt_image_segment_count(img), 0);
+    rvt_image_free(img);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir))
         return 1;
     test_good(64);
     test_good(32);
+    test_mapped();
     test_insn_cache();
     test_hostile();
     test_raw_and_bytes();

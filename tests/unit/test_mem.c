@@ -279,6 +279,124 @@ static void space_change_keeps(void)
     rvt_mem_free(m);
 }
 
+/* ---- the block cache keyed by address space (mem_view.h, insn_blocks.h) ---- */
+
+/* A decoder's memory and block cache over m, as a flow decoder keeps them;
+ * lookups that reach the memory (cache misses) are counted. */
+typedef struct dec_cache {
+    rvt_dec_mem dm;
+    rvt_iblocks *bc;
+    unsigned misses;
+} dec_cache;
+
+static const rvt_insn *counted_insn(void *ctx, uint64_t pc)
+{
+    dec_cache *c = ctx;
+    c->misses++;
+    return rvt_memv_insn(c->dm.view, pc);
+}
+
+static bool dec_cache_open(dec_cache *c, const rvt_mem *m)
+{
+    c->misses = 0;
+    c->bc = calloc(1, sizeof *c->bc);
+    CHECK(c->bc != NULL);
+    CHECK_EQ(rvt_dec_mem_open(&c->dm, m, NULL), 0);
+    if (!c->bc || !c->dm.view)
+        return false;
+    rvt_iblk_init(c->bc, counted_insn, c, UINT64_MAX);
+    return true;
+}
+
+static void dec_cache_close(dec_cache *c)
+{
+    rvt_dec_mem_close(&c->dm);
+    free(c->bc);
+}
+
+/* Contexts 1 and 2 hold different code at 0x1000 (a 4-byte addi / two
+ * c.li).  Over 1000 switches between them the block at 0x1000 is each
+ * context's own (1 instruction of 4 bytes / 2 of 2 bytes: the block ends
+ * where the image ends), the cache is never flushed, and memory is asked
+ * only by the first visit of each context (addi: 1 lookup, then 0x1004
+ * past the image; c.li, c.li: 2, then 0x1004): 5 misses, not 5 per switch:
+ * the two blocks at one address sit in two slots.  The instruction cache
+ * (one slot per address, tagged by space) answers each context's own. */
+static void cache_spaces_kept(void)
+{
+    uint32_t a[] = { ADDI }, b[] = { CLI5 | CLI5 << 16 };
+    rvt_image *ia = img_words(0x1000, a, 1), *ib = img_words(0x1000, b, 1);
+    rvt_mem *m = rvt_mem_new();
+    rvt_space k1 = { 1, RVT_SPACE_ANY_PRIV, RVT_SPACE_ANY_SOURCE };
+    rvt_space k2 = { 2, RVT_SPACE_ANY_PRIV, RVT_SPACE_ANY_SOURCE };
+    rvt_mem_add_image(m, &k1, ia);
+    rvt_mem_add_image(m, &k2, ib);
+    dec_cache c;
+    if (dec_cache_open(&c, m)) {
+        unsigned wrong = 0;
+        for (unsigned k = 0; k < 1000; k++) {
+            unsigned ctx = 1 + k % 2;
+            rvt_dec_mem_space(&c.dm, c.bc, ctx, 3, 0);
+            const rvt_iblock *blk = rvt_iblk_block(c.bc, 0x1000);
+            wrong += ctx == 1 ? !(blk->n == 1 && blk->last->raw == ADDI)
+                              : !(blk->n == 2 && blk->last->raw == CLI5 && blk->hw == 2);
+        }
+        CHECK_EQ(wrong, 0);
+        CHECK_EQ(c.misses, 5);
+        CHECK_EQ(c.bc->flushes, 0);
+        for (unsigned k = 0; k < 10; k++) {
+            rvt_dec_mem_space(&c.dm, c.bc, 1 + k % 2, 3, 0);
+            const rvt_insn *i = rvt_iblk_insn(c.bc, 0x1000);
+            wrong += !i || i->len != (k % 2 ? 2 : 4);
+        }
+        CHECK_EQ(wrong, 0);
+        /* a space whose lookups agree with the current one's (context 3
+         * holds no image, nor does context 4) shares its number */
+        rvt_dec_mem_space(&c.dm, c.bc, 3, 3, 0);
+        CHECK(rvt_iblk_block(c.bc, 0x1000)->n == 0);
+        unsigned before = c.misses;
+        rvt_dec_mem_space(&c.dm, c.bc, 4, 3, 0);
+        CHECK_EQ(c.dm.number, c.dm.known[c.dm.nknown - 2].number);
+        CHECK(rvt_iblk_insn(c.bc, 0x1000) == NULL);
+        CHECK_EQ(c.misses, before + 1);      /* misses are never cached */
+        /* self-modifying code still flushes all */
+        rvt_dec_mem_flush(&c.dm, c.bc);
+        CHECK_EQ(c.bc->flushes, 1);
+        dec_cache_close(&c);
+    }
+    rvt_mem_free(m);
+    rvt_image_free(ia);
+    rvt_image_free(ib);
+}
+
+/* More spaces whose lookups differ (a read callback: every space may
+ * answer differently) than the cache tells apart: the numbers start over
+ * with one whole flush each time they run out, and every answer is still
+ * the space's own (the callback answers addi in context 2, c.li elsewhere). */
+static void cache_spaces_recycled(void)
+{
+    rvt_mem *m = rvt_mem_new();
+    cbm cb = { .at = 0x2000, .word = { CLI5, ADDI } };
+    CHECK_EQ(rvt_mem_set_read(m, cb_by_context, &cb, RVT_MEM_READ_MISS), 0);
+    dec_cache c;
+    if (dec_cache_open(&c, m)) {
+        unsigned wrong = 0, spaces = 4 * RVT_DEC_SPACES;
+        for (unsigned k = 0; k < spaces; k++) {
+            unsigned ctx = k % 3 == 0 ? 2 : 10 + k;
+            rvt_dec_mem_space(&c.dm, c.bc, ctx, 0, 0);
+            const rvt_insn *i = rvt_iblk_insn(c.bc, 0x2000);
+            wrong += !i || i->raw != (ctx == 2 ? ADDI : CLI5);
+        }
+        CHECK_EQ(wrong, 0);
+        /* 2/3 of 4 * RVT_DEC_SPACES spaces are new ones: the table of
+         * RVT_DEC_SPACES filled at least twice, each time one flush */
+        CHECK(c.bc->flushes >= 2);
+        CHECK(c.bc->flushes <= spaces / RVT_DEC_SPACES + 1);
+        dec_cache_close(&c);
+    }
+    rvt_mem_free(m);
+}
+
 static void null_args(void)
 {
     rvt_image *img = rvt_image_new();
@@ -462,18 +580,6 @@ static size_t te_blk(rvt_irec *r, uint64_t addr, unsigned n, unsigned itype, uns
     return np;
 }
 
-static void te_encode(const rvt_te_attrs *a, const rvt_irec *r, size_t n, te_buf *out)
-{
-    memset(out, 0, sizeof *out);
-    int st = 0;
-    rvt_te_encoder *e = rvt_te_encoder_new(a, te_buf_put, out, &st);
-    CHECK(e != NULL);
-    if (!e)
-        return;
-    CHECK_EQ(rvt_te_encoder_put(e, r, n), 0);
-    CHECK_EQ(rvt_te_encoder_end(e), 0);
-    rvt_te_encoder_free(e);
-}
 
 /* The PCs of the RVT_EV_INSN events and the RVT_EV_ERROR count. */
 typedef struct got {
@@ -541,7 +647,7 @@ static void te_space_by_priv(void)
     np = te_blk(&r[2], TE_BASE + 0x50, 2, 13, 0, pcs, np);
     np = te_blk(&r[3], TE_BASE + 0x20, 1, 0, 0, pcs, np);
     te_buf s;
-    te_encode(&a, r, 4, &s);
+    te_encode_recs(&a, r, 4, &s);
     uint32_t nops[NB(te_prog)];
     for (size_t i = 0; i < NB(te_prog); i++)
         nops[i] = ADDI;
@@ -591,7 +697,7 @@ static void te_smc_flush(void)
     np = te_blk(&r[2], TE_BASE + 0x10, 2, 4, 3, pcs, np);
     np = te_blk(&r[3], TE_BASE + 0x18, 1, 0, 3, pcs, np);
     te_buf s;
-    te_encode(&a, r, 4, &s);
+    te_encode_recs(&a, r, 4, &s);
     cbm c = { .at = TE_BASE + 8, .word = { ADDI, JAL8 } };
     rvt_mem *m = rvt_mem_new();
     rvt_mem_add_image(m, NULL, img);
@@ -611,56 +717,131 @@ static void te_smc_flush(void)
     rvt_image_free(img);
 }
 
-/* N-Trace: the SRC picks the space.  Sources 1 and 2 run different code
- * at 0x1000 (three addi / six c.li); each stream walks 6 half-words. */
-static void nt_space_by_src(void)
-{
+/* Sources 1 and 2 running different code at 0x1000 (three addi / six
+ * c.li), each traced as one stream of 6 half-words, and an rvt_mem that
+ * keys each image by its source. */
+typedef struct two_src {
     rvt_nt_cfg cfg;
-    rvt_nt_cfg_default(&cfg);
-    cfg.src_bits = 2;
-    cap both = { 0 }, one;
+    cap one, two;
+    rvt_image *ia, *ic;
+    rvt_mem *m;
+} two_src;
+
+static void two_src_open(two_src *t)
+{
+    rvt_nt_cfg_default(&t->cfg);
+    t->cfg.src_bits = 2;
     rvt_nt_msg msgs[16];
     rvt_irec r = rec(0x1000, 6, 0, 1);
     r.ninstr = 3;
-    cfg.src_id = 1;
-    encode(&cfg, &r, 1, &one, msgs, 16);
-    memcpy(both.b, one.b, one.n);
-    both.n = one.n;
+    t->cfg.src_id = 1;
+    encode(&t->cfg, &r, 1, &t->one, msgs, 16);
     r = rec(0x1000, 6, 0, 0);
     r.ninstr = 6;
-    cfg.src_id = 2;
-    encode(&cfg, &r, 1, &one, msgs, 16);
-    memcpy(both.b + both.n, one.b, one.n);
-    both.n += one.n;
-    uint32_t a[] = { ADDI, ADDI, ADDI }, b[] = { CLI5 | CLI5 << 16, CLI5 | CLI5 << 16,
+    t->cfg.src_id = 2;
+    encode(&t->cfg, &r, 1, &t->two, msgs, 16);
+    uint32_t a[] = { ADDI, ADDI, ADDI }, c[] = { CLI5 | CLI5 << 16, CLI5 | CLI5 << 16,
                                                  CLI5 | CLI5 << 16 };
-    rvt_image *ia = img_words(0x1000, a, 3), *ib = img_words(0x1000, b, 3);
+    t->ia = img_words(0x1000, a, 3);
+    t->ic = img_words(0x1000, c, 3);
     rvt_space k1 = { RVT_SPACE_ANY_CONTEXT, RVT_SPACE_ANY_PRIV, 1 };
     rvt_space k2 = { RVT_SPACE_ANY_CONTEXT, RVT_SPACE_ANY_PRIV, 2 };
-    rvt_mem *m = rvt_mem_new();
-    rvt_mem_add_image(m, &k1, ia);
-    rvt_mem_add_image(m, &k2, ib);
+    t->m = rvt_mem_new();
+    rvt_mem_add_image(t->m, &k1, t->ia);
+    rvt_mem_add_image(t->m, &k2, t->ic);
+}
+
+static void two_src_close(two_src *t)
+{
+    rvt_mem_free(t->m);
+    rvt_image_free(t->ia);
+    rvt_image_free(t->ic);
+}
+
+/* The two sources' streams one after the other, rounds times (malloc'd). */
+static uint8_t *two_src_stream(const two_src *t, size_t rounds, size_t *n)
+{
+    uint8_t *b = malloc(rounds * (t->one.n + t->two.n) + 1);
+    *n = 0;
+    for (size_t k = 0; b && k < rounds; k++) {
+        memcpy(b + *n, t->one.b, t->one.n);
+        *n += t->one.n;
+        memcpy(b + *n, t->two.b, t->two.n);
+        *n += t->two.n;
+    }
+    return b;
+}
+
+/* N-Trace: the SRC picks the space (two_src): each stream walks 6
+ * half-words of its own source's code. */
+static void nt_space_by_src(void)
+{
+    two_src t;
+    two_src_open(&t);
+    size_t n;
+    uint8_t *both = two_src_stream(&t, 1, &n);
     int st = -1;
     pcs p = { 0 };
-    rvt_nt_decoder *d = rvt_nt_decoder_new_mem(&cfg, m, -1, pcs_ev, &p, &st);
+    rvt_nt_decoder *d = rvt_nt_decoder_new_mem(&t.cfg, t.m, -1, pcs_ev, &p, &st);
     CHECK(d != NULL);
-    if (d) {
-        CHECK_EQ(rvt_nt_decode(d, both.b, both.n), 0);
-        rvt_nt_decoder_free(d);
+    if (d && both) {
+        CHECK_EQ(rvt_nt_decode(d, both, n), 0);
     }
+    rvt_nt_decoder_free(d);
     uint64_t want[] = { 0x1000, 0x1004, 0x1008,
                         0x1000, 0x1002, 0x1004, 0x1006, 0x1008, 0x100a };
     CHECK_EQ(p.errors, 0);
     CHECK_EQ(p.n, NB(want));
     CHECK_MEM(p.pc, want, sizeof want);
-    rvt_mem_free(m);
-    rvt_image_free(ia);
-    rvt_image_free(ib);
+    free(both);
+    two_src_close(&t);
+}
+
+/* The same two sources taking turns 100 times in one stream: every round
+ * decodes to each source's own code, and the decoder's cache was never
+ * flushed (rvt_nt_dec_stats.cache_flushes). */
+typedef struct turns { uint64_t n, wrong, errors; } turns;
+
+static int turns_ev(void *ctx, const rvt_flow_event *ev)
+{
+    static const uint64_t round[] = { 0x1000, 0x1004, 0x1008,
+                                      0x1000, 0x1002, 0x1004, 0x1006, 0x1008, 0x100a };
+    turns *t = ctx;
+    if (ev->kind == RVT_EV_INSN)
+        t->wrong += ev->pc != round[t->n++ % NB(round)];
+    t->errors += ev->kind == RVT_EV_ERROR;
+    return 0;
+}
+
+static void nt_space_turns(void)
+{
+    two_src t;
+    two_src_open(&t);
+    size_t n, rounds = 100;
+    uint8_t *b = two_src_stream(&t, rounds, &n);
+    int st = -1;
+    turns tu = { 0 };
+    rvt_nt_decoder *d = rvt_nt_decoder_new_mem(&t.cfg, t.m, -1, turns_ev, &tu, &st);
+    CHECK(d != NULL);
+    if (d && b) {
+        CHECK_EQ(rvt_nt_decode(d, b, n), 0);
+        rvt_nt_dec_stats ds;
+        CHECK_EQ(rvt_nt_decoder_stats(d, &ds), 0);
+        CHECK_EQ(ds.cache_flushes, 0);
+    }
+    rvt_nt_decoder_free(d);
+    CHECK_EQ(tu.n, rounds * 9);
+    CHECK_EQ(tu.wrong, 0);
+    CHECK_EQ(tu.errors, 0);
+    free(b);
+    two_src_close(&t);
 }
 
 int main(void)
 {
     space_change_keeps();
+    cache_spaces_kept();
+    cache_spaces_recycled();
     space_select();
     wildcard();
     callback();
@@ -671,5 +852,6 @@ int main(void)
     te_space_by_priv();
     te_smc_flush();
     nt_space_by_src();
+    nt_space_turns();
     return TH_DONE();
 }

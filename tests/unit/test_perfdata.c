@@ -204,10 +204,54 @@ static void writer(void)
     rvt_perf_writer_free(w);
 }
 
+/* A RISC-V AUXTRACE_INFO (docs/formats.md) read back from hand-made priv
+ * words: priv[0] = PMU type 8 << 32 | 2 blocks; CPU 1's block in the
+ * proposed layout's five values (no trTeInstFeatures), CPU 4's with
+ * rvtrace's sixth.  A record of another type, a CPU without a block, and
+ * blocks that do not fit are told apart. */
+static int riscv_info(uint32_t type, const uint64_t *priv, size_t npriv, uint32_t cpu,
+                      rvt_perf_riscv_te *te)
+{
+    rvt_perf_record r = { .type = RVT_PERF_RECORD_AUXTRACE_INFO, .aux_type = type,
+                          .priv = (const uint8_t *)priv, .npriv = npriv };
+    return rvt_perf_riscv_te_info(&r, cpu, te);
+}
+
+static void riscv_te(void)
+{
+    /* cpu, nparams, format, context, inhibit_src, src_bits, src_id[, features] */
+    uint64_t p[] = { 8ull << 32 | 2, 1, 5, 0, 1, 0, 12, 0xABC, 4, 6, 0, 0, 1, 4, 3, 0x25 };
+    rvt_perf_riscv_te te;
+    CHECK_EQ(riscv_info(8, p, 16, 1, &te), 1);
+    CHECK(te.cpu == 1 && te.format == 0 && te.context && !te.inhibit_src);
+    CHECK(te.src_bits == 12 && te.src_id == 0xABC && !te.has_features);
+    CHECK_EQ(riscv_info(8, p, 16, 4, &te), 1);
+    CHECK(te.cpu == 4 && !te.context && te.inhibit_src && te.src_bits == 4 && te.src_id == 3);
+    CHECK(te.has_features && te.features == 0x25);
+    CHECK_EQ(riscv_info(8, p, 16, 2, &te), 0);      /* no block for CPU 2 */
+    CHECK_EQ(riscv_info(3, p, 16, 1, &te), 0);      /* CoreSight's type: not ours */
+    CHECK_EQ(riscv_info(8, p, 15, 4, &te), RVT_ERR_FORMAT);   /* CPU 4's block cut */
+    p[2] = 4;                                        /* nparams below five */
+    CHECK_EQ(riscv_info(8, p, 16, 1, &te), RVT_ERR_FORMAT);
+    p[2] = 5;
+    p[0] = 8ull << 32 | 3;                           /* a third block past the end */
+    CHECK_EQ(riscv_info(8, p, 16, 9, &te), RVT_ERR_FORMAT);
+    CHECK_EQ(rvt_perf_riscv_te_info(NULL, 1, &te), RVT_ERR_INVAL);
+    /* the writer's words are the same layout */
+    rvt_perf_riscv_te in[2] = { { .cpu = 1, .context = true, .src_bits = 12, .src_id = 0xABC },
+                                { .cpu = 4, .inhibit_src = true, .src_bits = 4, .src_id = 3,
+                                  .features = 0x25 } };
+    uint64_t w[1 + 2 * (2 + RVT_PERF_RISCV_PARAMS)];
+    CHECK_EQ(rvt_perf_riscv_te_priv(8, in, 2, w), 17);
+    uint64_t want[] = { 8ull << 32 | 2, 1, 6, 0, 1, 0, 12, 0xABC, 0, 4, 6, 0, 0, 1, 4, 3, 0x25 };
+    CHECK_MEM(w, want, sizeof want);
+}
+
 int main(void)
 {
     reads_back();
     hostile();
     writer();
+    riscv_te();
     return TH_DONE();
 }

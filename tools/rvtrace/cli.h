@@ -252,6 +252,10 @@ rvt_irec_sink cli_container_timed_sink(const rvt_irec_sink *inner);
  * comes back in the reference-flow framing (buf replaced).  NULL (printed,
  * buf freed) on error; NULL buf passes through. */
 uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len);
+/* A capture's own metadata (what: where it came from, for the message)
+ * says the stream is encapsulated with srcIDs of src_bits: used when no
+ * option and no FILE.attrs name the container (options' widths win). */
+void cli_container_capture(const char *what, unsigned src_bits);
 /* The same over a buffer the caller keeps (a mapped file): buf itself when
  * it is not encapsulated, else a new malloc'd unwrapped stream. */
 uint8_t *cli_container_unwrap_borrowed(const char *trace, const uint8_t *buf, size_t *len);

@@ -42,6 +42,8 @@ static struct {
     size_t nsources;         /* distinct srcIDs seen */
     rvt_sink_state sink;     /* FILE.attrs sink_* keys: a RAM sink's buffer */
     rvt_sink_view view;      /* ... put in stream order (rvt_sink_order) */
+    const char *capture;     /* a capture's own metadata said encap (what said it) */
+    unsigned capture_src_bits;
 } opt = { .source = -1 };
 
 static rvt_tp_config *cfg(void)
@@ -494,12 +496,17 @@ static uint8_t *container_unwrap(const char *trace, uint8_t *buf, size_t *len, b
         if (r < 0) {
             cli_err("%s.attrs: line %u: bad container setting", trace, line);
             if (own)
-                if (own)
-            free(buf);
+                free(buf);
             return NULL;
         }
         from = r ? "FILE.attrs" : NULL;
         c = r ? c : *cfg();
+    }
+    if (!name && opt.capture) {      /* below the options and FILE.attrs */
+        name = "encap";
+        from = opt.capture;
+        if (!opt.widths_given)
+            c.src_bits = opt.capture_src_bits;
     }
     if (!(buf = sink_unwrap(trace, name, &c, buf, len, &own)))
         return NULL;
@@ -530,6 +537,12 @@ static uint8_t *container_unwrap(const char *trace, uint8_t *buf, size_t *len, b
     cli_err("%s: container encap (from %s): srcID %u bits, timestamp %u bytes, type %u bits",
             trace, from, c.src_bits, c.ts_bytes, c.type_bits);
     return unwrap_encap(trace, &c, buf, len, own);
+}
+
+void cli_container_capture(const char *what, unsigned src_bits)
+{
+    opt.capture = what;
+    opt.capture_src_bits = src_bits;
 }
 
 uint8_t *cli_container_unwrap(const char *trace, uint8_t *buf, size_t *len)

@@ -2,7 +2,8 @@
  * the records as `perf report -D` does (one line each, then the totals per
  * type); decode takes each CPU's AUX area data (its AUXTRACE records, in
  * order) as an encapsulated E-Trace stream (cli_container.c) and decodes
- * it over the images the MMAP/MMAP2 records name, found under --symfs. */
+ * it over the images the MMAP/MMAP2 records name, found under --symfs,
+ * with the encoder settings a RISC-V AUXTRACE_INFO record carries. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -134,10 +135,11 @@ int cli_perf_dump(const cli_args *a, const char *path)
 /* ---- decode ---- */
 
 /* The image: every file the MMAP/MMAP2 records map, under --symfs (a
- * file once).  ELFs are loaded at their own addresses; a mapping they do
- * not cover (a position-independent object mapped elsewhere) is said.  A
- * bad record is reported (false) and what came before it is used: a cut
- * file still decodes up to the cut. */
+ * mapping once), placed as perf places it: the file bytes from pgoff on
+ * at the mapped address (rvt_image_load_elf_mapped), so a relocated or
+ * position-independent object decodes where it ran.  A bad record is
+ * reported (false) and what came before it is used: a cut file still
+ * decodes up to the cut. */
 static bool load_maps(const char *path, rvt_perf_file *f, const char *symfs, rvt_image *img)
 {
     rvt_perf_record r;
@@ -150,14 +152,10 @@ static bool load_maps(const char *path, rvt_perf_file *f, const char *symfs, rvt
         snprintf(file, sizeof file, "%s/%s", symfs, r.name);
         if (rvt_image_read(img, r.addr, &(uint8_t){ 0 }, 1) == 1)
             continue;          /* loaded already */
-        if (rvt_image_load_elf(img, file) < 0) {
-            cli_err("%s: %s (mapped at %#llx): not loaded; its code cannot be decoded", path,
-                    file, (unsigned long long)r.addr);
-            continue;
-        }
-        if (rvt_image_read(img, r.addr, &(uint8_t){ 0 }, 1) != 1)
-            cli_err("%s: %s is mapped at %#llx, where its segments are not (relocated images "
-                    "are not supported)", path, file, (unsigned long long)r.addr);
+        if (rvt_image_load_elf_mapped(img, file, r.addr, r.len, r.pgoff) < 0)
+            cli_err("%s: %s (mapped at %#llx, file offset %#llx): not loaded; its code cannot "
+                    "be decoded: %s", path, file, (unsigned long long)r.addr,
+                    (unsigned long long)r.pgoff, rvt_image_error(img, NULL));
     }
     if (st < 0)
         bad_record(path, st, &r);
@@ -208,6 +206,72 @@ static size_t aux_cpus(rvt_perf_file *f, uint32_t *cpus, size_t max)
     return n;
 }
 
+/* ---- the encoder's settings from AUXTRACE_INFO (docs/formats.md) ---- */
+
+/* trTeInstFeatures bits (TCI 1.0) and the E-Trace modes they switch on. */
+static const struct { unsigned bit; const char *option; } feature_options[] = {
+    { 0, "full-address" },         /* trTeInstNoAddrDiff */
+    { 2, "sijump" },               /* trTeInstEnSequentialJump */
+    { 3, "implicit-return" },      /* trTeInstEnImplicitReturn */
+    { 4, "branch-prediction" },    /* trTeInstEnBranchPrediction */
+    { 5, "jump-target-cache" },    /* trTeInstEnJumpTargetCache */
+};
+
+static void apply_features(uint32_t features, rvt_proto_cfg *cfg)
+{
+    char list[128] = "";
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof feature_options / sizeof *feature_options; i++)
+        if (features >> feature_options[i].bit & 1)
+            n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? "," : "",
+                                  feature_options[i].option);
+    rvt_proto_cfg_set(cfg, "options", n ? list : "none");
+}
+
+/* CPU cpu's encoder block of a RISC-V AUXTRACE_INFO into cfg (E-Trace
+ * modes, context field) and the container (the source field's width);
+ * options and FILE.attrs, applied after, still win.  CLI_OK (also when
+ * there is none), CLI_FAIL (said: a bad record, not E-Trace). */
+static int info_settings(const char *path, rvt_perf_file *f, uint32_t cpu, rvt_proto_cfg *cfg)
+{
+    rvt_perf_record r;
+    rvt_perf_riscv_te te;
+    int got = 0;
+    rvt_perf_rewind(f);
+    while (!got && rvt_perf_next(f, &r) > 0)
+        got = r.type == RVT_PERF_RECORD_AUXTRACE_INFO ? rvt_perf_riscv_te_info(&r, cpu, &te) : 0;
+    if (got < 0)
+        cli_diag((void *)path, RVT_DIAG_ERROR, r.offset,
+                 "bad RISC-V AUXTRACE_INFO: its encoder blocks do not fit the record");
+    else if (got && te.format != 0)
+        cli_diag((void *)path, RVT_DIAG_ERROR, r.offset,
+                 "AUXTRACE_INFO: the encoder's trTeFormat is not 0 (E-Trace); perf.data AUX "
+                 "data is decoded as E-Trace");
+    if (got <= 0 || te.format != 0)
+        return got < 0 || got ? CLI_FAIL : CLI_OK;
+    rvt_proto_cfg_set(cfg, "nocontext", te.context ? "0" : "1");
+    if (te.has_features)
+        apply_features(te.features, cfg);
+    cli_container_capture("the perf.data AUXTRACE_INFO (trTeSrcBits)",
+                          te.inhibit_src ? 0 : te.src_bits);
+    return CLI_OK;
+}
+
+/* CPU cpu's decoder settings: AUXTRACE_INFO, then FILE.attrs and the
+ * options (cli_settings_load); NULL after saying why. */
+static rvt_proto_cfg *cpu_settings(const cli_args *a, const char *path, rvt_perf_file *f,
+                                   uint32_t cpu, const rvt_image *img)
+{
+    rvt_proto_cfg *cfg = rvt_proto_cfg_new(cli_kind_proto(KIND_TE));
+    if (!cfg || info_settings(path, f, cpu, cfg) != CLI_OK ||
+        cli_settings_load(a, path, cfg) != CLI_OK) {
+        rvt_proto_cfg_free(cfg);
+        return NULL;
+    }
+    rvt_proto_cfg_input_xlen(cfg, rvt_image_xlen(img));
+    return cfg;
+}
+
 typedef struct perf_dec {
     const char *label;
     rvt_out *outs[2];
@@ -255,7 +319,7 @@ static int decode_cpu(perf_dec *p, rvt_perf_file *f, const rvt_te_attrs *ta, rvt
 }
 
 static int decode_cpus(const cli_args *a, const char *path, rvt_perf_file *f, rvt_image *img,
-                       rvt_proto_cfg *cfg, perf_dec *p)
+                       perf_dec *p)
 {
     uint32_t cpus[256];
     size_t n = aux_cpus(f, cpus, 256);
@@ -263,13 +327,16 @@ static int decode_cpus(const cli_args *a, const char *path, rvt_perf_file *f, rv
         cli_err("%s: no AUXTRACE data", path);
         return CLI_FAIL;
     }
-    rvt_proto_cfg_input_xlen(cfg, rvt_image_xlen(img));
     int rc = CLI_OK;
     char label[4200];
     for (size_t i = 0; i < n && rc == CLI_OK; i++) {
         snprintf(label, sizeof label, "%s (cpu %u AUX data)", path, cpus[i]);
         p->label = label;
-        rc = decode_cpu(p, f, rvt_proto_cfg_native(cfg), img, cpus[i], cli_args_has(a, O_COUNT));
+        rvt_proto_cfg *cfg = cpu_settings(a, path, f, cpus[i], img);
+        rc = cfg ? decode_cpu(p, f, rvt_proto_cfg_native(cfg), img, cpus[i],
+                              cli_args_has(a, O_COUNT))
+                 : CLI_FAIL;
+        rvt_proto_cfg_free(cfg);
     }
     return rc == CLI_OK && (p->errors || cli_container_damaged()) ? CLI_FAIL : rc;
 }
@@ -303,7 +370,7 @@ int cli_perf_decode(const cli_args *a, const char *path)
     if (rc == CLI_OK)
         rc = open_outputs(a, img, &p, &pf);
     if (rc == CLI_OK)
-        rc = decode_cpus(a, path, f, img, cfg, &p);
+        rc = decode_cpus(a, path, f, img, &p);
     if (rc == CLI_OK && !whole)
         rc = CLI_FAIL;
     for (size_t i = 0; i < p.nout; i++)

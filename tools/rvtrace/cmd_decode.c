@@ -474,6 +474,12 @@ int cmd_decode(int argc, char **argv)
     int rc = cli_args_parse(&a, CMD_DECODE, "decode", argc, argv);
     if (rc == CLI_OK && a.nfiles && cli_perf_file(a.files[0]))
         return cli_perf_decode(&a, a.files[0]);   /* perf.data (cli_perf.c) */
+    if (rc == CLI_OK && cli_args_has(&a, O_SYMFS)) {
+        /* an option the input cannot honour is an error (issue 14 "The CLI") */
+        cli_err("decode: option --symfs is for perf.data input; %s is not one",
+                a.nfiles ? a.files[0] : "(no file)");
+        return CLI_USAGE;
+    }
     if (rc == CLI_OK)
         rc = cli_flow_kind(&a, &k);
     if (rc != CLI_OK)
