@@ -172,6 +172,15 @@ bool rvt_tci_triggers(rvt_tci *t, unsigned h, unsigned actions, bool *notify)
         return false;
     tci_te *te = &t->te[h];
     bool was = tci_te_tracing(te);
+    /* "Debug Trigger Module": trace-on/off set/clear trTeDataTracing when
+     * trTeDataTrigEnable is 1 (data trace built), trTeInstTracing when
+     * trTeInstTrigEnable is 1 */
+    if (te->data_control & TCI_TE_DATA_TRIG_ENABLE) {
+        if (actions & RVT_TCI_TRIG_ON)
+            te->data_control |= TCI_TE_DATA_TRACING;
+        if (actions & RVT_TCI_TRIG_OFF)
+            te->data_control &= ~TCI_TE_DATA_TRACING;
+    }
     if (!(te->control & RVT_TCI_TE_INST_TRIG_ENABLE))
         actions &= RVT_TCI_TRIG_NOTIFY;
     /* "Triggers Precedence": on covers the cycle from its oldest

@@ -57,6 +57,9 @@ uint64_t tci_ts_value(const tci_ts *ts, const tci_ts *shared);
 #define TCI_TE_FEATURE_MASK (TCI_TE_NO_ADDR_DIFF | TCI_TE_SEQ_JUMP | TCI_TE_IMPLICIT_RETURN)
 /* trTeControl: trTeInhibitSrc, trTeInstSyncMode, trTeInstSyncMax, trTeFormat */
 #define TCI_TE_INHIBIT_SRC (1u << 15)
+/* trTeDataControl: trTeDataTracing (bit 1), trTeDataTrigEnable (bit 2) */
+#define TCI_TE_DATA_TRACING (1u << 1)
+#define TCI_TE_DATA_TRIG_ENABLE (1u << 2)
 #define TCI_TE_SYNC_MODE_LO 16u
 #define TCI_TE_SYNC_MAX_LO 20u
 #define TCI_TE_FORMAT_LO 24u

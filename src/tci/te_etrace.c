@@ -31,6 +31,7 @@ struct rvt_tci_te {
     rvt_encap_writer *w;
     rvt_filter *flt;            /* the session's filters (trTeInstFilters != 0) */
     rvt_te_data_encoder *dt;    /* with trTeDataTracing: te_data packets (E-Trace ch. 7) */
+    bool data_block;            /* the last block's accesses are traced (trTeDataTracing) */
     rvt_nt_encoder *nt;         /* an N-Trace session (trTeFormat 1) instead of enc */
     rvt_nt_cfg ntcfg;           /* its settings; ntrace: the last session was N-Trace */
     bool ntrace;
@@ -74,7 +75,9 @@ static void data_settings(rvt_tci_te *e, const tci_te *te)
 {
     rvt_te_attrs *a = &e->attrs;
     uint32_t dc = te->data_control;
-    a->data_trace = e->t->cfg.data_trace && (dc & (1u << 1));
+    /* trTeDataTracing now, or trTeDataTrigEnable: a trace-on trigger may
+     * turn data tracing on in this session */
+    a->data_trace = e->t->cfg.data_trace && (dc & (TCI_TE_DATA_TRACING | TCI_TE_DATA_TRIG_ENABLE));
     if (!a->data_trace)
         return;
     a->no_data = tci_field(dc, 16, 1);
@@ -241,7 +244,13 @@ static int put_one(rvt_tci_te *e, const rvt_irec *r)
     rvt_tci_clock(e->t, r->time);   /* the timestamp units see this block's time */
     unsigned act = trigger_actions(r);
     bool notify = false;
+    const tci_te *te = &e->t->te[e->h];
+    bool data_was = te->data_control & TCI_TE_DATA_TRACING;
     bool on = act ? rvt_tci_triggers(e->t, e->h, act, &notify) : rvt_tci_tracing(e->t, e->h);
+    /* "Triggers Precedence" for data as for instructions: a trace-on
+     * block's accesses are traced, so are a trace-off block's */
+    e->data_block = data_was || (te->data_control & TCI_TE_DATA_TRACING) ||
+                    ((act & RVT_TCI_TRIG_ON) && (te->data_control & TCI_TE_DATA_TRIG_ENABLE));
     if (!on)
         return stop(e);
     if (!e->enc && !e->nt) {
@@ -273,15 +282,26 @@ static int put(void *ctx, const rvt_irec *recs, size_t n)
 }
 
 /* The data accesses of the last block put (the hart sends them right
- * after it, E-Trace 4.4): encoded while its session traces data. */
+ * after it, E-Trace 4.4): encoded while trTeDataTracing was on in that
+ * block (data_block), those
+ * trTeDataFilters pass (E-Trace ch. 5, table 2.3: none set passes every
+ * access of a traced block; rvt_filter_data), a run of passed ones at a
+ * time.  Each access is judged once: a split request's verdict is
+ * remembered for its response. */
 static int data(void *ctx, const rvt_drec *recs, size_t n)
 {
     rvt_tci_te *e = ctx;
-    if (e->err || !e->dt)
+    if (e->err || !e->dt || !e->data_block)
         return e->err;
-    int st = rvt_te_data_encoder_put(e->dt, recs, n);
-    if (st < 0)
-        e->err = st;
+    for (size_t i = 0; i < n && !e->err;) {
+        size_t k = i;
+        while (k < n && (!e->flt || rvt_filter_data(e->flt, &recs[k])))
+            k++;
+        int st = k > i ? rvt_te_data_encoder_put(e->dt, recs + i, k - i) : 0;
+        if (st < 0)
+            e->err = st;
+        i = k + 1;      /* past the access the filters left out */
+    }
     return e->err;
 }
 

@@ -10,6 +10,7 @@
 #include "tharness.h"
 #include "tci/tci_int.h"
 #include "rvtrace/etrace.h"
+#include "rvtrace/transport.h"
 
 #define TE RVT_TCI_TE(0)
 #define FILT(i, r) (TE + 0x400 + 0x20 * (i) + 4 * (r))
@@ -129,10 +130,107 @@ static void qualifies(void)
     rvt_tci_free(t);
 }
 
+/* A model with data trace built, RAM sink and funnel on, trTeDataControl
+ * = dc. */
+static rvt_tci *data_model(uint32_t dc)
+{
+    rvt_tci *t = model(true);
+    rvt_tci_write(t, RVT_TCI_RAM, 1);
+    rvt_tci_write(t, RVT_TCI_RAM, 3);
+    rvt_tci_write(t, RVT_TCI_FUNNEL, 1);
+    rvt_tci_write(t, RVT_TCI_FUNNEL, 3);
+    rvt_tci_write(t, TE + 0x10, dc);
+    return t;
+}
+
+/* Instruction tracing on, then n blocks (block i with flags[i]: trigger
+ * actions), each followed by a load and a store; the number of te_data
+ * packets (encapsulation type 1, Encapsulation 1.0 3.3) in the sink.
+ * E-Trace 7: one te_data packet per access. */
+static unsigned data_packets(rvt_tci *t, const uint8_t *flags, unsigned n)
+{
+    uint32_t ctl = rd(t, TE) & ~RVT_TCI_EMPTY;
+    rvt_tci_write(t, TE, ctl | RVT_TCI_ENABLE | RVT_TCI_TE_INST_TRACING);
+    rvt_te_attrs a;
+    rvt_te_attrs_default(&a);
+    rvt_tci_te *e = rvt_tci_te_new(t, 0, &a, NULL);
+    rvt_irec_sink k = rvt_tci_te_sink(e);
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t pc = 0x80000000u + 8u * i;
+        rvt_irec r = { .iaddr = pc, .iretire = 4, .ninstr = 2, .ilastsize = 1, .priv = 3,
+                       .flags = flags[i] };
+        rvt_drec d[2] = {
+            { .iaddr = pc, .addr = 0x80010000u + 8u * i, .data = i, .dtype = RVT_DTYPE_LOAD, .dsize = 3 },
+            { .iaddr = pc + 4, .addr = 0x80020000u + 8u * i, .data = i, .dtype = RVT_DTYPE_STORE, .dsize = 3 },
+        };
+        CHECK_EQ(k.put(k.ctx, &r, 1), 0);
+        CHECK_EQ(k.data(k.ctx, d, 2), 0);
+    }
+    CHECK_EQ(k.end(k.ctx), 0);
+    rvt_sink_state s;
+    const uint8_t *sram = NULL;
+    CHECK_EQ(rvt_tci_ram_state(t, &s, &sram), 0);
+    unsigned nd = 0, insts = 0;
+    rvt_transport *tp = sram ? rvt_tp_new("encap", rvt_tci_te_container(e), sram, s.wp, NULL) : NULL;
+    rvt_tp_frame f;
+    int st;
+    while (tp && (st = rvt_tp_next(tp, &f)) != 0) {
+        CHECK(st > 0);
+        if (st < 0)
+            break;
+        nd += f.type == 1;
+        insts += f.type == 0;
+    }
+    CHECK(tp != NULL);
+    CHECK(insts > 0);
+    rvt_tp_free(tp);
+    rvt_tci_te_free(e);
+    return nd;
+}
+
+/* trTeDataFilters = filter 0 = Enable | MatchDtype (bit 24) with
+ * MatchData's dtype choice = stores (bit RVT_DTYPE_STORE): of 4 blocks,
+ * each with a load and a store, 4 te_data packets reach the sink, one per
+ * store; without the filter 8. */
+static void data_filters(void)
+{
+    static const uint8_t none[4];
+    rvt_tci *t = data_model(1u << 1);                /* trTeDataTracing */
+    CHECK_EQ(data_packets(t, none, 4), 8);
+    rvt_tci_free(t);
+    t = data_model(1u << 1);
+    rvt_tci_write(t, TE + 0x1C, 1);                  /* trTeDataFilters: filter 0 */
+    rvt_tci_write(t, FILT(0, 0), 1u | 1u << 24);
+    rvt_tci_write(t, FILT(0, 6), 1u << RVT_DTYPE_STORE);
+    CHECK_EQ(data_packets(t, none, 4), 4);
+    rvt_tci_free(t);
+}
+
+/* TCI 1.0 "Debug Trigger Module": with trTeDataTrigEnable (bit 2) and
+ * trTeDataTracing 0, trace-on (block 1) sets trTeDataTracing and trace-off
+ * (block 3) clears it; as for instructions ("Triggers Precedence") the
+ * trace-on block's accesses are traced from its first instruction and the
+ * trace-off block's up to its last: blocks 1, 2 and 3, 6 packets.
+ * trTeInstTrigEnable is 0, so instruction tracing stays on throughout. */
+static void data_triggers(void)
+{
+    static const uint8_t flags[5] = { 0, RVT_IREC_F_TRIG_START, 0, RVT_IREC_F_TRIG_STOP, 0 };
+    rvt_tci *t = data_model(1u << 2);
+    CHECK_EQ(data_packets(t, flags, 5), 6);
+    CHECK_EQ(rd(t, TE + 0x10) & 0x6u, 1u << 2);      /* tracing off again, enable kept */
+    CHECK(rd(t, TE) & RVT_TCI_TE_INST_TRACING);
+    rvt_tci_free(t);
+    t = data_model(0);                               /* no trTeDataTrigEnable: no data */
+    CHECK_EQ(data_packets(t, flags, 5), 0);
+    rvt_tci_free(t);
+}
+
 int main(void)
 {
     warl();
     mapping();
     qualifies();
+    data_filters();
+    data_triggers();
     return TH_DONE();
 }
