@@ -155,6 +155,12 @@ static void nt_settings(rvt_tci_te *e)
     c->sync_max = tci_field(te->control, TCI_TE_SYNC_MAX_LO, 4);
     c->no_addr_diff = (te->features & TCI_TE_NO_ADDR_DIFF) != 0;
     c->seq_jump = (te->features & TCI_TE_SEQ_JUMP) != 0;
+    /* trTeInstEnImplicitReturn; trTeInstImplicitReturnMode (bits 7:6) is
+     * not writable here (WARL 0, "not reporting how it is implemented"),
+     * so the encoder's choice: 3, a stack of full return addresses
+     * (N-Trace 9.2; docs/tci.md) */
+    c->implicit_return = (te->features & TCI_TE_IMPLICIT_RETURN) ? 3 : 0;
+    c->timestamps = tci_ts_stamps(&te->ts);         /* trTsEnable: TSTAMP fields (8.7) */
     c->xlen = e->base.iaddress_width == 32 ? 32 : 64;
 }
 

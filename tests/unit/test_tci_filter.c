@@ -10,6 +10,7 @@
 #include "tharness.h"
 #include "tci/tci_int.h"
 #include "rvtrace/etrace.h"
+#include "rvtrace/ntrace.h"
 #include "rvtrace/transport.h"
 
 #define TE RVT_TCI_TE(0)
@@ -225,6 +226,52 @@ static void data_triggers(void)
     rvt_tci_free(t);
 }
 
+/* An N-Trace session (trTeFormat 1) takes its controls from the registers
+ * (N-Trace ch. 4 names the same ones): trTeInstEnImplicitReturn (features
+ * bit 3) -> implicit return mode 3 (trTeInstImplicitReturnMode reads 0:
+ * the encoder's choice, docs/tci.md), the encoder's Timestamp unit with
+ * trTsEnable (bit 15) -> TSTAMP fields. */
+static const rvt_nt_cfg *nt_session(rvt_tci *t, bool ir, bool ts, rvt_tci_te **out)
+{
+    rvt_tci_write(t, RVT_TCI_RAM, 1);
+    rvt_tci_write(t, RVT_TCI_RAM, 3);
+    rvt_tci_write(t, RVT_TCI_FUNNEL, 1);
+    rvt_tci_write(t, RVT_TCI_FUNNEL, 3);
+    rvt_tci_write(t, TE + 0x08, ir ? 1u << 3 : 0);
+    if (ts) {
+        rvt_tci_write(t, TE + 0x40, 1);                          /* trTsActive */
+        rvt_tci_write(t, TE + 0x40, 1u | 1u << 1 | 3u << 4 | 1u << 15);
+    }
+    uint32_t ctl = rd(t, TE) & ~RVT_TCI_EMPTY;
+    rvt_tci_write(t, TE, ctl | 1u << 24 | RVT_TCI_ENABLE | RVT_TCI_TE_INST_TRACING);
+    rvt_te_attrs a;
+    rvt_te_attrs_default(&a);
+    rvt_tci_te *e = rvt_tci_te_new(t, 0, &a, NULL);
+    rvt_irec_sink k = rvt_tci_te_sink(e);
+    rvt_irec r = { .iaddr = 0x80000000u, .iretire = 4, .ninstr = 2, .ilastsize = 1, .priv = 3, .time = 5 };
+    CHECK_EQ(k.put(k.ctx, &r, 1), 0);
+    CHECK_EQ(k.end(k.ctx), 0);
+    *out = e;
+    return rvt_tci_te_nt_cfg(e);
+}
+
+static void ntrace_controls(void)
+{
+    for (int on = 0; on < 2; on++) {
+        rvt_tci *t = model(false);
+        rvt_tci_te *e = NULL;
+        const rvt_nt_cfg *c = nt_session(t, on, on, &e);
+        CHECK(c != NULL);
+        if (c) {
+            CHECK_EQ(c->implicit_return, on ? 3 : 0);
+            CHECK_EQ(c->timestamps, on);
+            CHECK_EQ(c->inst_mode, RVT_NT_MODE_HTM);
+        }
+        rvt_tci_te_free(e);
+        rvt_tci_free(t);
+    }
+}
+
 int main(void)
 {
     warl();
@@ -232,5 +279,6 @@ int main(void)
     qualifies();
     data_filters();
     data_triggers();
+    ntrace_controls();
     return TH_DONE();
 }
