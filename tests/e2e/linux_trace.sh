@@ -88,6 +88,35 @@ done
 # (issue 15): index pieces in OpenSBI, the kernel before and after it
 # turns on Sv39, init and hello; each "ADDR <sym> [IMAGE]:" header is
 # IMAGE's symbol at ADDR as riscv64-linux-gnu-nm lists it
+# E-Trace with every mode that makes the stream smaller (--te-opt all) and
+# data trace (chapter 7) over the whole boot: the decoded instructions and
+# data accesses are the hart's (digests of both lists; run's image map).
+digest() { mkfifo "$1"; sha1sum <"$1" >"$2" & }
+digest "$t/all.pcs.fifo" "$t/all.pcs.sha"
+digest "$t/all.data.fifo" "$t/all.data.sha"
+"$RVT_BIN" run --bios "$fw" --kernel "$L/Image" --append "console=ttyS0 earlycon" \
+    --elf "$L/vmlinux" --elf "$L/init" --elf "$L/hello" --max-instr 1G \
+    --pcs-retired "$t/all.pcs.fifo" --data-out "$t/all.data.fifo" \
+    --etrace "$t/all.te" --te-opt all --te-data >/dev/null 2>"$t/all.err"
+rc=$?
+wait
+if [ $rc -ne 0 ]; then echo "FAIL run --te-opt all --te-data: $(tail -2 "$t/all.err")"; fail=1
+else
+    digest "$t/dec.pcs.fifo" "$t/dec.pcs.sha"
+    digest "$t/dec.data.fifo" "$t/dec.data.sha"
+    "$RVT_BIN" decode "$t/all.te" --pcs "$t/dec.pcs.fifo" --data-out "$t/dec.data.fifo" \
+        >/dev/null 2>"$t/dec.all.err"
+    rc=$?
+    [ $rc -ne 0 ] && { exec 3<>"$t/dec.pcs.fifo" 3<>"$t/dec.data.fifo"; exec 3>&-; }
+    wait
+    if [ $rc -ne 0 ]; then echo "FAIL decode all.te: status $rc: $(head -3 "$t/dec.all.err")"; fail=1
+    elif grep -q "^da39a3ee5e6b4b0d3255bfef95601890afd80709 " "$t/all.pcs.sha" "$t/all.data.sha"; then
+        echo "FAIL run --te-opt all --te-data: no PCs or no data accesses written"; fail=1
+    elif ! cmp -s "$t/dec.pcs.sha" "$t/all.pcs.sha" || ! cmp -s "$t/dec.data.sha" "$t/all.data.sha"; then
+        echo "FAIL decode all.te: PCs or data accesses are not the hart's"; fail=1
+    else echo "ok   --te-opt all --te-data ($(stat -c %s "$t/all.te") bytes): PCs and data accesses are the hart's"; fi
+fi
+
 command -v riscv64-linux-gnu-nm >/dev/null || { echo "skip: no riscv64-linux-gnu-nm"; exit $fail; }
 . "$RVT_SRC/tests/e2e/lib/image_syms.sh"
 nm_table "$t/nm" riscv64-linux-gnu-nm "$fw" "$L/vmlinux" "$L/init" "$L/hello" ||
