@@ -32,6 +32,26 @@ static rvt_tci *model(bool data)
     return t;
 }
 
+/* RAM sink and funnel enabled (TCI 1.0 "Enabling the trace": sinks first). */
+static void sinks_on(rvt_tci *t)
+{
+    rvt_tci_write(t, RVT_TCI_RAM, 1);
+    rvt_tci_write(t, RVT_TCI_RAM, 3);
+    rvt_tci_write(t, RVT_TCI_FUNNEL, 1);
+    rvt_tci_write(t, RVT_TCI_FUNNEL, 3);
+}
+
+/* The encoder enabled and tracing (trTeControl |= ctl_bits), and the
+ * encoder model behind it with default settings. */
+static rvt_tci_te *trace_on(rvt_tci *t, uint32_t ctl_bits)
+{
+    uint32_t ctl = rd(t, TE) & ~RVT_TCI_EMPTY;
+    rvt_tci_write(t, TE, ctl | ctl_bits | RVT_TCI_ENABLE | RVT_TCI_TE_INST_TRACING);
+    rvt_te_attrs a;
+    rvt_te_attrs_default(&a);
+    return rvt_tci_te_new(t, 0, &a, NULL);
+}
+
 static void warl(void)
 {
     rvt_tci *t = model(false);
@@ -100,18 +120,11 @@ static void mapping(void)
 static void qualifies(void)
 {
     rvt_tci *t = model(false);
-    rvt_tci_write(t, RVT_TCI_RAM, 1);
-    rvt_tci_write(t, RVT_TCI_RAM, 3);
-    rvt_tci_write(t, RVT_TCI_FUNNEL, 1);
-    rvt_tci_write(t, RVT_TCI_FUNNEL, 3);
+    sinks_on(t);
     rvt_tci_write(t, TE + 0x0C, 1);
     rvt_tci_write(t, FILT(0, 0), 0x3);               /* Enable, MatchPrivilege */
     rvt_tci_write(t, FILT(0, 1), 0x1);               /* U */
-    uint32_t ctl = rd(t, TE) & ~RVT_TCI_EMPTY;
-    rvt_tci_write(t, TE, ctl | RVT_TCI_ENABLE | RVT_TCI_TE_INST_TRACING);
-    rvt_te_attrs a;
-    rvt_te_attrs_default(&a);
-    rvt_tci_te *e = rvt_tci_te_new(t, 0, &a, NULL);
+    rvt_tci_te *e = trace_on(t, 0);
     rvt_irec_sink k = rvt_tci_te_sink(e);
     rvt_sink_state s;
     for (unsigned i = 0; i < 8; i++) {
@@ -136,10 +149,7 @@ static void qualifies(void)
 static rvt_tci *data_model(uint32_t dc)
 {
     rvt_tci *t = model(true);
-    rvt_tci_write(t, RVT_TCI_RAM, 1);
-    rvt_tci_write(t, RVT_TCI_RAM, 3);
-    rvt_tci_write(t, RVT_TCI_FUNNEL, 1);
-    rvt_tci_write(t, RVT_TCI_FUNNEL, 3);
+    sinks_on(t);
     rvt_tci_write(t, TE + 0x10, dc);
     return t;
 }
@@ -150,11 +160,7 @@ static rvt_tci *data_model(uint32_t dc)
  * E-Trace 7: one te_data packet per access. */
 static unsigned data_packets(rvt_tci *t, const uint8_t *flags, unsigned n)
 {
-    uint32_t ctl = rd(t, TE) & ~RVT_TCI_EMPTY;
-    rvt_tci_write(t, TE, ctl | RVT_TCI_ENABLE | RVT_TCI_TE_INST_TRACING);
-    rvt_te_attrs a;
-    rvt_te_attrs_default(&a);
-    rvt_tci_te *e = rvt_tci_te_new(t, 0, &a, NULL);
+    rvt_tci_te *e = trace_on(t, 0);
     rvt_irec_sink k = rvt_tci_te_sink(e);
     for (unsigned i = 0; i < n; i++) {
         uint64_t pc = 0x80000000u + 8u * i;
@@ -233,20 +239,13 @@ static void data_triggers(void)
  * trTsEnable (bit 15) -> TSTAMP fields. */
 static const rvt_nt_cfg *nt_session(rvt_tci *t, bool ir, bool ts, rvt_tci_te **out)
 {
-    rvt_tci_write(t, RVT_TCI_RAM, 1);
-    rvt_tci_write(t, RVT_TCI_RAM, 3);
-    rvt_tci_write(t, RVT_TCI_FUNNEL, 1);
-    rvt_tci_write(t, RVT_TCI_FUNNEL, 3);
+    sinks_on(t);
     rvt_tci_write(t, TE + 0x08, ir ? 1u << 3 : 0);
     if (ts) {
         rvt_tci_write(t, TE + 0x40, 1);                          /* trTsActive */
         rvt_tci_write(t, TE + 0x40, 1u | 1u << 1 | 3u << 4 | 1u << 15);
     }
-    uint32_t ctl = rd(t, TE) & ~RVT_TCI_EMPTY;
-    rvt_tci_write(t, TE, ctl | 1u << 24 | RVT_TCI_ENABLE | RVT_TCI_TE_INST_TRACING);
-    rvt_te_attrs a;
-    rvt_te_attrs_default(&a);
-    rvt_tci_te *e = rvt_tci_te_new(t, 0, &a, NULL);
+    rvt_tci_te *e = trace_on(t, 1u << 24);     /* trTeFormat 1 */
     rvt_irec_sink k = rvt_tci_te_sink(e);
     rvt_irec r = { .iaddr = 0x80000000u, .iretire = 4, .ninstr = 2, .ilastsize = 1, .priv = 3, .time = 5 };
     CHECK_EQ(k.put(k.ctx, &r, 1), 0);
