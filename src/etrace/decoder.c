@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rvtrace/etrace.h"
+#include "rvtrace/transport.h"
 #include "util/bitio.h"
 #include "etrace/bpjtc.h"
 #include "isa/insn_blocks.h"
