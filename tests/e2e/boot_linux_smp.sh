@@ -9,20 +9,11 @@
 # writes beside the traces.  Tens of millions of PCs: compared by digest.
 # Skips (77) without the opensbi package.
 set -u
-: "${RVT_SRC:?}" "${RVT_BIN:?}" "${RVT_TMP:?}"
-fw=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.elf
-L=$RVT_SRC/programs/linux
-t="$RVT_TMP/boot_linux_smp"
-rm -rf "$t"; mkdir -p "$t"
-[ -f "$fw" ] || { echo "skip: opensbi not installed"; exit 77; }
+. "$RVT_SRC/tests/e2e/lib/linux_boot.sh" boot_linux_smp
 [ -f "$L/smp/Image" ] || { echo "FAIL: $L/smp/Image missing"; exit 1; }
 fail=0
 has() {      # has DESCRIPTION FIXED-STRING (a whole console line)
     if grep -qxF -- "$2" "$t/console"; then echo "ok   $1"; else echo "FAIL $1: no line '$2'"; fail=1; fi
-}
-digest() {   # digest FIFO OUT: sha1 of what is written to FIFO, in the background
-    mkfifo "$1"
-    sha1sum <"$1" >"$2" &
 }
 
 # --pcs-retired F writes F-hartI per hart (run --harts)

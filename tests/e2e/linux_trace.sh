@@ -21,16 +21,10 @@
 # millions of PCs: the lists are compared by digest, never stored.
 # Skips (77) without the opensbi package.
 set -u
-: "${RVT_SRC:?}" "${RVT_BIN:?}" "${RVT_TMP:?}"
-fw=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.elf
-L=$RVT_SRC/programs/linux
-t="$RVT_TMP/linux_trace"
-rm -rf "$t"; mkdir -p "$t"
-[ -f "$fw" ] || { echo "skip: opensbi not installed"; exit 77; }
+. "$RVT_SRC/tests/e2e/lib/linux_boot.sh" linux_trace
 fail=0
 
-mkfifo "$t/hart.fifo"
-sha1sum <"$t/hart.fifo" >"$t/hart.sha" &
+digest "$t/hart.fifo" "$t/hart.sha"
 sp=$!
 "$RVT_BIN" run --bios "$fw" --kernel "$L/Image" --append "console=ttyS0 earlycon" \
     --elf "$L/vmlinux" --elf "$L/init" --elf "$L/hello" --max-instr 1G --pcs-retired "$t/hart.fifo" --etrace "$t/boot.te" \
@@ -65,8 +59,7 @@ for tr in boot.te boot.nt boot.nt:explicit boot.te:keyed boot.nt:keyed; do
     args=()
     case $tr in *:explicit) args=("${explicit[@]}") ;; *:keyed) args=("${keyed[@]}") ;; esac
     tr=${tr%:*}
-    rm -f "$t/$tr.fifo"; mkfifo "$t/$tr.fifo"
-    sha1sum <"$t/$tr.fifo" >"$t/$tr.sha" &
+    digest "$t/$tr.fifo" "$t/$tr.sha"
     sp=$!
     "$RVT_BIN" decode "${args[@]}" "$t/$tr" --pcs "$t/$tr.fifo" >/dev/null 2>"$t/$tr.err"
     rc=$?
@@ -91,7 +84,6 @@ done
 # E-Trace with every mode that makes the stream smaller (--te-opt all) and
 # data trace (chapter 7) over the whole boot: the decoded instructions and
 # data accesses are the hart's (digests of both lists; run's image map).
-digest() { mkfifo "$1"; sha1sum <"$1" >"$2" & }
 digest "$t/all.pcs.fifo" "$t/all.pcs.sha"
 digest "$t/all.data.fifo" "$t/all.data.sha"
 "$RVT_BIN" run --bios "$fw" --kernel "$L/Image" --append "console=ttyS0 earlycon" \
