@@ -4,15 +4,6 @@
 #include "util/bitio.h"
 #include "etrace/signc.h"
 
-/* xorshift64: the same pseudo-random cases on every run. */
-static uint64_t rnd(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
 /* rvt_bitw_put (word at a time where 8 bytes fit, byte by byte near the
  * end of the buffer) against one bit at a time, for runs of random fields
  * of 0..64 bits up to and past the buffer's end. */
@@ -20,15 +11,15 @@ static void bitw_matches_bit_model(void)
 {
     uint64_t seed = 0x9e3779b97f4a7c15ull;
     for (int run = 0; run < 2000; run++) {
-        size_t cap = 1 + rnd(&seed) % 24;
+        size_t cap = 1 + th_xorshift64(&seed) % 24;
         uint8_t got[24], want[24] = { 0 };
         rvt_bitw w;
         rvt_bitw_init(&w, got, cap);
         size_t pos = 0;
         bool over = false;
         for (int f = 0; f < 12; f++) {
-            unsigned n = (unsigned)(rnd(&seed) % 65);
-            uint64_t v = rnd(&seed);
+            unsigned n = (unsigned)(th_xorshift64(&seed) % 65);
+            uint64_t v = th_xorshift64(&seed);
             rvt_bitw_put(&w, v, n);
             if (pos + n > cap * 8)
                 over = true;
@@ -58,9 +49,9 @@ static void sign_compress_matches_rule(void)
             for (size_t b = 0; b < nbits; b++)
                 if (sign)
                     buf[b / 8] |= (uint8_t)(1u << (b % 8));
-            size_t flips = rnd(&seed) % 4;
+            size_t flips = th_xorshift64(&seed) % 4;
             for (size_t k = 0; k < flips && nbits > 1; k++) {
-                size_t b = rnd(&seed) % (nbits - 1);
+                size_t b = th_xorshift64(&seed) % (nbits - 1);
                 buf[b / 8] ^= (uint8_t)(1u << (b % 8));
             }
             memcpy(want, buf, sizeof buf);

@@ -36,8 +36,7 @@ int main(void)
     }
     uint64_t x = 0x9e3779b97f4a7c15ull;
     for (unsigned i = 0; i < 400000; i++) {
-        x ^= x << 13; x ^= x >> 7; x ^= x << 17;      /* xorshift64 */
-        uint32_t w = (uint32_t)x | 3u;                  /* 32-bit space */
+        uint32_t w = (uint32_t)th_xorshift64(&x) | 3u;                  /* 32-bit space */
         one(w, 32);
         one(w, 64);
     }

@@ -361,10 +361,7 @@ static void timestamps(void)
 static uint64_t rng = 88172645463325252ull;
 static uint64_t next(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return th_xorshift64(&rng);
 }
 
 static void invariants(rvt_tci *t)

@@ -11,6 +11,16 @@
 
 static int th_passed, th_failed;
 
+/* xorshift64 (Marsaglia, shifts 13, 7, 17): the same pseudo-random cases
+ * on every run, from the seed *s (not 0). */
+static inline uint64_t th_xorshift64(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
 #define TH_FAIL(...) do { th_failed++; fprintf(stderr, "%s:%d: FAIL: ", __FILE__, __LINE__); \
     fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } while (0)
 
