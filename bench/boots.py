@@ -37,8 +37,8 @@ UBOOT = "/usr/lib/u-boot/qemu-riscv64_smode/uboot.elf"
 LINUX = os.path.join(ROOT, "programs", "linux", "Image")
 HEADING = "Booting real software"
 
-# (name, run options, trace file suffix or None); the trace file is the
-# value of the option named in the tuple's third field.
+# (name, run options with {f} standing for the trace file, the file's
+# suffix; None: untraced).
 TRACES = [
     ("untraced", [], None),
     ("E-Trace, delta addresses", ["--etrace", "{f}"], "te"),
@@ -52,14 +52,14 @@ TRACES = [
 
 
 def boots(tmp):
-    """(name, run arguments, stdin file or None) of each boot."""
+    """(name, run arguments) of each boot."""
     keys = os.path.join(tmp, "uboot.in")
     with open(keys, "w") as f:
         f.write("\nversion\nbdinfo\nmd 0x80200000 4\npoweroff\n")
     return [("OpenSBI + U-Boot (prompt, 3 commands, poweroff)",
-             ["--bios", FW, "--kernel", UBOOT, "--stdin", keys], None),
+             ["--bios", FW, "--kernel", UBOOT, "--stdin", keys]),
             ("OpenSBI + Linux 6.1 (to init's poweroff)",
-             ["--bios", FW, "--kernel", LINUX, "--append", "console=ttyS0 earlycon"], None)]
+             ["--bios", FW, "--kernel", LINUX, "--append", "console=ttyS0 earlycon"])]
 
 
 def retired(stderr):
@@ -129,7 +129,7 @@ def main():
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     results = []
     with tempfile.TemporaryDirectory(prefix="rvt-boots-") as tmp:
-        for boot, args, _ in boots(tmp):
+        for boot, args in boots(tmp):
             print(boot, flush=True)
             n, rows = measure(rvt, args, tmp, a.repeat)
             results.append((boot, n, rows))
