@@ -30,7 +30,7 @@ struct rvt_tci_te {
     rvt_te_encoder *enc;
     rvt_encap_writer *w;
     rvt_filter *flt;            /* the session's filters (trTeInstFilters != 0) */
-    rvt_te_data_encoder *dt;    /* with trTeDataTracing: te_data packets (E-Trace ch. 7) */
+    rvt_te_data_encoder *dt;    /* with trTeDataTracing or trTeDataTrigEnable: te_data packets (ch. 7) */
     bool data_block;            /* the last block's accesses are traced (trTeDataTracing) */
     rvt_nt_encoder *nt;         /* an N-Trace session (trTeFormat 1) instead of enc */
     rvt_nt_cfg ntcfg;           /* its settings; ntrace: the last session was N-Trace */
