@@ -182,6 +182,22 @@ static bool depth_needed(const rvt_te_encoder *e, const te_ins *c, bool after_re
     return e->returns_since_call && !e->branch_since_return && span_has(e, c->addr);
 }
 
+/* updiscon (6.6.2 and its 2.0 text "Format 2 notify and updiscon
+ * fields") tells the decoder that the reported address is the target of
+ * the uninferable jump although a format 3 follows, so that it does not
+ * stop where the address occurred earlier with every branch processed
+ * (11.1 follow_execution_path's inferred_address stop, the loop of
+ * 6.6.2's case 2).  Where c's address did not occur since the last packet
+ * or branch, the first occurrence the decoder's walk meets is the jump's
+ * target itself (11.1 stops there: stop_here), so there is no case 2 to
+ * tell apart and the bit stays equal to notify, where it compresses away
+ * with the address (as the depth of depth_needed).  The reference flow's
+ * rule (trap_noupd) sets it whenever the next packet is a format 3. */
+static bool updiscon_needed(const rvt_te_encoder *e, const te_ins *c)
+{
+    return e->a.trap_noupd || span_has(e, c->addr);
+}
+
 /* Packet counting follows the reference flow: a sync after more than
  * 2^(resync_max+4) packets; half-words: once the interval is reached. */
 static bool resync_reached(const rvt_te_encoder *e, uint64_t cnt)
@@ -210,9 +226,12 @@ static bool resync_due_after(const rvt_te_encoder *e, const te_ins *c, bool pack
     return resync_reached(e, resync_cnt_after(e, c) + (e->a.resync_mode == RVT_TE_RESYNC_PACKETS && packet));
 }
 
+/* The span since the last packet or branch serves the depth reports
+ * (implicit return) and updiscon_needed (not for the reference flow's
+ * rule, trap_noupd, which does not ask). */
 static void after(rvt_te_encoder *e, const te_ins *c)
 {
-    if (e->ret.max)
+    if (e->ret.max || !e->a.trap_noupd)
         span_add(e, c);
     if (c->itype == 8 || c->itype == 9) {
         /* Full: drop the oldest, as the decoder of 11.1 does. */
@@ -450,7 +469,8 @@ int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
             c->notify = 0;
         if (pud || c->trap || !n || (n && ppch(c, n) && unrep) || resync_report(e, c, n, unrep) ||
             c->notify || bp == BP_FULL) {
-            bool upd = pud && (trap_follows(e, c, n) || (n && ppch(c, n)) || resync_due_after(e, c, true));
+            bool f3_next = pud && (trap_follows(e, c, n) || (n && ppch(c, n)) || resync_due_after(e, c, true));
+            bool upd = f3_next && updiscon_needed(e, c);
             bool irr = ir_fail;
             uint64_t depth = fail_depth;
             if (!irr && (next_f3 || resync_due_after(e, c, true)) && depth_needed(e, c, implicit_ret)) {
@@ -462,7 +482,7 @@ int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
              * ended_rep when updiscon already told the decoder so (the
              * paragraph after table 6.4). */
             if (!n)
-                e->end_upd = pud && !upd;
+                e->end_upd = pud && !f3_next;
             st = emit_addr(e, c, upd, irr, depth, j, bp == BP_FAIL);
         } else if (bp == BP_FAIL) {
             st = emit_count(e);

@@ -421,6 +421,67 @@ static void jump_target_cache(void)
     free(s.b);
 }
 
+/* 6.6.2 updiscon, for the packet reporting the target of an uninferable
+ * jump when a format 3 follows (here a trap right after it to the handler
+ * 58: mret -> 60).  It tells the decoder to go on past an earlier
+ * occurrence of that address met with every branch processed (11.1
+ * follow_execution_path stops there, inferred_address):
+ * - target_once: 00-14 (beqz taken), 1c jalr -> 50, 50, then a fetch
+ *   fault at 54 (cause 1, 54 does not retire).  After the branch at 14
+ *   the walk meets only 1c before the
+ *   jalr: 50 first occurs as its target (11.1 stop_here), nothing to tell
+ *   apart, so updiscon == notify and compresses away;
+ * - target_twice: 00-14 (beqz not taken), 18 jal -> 3c, 3c-44 (bnez
+ *   taken) -> 4c ret -> 4c, 4c then an interrupt (cause 7).  After the
+ *   branch at 44
+ *   the walk meets 4c before the ret: 6.6.2's case 2, updiscon != notify,
+ *   without which the decoder would stop at the first 4c. */
+static const blk target_once[] = {
+    { 0x00, 6, 5, 3, 0 }, { 0x1c, 1, 8, 3, 0 }, { 0x50, 1, 0, 3, 0 }, { 0x54, 0, 1, 3, 1 },
+    { 0x58, 1, 3, 3, 0 }, { 0x60, 1, 0, 3, 0 },
+};
+static const blk target_twice[] = {
+    { 0x00, 6, 4, 3, 0 }, { 0x18, 1, 9, 3, 0 }, { 0x3c, 3, 5, 3, 0 }, { 0x4c, 1, 13, 3, 0 },
+    { 0x4c, 1, 2, 3, 7 }, { 0x58, 1, 3, 3, 0 }, { 0x60, 1, 0, 3, 0 },
+};
+
+/* The updiscon of the address packet before the trap packet: 1 when it
+ * differs from notify (6.6.2), 0 when equal, -1 when there is none. */
+static int updiscon_before_trap(const rvt_te_attrs *a, const blk *b, size_t nb, const char *what)
+{
+    te_buf s;
+    round_trip(a, b, nb, &s, what);
+    rvt_te_pkt p[32];
+    size_t n = packets(a, &s, p, 32);
+    int upd = -1;
+    for (size_t i = 0, last = SIZE_MAX; i < n; i++) {
+        if (p[i].format == 3 && p[i].subformat == 1 && last != SIZE_MAX)
+            upd = p[last].updiscon != p[last].notify;
+        if (p[i].format == 1 || p[i].format == 2)
+            last = i;       /* (implicit-except adds support packets around a first trap) */
+        else if (p[i].format != 3 || p[i].subformat != 3)
+            last = SIZE_MAX;
+    }
+    free(s.b);
+    return upd;
+}
+
+static void updiscon_when_needed(void)
+{
+    static const char *const modes[] = { "delta", "all" };
+    for (size_t m = 0; m < NB(modes); m++) {
+        rvt_te_attrs a;
+        attrs(&a, modes[m], "return_stack_size=2");
+        CHECK_EQ(updiscon_before_trap(&a, target_once, NB(target_once), "jump target once"), 0);
+        CHECK_EQ(updiscon_before_trap(&a, target_twice, NB(target_twice), "jump target twice"), 1);
+    }
+    /* The reference flow's rule (trap_noupd) sets it whenever a format 3
+     * follows (encoder_model.py; its bytes, tests/e2e/etrace_interop.sh). */
+    rvt_te_attrs a;
+    attrs(&a, "delta", "trap_noupd=1");
+    CHECK_EQ(updiscon_before_trap(&a, target_once, NB(target_once), "reference rule"), 1);
+}
+
 int main(void)
 {
     loop_branches();
@@ -430,5 +491,6 @@ int main(void)
     thaddr_epc();
     multiple_retirement();
     jump_target_cache();
+    updiscon_when_needed();
     return TH_DONE();
 }
