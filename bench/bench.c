@@ -922,10 +922,10 @@ int main(int argc, char **argv)
     const char *dir = "programs", *out = "bench/RESULTS.md", *long_name = "long.elf";
     const char *interop_dir = "../shared/interop";
     bool quick = false, wrapped_only = false, interop_only = false, decoders_only = false,
-         passes_only = false;
+         passes_only = false, out_given = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--programs") && i + 1 < argc) dir = argv[++i];
-        else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
+        else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i], out_given = true;
         else if (!strcmp(argv[i], "--long") && i + 1 < argc) long_name = argv[++i];
         else if (!strcmp(argv[i], "--quick")) quick = true;
         else if (!strcmp(argv[i], "--wrapped-only")) wrapped_only = true;
@@ -954,9 +954,13 @@ int main(int argc, char **argv)
         return 0;
     }
     static interop_result ir;
-    if (interop_only) {     /* the reference comparison alone, on stdout */
+    if (interop_only) {     /* the reference comparison alone: on stdout, and in --out when given */
         int st = interop_measure(interop_dir, &ir);
         interop_report(stdout, &ir);
+        if (st >= 0 && out_given && ir.present && interop_update(out, &ir) < 0) {
+            perror(out);
+            return 1;
+        }
         return st < 0 ? 1 : 0;
     }
     if (decoders_only) {    /* the decoder rows alone: on stdout and in --out */

@@ -26,22 +26,66 @@
 
 /* Option sets, as sidecar settings (docs/format-te.md, docs/format-nt.md):
  * only choices the specs leave to the encoder (modes, stack and table
- * sizes, sync interval, HTM/BTM, repeat kinds).  Every E-Trace set has
- * sijump: the encoder input with the hart's sijump flag (the reference's
- * itype4-sijump-time variant, sijump_p = 1) types a sequentially
- * inferable jump as inferable (itype 9, not 8), which only a decoder in
- * sijump mode follows (3.2.4). */
-static const char *const te_sets[] = {
-    "options=sijump",                                       /* delta address */
-    "options=all",                                          /* --te-opt all: a 32-entry stack */
-    /* 2^7 return addresses: deeprec recurses 100 deep */
-    "options=all resync_max=15 return_stack_size=7",
-    "options=all version=2.0 resync_max=15 return_stack_size=7",
-    "options=implicit-return,implicit-except,sijump,jump-target-cache resync_max=15",
-    "options=implicit-return,implicit-except,sijump,jump-target-cache resync_max=15 return_stack_size=7",
-    "options=implicit-return,implicit-except,sijump,branch-prediction resync_max=15 return_stack_size=7",
-    "options=implicit-return,implicit-except,sijump resync_max=15 return_stack_size=7",
+ * sizes, sync interval, packet layout, HTM/BTM, repeat kinds).  Every
+ * E-Trace set has sijump: the encoder input with the hart's sijump flag
+ * (the reference's itype4-sijump-time variant, sijump_p = 1) types a
+ * sequentially inferable jump as inferable (itype 9, not 8), which only a
+ * decoder in sijump mode follows (3.2.4).  E-Trace: `--te-opt sijump` and
+ * `--te-opt all` as the CLI writes them, then the grid of te_grid_*. */
+static const char *const te_grid_modes[] = {
+    "sijump",                                                   /* delta address */
+    "implicit-return,implicit-except,sijump",
+    "implicit-return,implicit-except,sijump,branch-prediction",
+    /* the cache alone: no format 0 subformat field (6.8.1, f0s_width 0) */
+    "implicit-return,implicit-except,sijump,jump-target-cache",
+    "all",
 };
+static const char *const te_grid_versions[] = { "1.1", "2.0" };   /* format 3 layouts */
+/* 2^5 / 2^7 return addresses (deeprec recurses 100 deep); 2^4 / 2^6 cache
+ * entries (3.2.7: direct mapped, so more entries, fewer conflicts, one
+ * index bit more per hit) */
+static const unsigned te_grid_stacks[] = { 5, 7 }, te_grid_caches[] = { 4, 6 };
+#define NSETS(a) (sizeof a / sizeof a[0])
+#define TE_SETS_MAX (2 + NSETS(te_grid_versions) * NSETS(te_grid_modes) * NSETS(te_grid_stacks) * \
+                         NSETS(te_grid_caches))
+static char te_set_text[TE_SETS_MAX][160];
+static const char *te_sets[TE_SETS_MAX];
+static size_t te_nsets;
+
+static void te_set_add(const char *fmt, const char *mode, const char *version, unsigned stack, unsigned cache)
+{
+    char *t = te_set_text[te_nsets];
+    int n = snprintf(t, sizeof te_set_text[0], fmt, mode, version);
+    if (stack)
+        n += snprintf(t + n, sizeof te_set_text[0] - (size_t)n, " return_stack_size=%u", stack);
+    if (cache)
+        snprintf(t + n, sizeof te_set_text[0] - (size_t)n, " cache_size=%u", cache);
+    te_sets[te_nsets++] = t;
+}
+
+/* Every mode of te_grid_modes in either layout with the longest sync
+ * interval the 4-bit field allows (resync_max=15; the trace control
+ * interface's sync mode "off" would break 8.2's "a format 3
+ * synchronisation packet must be output after 'a prolonged period of
+ * time'" of 3.1.5), and each stack and cache size where the mode has them. */
+static void te_sets_make(void)
+{
+    if (te_nsets)
+        return;
+    te_set_add("options=%s%s", "sijump", "", 0, 0);
+    te_set_add("options=%s%s", "all", "", 0, 0);
+    for (size_t v = 0; v < NSETS(te_grid_versions); v++)
+        for (size_t m = 0; m < NSETS(te_grid_modes); m++) {
+            const char *mode = te_grid_modes[m];
+            bool ir = strstr(mode, "implicit-return") || !strcmp(mode, "all");
+            bool jtc = strstr(mode, "jump-target-cache") || !strcmp(mode, "all");
+            for (size_t k = 0; k < (ir ? NSETS(te_grid_stacks) : 1); k++)
+                for (size_t c = 0; c < (jtc ? NSETS(te_grid_caches) : 1); c++)
+                    te_set_add("options=%s version=%s resync_max=15", mode, te_grid_versions[v],
+                               ir ? te_grid_stacks[k] : 0, jtc ? te_grid_caches[c] : 0);
+        }
+}
+
 static const char *const nt_sets[] = {
     "trTeInstMode=6",
     "trTeInstMode=6 trTeInstImplicitReturnMode=3 trTeInstEnRepeatedHistory=1",
@@ -54,7 +98,6 @@ static const char *const nt_sets[] = {
     "trTeInstEnSequentialJump=1",
     "trTeInstMode=3 trTeInstImplicitReturnMode=3 trTeInstEnRepeatedHistory=1 trTeInstEnSequentialJump=1",
 };
-#define NSETS(a) (sizeof a / sizeof a[0])
 
 /* The corpus programs each reference traced (amo_smc: N-Trace only). */
 static const char *const te_progs[] = { "coswap", "deeprec", "traps", "privs", "rv32mix", "branchy" };
@@ -349,7 +392,7 @@ static void measure_prog(const char *dir, const char *prog, bool te, interop_row
         floors_free(fl);
     }
     const char *const *sets = te ? te_sets : nt_sets;
-    row->sets = te ? NSETS(te_sets) : NSETS(nt_sets);
+    row->sets = te ? (unsigned)te_nsets : NSETS(nt_sets);
     for (unsigned s = 0; s < row->sets; s++) {
         char what[640];
         snprintf(what, sizeof what, "%s %s [%s]", te ? "E-Trace" : "N-Trace", prog, sets[s]);
@@ -448,8 +491,9 @@ int interop_measure(const char *dir, interop_result *r)
         return 0;
     }
     r->present = true;
+    te_sets_make();
     for (size_t i = 0; i < NSETS(te_progs); i++) {
-        fprintf(stderr, "bench: interop E-Trace %s, %zu option sets\n", te_progs[i], NSETS(te_sets));
+        fprintf(stderr, "bench: interop E-Trace %s, %zu option sets\n", te_progs[i], te_nsets);
         measure_prog(dir, te_progs[i], true, &r->te[i], &r->failures);
         reference_best(dir, true, &r->te[i]);
     }
@@ -513,3 +557,70 @@ void interop_report(FILE *f, const interop_result *r)
     report_protocol(f, "E-Trace", r->te, NSETS(te_progs), "reference flow", 0.75);
     report_protocol(f, "N-Trace", r->nt, NSETS(nt_progs), "refcode", 0.70);
 }
+
+/* ---- the section in RESULTS.md ---- */
+
+#define INTEROP_HEADING "## Compression against the reference implementations"
+
+static char *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "r");
+    char *text = NULL;
+    *n = 0;
+    if (!f)
+        return NULL;
+    size_t cap = 0;
+    for (int c; (c = fgetc(f)) != EOF;) {
+        if (*n + 1 >= cap) {
+            char *t = realloc(text, cap = cap ? 2 * cap : 65536);
+            if (!t) {
+                free(text);
+                fclose(f);
+                return NULL;
+            }
+            text = t;
+        }
+        text[(*n)++] = (char)c;
+    }
+    fclose(f);
+    if (text)
+        text[*n] = 0;
+    return text;
+}
+
+int interop_update(const char *path, const interop_result *r)
+{
+    size_t n, len;
+    char *old = slurp(path, &n), *sec = NULL;
+    FILE *m = old ? open_memstream(&sec, &len) : NULL;
+    if (!m) {
+        free(old);
+        return -1;
+    }
+    interop_report(m, r);
+    fclose(m);
+    /* The old section runs to the next "## " heading; without one, the new
+     * section goes before the first section, where the full run puts it. */
+    char *from = strstr(old, INTEROP_HEADING), *to = NULL;
+    if (from) {
+        to = strstr(from + 1, "\n## ");
+        to = to ? to + 1 : old + n;
+    } else {
+        from = strstr(old, "\n## ");
+        from = to = from ? from + 1 : old + n;
+    }
+    char tmp[1100];
+    snprintf(tmp, sizeof tmp, "%s.new", path);
+    FILE *f = fopen(tmp, "w");
+    int st = f ? 0 : -1;
+    if (f) {
+        fwrite(old, 1, (size_t)(from - old), f);
+        fputs(sec, f);
+        fputs(to, f);
+        st = fclose(f) == 0 ? rename(tmp, path) : -1;
+    }
+    free(old);
+    free(sec);
+    return st;
+}
+

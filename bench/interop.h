@@ -38,5 +38,8 @@ typedef struct interop_result {
  * counted did not decode to the PCs it was encoded from, else 0. */
 int interop_measure(const char *dir, interop_result *r);
 void interop_report(FILE *f, const interop_result *r);
+/* Replace interop_report's section in the results file at path (bench/
+ * RESULTS.md), or put it before the first section; -1 on an I/O error. */
+int interop_update(const char *path, const interop_result *r);
 
 #endif

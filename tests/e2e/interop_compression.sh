@@ -14,7 +14,9 @@
 #    decodable: N-Trace coswap 11038 bytes (htm-cs8; htm-cnt8-rpt2's 11034
 #    fails the spec decoder), E-Trace deeprec 6226 (itype3_basic;
 #    itype4_call_stack's 3522 is "?", not rebuilt by the reference);
-#  - N-Trace goals: no program above 1.0, geometric mean <= 0.70.
+#  - N-Trace goals: no program above 1.0, geometric mean <= 0.70;
+#  - with --out FILE, the section is put before FILE's first section, then
+#    replaced in place, the rest of FILE kept (bench/RESULTS.md).
 set -u
 I="${RVT_SHARED:-$RVT_SRC/../shared}/interop"
 [ -f "$I/etrace-refflow/manifest.tsv" ] && [ -f "$I/ntrace-refcode/manifest.tsv" ] ||
@@ -24,8 +26,16 @@ mkdir -p "$T"
 fail=0
 bad() { echo "FAIL $*"; fail=1; }
 
-"$RVT_BIN" bench --interop-only --interop "$I" > "$T/out.md" 2> "$T/err" ||
+printf '# results\n\nheader\n\n## Long workload\n\nlong\n\n## Last\n\nlast\n' > "$T/R.md"
+"$RVT_BIN" bench --interop-only --interop "$I" --out "$T/R.md" > "$T/out.md" 2> "$T/err" ||
     { bad "bench --interop-only exit $?"; cat "$T/err"; }
+sec() { awk '/^## Compression against the reference/ {on = 1} on && /^## Long/ {exit} on' "$1"; }
+sec "$T/R.md" | diff -q - "$T/out.md" >/dev/null || bad "--out: section is not the report printed"
+awk '/^## /' "$T/R.md" | tr '\n' '|' | grep -qx '## Compression against the reference implementations (interop corpus)|## Long workload|## Last|' ||
+    bad "--out: sections are $(awk '/^## /' "$T/R.md" | tr '\n' '|')"
+cp "$T/R.md" "$T/R1.md"
+"$RVT_BIN" bench --interop-only --interop "$I" --out "$T/R.md" > /dev/null 2>&1 || bad "second --out run"
+cmp -s "$T/R.md" "$T/R1.md" || bad "--out: a second run changed the file (section not replaced in place)"
 # rows of one protocol's table: "program instructions rvtrace ref ratio"
 rows() {
     awk -v t="### $1" '$0 == t {on = 1; next} /^### / {on = 0}
