@@ -479,8 +479,10 @@ int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
             }
             /* 6.5.1: the end of trace is ended_upd when this packet would
              * have been sent anyway for an uninferable discontinuity, but
-             * ended_rep when updiscon already told the decoder so (the
-             * paragraph after table 6.4). */
+             * ended_rep when a format 3 would follow it (the paragraph
+             * after table 6.4: updiscon tells the decoder so, and where
+             * updiscon_needed leaves the bit out the decoder's walk has no
+             * earlier occurrence to stop at). */
             if (!n)
                 e->end_upd = pud && !f3_next;
             st = emit_addr(e, c, upd, irr, depth, j, bp == BP_FAIL);
