@@ -221,11 +221,12 @@ static int rd_block(rvt_rvi_reader *r, const uint8_t *q, uint64_t p, rvt_irec *b
     return check_block(r, b, p);
 }
 
-static int rd_short(rvt_rvi_reader *r, const uint8_t *q, uint64_t p, rvt_irec *b)
+/* v: the previous block */
+static int rd_short(rvt_rvi_reader *r, const uint8_t *q, uint64_t p, const rvt_irec *v,
+                    rvt_irec *b)
 {
     if (!r->have_prev)
         return rd_fail(r, RVT_ERR_FORMAT, p - 1, "short block before any full block");
-    const rvt_irec *v = &r->prev;
     uint8_t bits = q[RS_BITS];
     memset(b, 0, sizeof *b);
     b->itype = bits & 15;
@@ -451,7 +452,7 @@ static int rd_record(rvt_rvi_reader *r, rvt_irec *irec, rvt_drec *drec, bool *is
     else if (data)
         rc = rd_data(r, q, off + 1, drec, kind == RVI_SPLIT);
     else
-        rc = kind == RVI_BLOCK ? rd_block(r, q, off + 1, irec) : rd_short(r, q, off + 1, irec);
+        rc = kind == RVI_BLOCK ? rd_block(r, q, off + 1, irec) : rd_short(r, q, off + 1, &r->prev, irec);
     if (rc < 0)
         return rc;
     r->pos += len;
@@ -504,6 +505,45 @@ static size_t fast_steps(rvt_rvi_reader *r, rvt_irec *out, size_t max)
     return k;
 }
 
+/* Version-1 short blocks straight from the buffer (*k of out filled). */
+static int fast_shorts(rvt_rvi_reader *r, rvt_irec *out, size_t max, size_t *k)
+{
+    const size_t len = 1 + RVI_SHORT_LEN;
+    size_t i = *k;
+    const rvt_irec *prev = &r->prev;
+    int rc = RVT_OK;
+    while (i < max && r->len - r->pos >= len && r->buf[r->pos] == RVI_BLOCK_SHORT) {
+        r->rec_off = rd_off(r);
+        if ((rc = rd_short(r, r->buf + r->pos + 1, r->rec_off + 1, prev, &out[i])) < 0)
+            break;
+        prev = &out[i++];
+        r->pos += len;
+    }
+    if (i > *k) {
+        r->prev = out[i - 1];
+        r->count += i - *k;
+        *k = i;
+    }
+    return rc;
+}
+
+/* A run record wholly in the buffer: its steps become pending (1), or
+ * 0 if the next record is something else. */
+static int fast_run(rvt_rvi_reader *r)
+{
+    const uint8_t *q = r->buf + r->pos;
+    size_t have = r->len - r->pos;
+    if (r->version < 2 || !r->have_prev || have < 2 || q[0] != RVI_RUN ||
+        have < 2 + (q[1] + 1u + 7) / 8)
+        return 0;
+    r->rec_off = rd_off(r);
+    int rc = rd_run(r, q + 1, r->rec_off);
+    if (rc < 0)
+        return rc;
+    r->pos += 2 + (q[1] + 1u + 7) / 8;
+    return 1;
+}
+
 static bool next_is_data(rvt_rvi_reader *r)
 {
     if (rd_fill(r, 1) < 1)
@@ -522,9 +562,14 @@ int rvt_rvi_reader_blocks(rvt_rvi_reader *r, rvt_irec *recs, size_t max, size_t 
             rc = r->done && !r->run_left ? 0 : 1;
             break;
         }
-        if (r->len - r->pos <= RVI_VARINT_MAX)
+        if (r->len - r->pos < RVI_REC_MAX)
             rd_fill(r, RVI_REC_MAX);
         k += fast_steps(r, recs + k, max - k);
+        if ((rc = fast_run(r)) != 0 || (rc = fast_shorts(r, recs, max, &k)) < 0) {
+            rc = rc < 0 ? rc : 1;
+            continue;
+        }
+        rc = 1;
         if (k == max || next_is_data(r))
             break;
         bool is_data;

@@ -176,6 +176,32 @@ static void diag(void *ctx, int level, uint64_t off, const char *msg)
     diag_off = off;
 }
 
+/* Replay (the batch reader) of path2 must end as the record-by-record
+ * read did: same status, same offset, same records before it. */
+static int tally_put(void *ctx, const rvt_irec *r, size_t n)
+{
+    (void)r;
+    *(int *)ctx += (int)n;
+    return 0;
+}
+static int tally_data(void *ctx, const rvt_drec *d, size_t n)
+{
+    (void)d;
+    *(int *)ctx += (int)n;
+    return 0;
+}
+
+static void replay_agrees(int st, uint64_t off, int nrec)
+{
+    int n = 0;
+    rvt_irec_sink s = { &n, tally_put, tally_data, NULL };
+    diag_off = UINT64_MAX;
+    int rst = rvt_rvi_replay(path2, &s, diag, NULL);
+    if (rst != st || n != nrec || (st < 0 && diag_off != off))
+        TH_FAIL("replay: status %d offset %llu after %d records; next(): %d %llu %d", rst,
+                (unsigned long long)diag_off, n, st, (unsigned long long)off, nrec);
+}
+
 static int read_all(const uint8_t *buf, size_t len, uint64_t *off, int *nrec)
 {
     FILE *f = fopen(path2, "wb");
@@ -196,6 +222,7 @@ static int read_all(const uint8_t *buf, size_t len, uint64_t *off, int *nrec)
     if (st < 0)
         *off = rvt_rvi_reader_offset(r);
     rvt_rvi_reader_close(r);
+    replay_agrees(st, *off, *nrec);
     return st;
 }
 
