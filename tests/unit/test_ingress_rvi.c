@@ -69,6 +69,41 @@ static bool drec_eq(const rvt_drec *a, const rvt_drec *b)
            a->dblock == b->dblock && a->flags == b->flags;
 }
 
+static rvt_irec rand_step(const rvt_irec *prev);
+
+/* NREC random records into s, one in data_1_in a data record; with
+ * steps, 15 blocks in 16 are version-2 steps. */
+static void put_random(const rvt_irec_sink *s, unsigned data_1_in, bool steps)
+{
+    const rvt_irec *prev = NULL;
+    for (int i = 0; i < NREC; i++) {
+        isdata[i] = i > 0 && rnd() % data_1_in == 0;
+        if (isdata[i]) {
+            drecs[i] = rand_drec();
+            CHECK_EQ(s->data(s->ctx, &drecs[i], 1), 0);
+            continue;
+        }
+        irecs[i] = steps && prev && rnd() % 16 ? rand_step(prev) : rand_irec(prev);
+        prev = &irecs[i];
+        CHECK_EQ(s->put(s->ctx, &irecs[i], 1), 0);
+    }
+}
+
+/* Records of r that differ from what put_random wrote (reading stops at
+ * the first missing one). */
+static int mismatches(rvt_rvi_reader *r)
+{
+    int bad = 0;
+    for (int i = 0; i < NREC; i++) {
+        rvt_irec a; rvt_drec d; bool isd;
+        memset(&a, 0xcc, sizeof a);
+        if (rvt_rvi_reader_next(r, &a, &d, &isd) != 1 || isd != isdata[i]) { bad++; break; }
+        if (isd ? !drec_eq(&d, &drecs[i]) : memcmp(&a, &irecs[i], sizeof a))
+            bad++;
+    }
+    return bad;
+}
+
 static void test_roundtrip(void)
 {
     int st;
@@ -79,18 +114,7 @@ static void test_roundtrip(void)
     CHECK_EQ(rvt_rvi_writer_set_flags(w, RVT_RVI_F_ITYPE3), 0);
     CHECK_EQ(rvt_rvi_writer_set_flags(w, 0x80), RVT_ERR_INVAL);
     rvt_irec_sink s = rvt_rvi_writer_sink(w);
-    const rvt_irec *prev = NULL;
-    for (int i = 0; i < NREC; i++) {
-        isdata[i] = i > 0 && rnd() % 5 == 0;
-        if (isdata[i]) {
-            drecs[i] = rand_drec();
-            CHECK_EQ(s.data(s.ctx, &drecs[i], 1), 0);
-        } else {
-            irecs[i] = rand_irec(prev);
-            prev = &irecs[i];
-            CHECK_EQ(s.put(s.ctx, &irecs[i], 1), 0);
-        }
-    }
+    put_random(&s, 5, false);
     CHECK_EQ(rvt_rvi_writer_set_flags(w, 0), RVT_ERR_STATE);
     CHECK_EQ(rvt_rvi_writer_set_version(w, RVT_RVI_VERSION_2), RVT_ERR_STATE);
     CHECK_EQ(rvt_rvi_writer_close(w), 0);
@@ -100,15 +124,7 @@ static void test_roundtrip(void)
     CHECK_EQ(rvt_rvi_reader_version(r), 1);
     CHECK_EQ(rvt_rvi_reader_xlen(r), 64);
     CHECK_EQ(rvt_rvi_reader_flags(r), RVT_RVI_F_ITYPE3);
-    int bad = 0;
-    for (int i = 0; i < NREC; i++) {
-        rvt_irec a; rvt_drec d; bool isd;
-        memset(&a, 0xcc, sizeof a);
-        if (rvt_rvi_reader_next(r, &a, &d, &isd) != 1 || isd != isdata[i]) { bad++; break; }
-        if (isd ? !drec_eq(&d, &drecs[i]) : memcmp(&a, &irecs[i], sizeof a))
-            bad++;
-    }
-    CHECK_EQ(bad, 0);
+    CHECK_EQ(mismatches(r), 0);
     rvt_irec a; rvt_drec d; bool isd;
     CHECK_EQ(rvt_rvi_reader_next(r, &a, &d, &isd), 0);
     CHECK_EQ(rvt_rvi_reader_next(r, &a, &d, &isd), 0);
@@ -624,32 +640,13 @@ static void test_v2_roundtrip(void)
     int st;
     rvt_rvi_writer *w = rvt_rvi_writer_open(path, 64, &st);
     rvt_irec_sink s = rvt_rvi_writer_sink(w);
-    const rvt_irec *prev = NULL;
-    for (int i = 0; i < NREC; i++) {
-        isdata[i] = i > 0 && rnd() % 50 == 0;
-        if (isdata[i]) {
-            drecs[i] = rand_drec();
-            CHECK_EQ(s.data(s.ctx, &drecs[i], 1), 0);
-            continue;
-        }
-        irecs[i] = prev && rnd() % 16 ? rand_step(prev) : rand_irec(prev);
-        prev = &irecs[i];
-        CHECK_EQ(s.put(s.ctx, &irecs[i], 1), 0);
-    }
+    put_random(&s, 50, true);
     CHECK_EQ(rvt_rvi_writer_close(w), 0);
     rvt_rvi_reader *r = rvt_rvi_reader_open(path, &st);
     CHECK(r != NULL);
     if (!r)
         return;
-    int bad = 0;
-    for (int i = 0; i < NREC && !bad; i++) {
-        rvt_irec a; rvt_drec d; bool isd;
-        if (rvt_rvi_reader_next(r, &a, &d, &isd) != 1 || isd != isdata[i])
-            bad++;
-        else if (isd ? !drec_eq(&d, &drecs[i]) : memcmp(&a, &irecs[i], sizeof a))
-            bad++;
-    }
-    CHECK_EQ(bad, 0);
+    CHECK_EQ(mismatches(r), 0);
     rvt_rvi_reader_close(r);
     test_replay();
 }
