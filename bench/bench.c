@@ -20,6 +20,7 @@
 #include "floors.h"
 #include "sampling.h"
 #include "interop.h"
+#include "rvi_rows.h"
 
 #define MAX_PROGS 64
 #define MAX_PATH 512
@@ -234,6 +235,37 @@ static unsigned elf_xlen(const char *elf)
     return x ? x : 64;
 }
 
+/* ---- hooks for the .rvi rows (rvi_rows.h) ---- */
+static int hook_run(const char *elf, const rvt_irec_sink *s, uint64_t *instret, double *cpu)
+{
+    run_result r;
+    int rc = run_hart(elf, s, &r);
+    *instret = r.instret;
+    *cpu = r.t.cpu;
+    return rc;
+}
+
+static int hook_enc_open(int k, unsigned xlen, void **enc, rvt_irec_sink *s)
+{
+    encoder *e = malloc(sizeof *e);
+    int rc = e ? encoder_open(e, &modes[k ? MODE_NT_BEST : MODE_TE_ALL], xlen, false, s) : -1;
+    if (rc < 0 && e) {
+        encoder_close(e);
+        free(e);
+        e = NULL;
+    }
+    *enc = e;
+    return rc;
+}
+
+static void hook_enc_close(void *enc)
+{
+    encoder_close(enc);
+    free(enc);
+}
+
+static const bench_rvi_hooks rvi_hooks = { hook_run, hook_enc_open, hook_enc_close };
+
 /* ---- per-workload bits/instruction ---- */
 typedef struct {
     char name[64];
@@ -354,6 +386,7 @@ typedef struct {
     wrapped_result wrapped;             /* a wrapped sink buffer of it (wrapped.h) */
     double pass_mips[2][NPASSES];       /* decoder feeding each pass (passes[]) */
     bench_sampling smp;         /* issue 17 rows (sampling.c) */
+    bench_rvi rvi;              /* issue 18 .rvi rows (rvi_rows.c) */
 } long_result;
 
 static double mips(uint64_t n, double s) { return s > 0 ? (double)n / s / 1e6 : 0; }
@@ -645,6 +678,8 @@ static int measure_long(const char *elf, long_result *L)
         remove(rvi);
     }
 
+    bench_rvi_measure(elf, xlen, &rvi_hooks, 1, &L->rvi);
+
     const int which[2] = { MODE_TE_ALL, MODE_NT_BEST };
     for (int k = 0; k < 2; k++) {
         const mode *m = &modes[which[k]];
@@ -763,9 +798,11 @@ static void decoder_row(FILE *f, const long_result *L, int k, int level)
             level == DEC_ROW_INSN ? ">= 200" : ">= 1000");
 }
 
-/* Replace, in the results file `path`, each decoder row by its new
- * measurement (rows not there are left out: run the full bench once). */
-static int update_decoder_rows(const char *path, const long_result *L)
+/* Rewrite the results file `path` line by line: edit() writes what
+ * stands for each line (the line itself, new text, or nothing). */
+typedef void (*results_edit)(FILE *out, const char *line, void *ctx);
+
+static int rewrite_results(const char *path, results_edit edit, void *ctx)
 {
     FILE *in = fopen(path, "r");
     if (!in)
@@ -778,20 +815,53 @@ static int update_decoder_rows(const char *path, const long_result *L)
         return -1;
     }
     char line[4096];
-    while (fgets(line, sizeof line, in)) {
-        bool replaced = false;
-        for (int k = 0; k < 2 && !replaced; k++)
-            for (int level = 0; level < NDEC_ROWS && !replaced; level++)
-                if (!strncmp(line, dec_row_names[k][level], strlen(dec_row_names[k][level]))) {
-                    decoder_row(out, L, k, level);
-                    replaced = true;
-                }
-        if (!replaced)
-            fputs(line, out);
-    }
+    while (fgets(line, sizeof line, in))
+        edit(out, line, ctx);
     fclose(in);
     int st = fclose(out);
     return st == 0 ? rename(tmp, path) : -1;
+}
+
+/* Each decoder row by its new measurement (rows not there are left out:
+ * run the full bench once). */
+static void edit_decoder_row(FILE *out, const char *line, void *ctx)
+{
+    const long_result *L = ctx;
+    for (int k = 0; k < 2; k++)
+        for (int level = 0; level < NDEC_ROWS; level++)
+            if (!strncmp(line, dec_row_names[k][level], strlen(dec_row_names[k][level]))) {
+                decoder_row(out, L, k, level);
+                return;
+            }
+    fputs(line, out);
+}
+
+/* The .rvi paragraph (its first line to the blank line after its table)
+ * by a new measurement; without one, it goes before the output paths. */
+typedef struct {
+    const bench_rvi *R;
+    const char *long_name;
+    bool done, skipping, in_table;
+} rvi_edit;
+
+static void edit_rvi_rows(FILE *out, const char *line, void *ctx)
+{
+    static const char first[] = ".rvi ingress files", before[] = "Output paths";
+    rvi_edit *e = ctx;
+    if (e->skipping) {      /* the old paragraph: its text, a blank, the table, a blank */
+        e->in_table |= line[0] == '|';
+        e->skipping = !(e->in_table && line[0] == '\n');
+        return;
+    }
+    bool old = !strncmp(line, first, strlen(first));
+    if (!e->done && (old || !strncmp(line, before, strlen(before)))) {
+        bench_rvi_report(out, e->R, e->long_name);
+        e->done = true;
+        e->skipping = old;
+        if (old)
+            return;
+    }
+    fputs(line, out);
 }
 
 /* What each output path's goal is judged by (issues #17 "Speed", #18
@@ -857,6 +927,7 @@ static void report(FILE *f, workload *w, size_t n, const long_result *L, const c
                 L->dec_cpu > 0 ? 100 * L->encap.unwrap_cpu / L->dec_cpu : 0,
                 L->encap.identical ? "" : " (UNWRAPPED STREAM DIFFERS)");
         report_wrapped(f, &L->wrapped);
+        bench_rvi_report(f, &L->rvi, long_name);
         report_outputs(f, L);
         fprintf(f, "Bits per instruction on the long workload: E-Trace all modes %.4f, "
                    "N-Trace HTM+sj+ir+rpt %.4f.\n\n", L->bits[0], L->bits[1]);
@@ -922,7 +993,7 @@ int main(int argc, char **argv)
     const char *dir = "programs", *out = "bench/RESULTS.md", *long_name = "long.elf";
     const char *interop_dir = "../shared/interop";
     bool quick = false, wrapped_only = false, interop_only = false, decoders_only = false,
-         passes_only = false, out_given = false;
+         passes_only = false, out_given = false, rvi_only = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--programs") && i + 1 < argc) dir = argv[++i];
         else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i], out_given = true;
@@ -933,12 +1004,13 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--interop-only")) interop_only = true;
         else if (!strcmp(argv[i], "--decoders-only")) decoders_only = true;
         else if (!strcmp(argv[i], "--passes-only")) passes_only = true;
+        else if (!strcmp(argv[i], "--rvi-only")) rvi_only = true;
         else if (!strcmp(argv[i], "--wrapped-mib") && i + 1 < argc)
             wrapped_bytes = strtoull(argv[++i], NULL, 0) << 20;
         else {
             fprintf(stderr, "usage: rvtrace bench [--programs DIR] [--out FILE] [--long NAME.elf] [--quick]\n"
                             "       [--wrapped-mib N] [--wrapped-only] [--interop DIR] [--interop-only]\n"
-                            "       [--decoders-only] [--passes-only]\n");
+                            "       [--decoders-only] [--passes-only] [--rvi-only]\n");
             return 2;
         }
     }
@@ -973,7 +1045,20 @@ int main(int argc, char **argv)
         for (int k = 0; k < 2; k++)
             for (int level = 0; level < NDEC_ROWS; level++)
                 decoder_row(stdout, &L, k, level);
-        if (update_decoder_rows(out, &L) < 0) {
+        if (rewrite_results(out, edit_decoder_row, &L) < 0) {
+            perror(out);
+            return 1;
+        }
+        return 0;
+    }
+    if (rvi_only) {         /* the .rvi rows alone: on stdout and in --out */
+        char path[MAX_PATH];
+        static bench_rvi R;
+        snprintf(path, sizeof path, "%s/%s", dir, long_name);
+        if (bench_rvi_measure(path, elf_xlen(path), &rvi_hooks, 3, &R) < 0)
+            return 1;
+        bench_rvi_report(stdout, &R, long_name);
+        if (rewrite_results(out, edit_rvi_rows, &(rvi_edit){ .R = &R, .long_name = long_name }) < 0) {
             perror(out);
             return 1;
         }

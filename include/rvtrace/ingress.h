@@ -139,8 +139,15 @@ typedef struct rvt_rvi_reader rvt_rvi_reader;
 #define RVT_RVI_F_ITYPE3 0x01u   /* itype values came from a 3-bit source (6 = any uninferable jump) */
 #define RVT_RVI_F_KNOWN  0x01u
 
-/* path "-" writes to stdout. */
+/* .rvi versions: 1 (full and short blocks), 2 (1 plus steps and runs of
+ * single-instruction cycles: ~1 byte an instruction where 1 takes 12). */
+#define RVT_RVI_VERSION_1 1u
+#define RVT_RVI_VERSION_2 2u
+
+/* path "-" writes to stdout.  Writes version 2. */
 rvt_rvi_writer *rvt_rvi_writer_open(const char *path, unsigned xlen, int *status);
+/* Write version 1 or 2 instead; only before the first record. */
+int rvt_rvi_writer_set_version(rvt_rvi_writer *w, unsigned version);
 /* Set header flags (RVT_RVI_F_*); only before the first record. */
 int rvt_rvi_writer_set_flags(rvt_rvi_writer *w, unsigned flags);
 rvt_irec_sink rvt_rvi_writer_sink(rvt_rvi_writer *w);
@@ -154,9 +161,15 @@ rvt_rvi_reader *rvt_rvi_reader_open_diag(const char *path, rvt_diag_fn diag, voi
 void rvt_rvi_reader_set_diag(rvt_rvi_reader *r, rvt_diag_fn fn, void *ctx);
 unsigned rvt_rvi_reader_xlen(const rvt_rvi_reader *r);
 unsigned rvt_rvi_reader_flags(const rvt_rvi_reader *r);   /* RVT_RVI_F_* */
+unsigned rvt_rvi_reader_version(const rvt_rvi_reader *r);
 /* Next record: returns 1 with *irec or *drec filled (*is_data tells which),
  * 0 at a clean end of file, or a negative status (offset via _offset()). */
 int rvt_rvi_reader_next(rvt_rvi_reader *r, rvt_irec *irec, rvt_drec *drec, bool *is_data);
+/* Batch form for blocks: up to max block records into recs (*n of them),
+ * stopping early before a data record (read it with _next()).  Returns 1
+ * while records remain, 0 at the clean end (*n may be > 0 then), or a
+ * negative status with *n the good blocks before the bad record. */
+int rvt_rvi_reader_blocks(rvt_rvi_reader *r, rvt_irec *recs, size_t max, size_t *n);
 uint64_t rvt_rvi_reader_offset(const rvt_rvi_reader *r);
 void rvt_rvi_reader_close(rvt_rvi_reader *r);
 /* Stream a whole .rvi file into a sink.  At a truncated or corrupt record

@@ -6,7 +6,8 @@
 #include <string.h>
 
 #define RVI_MAGIC "RVTI"
-#define RVI_VERSION 1u
+#define RVI_VERSION 2u          /* what the writer writes by default */
+#define RVI_VERSION_MIN 1u      /* oldest version the reader reads */
 #define RVI_HEADER_LEN 16u
 #define RVI_HEADER_MAX 4096u        /* longest header a reader accepts */
 
@@ -16,7 +17,24 @@ enum rvi_kind {
     RVI_BLOCK_SHORT = 0x02, /* deltas from the previous block */
     RVI_DATA = 0x03,        /* every rvt_drec field of a unified access */
     RVI_SPLIT = 0x04,       /* 0x03 + lrid + lresp: one split phase */
+    /* version 2: single-instruction cycles after the previous block */
+    RVI_RUN = 0x05,         /* n sequential plain steps, one size bit each */
+    RVI_STEP = 0x80,        /* 0x80-0xff: one step, its fields in the kind byte */
 };
+
+/* A step (version 2) is a block with ninstr 1, iretire 2^ilastsize
+ * (ilastsize <= 1), time one more than the previous block's, flags
+ * exactly CYCLE_END, the previous block's priv and context, no ctype,
+ * tval or cause: what a retire-width-1 hart writes for nearly every
+ * instruction.  Its iaddr follows the previous block (iaddr + 2 * iretire)
+ * unless RVI_STEP_JUMP adds a zigzag LEB128 delta from there. */
+#define RVI_STEP_ITYPE 0x0fu
+#define RVI_STEP_ILAST 0x10u
+#define RVI_STEP_SIJUMP 0x20u
+#define RVI_STEP_JUMP 0x40u
+#define RVI_VARINT_MAX 10u      /* LEB128 bytes of a 64-bit value */
+#define RVI_RUN_MAX 256u        /* steps in one 0x05 record */
+#define RVI_RUN_MIN 4u          /* shorter runs are smaller as steps */
 
 /* Payload sizes (after the kind byte). */
 #define RVI_END_LEN 8u
@@ -24,6 +42,7 @@ enum rvi_kind {
 #define RVI_SHORT_LEN 11u
 #define RVI_DATA_LEN 36u
 #define RVI_SPLIT_LEN 39u
+#define RVI_REC_MAX (1u + RVI_BLOCK_LEN)   /* longest record, kind byte included */
 
 /* Offsets inside a RVI_BLOCK payload. */
 enum {
@@ -67,6 +86,36 @@ static inline uint32_t rvi_get32(const uint8_t *p)
 static inline uint64_t rvi_get64(const uint8_t *p)
 {
     return (uint64_t)rvi_get32(p) | (uint64_t)rvi_get32(p + 4) << 32;
+}
+
+/* Zigzag LEB128 (version 2 step deltas): small deltas of either sign
+ * take few bytes. */
+static inline size_t rvi_put_varint(uint8_t *p, int64_t sv)
+{
+    uint64_t v = ((uint64_t)sv << 1) ^ (uint64_t)(sv >> 63);
+    size_t n = 0;
+    while (v >= 0x80) {
+        p[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    p[n++] = (uint8_t)v;
+    return n;
+}
+/* Reads a varint from the avail bytes at p: its length (1..10), 0 if it
+ * does not end within them, -1 if it is too long for 64 bits. */
+static inline int rvi_get_varint(const uint8_t *p, size_t avail, int64_t *sv)
+{
+    uint64_t v = 0;
+    for (size_t i = 0; i < avail && i < RVI_VARINT_MAX; i++) {
+        v |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+        if (p[i] < 0x80) {
+            if (i == RVI_VARINT_MAX - 1 && p[i] > 1)
+                return -1;
+            *sv = (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+            return (int)i + 1;
+        }
+    }
+    return avail >= RVI_VARINT_MAX ? -1 : 0;
 }
 
 #endif

@@ -2,7 +2,10 @@
  * 256 KiB buffer and written with one write() per buffer, so the hart can
  * stream ~10^8 records/s without a syscall per record.  A block that only
  * differs from the previous one in iaddr, time, the retire counts and the
- * itype takes the 12-byte short form instead of 49 bytes. */
+ * itype takes the 12-byte short form instead of 49 bytes; in version 2 a
+ * single-instruction cycle right after the previous one is a 1-byte step
+ * (plus a varint where it jumps), and runs of plain steps are one 0x05
+ * record of a bit per instruction. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -19,7 +22,10 @@ struct rvt_rvi_writer {
     bool ended;
     bool flushed_any;
     bool have_prev;
+    unsigned version;
     rvt_irec prev;
+    unsigned run_n;          /* plain steps held back for a 0x05 record */
+    uint8_t run_bits[RVI_RUN_MAX / 8];
     uint64_t count;
     size_t n;
     uint8_t buf[RVI_WBUF];
@@ -68,6 +74,7 @@ rvt_rvi_writer *rvt_rvi_writer_open(const char *path, unsigned xlen, int *status
             w = NULL;
         } else {
             memcpy(w->buf, RVI_MAGIC, 4);
+            w->version = RVI_VERSION;
             rvi_put16(w->buf + 4, RVI_VERSION);
             w->buf[6] = (uint8_t)xlen;
             w->buf[7] = 0;
@@ -88,6 +95,17 @@ int rvt_rvi_writer_set_flags(rvt_rvi_writer *w, unsigned flags)
     if (w->flushed_any || w->count)
         return RVT_ERR_STATE;      /* the header is already out */
     w->buf[7] = (uint8_t)flags;
+    return RVT_OK;
+}
+
+int rvt_rvi_writer_set_version(rvt_rvi_writer *w, unsigned version)
+{
+    if (version < RVI_VERSION_MIN || version > RVI_VERSION)
+        return RVT_ERR_INVAL;
+    if (w->flushed_any || w->count)
+        return RVT_ERR_STATE;      /* the header is already out */
+    w->version = version;
+    rvi_put16(w->buf + 4, (uint16_t)version);
     return RVT_OK;
 }
 
@@ -133,13 +151,76 @@ static void put_block(uint8_t *b, const rvt_irec *r)
     q[RB_FLAGS] = r->flags;
 }
 
+/* Version 2: r is a step after the previous block (rvi_format.h). */
+static bool step_ok(const rvt_rvi_writer *w, const rvt_irec *r)
+{
+    const rvt_irec *p = &w->prev;
+    return w->version >= 2 && w->have_prev && r->ninstr == 1 && r->ilastsize <= 1 &&
+           r->iretire == 1u << r->ilastsize && r->time == p->time + 1 &&
+           r->flags == RVT_IREC_F_CYCLE_END && r->priv == p->priv && r->context == p->context &&
+           !r->ctype && !r->tval && !r->cause && r->itype <= 15 && r->sijump <= 1;
+}
+
+static uint64_t next_iaddr(const rvt_irec *p)
+{
+    return p->iaddr + 2 * (uint64_t)p->iretire;
+}
+
+/* The held-back plain steps: one 0x05 record, or single steps where
+ * that is smaller. */
+static int flush_run(rvt_rvi_writer *w)
+{
+    unsigned n = w->run_n;
+    uint8_t *b = n ? wr_room(w) : NULL;
+    if (!n)
+        return RVT_OK;
+    if (!b)
+        return w->err;
+    if (n >= RVI_RUN_MIN) {
+        b[0] = RVI_RUN;
+        b[1] = (uint8_t)(n - 1);
+        memcpy(b + 2, w->run_bits, (n + 7) / 8);
+        w->n += 2 + (n + 7) / 8;
+    } else {
+        for (unsigned i = 0; i < n; i++)
+            b[i] = (uint8_t)(RVI_STEP | ((w->run_bits[0] >> i & 1) ? RVI_STEP_ILAST : 0));
+        w->n += n;
+    }
+    w->run_n = 0;
+    memset(w->run_bits, 0, sizeof w->run_bits);
+    return RVT_OK;
+}
+
+/* A step: held back if plain (itype 0, sequential), else written. */
+static int put_step(rvt_rvi_writer *w, const rvt_irec *r)
+{
+    int64_t delta = (int64_t)(r->iaddr - next_iaddr(&w->prev));
+    if (!r->itype && !r->sijump && !delta) {
+        w->run_bits[w->run_n / 8] |= (uint8_t)(r->ilastsize << (w->run_n % 8));
+        return ++w->run_n == RVI_RUN_MAX ? flush_run(w) : RVT_OK;
+    }
+    uint8_t *b = flush_run(w) == RVT_OK ? wr_room(w) : NULL;
+    if (!b)
+        return w->err;
+    b[0] = (uint8_t)(RVI_STEP | r->itype | (r->ilastsize ? RVI_STEP_ILAST : 0) |
+                     (r->sijump ? RVI_STEP_SIJUMP : 0) | (delta ? RVI_STEP_JUMP : 0));
+    w->n += 1 + (delta ? rvi_put_varint(b + 1, delta) : 0);
+    return RVT_OK;
+}
+
 static int wr_put(void *ctx, const rvt_irec *recs, size_t n)
 {
     rvt_rvi_writer *w = ctx;
     if (w->ended)
         return RVT_ERR_STATE;
     for (size_t i = 0; i < n; i++) {
-        uint8_t *b = wr_room(w);
+        if (step_ok(w, &recs[i])) {
+            if (put_step(w, &recs[i]) < 0)
+                return w->err;
+            w->prev = recs[i];
+            continue;
+        }
+        uint8_t *b = flush_run(w) == RVT_OK ? wr_room(w) : NULL;
         if (!b)
             return w->err;
         if (short_ok(w, &recs[i])) {
@@ -162,7 +243,7 @@ static int wr_data(void *ctx, const rvt_drec *recs, size_t n)
     if (w->ended)
         return RVT_ERR_STATE;
     for (size_t i = 0; i < n; i++) {
-        uint8_t *b = wr_room(w);
+        uint8_t *b = flush_run(w) == RVT_OK ? wr_room(w) : NULL;
         if (!b)
             return w->err;
         const rvt_drec *d = &recs[i];
@@ -193,7 +274,7 @@ static int wr_end(void *ctx)
     rvt_rvi_writer *w = ctx;
     if (w->ended)
         return w->err;
-    uint8_t *b = wr_room(w);
+    uint8_t *b = flush_run(w) == RVT_OK ? wr_room(w) : NULL;
     if (!b)
         return w->err;
     b[0] = RVI_END;

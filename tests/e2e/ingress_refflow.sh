@@ -42,8 +42,8 @@ for p in branchy coswap deeprec privs rv32mix traps; do
         fail=1
     fi
 done
-# a corrupt .rvi: the error names the byte offset
-printf 'RVTI\002\000\100\000\020\000\000\000\000\000\000\000' > "$T/bad.rvi"
+# a corrupt .rvi (version 3: unknown): the error names the byte offset
+printf 'RVTI\003\000\100\000\020\000\000\000\000\000\000\000' > "$T/bad.rvi"
 if "$RVT_BIN" dump "$T/bad.rvi" 2> "$T/err.txt" >/dev/null; then echo "bad.rvi accepted"; fail=1; fi
 grep -q 'offset 4' "$T/err.txt" || { echo "no offset in: $(cat "$T/err.txt")"; fail=1; }
 exit $fail

@@ -1,7 +1,8 @@
 /* .rvi files: random round trip, replay, and truncated/corrupt files with
  * the byte offsets docs/format-rvi.md implies.  Record sizes used below
  * (kind byte included): header 16, full block 49, short block 12, data 37,
- * end 9. */
+ * end 9; version 2 (test_v2_*): step 1 (+ varint), run 2 + a bit a step.
+ * The version-1 tests write version 1 on purpose: old files still read. */
 #include <fcntl.h>
 #include <unistd.h>
 #include "rvtrace/ingress.h"
@@ -68,33 +69,30 @@ static bool drec_eq(const rvt_drec *a, const rvt_drec *b)
            a->dblock == b->dblock && a->flags == b->flags;
 }
 
-static void test_roundtrip(void)
+static rvt_irec rand_step(const rvt_irec *prev);
+
+/* NREC random records into s, one in data_1_in a data record; with
+ * steps, 15 blocks in 16 are version-2 steps. */
+static void put_random(const rvt_irec_sink *s, unsigned data_1_in, bool steps)
 {
-    int st;
-    rvt_rvi_writer *w = rvt_rvi_writer_open(path, 64, &st);
-    CHECK(w != NULL && st == 0);
-    CHECK_EQ(rvt_rvi_writer_set_flags(w, RVT_RVI_F_ITYPE3), 0);
-    CHECK_EQ(rvt_rvi_writer_set_flags(w, 0x80), RVT_ERR_INVAL);
-    rvt_irec_sink s = rvt_rvi_writer_sink(w);
     const rvt_irec *prev = NULL;
     for (int i = 0; i < NREC; i++) {
-        isdata[i] = i > 0 && rnd() % 5 == 0;
+        isdata[i] = i > 0 && rnd() % data_1_in == 0;
         if (isdata[i]) {
             drecs[i] = rand_drec();
-            CHECK_EQ(s.data(s.ctx, &drecs[i], 1), 0);
-        } else {
-            irecs[i] = rand_irec(prev);
-            prev = &irecs[i];
-            CHECK_EQ(s.put(s.ctx, &irecs[i], 1), 0);
+            CHECK_EQ(s->data(s->ctx, &drecs[i], 1), 0);
+            continue;
         }
+        irecs[i] = steps && prev && rnd() % 16 ? rand_step(prev) : rand_irec(prev);
+        prev = &irecs[i];
+        CHECK_EQ(s->put(s->ctx, &irecs[i], 1), 0);
     }
-    CHECK_EQ(rvt_rvi_writer_set_flags(w, 0), RVT_ERR_STATE);
-    CHECK_EQ(rvt_rvi_writer_close(w), 0);
+}
 
-    rvt_rvi_reader *r = rvt_rvi_reader_open(path, &st);
-    CHECK(r != NULL && st == 0);
-    CHECK_EQ(rvt_rvi_reader_xlen(r), 64);
-    CHECK_EQ(rvt_rvi_reader_flags(r), RVT_RVI_F_ITYPE3);
+/* Records of r that differ from what put_random wrote (reading stops at
+ * the first missing one). */
+static int mismatches(rvt_rvi_reader *r)
+{
     int bad = 0;
     for (int i = 0; i < NREC; i++) {
         rvt_irec a; rvt_drec d; bool isd;
@@ -103,7 +101,30 @@ static void test_roundtrip(void)
         if (isd ? !drec_eq(&d, &drecs[i]) : memcmp(&a, &irecs[i], sizeof a))
             bad++;
     }
-    CHECK_EQ(bad, 0);
+    return bad;
+}
+
+static void test_roundtrip(void)
+{
+    int st;
+    rvt_rvi_writer *w = rvt_rvi_writer_open(path, 64, &st);
+    CHECK(w != NULL && st == 0);
+    CHECK_EQ(rvt_rvi_writer_set_version(w, 3), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_rvi_writer_set_version(w, RVT_RVI_VERSION_1), 0);
+    CHECK_EQ(rvt_rvi_writer_set_flags(w, RVT_RVI_F_ITYPE3), 0);
+    CHECK_EQ(rvt_rvi_writer_set_flags(w, 0x80), RVT_ERR_INVAL);
+    rvt_irec_sink s = rvt_rvi_writer_sink(w);
+    put_random(&s, 5, false);
+    CHECK_EQ(rvt_rvi_writer_set_flags(w, 0), RVT_ERR_STATE);
+    CHECK_EQ(rvt_rvi_writer_set_version(w, RVT_RVI_VERSION_2), RVT_ERR_STATE);
+    CHECK_EQ(rvt_rvi_writer_close(w), 0);
+
+    rvt_rvi_reader *r = rvt_rvi_reader_open(path, &st);
+    CHECK(r != NULL && st == 0);
+    CHECK_EQ(rvt_rvi_reader_version(r), 1);
+    CHECK_EQ(rvt_rvi_reader_xlen(r), 64);
+    CHECK_EQ(rvt_rvi_reader_flags(r), RVT_RVI_F_ITYPE3);
+    CHECK_EQ(mismatches(r), 0);
     rvt_irec a; rvt_drec d; bool isd;
     CHECK_EQ(rvt_rvi_reader_next(r, &a, &d, &isd), 0);
     CHECK_EQ(rvt_rvi_reader_next(r, &a, &d, &isd), 0);
@@ -149,6 +170,7 @@ static void write_small(void)
 {
     int st;
     rvt_rvi_writer *w = rvt_rvi_writer_open(path, 32, &st);
+    rvt_rvi_writer_set_version(w, RVT_RVI_VERSION_1);
     rvt_irec_sink s = rvt_rvi_writer_sink(w);
     rvt_irec b[2];
     memset(b, 0, sizeof b);
@@ -168,6 +190,32 @@ static void diag(void *ctx, int level, uint64_t off, const char *msg)
 {
     (void)ctx; (void)level; (void)msg;
     diag_off = off;
+}
+
+/* Replay (the batch reader) of path2 must end as the record-by-record
+ * read did: same status, same offset, same records before it. */
+static int tally_put(void *ctx, const rvt_irec *r, size_t n)
+{
+    (void)r;
+    *(int *)ctx += (int)n;
+    return 0;
+}
+static int tally_data(void *ctx, const rvt_drec *d, size_t n)
+{
+    (void)d;
+    *(int *)ctx += (int)n;
+    return 0;
+}
+
+static void replay_agrees(int st, uint64_t off, int nrec)
+{
+    int n = 0;
+    rvt_irec_sink s = { &n, tally_put, tally_data, NULL };
+    diag_off = UINT64_MAX;
+    int rst = rvt_rvi_replay(path2, &s, diag, NULL);
+    if (rst != st || n != nrec || (st < 0 && diag_off != off))
+        TH_FAIL("replay: status %d offset %llu after %d records; next(): %d %llu %d", rst,
+                (unsigned long long)diag_off, n, st, (unsigned long long)off, nrec);
 }
 
 static int read_all(const uint8_t *buf, size_t len, uint64_t *off, int *nrec)
@@ -190,6 +238,7 @@ static int read_all(const uint8_t *buf, size_t len, uint64_t *off, int *nrec)
     if (st < 0)
         *off = rvt_rvi_reader_offset(r);
     rvt_rvi_reader_close(r);
+    replay_agrees(st, *off, *nrec);
     return st;
 }
 
@@ -215,6 +264,7 @@ static void test_replay_truncated(void)
             only[k++] = irecs[i];
     int st;
     rvt_rvi_writer *w = rvt_rvi_writer_open(path2, 64, &st);
+    rvt_rvi_writer_set_version(w, RVT_RVI_VERSION_1);
     rvt_irec_sink ws = rvt_rvi_writer_sink(w);
     ws.put(ws.ctx, only, k);
     CHECK_EQ(rvt_rvi_writer_close(w), 0);
@@ -290,7 +340,8 @@ static void corrupt(size_t at, uint8_t v, int want_st, uint64_t want_off)
 static void test_corrupt(void)
 {
     corrupt(0, 'X', RVT_ERR_FORMAT, 0);           /* magic */
-    corrupt(4, 2, RVT_ERR_VERSION, 4);            /* version 2 */
+    corrupt(4, 3, RVT_ERR_VERSION, 4);            /* version 3 (2 exists now) */
+    corrupt(4, 0, RVT_ERR_VERSION, 4);            /* version 0 */
     corrupt(6, 16, RVT_ERR_FORMAT, 6);            /* xlen */
     corrupt(7, 0x80, RVT_ERR_FORMAT, 7);          /* unknown header flag */
     corrupt(16, 0x7f, RVT_ERR_FORMAT, 16);        /* unknown kind */
@@ -330,6 +381,7 @@ static void test_split(void)
 {
     int st;
     rvt_rvi_writer *w = rvt_rvi_writer_open(path, 64, &st);
+    rvt_rvi_writer_set_version(w, RVT_RVI_VERSION_1);
     rvt_irec_sink s = rvt_rvi_writer_sink(w);
     rvt_drec d[2] = {
         { .iaddr = 0x80000010, .addr = 0x2000, .dtype = RVT_DTYPE_LOAD, .dsize = 3,
@@ -391,6 +443,214 @@ static void test_split(void)
     CHECK_EQ(off, 77 + 1 + 35);
 }
 
+
+/* ---- version 2 ----
+ * A hand-made file (docs/format-rvi.md "Version 2"), offsets by hand:
+ *   @16  full block 0x80000000, 4 bytes (iretire 2, ilastsize 1), time 0,
+ *        priv 3, CYCLE_END                                   49 bytes
+ *   @65  run of 5 plain steps, sizes 4 2 2 4 2: 05 04 09       3
+ *        (0x80000004 0x80000008 0x8000000a 0x8000000c 0x80000010)
+ *   @68  step 0x80000012, 4 bytes, itype 5: 0x80|0x10|5 = 95   1
+ *   @69  step 0x80000000 (a jump back from 0x80000016: -22, zigzag 43 =
+ *        0x2b), 4 bytes: 0x80|0x40|0x10 = d0 2b                2
+ *   @71  two plain 2-byte steps (too few for a run): 80 80     2
+ *        (0x80000004, 0x80000006)
+ *   @73  data record                                           37
+ *   @110 end, 11 records                                       9
+ * 119 bytes. */
+#define V2_LEN 119
+static const size_t v2_starts[] = { 16, 65, 68, 69, 71, 72, 73, 110, 119 };
+static rvt_irec v2_blk[10];
+static uint8_t v2[256];
+
+static void v2_records(void)
+{
+    static const uint64_t at[10] = { 0x80000000, 0x80000004, 0x80000008, 0x8000000a, 0x8000000c,
+                                     0x80000010, 0x80000012, 0x80000000, 0x80000004, 0x80000006 };
+    static const uint8_t last[10] = { 1, 1, 0, 0, 1, 0, 1, 1, 0, 0 };
+    memset(v2_blk, 0, sizeof v2_blk);
+    for (int i = 0; i < 10; i++) {
+        v2_blk[i].iaddr = at[i];
+        v2_blk[i].ilastsize = last[i];
+        v2_blk[i].iretire = 1u << last[i];
+        v2_blk[i].ninstr = 1;
+        v2_blk[i].time = (uint64_t)i;
+        v2_blk[i].priv = 3;
+        v2_blk[i].flags = RVT_IREC_F_CYCLE_END;
+    }
+    v2_blk[6].itype = 5;
+}
+
+static void test_v2_layout(void)
+{
+    v2_records();
+    int st;
+    rvt_rvi_writer *w = rvt_rvi_writer_open(path, 64, &st);
+    rvt_irec_sink s = rvt_rvi_writer_sink(w);
+    CHECK_EQ(s.put(s.ctx, v2_blk, 10), 0);
+    rvt_drec d = { 0x80000006, 0x1000, 42, 0, RVT_DTYPE_STORE, 2, 0, 0, 0, 0 };
+    CHECK_EQ(s.data(s.ctx, &d, 1), 0);
+    CHECK_EQ(rvt_rvi_writer_close(w), 0);
+    FILE *f = fopen(path, "rb");
+    size_t len = fread(v2, 1, sizeof v2, f);
+    fclose(f);
+    CHECK_EQ(len, V2_LEN);
+    CHECK_MEM(v2, "RVTI\x02\x00\x40\x00\x10\x00\x00\x00\x00\x00\x00\x00", 16);
+    CHECK_EQ(v2[16], 0x01);
+    static const uint8_t steps[] = { 0x05, 0x04, 0x09, 0x95, 0xd0, 0x2b, 0x80, 0x80, 0x03 };
+    CHECK_MEM(v2 + 65, steps, sizeof steps);
+    CHECK_EQ(v2[110], 0x00);
+    CHECK_EQ(v2[111], 11);
+    /* every field back, through _next */
+    rvt_rvi_reader *r = rvt_rvi_reader_open(path, &st);
+    CHECK(r != NULL);
+    if (!r)
+        return;
+    CHECK_EQ(rvt_rvi_reader_version(r), 2);
+    rvt_irec a;
+    rvt_drec g;
+    bool isd;
+    for (int i = 0; i < 10; i++) {
+        memset(&a, 0xcc, sizeof a);
+        CHECK_EQ(rvt_rvi_reader_next(r, &a, &g, &isd), 1);
+        CHECK(!isd);
+        if (memcmp(&a, &v2_blk[i], sizeof a))
+            TH_FAIL("block %d: iaddr %llx, want %llx", i, (unsigned long long)a.iaddr,
+                    (unsigned long long)v2_blk[i].iaddr);
+    }
+    CHECK_EQ(rvt_rvi_reader_next(r, &a, &g, &isd), 1);
+    CHECK(isd && drec_eq(&g, &d));
+    CHECK_EQ(rvt_rvi_reader_next(r, &a, &g, &isd), 0);
+    rvt_rvi_reader_close(r);
+}
+
+/* The batch call, max 3: splits the run, stops before the data record,
+ * 0 after the end marker. */
+static void test_v2_batch(void)
+{
+    int st;
+    rvt_rvi_reader *r = rvt_rvi_reader_open(path, &st);
+    CHECK(r != NULL);
+    if (!r)
+        return;
+    rvt_irec b[3];
+    size_t n, got = 0;
+    static const size_t want[] = { 3, 3, 3, 1 };
+    for (size_t k = 0; k < 4; k++) {
+        CHECK_EQ(rvt_rvi_reader_blocks(r, b, 3, &n), 1);
+        CHECK_EQ(n, want[k]);
+        for (size_t i = 0; i < n && got + i < 10; i++)
+            CHECK(!memcmp(&b[i], &v2_blk[got + i], sizeof b[i]));
+        got += n;
+    }
+    CHECK_EQ(rvt_rvi_reader_blocks(r, b, 3, &n), 1);   /* the data record is next */
+    CHECK_EQ(n, 0);
+    rvt_drec g;
+    bool isd;
+    CHECK_EQ(rvt_rvi_reader_next(r, b, &g, &isd), 1);
+    CHECK(isd);
+    CHECK_EQ(rvt_rvi_reader_blocks(r, b, 3, &n), 0);
+    CHECK_EQ(n, 0);
+    rvt_rvi_reader_close(r);
+}
+
+/* Cut at every length: TRUNC at the record cut short (or at the cut,
+ * between records), as for version 1. */
+static void test_v2_truncated(void)
+{
+    for (size_t len = 16; len < V2_LEN; len++) {
+        uint64_t off;
+        int n;
+        int st = read_all(v2, len, &off, &n);
+        size_t want = 0;
+        for (size_t k = 0; v2_starts[k] <= len; k++)
+            want = v2_starts[k];
+        if (st != RVT_ERR_TRUNC || off != want) {
+            TH_FAIL("v2 len %zu: status %d offset %llu, want offset %zu", len, st,
+                    (unsigned long long)off, want);
+            return;
+        }
+    }
+    th_passed++;
+}
+
+static void v2_corrupt(const uint8_t *b, size_t len, int want_st, uint64_t want_off, const char *what)
+{
+    uint64_t off;
+    int n;
+    int st = read_all(b, len, &off, &n);
+    if (st != want_st || off != want_off)
+        TH_FAIL("%s: status %d offset %llu, want %d at %llu", what, st, (unsigned long long)off,
+                want_st, (unsigned long long)want_off);
+    else
+        th_passed++;
+}
+
+static void test_v2_corrupt(void)
+{
+    uint8_t b[256];
+#define V2_AT(at, v) (memcpy(b, v2, V2_LEN), b[at] = (v), b)
+    v2_corrupt(V2_AT(16, 0x80), V2_LEN, RVT_ERR_FORMAT, 16, "step first");
+    v2_corrupt(V2_AT(16, 0x05), V2_LEN, RVT_ERR_FORMAT, 16, "run first");
+    v2_corrupt(V2_AT(67, 0x09 | 0x20), V2_LEN, RVT_ERR_FORMAT, 67, "bit past the run");
+    v2_corrupt(V2_AT(4, 1), V2_LEN, RVT_ERR_FORMAT, 65, "run in a version-1 file");
+    v2_corrupt(V2_AT(111, 10), V2_LEN, RVT_ERR_FORMAT, 111, "end count");
+    v2_corrupt(V2_AT(73 + 1 + 33, 5), V2_LEN, RVT_ERR_FORMAT, 107, "dsize 5 after the steps");
+    /* a varint longer than 64 bits: step d0 then ten 0xff at @69 */
+    memcpy(b, v2, 70);
+    memset(b + 70, 0xff, 10);
+    memcpy(b + 80, v2 + 70, V2_LEN - 70);
+    v2_corrupt(b, V2_LEN + 10, RVT_ERR_FORMAT, 70, "varint of 11 bytes");
+    /* ... and one whose 10th byte has more than the 64th bit */
+    memset(b + 70, 0x80, 9);
+    b[79] = 0x02;
+    v2_corrupt(b, V2_LEN + 10, RVT_ERR_FORMAT, 70, "varint past 64 bits");
+#undef V2_AT
+}
+
+/* Random version-2 round trip: mostly steps (plain, with an itype, or a
+ * jump of any size), then the version-1 kinds between them, read back
+ * both record by record and through replay's batches. */
+static rvt_irec rand_step(const rvt_irec *prev)
+{
+    rvt_irec r;
+    memset(&r, 0, sizeof r);
+    r.ilastsize = rnd() % 2;
+    r.iretire = 1u << r.ilastsize;
+    r.ninstr = 1;
+    r.time = prev->time + 1;
+    r.priv = prev->priv;
+    r.context = prev->context;
+    r.flags = RVT_IREC_F_CYCLE_END;
+    r.iaddr = prev->iaddr + 2 * (uint64_t)prev->iretire;
+    unsigned k = rnd() % 8;
+    if (k == 0)
+        r.iaddr += rnd() >> (rnd() % 64);    /* a jump, any size */
+    if (k == 1)
+        r.iaddr -= rnd() % 4096;
+    if (k == 2) {
+        r.itype = rnd() % 16;
+        r.sijump = rnd() % 2;
+    }
+    return r;
+}
+
+static void test_v2_roundtrip(void)
+{
+    int st;
+    rvt_rvi_writer *w = rvt_rvi_writer_open(path, 64, &st);
+    rvt_irec_sink s = rvt_rvi_writer_sink(w);
+    put_random(&s, 50, true);
+    CHECK_EQ(rvt_rvi_writer_close(w), 0);
+    rvt_rvi_reader *r = rvt_rvi_reader_open(path, &st);
+    CHECK(r != NULL);
+    if (!r)
+        return;
+    CHECK_EQ(mismatches(r), 0);
+    rvt_rvi_reader_close(r);
+    test_replay();
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir))
@@ -403,6 +663,11 @@ int main(void)
     test_truncated();
     test_corrupt();
     test_split();
+    test_v2_layout();
+    test_v2_batch();
+    test_v2_truncated();
+    test_v2_corrupt();
+    test_v2_roundtrip();
     unlink(path);
     unlink(path2);
     rmdir(tmpdir);

@@ -69,6 +69,8 @@ const char cmd_run_help[] =
     "                       decoders rebuild; see --pcs-traced for a filtered one)\n"
     "                       PC lists: lowercase hex without 0x, one per line\n"
     "  --ingress F.rvi      write the ingress records (docs/formats.md)\n"
+    "  --ingress-version N  .rvi format version: 2 (default, ~1 byte an\n"
+    "                       instruction) or 1 (12 bytes, for older readers)\n"
     "  --export-spike-csv F write the E-Trace reference flow's Spike-style trace\n"
     "                       CSV (VALID,ADDRESS,INSN,...; docs/format-import.md)\n"
     "  --export-spike-data-csv F  ... and its data-trace input (DRETIRE,DTYPE,DADDR,\n"
@@ -148,7 +150,7 @@ static void pc_put(pc_file *p, uint64_t pc)
 typedef struct run_opts {
     const char *elf, *isa, *pcs, *pcs_retired, *ingress, *tv, *data_out, *spike_csv, *spike_data;
     const char *misaligned;
-    uint64_t max_instr, width, ram_size, ctr_control;
+    uint64_t max_instr, width, ram_size, ctr_control, rvi_version;
     rvt_hart_cfg machine;   /* --machine, --mem (machine_opts.c) */
     bool data, quiet, stats, null_trace, tv_eaddr, tv_mem, ctr, stat, sbi;
     const char *events;
@@ -286,6 +288,8 @@ static int parse_args(int argc, char **argv, run_opts *o)
         else if (!strcmp(a, "--tv-mem")) o->tv_mem = true;
         else if (num_opt(argc, argv, &i, "--max-instr", CLI_NUM_COUNT, 1, UINT64_MAX, &o->max_instr, &err)) {}
         else if (num_opt(argc, argv, &i, "--retire-width", CLI_NUM_PLAIN, 1, 8, &o->width, &err)) {}
+        else if (num_opt(argc, argv, &i, "--ingress-version", CLI_NUM_PLAIN, RVT_RVI_VERSION_1,
+                         RVT_RVI_VERSION_2, &o->rvi_version, &err)) {}
         else if (num_opt(argc, argv, &i, "--data-split", CLI_NUM_PLAIN, 1, RVT_HART_SPLIT_MAX, &o->data_split,
                          &err))
             o->data = true;
@@ -420,7 +424,9 @@ static int open_sinks(run_opts *o, unsigned xlen, rvt_image *img, sinks *s, unsi
         if (!name)
             return CLI_FAIL;
         s->rvi = rvt_rvi_writer_open(name, xlen, &st);
-        if (!s->rvi) {
+        if (s->rvi && o->rvi_version)
+            st = rvt_rvi_writer_set_version(s->rvi, (unsigned)o->rvi_version);
+        if (!s->rvi || st < 0) {
             cli_err("%s: cannot write: %s", o->ingress, rvt_status_str(st));
             return CLI_FAIL;
         }

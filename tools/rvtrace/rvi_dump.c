@@ -45,11 +45,11 @@ int rvi_dump_file(const char *path, bool json)
     rvt_rvi_reader *r = rvt_rvi_reader_open_diag(path, cli_diag, (void *)path, &st);
     if (!r)
         return CLI_FAIL;
-    unsigned xl = rvt_rvi_reader_xlen(r), fl = rvt_rvi_reader_flags(r);
+    unsigned xl = rvt_rvi_reader_xlen(r), fl = rvt_rvi_reader_flags(r), v = rvt_rvi_reader_version(r);
     if (json)
-        printf("{\"kind\":\"header\",\"version\":1,\"xlen\":%u,\"flags\":%u}\n", xl, fl);
+        printf("{\"kind\":\"header\",\"version\":%u,\"xlen\":%u,\"flags\":%u}\n", v, xl, fl);
     else
-        printf("rvi version=1 xlen=%u flags=0x%x%s\n", xl, fl,
+        printf("rvi version=%u xlen=%u flags=0x%x%s\n", v, xl, fl,
                fl & RVT_RVI_F_ITYPE3 ? " (itype3)" : "");
     rvt_irec b;
     rvt_drec d;
