@@ -154,6 +154,17 @@ void rvt_nt_reader_init(rvt_nt_reader *r, const uint8_t *buf, size_t len,
     r->addr_bits = addr_bits(cfg);
 }
 
+void rvt_nt_reader_init_transport(rvt_nt_reader *r, struct rvt_transport *tp,
+                                  const struct rvt_nt_cfg *cfg)
+{
+    if (!r)
+        return;
+    rvt_nt_reader_init(r, NULL, 0, cfg);
+    r->tp = tp;
+    r->len = tp ? tp->len : 0;     /* pos and len follow the transport's stream */
+    r->pos = tp ? tp->pos : 0;
+}
+
 static int fail(rvt_nt_reader *r, uint64_t off, const char *why, int st)
 {
     r->err = why;
@@ -208,8 +219,51 @@ static int parse(rvt_nt_reader *r, const uint8_t *b, size_t len, rvt_nt_msg *m)
 
 int rvt_nt_reader_next(rvt_nt_reader *r, rvt_nt_msg *m)
 {
+    if (!r || !m)
+        return RVT_ERR_INVAL;
     memset(m, 0, sizeof *m);
     return nt_reader_next_present(r, m);
+}
+
+/* The next message of a plain buffer: the "mseo" transport's framing step
+ * (src/transport/mseo.c) called in place, no object and no indirect call
+ * per message (as the E-Trace reader does with "refflow").  1 with its
+ * bytes [*at, *at + *n) of r->buf, 0 at the end, or the error. */
+static int buf_message(rvt_nt_reader *r, const uint8_t **bytes, size_t *n, uint64_t *at)
+{
+    size_t start, err_at;
+    const char *why;
+    int st = tp_mseo_step(r->buf, r->len, &r->pos, &start, n, &why, &err_at);
+    *at = start;
+    *bytes = r->buf + start;
+    return st < 0 ? fail(r, err_at, why, st) : st;
+}
+
+/* Exactly one whole message (3.1: MSEO 00 bytes, 01 ending a field, 11
+ * ending the message), no idle or other bytes around it. */
+static bool one_message(const uint8_t *b, size_t n)
+{
+    size_t pos = 0, start, len, err_at;
+    const char *why;
+    return tp_mseo_step(b, n, &pos, &start, &len, &why, &err_at) == 1 && start == 0 && len == n;
+}
+
+/* The next message from the transport: one frame. */
+static int tp_message(rvt_nt_reader *r, const uint8_t **bytes, size_t *n, uint64_t *at)
+{
+    rvt_tp_frame f;
+    int st = rvt_tp_next(r->tp, &f);
+    r->pos = (size_t)rvt_tp_get_offset(r->tp);
+    *at = f.offset;
+    *bytes = f.payload;
+    *n = f.len;
+    if (st < 0)
+        return fail(r, f.offset, rvt_tp_error(r->tp), st);
+    /* "mseo" frames are messages by construction */
+    if (st > 0 && r->tp->ops != &tp_mseo_ops && !one_message(f.payload, f.len))
+        return fail(r, f.offset, "frame does not hold exactly one N-Trace message (3.1)",
+                    RVT_ERR_FORMAT);
+    return st;
 }
 
 int nt_reader_next_present(rvt_nt_reader *r, rvt_nt_msg *m)
@@ -218,15 +272,15 @@ int nt_reader_next_present(rvt_nt_reader *r, rvt_nt_msg *m)
     m->nvar = 0;
     m->tcode = 0;
     m->len = 0;
-    size_t start, n, err_at;
-    const char *why;
-    /* the MSEO splitting is the transport stage's "mseo" (src/transport/mseo.c) */
-    int st = tp_mseo_step(r->buf, r->len, &r->pos, &start, &n, &why, &err_at);
-    m->offset = r->base + start;
+    const uint8_t *bytes;
+    size_t n;
+    uint64_t at;
+    int st = r->tp ? tp_message(r, &bytes, &n, &at) : buf_message(r, &bytes, &n, &at);
+    m->offset = r->base + at;
     if (st <= 0)
-        return st < 0 ? fail(r, err_at, why, st) : 0;
+        return st;
     m->len = (uint32_t)n;
-    return parse(r, r->buf + start, m->len, m);
+    return parse(r, bytes, m->len, m);
 }
 
 /* ---- text ---- */
