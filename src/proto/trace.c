@@ -197,7 +197,8 @@ static int take_container(rvt_trace *t, const char *path, const rvt_trace_opts *
     t->container = name && !strcmp(name, "encap") ? "encap" : "refflow";
     if (!name || strcmp(name, "encap"))
         return 0;
-    rvt_unwrap_opts uo = { .source = o && o->encap_source_given ? (long)o->encap_source : -1,
+    long all = o && o->encap_all_sources ? RVT_UNWRAP_ALL : -1;
+    rvt_unwrap_opts uo = { .source = o && o->encap_source_given ? (long)o->encap_source : all,
                            .resync = o && o->encap_resync,
                            .diag = o ? o->diag : NULL, .diag_ctx = o ? o->diag_ctx : NULL };
     int st;
