@@ -225,20 +225,6 @@ int rvt_nt_reader_next(rvt_nt_reader *r, rvt_nt_msg *m)
     return nt_reader_next_present(r, m);
 }
 
-/* The next message of a plain buffer: the "mseo" transport's framing step
- * (src/transport/mseo.c) called in place, no object and no indirect call
- * per message (as the E-Trace reader does with "refflow").  1 with its
- * bytes [*at, *at + *n) of r->buf, 0 at the end, or the error. */
-static int buf_message(rvt_nt_reader *r, const uint8_t **bytes, size_t *n, uint64_t *at)
-{
-    size_t start, err_at;
-    const char *why;
-    int st = tp_mseo_step(r->buf, r->len, &r->pos, &start, n, &why, &err_at);
-    *at = start;
-    *bytes = r->buf + start;
-    return st < 0 ? fail(r, err_at, why, st) : st;
-}
-
 /* Exactly one whole message (3.1: MSEO 00 bytes, 01 ending a field, 11
  * ending the message), no idle or other bytes around it. */
 static bool one_message(const uint8_t *b, size_t n)
@@ -248,21 +234,24 @@ static bool one_message(const uint8_t *b, size_t n)
     return tp_mseo_step(b, n, &pos, &start, &len, &why, &err_at) == 1 && start == 0 && len == n;
 }
 
-/* The next message from the transport: one frame. */
-static int tp_message(rvt_nt_reader *r, const uint8_t **bytes, size_t *n, uint64_t *at)
+/* The next message from the transport: one frame, its bytes in *bytes
+ * and m->len.  Out of line: the plain buffer's path stays as short as
+ * before the transport came. */
+static __attribute__((noinline)) int tp_message(rvt_nt_reader *r, rvt_nt_msg *m,
+                                                const uint8_t **bytes)
 {
     rvt_tp_frame f;
     int st = rvt_tp_next(r->tp, &f);
     r->pos = (size_t)rvt_tp_get_offset(r->tp);
-    *at = f.offset;
-    *bytes = f.payload;
-    *n = f.len;
+    m->offset = f.offset;
     if (st < 0)
         return fail(r, f.offset, rvt_tp_error(r->tp), st);
     /* "mseo" frames are messages by construction */
     if (st > 0 && r->tp->ops != &tp_mseo_ops && !one_message(f.payload, f.len))
         return fail(r, f.offset, "frame does not hold exactly one N-Trace message (3.1)",
                     RVT_ERR_FORMAT);
+    *bytes = f.payload;
+    m->len = (uint32_t)f.len;
     return st;
 }
 
@@ -273,13 +262,23 @@ int nt_reader_next_present(rvt_nt_reader *r, rvt_nt_msg *m)
     m->tcode = 0;
     m->len = 0;
     const uint8_t *bytes;
-    size_t n;
-    uint64_t at;
-    int st = r->tp ? tp_message(r, &bytes, &n, &at) : buf_message(r, &bytes, &n, &at);
-    m->offset = r->base + at;
-    if (st <= 0)
-        return st;
-    m->len = (uint32_t)n;
+    if (__builtin_expect(r->tp != NULL, 0)) {
+        int st = tp_message(r, m, &bytes);
+        if (st <= 0)
+            return st;
+    } else {
+        /* a plain buffer: the "mseo" transport's framing step (src/
+         * transport/mseo.c) called in place, no object and no indirect
+         * call per message (as the E-Trace reader does with "refflow") */
+        size_t start, n, err_at;
+        const char *why;
+        int st = tp_mseo_step(r->buf, r->len, &r->pos, &start, &n, &why, &err_at);
+        m->offset = r->base + start;
+        if (st <= 0)
+            return st < 0 ? fail(r, err_at, why, st) : 0;
+        m->len = (uint32_t)n;
+        bytes = r->buf + start;
+    }
     return parse(r, bytes, m->len, m);
 }
 
