@@ -165,13 +165,16 @@ typedef struct rvt_trace_opts {
                                unless encap_source_given */
 } rvt_trace_opts;
 /* Open PATH (opts may be NULL: everything found): read it whole, find its
- * protocol, load its sidecar (rvt_trace_sidecar_load) and unwrap an
- * encapsulated E-Trace stream.  Returns 0 or a negative status; *out is
+ * protocol, load its sidecar (rvt_trace_sidecar_load), put a RAM sink's
+ * buffer in order (rvt_trace_sink_view) and unwrap an encapsulated E-Trace
+ * stream.  Returns 0 or a negative status; *out is
  * set either way (NULL only when out of memory) and must be freed with
  * rvt_trace_free; after a failure it holds only rvt_trace_error.
  * Failures: RVT_ERR_IO (cannot read), RVT_ERR_FORMAT (an ELF program or
  * ingress records, no protocol found, a sidecar of the other protocol, a
- * bad sidecar), RVT_ERR_INVAL (an unknown opts->protocol/container). */
+ * bad sidecar, sink keys that do not fit the file), RVT_ERR_NOSYNC (a
+ * wrapped sink buffer with no sync point), RVT_ERR_INVAL (an unknown
+ * opts->protocol/container). */
 int rvt_trace_open(const char *path, const rvt_trace_opts *opts, rvt_trace **out);
 void rvt_trace_free(rvt_trace *t);
 /* Why rvt_trace_open failed ("FILE: what"), "" when it did not. */
@@ -186,9 +189,17 @@ const char *rvt_trace_found_by(const rvt_trace *t);
 const char *rvt_trace_container(const rvt_trace *t);
 /* The protocol's stream (unwrapped: stream 0), owned by the trace. */
 const uint8_t *rvt_trace_bytes(const rvt_trace *t, size_t *len);
-/* An offset of rvt_trace_bytes as the file's byte (rvt_unwrapped_offset;
- * the same offset without a container). */
+/* An offset of rvt_trace_bytes as the file's byte (rvt_unwrapped_offset,
+ * then back through a sink buffer's rotation; the same offset without a
+ * container or sink). */
 uint64_t rvt_trace_file_offset(const rvt_trace *t, uint64_t off);
+/* A RAM sink's saved buffer (TRACE.attrs sink_* keys, TCI 1.0 "Trace RAM
+ * Sink"; rvt_sink_order, framing "mseo" for N-Trace, the container for
+ * E-Trace): how it was put in stream order (begin: bytes lost before the
+ * first sync point of a wrapped buffer; cut: an incomplete last packet of
+ * one stopped on wrap).  rvt_trace_bytes is the ordered stream.  NULL
+ * without sink keys. */
+const rvt_sink_view *rvt_trace_sink_view(const rvt_trace *t);
 /* The unwrapped encapsulated stream, NULL without one. */
 const rvt_unwrapped *rvt_trace_unwrapped(const rvt_trace *t);
 
