@@ -172,7 +172,9 @@ static int fail(rvt_nt_reader *r, uint64_t off, const char *why, int st)
     return st;
 }
 
-static int parse(rvt_nt_reader *r, const uint8_t *b, size_t len, rvt_nt_msg *m)
+/* Inlined into both readers' paths (the plain buffer's is the hot one). */
+static inline __attribute__((always_inline)) int parse(rvt_nt_reader *r, const uint8_t *b,
+                                                     size_t len, rvt_nt_msg *m)
 {
     nt_mr mr;
     nt_mr_load(&mr, b, len);
@@ -234,11 +236,9 @@ static bool one_message(const uint8_t *b, size_t n)
     return tp_mseo_step(b, n, &pos, &start, &len, &why, &err_at) == 1 && start == 0 && len == n;
 }
 
-/* The next message from the transport: one frame, its bytes in *bytes
- * and m->len.  Out of line: the plain buffer's path stays as short as
- * before the transport came. */
-static __attribute__((noinline)) int tp_message(rvt_nt_reader *r, rvt_nt_msg *m,
-                                                const uint8_t **bytes)
+/* The next message from the transport: one frame.  Out of line: the
+ * plain buffer's path below stays as short as before the transport came. */
+static __attribute__((noinline)) int tp_message(rvt_nt_reader *r, rvt_nt_msg *m)
 {
     rvt_tp_frame f;
     int st = rvt_tp_next(r->tp, &f);
@@ -246,13 +246,14 @@ static __attribute__((noinline)) int tp_message(rvt_nt_reader *r, rvt_nt_msg *m,
     m->offset = f.offset;
     if (st < 0)
         return fail(r, f.offset, rvt_tp_error(r->tp), st);
+    if (st == 0)
+        return 0;
     /* "mseo" frames are messages by construction */
-    if (st > 0 && r->tp->ops != &tp_mseo_ops && !one_message(f.payload, f.len))
+    if (r->tp->ops != &tp_mseo_ops && !one_message(f.payload, f.len))
         return fail(r, f.offset, "frame does not hold exactly one N-Trace message (3.1)",
                     RVT_ERR_FORMAT);
-    *bytes = f.payload;
     m->len = (uint32_t)f.len;
-    return st;
+    return parse(r, f.payload, m->len, m);
 }
 
 int nt_reader_next_present(rvt_nt_reader *r, rvt_nt_msg *m)
@@ -261,25 +262,19 @@ int nt_reader_next_present(rvt_nt_reader *r, rvt_nt_msg *m)
     m->nvar = 0;
     m->tcode = 0;
     m->len = 0;
-    const uint8_t *bytes;
-    if (__builtin_expect(r->tp != NULL, 0)) {
-        int st = tp_message(r, m, &bytes);
-        if (st <= 0)
-            return st;
-    } else {
-        /* a plain buffer: the "mseo" transport's framing step (src/
-         * transport/mseo.c) called in place, no object and no indirect
-         * call per message (as the E-Trace reader does with "refflow") */
-        size_t start, n, err_at;
-        const char *why;
-        int st = tp_mseo_step(r->buf, r->len, &r->pos, &start, &n, &why, &err_at);
-        m->offset = r->base + start;
-        if (st <= 0)
-            return st < 0 ? fail(r, err_at, why, st) : 0;
-        m->len = (uint32_t)n;
-        bytes = r->buf + start;
-    }
-    return parse(r, bytes, m->len, m);
+    if (__builtin_expect(r->tp != NULL, 0))
+        return tp_message(r, m);
+    /* a plain buffer: the "mseo" transport's framing step (src/transport/
+     * mseo.c) called in place, no object and no indirect call per message
+     * (as the E-Trace reader does with "refflow") */
+    size_t start, n, err_at;
+    const char *why;
+    int st = tp_mseo_step(r->buf, r->len, &r->pos, &start, &n, &why, &err_at);
+    m->offset = r->base + start;
+    if (st <= 0)
+        return st < 0 ? fail(r, err_at, why, st) : 0;
+    m->len = (uint32_t)n;
+    return parse(r, r->buf + start, m->len, m);
 }
 
 /* ---- text ---- */
