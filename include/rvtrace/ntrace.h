@@ -80,9 +80,13 @@ bool rvt_nt_is_sync(unsigned tcode);             /* carries SYNC + F-ADDR */
 #define RVT_NT_MAX_MSG 48
 
 
-/* Message splitter over a byte stream (3.1, 3.4): skips idle 0xFF bytes,
- * rejects the reserved MSEO 10, bounds message length, resynchronises at
- * the next end-of-message byte after an error. */
+/* Message reader: the messages of a byte stream cut by the transport
+ * stage's "mseo" framing (3.1, 3.4: idle 0xFF skipped, the reserved MSEO
+ * 10 rejected, message length bounded, resynchronisation at the next
+ * end-of-message byte after an error), called in place for a plain
+ * buffer, or the frames of any rvt_transport (transport.h), then each
+ * message's fields parsed (ch. 6-7). */
+struct rvt_transport;
 typedef struct rvt_nt_reader {
     const uint8_t *buf;
     size_t len;
@@ -92,15 +96,24 @@ typedef struct rvt_nt_reader {
     uint64_t base;          /* offset of buf[0] in the whole stream */
     const char *err;        /* last error text */
     uint64_t err_offset;
+    struct rvt_transport *tp;   /* NULL: buf in the MSEO byte stream */
 } rvt_nt_reader;
 
 struct rvt_nt_cfg;
 /* cfg (may be NULL) gives the SRC width and the address MSB extension. */
 void rvt_nt_reader_init(rvt_nt_reader *r, const uint8_t *buf, size_t len,
                         const struct rvt_nt_cfg *cfg);
+/* A reader that pulls its messages from tp (borrowed): "mseo", one frame
+ * per message; a frame of another transport (an "encap" packet's payload,
+ * though Encapsulation 1.0 ch. 1 does not mean N-Trace for it) must hold
+ * exactly one whole message with its MSEO bits, else it is an error.
+ * Offsets (m->offset, err_offset) are tp's stream's (a frame's first
+ * byte); pos and len follow tp. */
+void rvt_nt_reader_init_transport(rvt_nt_reader *r, struct rvt_transport *tp,
+                                  const struct rvt_nt_cfg *cfg);
 /* Returns 1 with *m filled, 0 at the end, or a negative status (corrupt:
  * RVT_ERR_FORMAT, truncated: RVT_ERR_TRUNC) with r->err/err_offset set; the
- * next call continues after the bad bytes. */
+ * next call continues after the bad bytes.  RVT_ERR_INVAL: r or m NULL. */
 int rvt_nt_reader_next(rvt_nt_reader *r, rvt_nt_msg *m);
 
 /* One line "@OFF Name(TCODE) FIELD=0xV ..." (the corpus dump format) or a
@@ -251,6 +264,12 @@ int rvt_nt_decode(rvt_nt_decoder *d, const uint8_t *buf, size_t len);
  * does not end with a ProgTraceCorrelation (7.12), or no message was seen
  * at all; offset = where the last whole message ends. */
 int rvt_nt_decode_end(rvt_nt_decoder *d);
+/* Decode every frame of tp (borrowed; rvt_nt_reader_init_transport: the
+ * "mseo" transport over a stream, a sink buffer put in order, or another
+ * framing), then RVT_EV_END, as rvt_nt_decode over the whole stream and
+ * rvt_nt_decode_end; offsets are tp's stream's.  Returns as those two;
+ * RVT_ERR_INVAL also for tp NULL, RVT_ERR_STATE also after rvt_nt_decode. */
+int rvt_nt_decoder_run_transport(rvt_nt_decoder *d, struct rvt_transport *tp);
 /* Forget cached instructions (11.4: the image changed, e.g. from an event
  * callback after a fence.i).  Safe to call from inside the callback. */
 void rvt_nt_decoder_flush_cache(rvt_nt_decoder *d);
@@ -277,6 +296,9 @@ int rvt_nt_decoder_set_src_filter(rvt_nt_decoder *d, int src);
  * first), RVT_ERR_INVAL (NULL argument), RVT_ERR_STATE (no input),
  * RVT_ERR_NOMEM. */
 int rvt_nt_decoder_set_input(rvt_nt_decoder *d, const uint8_t *buf, size_t len);
+/* set_input with the frames of tp (borrowed) as the stream, as
+ * rvt_nt_decoder_run_transport; RVT_ERR_INVAL for tp NULL. */
+int rvt_nt_decoder_set_input_transport(rvt_nt_decoder *d, struct rvt_transport *tp);
 int rvt_nt_decoder_next_block(rvt_nt_decoder *d, rvt_block *out);
 /* next_block in a batch: as rvt_te_decoder_next_blocks (etrace.h). */
 int rvt_nt_decoder_next_blocks(rvt_nt_decoder *d, rvt_block *out, size_t max);

@@ -95,6 +95,10 @@ const char *rvt_tp_name(const rvt_transport *t);
  * resynchronisation; encap: to the next sync point; mseo: past the next
  * end-of-message byte); the bytes passed over count in rvt_tp_skipped. */
 int rvt_tp_next(rvt_transport *t, rvt_tp_frame *f);
+/* What the last rvt_tp_next error was ("reserved MSEO value 10"; the
+ * status's rvt_status_str where the framing names nothing finer), NULL
+ * when the last call did not fail or t is NULL. */
+const char *rvt_tp_error(const rvt_transport *t);
 /* The protocol rejected the frame last returned (its payload does not
  * decode): resume at the byte after its first byte, as for a bad header. */
 void rvt_tp_reject(rvt_transport *t, const rvt_tp_frame *f);

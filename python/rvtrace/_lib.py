@@ -101,6 +101,7 @@ typedef struct rvt_trace_opts {
     bool encap_resync;
     rvt_diag_fn diag;
     void *diag_ctx;
+    bool encap_all_sources;
 } rvt_trace_opts;
 int rvt_trace_open(const char *path, const rvt_trace_opts *opts, rvt_trace **out);
 void rvt_trace_free(rvt_trace *t);

@@ -12,9 +12,9 @@ void rvt_iblk_init(rvt_iblocks *c, rvt_iblk_insn_fn insn, void *ctx, uint64_t xm
 
 void rvt_iblk_set_space(rvt_iblocks *c, unsigned space)
 {
-    uint32_t n = space % RVT_IBLK_SPACES + 1u;
-    c->space_key = 1ull << 63 | (uint64_t)n << 1 | 1u;
-    c->space_slot = (n * 0x9E3779B1u) ^ n;    /* ODD = 0x9E3779B1; the block cache's */
+    uint64_t n = space % RVT_IBLK_SPACES + 1u;
+    uint64_t hash = (n * 0x9E3779B97F4A7C15ull) & ((1ull << 56) - 1);   /* ODD: 2^64 / phi */
+    c->space_key = n << RVT_IBLK_SPACE_SHIFT | hash << 1 | 1u;
 }
 
 /* Flushing only retags blocks (to RVT_IBLK_EMPTY): a walk holding a block
@@ -31,9 +31,10 @@ void rvt_iblk_flush(rvt_iblocks *c)
 /* Misses (no code) are not cached; an odd pc is never code. */
 const rvt_insn *rvt_iblk_insn_miss(rvt_iblocks *c, uint64_t pc)
 {
-    rvt_iblk_ent *e = &c->cache[(pc >> 1) & ((1u << RVT_IBLK_CACHE_BITS) - 1)];
+    uint64_t t = rvt_iblk_tag(c, pc);
+    rvt_iblk_ent *e = &c->cache[rvt_iblk_slot(t, RVT_IBLK_CACHE_BITS)];
     e->ins = pc & 1 ? NULL : c->insn(c->ctx, pc);
-    e->tag = e->ins ? rvt_iblk_tag(c, pc) : RVT_IBLK_EMPTY;
+    e->tag = e->ins ? t : RVT_IBLK_EMPTY;
     return e->ins;
 }
 
@@ -48,8 +49,9 @@ static bool ends_block(const rvt_insn *i)
 
 const rvt_iblock *rvt_iblk_block_miss(rvt_iblocks *c, uint64_t pc)
 {
-    rvt_iblock *b = &c->blocks[rvt_iblk_slot(c, pc, RVT_IBLK_BLOCK_BITS)];
-    b->tag = rvt_iblk_tag(c, pc);
+    uint64_t t = rvt_iblk_tag(c, pc);
+    rvt_iblock *b = &c->blocks[rvt_iblk_slot(t, RVT_IBLK_BLOCK_BITS)];
+    b->tag = t;
     b->n = b->hw = b->lens = 0;
     b->last = b->prev = NULL;
     for (uint64_t p = pc; b->n < RVT_IBLK_MAX;) {

@@ -30,25 +30,30 @@ typedef const rvt_insn *(*rvt_iblk_insn_fn)(void *ctx, uint64_t pc);
  * instruction, or by missing code after it.  n = 0: no code at pc.
  * Every instruction but the last is 2 or 4 bytes and moves to pc + len. */
 /* Slots are keyed by pc and address space (mem.h: a decoder switching
- * between spaces keeps every space's entries, and in the block cache two
- * spaces' code at one address sits in two slots).  Space number s
- * (0-based; n = s + 1) gives
- *     key  = 2^63 | n << 1 | 1         tag  = pc ^ key
- *     hash = (n * ODD) ^ n              slot = ((pc >> 1) ^ hash) mod 2^BITS
- * (the instruction cache, looked up for every instruction, uses hash 0:
- * one load less; its entries of two spaces at one address take turns).
- * Two (pc, space) pairs with one tag differ in pc by (n1 ^ n2) << 1 only,
- * so they share a slot only if hash ^ n, i.e. n * ODD (or n for hash 0),
- * agree mod 2^BITS, which n < 2^BITS and an odd multiplier rule out: a tag
- * in its slot names one pc in one space.  No even pc makes tag 0 (bit 0 is set), so all-zero
- * memory, and a flushed slot (tag 0), is empty, and a decoder allocated
- * with calloc needs no pass over the 1.2 MB of tables (its pages stay
- * untouched until used).  (The odd pc key itself would meet an empty
- * slot: odd pcs are never code, and no trace names an address that high.) */
-#define RVT_IBLK_SPACE_BITS \
-    (RVT_IBLK_BLOCK_BITS < RVT_IBLK_CACHE_BITS ? RVT_IBLK_BLOCK_BITS : RVT_IBLK_CACHE_BITS)
-/* Space numbers a cache tells apart at once (0 .. RVT_IBLK_SPACES - 1). */
-#define RVT_IBLK_SPACES ((1u << RVT_IBLK_SPACE_BITS) - 1u)
+ * between spaces keeps every space's entries, and two spaces' code at one
+ * address sits in two slots).  Space number s (0-based; n = s + 1, 1..127)
+ * gives
+ *     key  = n << 57 | hash << 1 | 1,  hash = (n * ODD) mod 2^56
+ *     tag  = pc ^ key                  slot = (tag >> 1) mod 2^BITS
+ * so the slot is the tag's bits 1..BITS: pc's, XOR the space's hash.  One
+ * XOR (with the key, loaded once) gives both, as many instructions as a
+ * lookup keyed by pc alone: the space costs the hot path nothing.  Two
+ * (pc, space) pairs with one tag (and so one slot) differ in pc by
+ * key1 ^ key2, whose bits 57..63 are n1 ^ n2, not 0: pcs that agree in
+ * bits 57..63 never do.  Those are all pcs with code: every RV32 address,
+ * and every RV64 one that is canonical under Sv39/48/57 (bits 63..57 copy
+ * bit 56) or below 2^56 (a physical address, bare mode); an instruction
+ * fetch elsewhere faults (Privileged 12.x: the upper bits must all equal
+ * the top virtual address bit), so no trace executes code there.  So a
+ * tag in its slot names one pc in one space.  No even pc makes tag 0
+ * (bit 0 is set), so all-zero memory, and a flushed slot (tag 0), is
+ * empty, and a decoder allocated with calloc needs no pass over the 1.2 MB
+ * of tables (its pages stay untouched until used).  (The odd pc key
+ * itself would meet an empty slot: odd pcs are never code.) */
+#define RVT_IBLK_SPACE_SHIFT 57
+/* Space numbers a cache tells apart at once (0 .. RVT_IBLK_SPACES - 1):
+ * n = s + 1 fills bits 57..63. */
+#define RVT_IBLK_SPACES ((1u << (64 - RVT_IBLK_SPACE_SHIFT)) - 1u)
 #define RVT_IBLK_EMPTY 0u
 
 typedef struct rvt_iblock {
@@ -73,7 +78,6 @@ typedef struct rvt_iblocks {
     void *ctx;
     uint64_t xmask;              /* pc wrap inside a block */
     uint64_t space_key;          /* the current space's key, XORed into tags */
-    uint32_t space_slot;         /* its hash, XORed into slot indices */
     uint64_t flushes;            /* whole-cache flushes (code changed, or
                                     more spaces than RVT_IBLK_SPACES) */
     rvt_iblk_ent cache[1u << RVT_IBLK_CACHE_BITS];
@@ -91,27 +95,30 @@ void rvt_iblk_set_space(rvt_iblocks *c, unsigned space);
 const rvt_insn *rvt_iblk_insn_miss(rvt_iblocks *c, uint64_t pc);
 const rvt_iblock *rvt_iblk_block_miss(rvt_iblocks *c, uint64_t pc);
 
-static inline size_t rvt_iblk_slot(const rvt_iblocks *c, uint64_t pc, unsigned bits)
-{
-    return (size_t)(((pc >> 1) ^ c->space_slot) & ((1u << bits) - 1));
-}
 static inline uint64_t rvt_iblk_tag(const rvt_iblocks *c, uint64_t pc)
 {
     return pc ^ c->space_key;
+}
+/* The slot of a tag (rvt_iblk_tag) in a table of 2^bits. */
+static inline size_t rvt_iblk_slot(uint64_t tag, unsigned bits)
+{
+    return (size_t)((tag >> 1) & ((1u << bits) - 1));
 }
 
 /* The instruction at pc (NULL: no code; misses are not cached). */
 static inline const rvt_insn *rvt_iblk_insn(rvt_iblocks *c, uint64_t pc)
 {
-    const rvt_iblk_ent *e = &c->cache[(pc >> 1) & ((1u << RVT_IBLK_CACHE_BITS) - 1)];
-    return e->tag == rvt_iblk_tag(c, pc) ? e->ins : rvt_iblk_insn_miss(c, pc);
+    uint64_t t = rvt_iblk_tag(c, pc);
+    const rvt_iblk_ent *e = &c->cache[rvt_iblk_slot(t, RVT_IBLK_CACHE_BITS)];
+    return e->tag == t ? e->ins : rvt_iblk_insn_miss(c, pc);
 }
 
 /* The block starting at pc. */
 static inline const rvt_iblock *rvt_iblk_block(rvt_iblocks *c, uint64_t pc)
 {
-    const rvt_iblock *b = &c->blocks[rvt_iblk_slot(c, pc, RVT_IBLK_BLOCK_BITS)];
-    return b->tag == rvt_iblk_tag(c, pc) ? b : rvt_iblk_block_miss(c, pc);
+    uint64_t t = rvt_iblk_tag(c, pc);
+    const rvt_iblock *b = &c->blocks[rvt_iblk_slot(t, RVT_IBLK_BLOCK_BITS)];
+    return b->tag == t ? b : rvt_iblk_block_miss(c, pc);
 }
 
 /* Address of the block's last instruction (b->n >= 1, starting at pc). */

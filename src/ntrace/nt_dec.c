@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rvtrace/ntrace.h"
+#include "rvtrace/transport.h"
 #include "ntrace/nt_addr.h"
 #include "flow/flow_insn.h"
 #include "flow/flow_seq.h"
@@ -160,6 +161,12 @@ static void nt_space(rvt_nt_decoder *d, const nt_src *s)
     rvt_dec_mem_space(&d->mem, &d->bc, s->context, s->ev.priv, s->ev.src);
 }
 
+/* Input was given (pull) or decoded (push): the stream has begun. */
+static bool input_taken(const rvt_nt_decoder *d)
+{
+    return d->pulled || d->st.messages || d->base;
+}
+
 void rvt_nt_decoder_set_events(rvt_nt_decoder *d, unsigned mode)
 {
     if (d && !d->pulled)      /* the pull API needs every instruction */
@@ -170,7 +177,7 @@ int rvt_nt_decoder_set_src_filter(rvt_nt_decoder *d, int src)
 {
     if (!d || src > 4095)
         return RVT_ERR_INVAL;
-    if (d->pulled || d->st.messages || d->base)
+    if (input_taken(d))
         return RVT_ERR_STATE;
     d->src_filter = src < 0 ? -1 : src;
     return 0;
@@ -1085,6 +1092,19 @@ static int next_message(rvt_nt_decoder *d, rvt_nt_reader *r, int *st)
     return 1;
 }
 
+/* Every message of r (a buffer or a transport: one path), pushed; then
+ * the stream offset moves past r's input. */
+static int push_messages(rvt_nt_decoder *d, rvt_nt_reader *r)
+{
+    d->stop = 0;
+    int st = 0;
+    while (next_message(d, r, &st))
+        if (st)
+            return st;
+    d->base += r->len;
+    return 0;
+}
+
 int rvt_nt_decode(rvt_nt_decoder *d, const uint8_t *buf, size_t len)
 {
     if (!d || !d->fn || (!buf && len))
@@ -1094,13 +1114,7 @@ int rvt_nt_decode(rvt_nt_decoder *d, const uint8_t *buf, size_t len)
     rvt_nt_reader r;
     rvt_nt_reader_init(&r, buf, len, &d->cfg);
     r.base = d->base;
-    d->stop = 0;
-    int st = 0;
-    while (next_message(d, &r, &st))
-        if (st)
-            return st;
-    d->base += len;
-    return 0;
+    return push_messages(d, &r);
 }
 
 /* 7.12: an encoder ends its trace with a ProgTraceCorrelation (EVCODE 0
@@ -1140,6 +1154,18 @@ int rvt_nt_decode_end(rvt_nt_decoder *d)
     return d->pulled ? RVT_ERR_STATE : decode_end(d);
 }
 
+int rvt_nt_decoder_run_transport(rvt_nt_decoder *d, rvt_transport *tp)
+{
+    if (!d || !d->fn || !tp)
+        return RVT_ERR_INVAL;
+    if (input_taken(d))
+        return RVT_ERR_STATE;      /* tp's offsets start the stream */
+    rvt_nt_reader r;
+    rvt_nt_reader_init_transport(&r, tp, &d->cfg);
+    int st = push_messages(d, &r);
+    return st ? st : decode_end(d);
+}
+
 /* ---- the pull API (rvtrace/flow.h, src/flow/flow_pull.h) ---- */
 
 static const rvt_insn *pull_lookup(void *dec, uint64_t pc)
@@ -1159,20 +1185,36 @@ static int pull_step(void *dec)
     return st < 0 ? st : 0;
 }
 
-int rvt_nt_decoder_set_input(rvt_nt_decoder *d, const uint8_t *buf, size_t len)
+/* The pull API over d->rd (set up by the caller). */
+static int pull_start(rvt_nt_decoder *d)
 {
-    if (!d || (!buf && len))
-        return RVT_ERR_INVAL;
-    if (d->pulled || d->st.messages || d->base)
-        return RVT_ERR_STATE;
     rvt_flow_pull_init(&d->pull, NT_RULES, pull_lookup, d, pull_step, d);
-    rvt_nt_reader_init(&d->rd, buf, len, &d->cfg);
     d->fn = rvt_flow_pull_event;
     d->fn_ctx = &d->pull;
     d->stop = 0;
     d->events = RVT_NT_EVENTS_INSN;
     d->pulled = true;
     return 0;
+}
+
+int rvt_nt_decoder_set_input(rvt_nt_decoder *d, const uint8_t *buf, size_t len)
+{
+    if (!d || (!buf && len))
+        return RVT_ERR_INVAL;
+    if (input_taken(d))
+        return RVT_ERR_STATE;
+    rvt_nt_reader_init(&d->rd, buf, len, &d->cfg);
+    return pull_start(d);
+}
+
+int rvt_nt_decoder_set_input_transport(rvt_nt_decoder *d, rvt_transport *tp)
+{
+    if (!d || !tp)
+        return RVT_ERR_INVAL;
+    if (input_taken(d))
+        return RVT_ERR_STATE;
+    rvt_nt_reader_init_transport(&d->rd, tp, &d->cfg);
+    return pull_start(d);
 }
 
 int rvt_nt_decoder_next_block(rvt_nt_decoder *d, rvt_block *out)

@@ -17,6 +17,8 @@ struct rvt_trace {
     uint8_t *raw;
     size_t rawlen;
     rvt_unwrapped *unwrapped;
+    rvt_sink_state sink;     /* TRACE.attrs sink_* keys: a RAM sink's buffer */
+    rvt_sink_view view;      /* ... put in stream order */
     char error[512];
 };
 
@@ -172,18 +174,50 @@ static int load_settings(rvt_trace *t, const char *path, const rvt_trace_opts *o
     return st < 0 ? fail(t, RVT_ERR_FORMAT, "%s.attrs: %s", path, why ? why : "bad setting") : 0;
 }
 
-/* E-Trace only: the container named by the caller, the sidecar or the
- * bytes; an encapsulated stream is unwrapped. */
+/* A RAM sink's saved buffer (TRACE.attrs sink_* keys, TCI 1.0 "Trace RAM
+ * Sink") put in stream order from where a reader may start
+ * (rvt_sink_order, framing tp), the bytes lost before it said. */
+static int take_sink(rvt_trace *t, const char *path, const rvt_trace_opts *o, const char *tp,
+                     const rvt_tp_config *c)
+{
+    unsigned line = 0;
+    if (rvt_trace_sidecar_sink(path, &t->sink, &line) < 0)
+        return fail(t, RVT_ERR_FORMAT, "%s.attrs: line %u: bad sink setting", path, line);
+    if (!t->sink.present)
+        return 0;
+    int st = rvt_sink_order(&t->sink, tp, c, t->raw, t->rawlen, &t->view);
+    if (st == RVT_ERR_NOSYNC)
+        return fail(t, st, "%s: sink buffer wrapped, and no synchronisation point in it: all "
+                    "%zu bytes lost", path, t->rawlen);
+    if (st < 0)
+        return fail(t, RVT_ERR_FORMAT, "%s: sink buffer of %zu bytes does not fit its sink_start, "
+                    "sink_limit and sink_wp in FILE.attrs", path, t->rawlen);
+    if (t->view.begin)
+        note(o, "%s: sink buffer wrapped: %llu bytes before the first synchronisation point lost",
+             path, (unsigned long long)t->view.begin);
+    t->rawlen = (size_t)(t->view.end - t->view.begin);
+    memmove(t->raw, t->raw + t->view.begin, t->rawlen);
+    return 0;
+}
+
+/* The container named by the caller, the sidecar or the bytes (E-Trace
+ * only; N-Trace keeps its MSEO framing); a sink buffer put in order first;
+ * an encapsulated stream is unwrapped. */
 static int take_container(rvt_trace *t, const char *path, const rvt_trace_opts *o)
 {
     rvt_tp_config c;
     rvt_tp_config_init(&c);
     const char *name = o ? o->container : NULL;
     unsigned line = 0;
+    if (!strcmp(rvt_proto_name(t->proto), "ntrace"))
+        return take_sink(t, path, o, "mseo", &c);
     if (strncmp(rvt_proto_name(t->proto), "etrace", 6))
         return 0;
     if (!name && rvt_trace_sidecar_container(path, &c, &name, &line) < 0)
         return fail(t, RVT_ERR_FORMAT, "%s.attrs: line %u: bad container setting", path, line);
+    int st = take_sink(t, path, o, name, &c);
+    if (st < 0)
+        return st;
     int enc = name ? 0 : rvt_trace_bytes_encap(t->raw, t->rawlen, &c, true);
     if (enc < 0)
         return fail(t, enc, "%s: encapsulated, with srcID and timestamp widths the bytes do not "
@@ -197,10 +231,10 @@ static int take_container(rvt_trace *t, const char *path, const rvt_trace_opts *
     t->container = name && !strcmp(name, "encap") ? "encap" : "refflow";
     if (!name || strcmp(name, "encap"))
         return 0;
-    rvt_unwrap_opts uo = { .source = o && o->encap_source_given ? (long)o->encap_source : -1,
+    long all = o && o->encap_all_sources ? RVT_UNWRAP_ALL : -1;
+    rvt_unwrap_opts uo = { .source = o && o->encap_source_given ? (long)o->encap_source : all,
                            .resync = o && o->encap_resync,
                            .diag = o ? o->diag : NULL, .diag_ctx = o ? o->diag_ctx : NULL };
-    int st;
     if (!(t->unwrapped = rvt_unwrap_encap(&c, t->raw, t->rawlen, &uo, &st)))
         return fail(t, st, "%s: %s", path, rvt_status_str(st));
     return 0;
@@ -284,7 +318,17 @@ const uint8_t *rvt_trace_bytes(const rvt_trace *t, size_t *len)
 
 uint64_t rvt_trace_file_offset(const rvt_trace *t, uint64_t off)
 {
-    return t ? rvt_unwrapped_offset(t->unwrapped, off) : off;
+    if (!t)
+        return off;
+    off = rvt_unwrapped_offset(t->unwrapped, off);
+    if (!t->sink.present || off == UINT64_MAX)
+        return off;
+    return rvt_sink_file_offset(&t->view, off + t->view.begin, rvt_sink_size(&t->sink));
+}
+
+const rvt_sink_view *rvt_trace_sink_view(const rvt_trace *t)
+{
+    return t && t->sink.present ? &t->view : NULL;
 }
 
 const rvt_unwrapped *rvt_trace_unwrapped(const rvt_trace *t)

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "rvtrace/etrace.h"
 #include "rvtrace/trace.h"
+#include "util/grow.h"
 
 /* The lines of PATH.attrs, each to fn until it fails: 0 (also without a
  * sidecar), or fn's status with *bad_line. */
@@ -123,48 +124,95 @@ int rvt_trace_bytes_encap(const uint8_t *buf, size_t len, rvt_tp_config *c, bool
     return 1;
 }
 
+/* Where each frame of a source's unwrapped stream came from, so that what
+ * a decoder says about an offset names the file's byte, and the packet's
+ * timestamp (extend = 1, 2.1.1) reaches the output. */
 struct frame_at {
-    uint64_t unwrapped, header, payload;
+    uint64_t unwrapped, header, payload, ts;
+    bool has_ts;
+    uint32_t src;
 };
 
-struct rvt_unwrapped {
+/* One source's frames back in the reference-flow framing (merged: every
+ * source's, in stream order). */
+typedef struct lane {
+    uint32_t src;
     uint8_t *out;
-    size_t n;
-    rvt_unwrap_stats st;
+    size_t n, cap;
     struct frame_at *map;
     size_t nmap, capmap;
+} lane;
+
+struct rvt_unwrapped {
+    lane *lanes;
+    size_t nlanes;
+    rvt_unwrap_stats st;
+    bool all, merged;
+    size_t hint;              /* one stream holds it all: the input's size */
+    uint8_t seen[65536 / 8];  /* srcIDs kept so far (2.1.2: at most 16 bits) */
 };
 
-static void map_frame(rvt_unwrapped *u, const rvt_tp_frame *f)
+static bool grow(void **p, size_t *cap, size_t need, size_t elem)
 {
-    if (u->nmap == u->capmap) {
-        size_t cap = u->capmap ? 2 * u->capmap : 1024;
-        struct frame_at *m = realloc(u->map, cap * sizeof *m);
-        if (m)
-            u->map = m, u->capmap = cap;
-    }
-    if (u->nmap < u->capmap)   /* (out of memory: offsets stay those of the unwrapped stream) */
-        u->map[u->nmap++] = (struct frame_at){ u->n, f->offset, f->offset + f->size - f->len };
+    void *q = rvt_grow(*p, cap, need, elem, 1024);
+    if (q)
+        *p = q;
+    return q != NULL;
 }
 
-/* One encapsulated frame back into the reference-flow framing: type 0
- * te_inst, 1 te_data (Encapsulation 3.3; width 0: te_inst). */
-static void put_frame(rvt_unwrapped *u, const rvt_tp_frame *f)
+/* The lane of srcID src (merged, or one source kept: the one lane), made
+ * when first seen; NULL when out of memory. */
+static lane *lane_of(rvt_unwrapped *u, uint32_t src)
 {
-    if (u->st.source < 0)
-        u->st.source = f->src;
-    if (f->src != (uint32_t)u->st.source) {
+    for (size_t i = 0; i < u->nlanes; i++)
+        if (!u->all || u->merged || u->lanes[i].src == src)
+            return &u->lanes[i];
+    lane *l = realloc(u->lanes, (u->nlanes + 1) * sizeof *l);
+    if (!l)
+        return NULL;
+    u->lanes = l;
+    l = &u->lanes[u->nlanes++];
+    *l = (lane){ .src = src };
+    return grow((void **)&l->out, &l->cap, u->hint ? u->hint : 1, 1) ? l : NULL;
+}
+
+/* Whether frame f is kept; counts what is left out. */
+static bool keep(rvt_unwrapped *u, const rvt_tp_frame *f)
+{
+    if (!u->all && u->st.source < 0)
+        u->st.source = f->src;           /* the first seen */
+    if (u->st.source >= 0 && f->src != (uint32_t)u->st.source) {
         u->st.other_sources++;
-        return;
+        return false;
     }
     if (f->type > 1) {
         u->st.other_types++;
-        return;
+        return false;
     }
-    map_frame(u, f);
-    u->out[u->n++] = (uint8_t)((f->type + RVT_TE_MSG_INST) << 5 | f->len);
-    memcpy(u->out + u->n, f->payload, f->len);
-    u->n += f->len;
+    if (!(u->seen[f->src >> 3] & 1u << (f->src & 7))) {
+        u->seen[f->src >> 3] |= (uint8_t)(1u << (f->src & 7));
+        u->st.sources++;
+    }
+    return true;
+}
+
+/* One encapsulated frame back into the reference-flow framing: type 0
+ * te_inst, 1 te_data (Encapsulation 3.3; width 0: te_inst).  false: out
+ * of memory. */
+static bool put_frame(rvt_unwrapped *u, const rvt_tp_frame *f)
+{
+    if (!keep(u, f))
+        return true;
+    lane *l = lane_of(u, f->src);
+    if (!l || !grow((void **)&l->out, &l->cap, l->n + 1 + f->len, 1) ||
+        !grow((void **)&l->map, &l->capmap, l->nmap + 1, sizeof *l->map))
+        return false;
+    l->map[l->nmap++] = (struct frame_at){ l->n, f->offset, f->offset + f->size - f->len,
+                                           f->timestamp, f->has_timestamp, f->src };
+    l->out[l->n++] = (uint8_t)((f->type + RVT_TE_MSG_INST) << 5 | f->len);
+    memcpy(l->out + l->n, f->payload, f->len);
+    l->n += f->len;
+    return true;
 }
 
 static void bad_packet(rvt_unwrapped *u, const rvt_unwrap_opts *o, const rvt_transport *t,
@@ -179,41 +227,83 @@ static void bad_packet(rvt_unwrapped *u, const rvt_unwrap_opts *o, const rvt_tra
     o->diag(o->diag_ctx, RVT_DIAG_ERROR, f->offset, msg);
 }
 
-rvt_unwrapped *rvt_unwrap_encap(const rvt_tp_config *c, const uint8_t *buf, size_t len,
-                                const rvt_unwrap_opts *o, int *status)
+static int read_frames(rvt_unwrapped *u, rvt_transport *t, const rvt_unwrap_opts *o)
 {
-    rvt_unwrapped *u = calloc(1, sizeof *u);
-    rvt_transport *t = c && (buf || !len) ? rvt_tp_new("encap", c, buf, len, NULL) : NULL;
-    if (!u || !t || !(u->out = malloc(len ? len : 1))) {
-        if (status)
-            *status = !c || (!buf && len) ? RVT_ERR_INVAL : RVT_ERR_NOMEM;
-        rvt_tp_free(t);
-        rvt_unwrapped_free(u);
-        return NULL;
-    }
-    u->st.source = o ? o->source : -1;
     if (o && o->resync && rvt_tp_sync_forward(t) < 0)
         u->st.no_sync = true;
     rvt_tp_frame f;
     int st;
     while ((st = rvt_tp_next(t, &f)) != 0) {
-        if (st > 0)
-            put_frame(u, &f);
-        else
+        if (st < 0)
             bad_packet(u, o, t, &f, st);
+        else if (!put_frame(u, &f))
+            return RVT_ERR_NOMEM;
     }
     u->st.skipped = rvt_tp_skipped(t);
+    /* nothing kept: one empty stream, so that stream 0 always exists */
+    return u->nlanes || lane_of(u, 0) ? 0 : RVT_ERR_NOMEM;
+}
+
+rvt_unwrapped *rvt_unwrap_encap(const rvt_tp_config *c, const uint8_t *buf, size_t len,
+                                const rvt_unwrap_opts *o, int *status)
+{
+    int st = !c || (!buf && len) || (o && o->source < RVT_UNWRAP_ALL) ? RVT_ERR_INVAL : 0;
+    rvt_unwrapped *u = st ? NULL : calloc(1, sizeof *u);
+    rvt_transport *t = u ? rvt_tp_new("encap", c, buf, len, &st) : NULL;
+    if (u && t) {
+        u->st.source = o ? o->source : -1;
+        u->all = u->st.source == RVT_UNWRAP_ALL;
+        u->merged = u->all && o->merged;
+        /* one stream of all or of one source: the input's size bounds it */
+        u->hint = !u->all || u->merged ? (len ? len : 1) : 0;
+        st = read_frames(u, t, o);
+    } else if (!st) {
+        st = RVT_ERR_NOMEM;
+    }
     rvt_tp_free(t);
     if (status)
-        *status = 0;
+        *status = st;
+    if (st < 0) {
+        rvt_unwrapped_free(u);
+        return NULL;
+    }
     return u;
+}
+
+size_t rvt_unwrapped_count(const rvt_unwrapped *u)
+{
+    return u ? u->nlanes : 0;
+}
+
+static const lane *lane_at(const rvt_unwrapped *u, size_t i)
+{
+    return u && i < u->nlanes ? &u->lanes[i] : NULL;
 }
 
 const uint8_t *rvt_unwrapped_bytes(const rvt_unwrapped *u, size_t *len)
 {
+    return rvt_unwrapped_source(u, 0, len, NULL);
+}
+
+const uint8_t *rvt_unwrapped_source(const rvt_unwrapped *u, size_t i, size_t *len, uint32_t *src)
+{
+    const lane *l = lane_at(u, i);
     if (len)
-        *len = u ? u->n : 0;
-    return u ? u->out : NULL;
+        *len = l ? l->n : 0;
+    if (src)
+        *src = l ? l->src : 0;
+    return l ? l->out : NULL;
+}
+
+uint8_t *rvt_unwrapped_take(rvt_unwrapped *u, size_t i, size_t *len)
+{
+    lane *l = u && i < u->nlanes ? &u->lanes[i] : NULL;
+    uint8_t *out = l ? l->out : NULL;
+    if (len)
+        *len = out ? l->n : 0;
+    if (l)
+        l->out = NULL;
+    return out;
 }
 
 void rvt_unwrapped_stats(const rvt_unwrapped *u, rvt_unwrap_stats *out)
@@ -222,29 +312,70 @@ void rvt_unwrapped_stats(const rvt_unwrapped *u, rvt_unwrap_stats *out)
         *out = u->st;
 }
 
-uint64_t rvt_unwrapped_offset(const rvt_unwrapped *u, uint64_t off)
+/* The frame of stream i that holds its offset off: the last one starting
+ * at or before it; NULL when none does. */
+static const struct frame_at *frame_of(const rvt_unwrapped *u, size_t i, uint64_t off)
 {
-    if (!u || !u->nmap || off == UINT64_MAX)
-        return off;
-    size_t lo = 0, hi = u->nmap;       /* the last frame starting at or before off */
+    const lane *l = lane_at(u, i);
+    if (!l || !l->nmap || off == UINT64_MAX)
+        return NULL;
+    size_t lo = 0, hi = l->nmap;
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
-        if (u->map[mid].unwrapped <= off)
+        if (l->map[mid].unwrapped <= off)
             lo = mid;
         else
             hi = mid;
     }
-    const struct frame_at *m = &u->map[lo];
-    if (off < m->unwrapped)
+    return l->map[lo].unwrapped <= off ? &l->map[lo] : NULL;
+}
+
+uint64_t rvt_unwrapped_offset(const rvt_unwrapped *u, uint64_t off)
+{
+    return rvt_unwrapped_source_offset(u, 0, off);
+}
+
+uint64_t rvt_unwrapped_source_offset(const rvt_unwrapped *u, size_t i, uint64_t off)
+{
+    const struct frame_at *m = frame_of(u, i, off);
+    if (!m)
         return off;
     return off == m->unwrapped ? m->header : m->payload + (off - m->unwrapped - 1);
+}
+
+long rvt_unwrapped_src_at(const rvt_unwrapped *u, size_t i, uint64_t off)
+{
+    const struct frame_at *m = frame_of(u, i, off);
+    return m ? (long)m->src : -1;
+}
+
+bool rvt_unwrapped_time(const rvt_unwrapped *u, size_t i, size_t *next, uint64_t off, uint64_t *ts,
+                        uint64_t *file_off)
+{
+    const lane *l = lane_at(u, i);
+    if (!l || !next || !ts || !file_off)
+        return false;
+    /* Encapsulation 2.1.1: a timestamp belongs to its packet; it is due
+     * before the first event that packet (or a later one) produced */
+    while (*next < l->nmap && l->map[*next].unwrapped <= off) {
+        const struct frame_at *m = &l->map[(*next)++];
+        if (m->has_ts) {
+            *ts = m->ts;
+            *file_off = m->header;
+            return true;
+        }
+    }
+    return false;
 }
 
 void rvt_unwrapped_free(rvt_unwrapped *u)
 {
     if (!u)
         return;
-    free(u->out);
-    free(u->map);
+    for (size_t i = 0; i < u->nlanes; i++) {
+        free(u->lanes[i].out);
+        free(u->lanes[i].map);
+    }
+    free(u->lanes);
     free(u);
 }

@@ -87,6 +87,7 @@ static int mseo_next(rvt_transport *t, rvt_tp_frame *f)
     int st = tp_mseo_step(t->buf, t->len, &t->pos, &start, &n, &why, &err_at);
     if (st < 0) {
         f->offset = err_at;
+        t->why = why;
         t->skipped += t->pos - start;
         return st;
     }

@@ -20,6 +20,7 @@ struct rvt_transport {
     size_t len, pos;
     uint64_t sync_off, skipped;
     bool have_sync;
+    const char *why;         /* the last error's text (rvt_tp_error); NULL: the status's */
     uint8_t scratch[32];     /* encap: the payload realigned to bytes */
 };
 

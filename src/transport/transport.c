@@ -62,7 +62,16 @@ int rvt_tp_next(rvt_transport *t, rvt_tp_frame *f)
     if (!t || !f)
         return RVT_ERR_INVAL;
     memset(f, 0, sizeof *f);
-    return t->ops->next(t, f);
+    t->why = NULL;
+    int st = t->ops->next(t, f);
+    if (st < 0 && !t->why)
+        t->why = rvt_status_str(st);
+    return st;
+}
+
+const char *rvt_tp_error(const rvt_transport *t)
+{
+    return t ? t->why : NULL;
 }
 
 void rvt_tp_reject(rvt_transport *t, const rvt_tp_frame *f)

@@ -321,7 +321,8 @@ static void dec_cache_close(dec_cache *c)
  * only by the first visit of each context (addi: 1 lookup, then 0x1004
  * past the image; c.li, c.li: 2, then 0x1004): 5 misses, not 5 per switch:
  * the two blocks at one address sit in two slots.  The instruction cache
- * (one slot per address, tagged by space) answers each context's own. */
+ * answers each context's own, and keeps both too (its slot is also spread
+ * by the space: no miss over 10 more switches). */
 static void cache_spaces_kept(void)
 {
     uint32_t a[] = { ADDI }, b[] = { CLI5 | CLI5 << 16 };
@@ -344,12 +345,14 @@ static void cache_spaces_kept(void)
         CHECK_EQ(wrong, 0);
         CHECK_EQ(c.misses, 5);
         CHECK_EQ(c.bc->flushes, 0);
+        unsigned cached = c.misses;
         for (unsigned k = 0; k < 10; k++) {
             rvt_dec_mem_space(&c.dm, c.bc, 1 + k % 2, 3, 0);
             const rvt_insn *i = rvt_iblk_insn(c.bc, 0x1000);
             wrong += !i || i->len != (k % 2 ? 2 : 4);
         }
         CHECK_EQ(wrong, 0);
+        CHECK_EQ(c.misses, cached);   /* both spaces' instructions stay cached */
         /* a space whose lookups agree with the current one's (context 3
          * holds no image, nor does context 4) shares its number */
         rvt_dec_mem_space(&c.dm, c.bc, 3, 3, 0);

@@ -154,6 +154,60 @@ static void test_encap(void)
     unlink(at("e.te.attrs"));
 }
 
+/* A wrapped RAM sink buffer of N-Trace (TCI 1.0 "Trace RAM Sink"):
+ * sink_start 0x1000, sink_limit 0x100C (16 bytes), trRamWP 0x1004 with the
+ * wrap bit.  In stream order (from the byte at wp, the oldest) it is
+ *   O[0..2)   04 0B        the tail of a message overwritten in part
+ *   O[2..14)  4 messages of MSEO 00 00 11 (N-Trace 3.1)
+ *   O[14..16) FF FF        idle
+ * so reading starts at O[2], the first MSEO-00 byte after an MSEO-11 one
+ * (3.4), 2 bytes lost; file byte f holds O[(f - 4) mod 16], so stream
+ * offset k (O[k + 2]) is file byte (k + 2 + 4) mod 16. */
+static void test_sink(void)
+{
+    uint8_t o[16] = { 0x04, 0x0B }, f[16];
+    for (size_t i = 2; i < 14; i++)
+        o[i] = nt[i - 2];
+    o[14] = o[15] = 0xFF;
+    for (size_t i = 0; i < 16; i++)
+        f[i] = o[(i + 12) % 16];
+    put("w.nt", f, sizeof f);
+    put_text("w.nt.attrs", "trTeInstMode=3\nsink_start=0x1000\nsink_limit=0x100c\n"
+                           "sink_wp=0x1004\nsink_wrap=1\n");
+    rvt_trace *t;
+    notes = 0;
+    rvt_trace_opts opts = { .diag = count_note };
+    CHECK_EQ(rvt_trace_open(at("w.nt"), &opts, &t), 0);
+    CHECK_EQ(notes, 1);                        /* "... 2 bytes ... lost" */
+    const rvt_sink_view *v = rvt_trace_sink_view(t);
+    CHECK(v != NULL);
+    CHECK_EQ(v ? v->begin : 0, 2);
+    size_t n;
+    const uint8_t *b = rvt_trace_bytes(t, &n);
+    CHECK_EQ(n, 14);
+    if (n == 14)
+        CHECK_MEM(b, o + 2, 14);
+    CHECK_EQ(rvt_trace_file_offset(t, 0), 6);
+    CHECK_EQ(rvt_trace_file_offset(t, 11), 1);
+    CHECK_EQ(rvt_trace_file_offset(t, UINT64_MAX), UINT64_MAX);
+    rvt_trace_free(t);
+    /* sink keys that do not fit the file: an error naming it */
+    put_text("w.nt.attrs", "trTeInstMode=3\nsink_start=0x1000\nsink_limit=0x101c\n"
+                           "sink_wp=0x1004\nsink_wrap=1\n");
+    CHECK_EQ(rvt_trace_open(at("w.nt"), NULL, &t), RVT_ERR_FORMAT);
+    CHECK(strstr(rvt_trace_error(t), "sink buffer of 16 bytes") != NULL);
+    rvt_trace_free(t);
+    /* wrapped with no sync point in it */
+    memset(f, 0x04, sizeof f);
+    put("w.nt", f, sizeof f);
+    put_text("w.nt.attrs", "trTeInstMode=3\nsink_start=0x1000\nsink_limit=0x100c\n"
+                           "sink_wp=0x1004\nsink_wrap=1\n");
+    CHECK_EQ(rvt_trace_open(at("w.nt"), NULL, &t), RVT_ERR_NOSYNC);
+    CHECK(strstr(rvt_trace_error(t), "no synchronisation point") != NULL);
+    rvt_trace_free(t);
+    CHECK(rvt_trace_sink_view(NULL) == NULL);
+}
+
 static void test_image_error(void)
 {
     rvt_image *img = rvt_image_new();
@@ -196,6 +250,7 @@ int main(void)
     test_found_by();
     test_failures();
     test_encap();
+    test_sink();
     test_image_error();
     int rc = TH_DONE();
     if (rc == 0) {

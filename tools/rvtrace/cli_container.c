@@ -10,21 +10,6 @@
 #include "rvtrace/ingress.h"
 #include "rvtrace/trace.h"
 #include "rvtrace/transport.h"
-#include "util/grow.h"
-
-/* What one source of an unwrapped encapsulated stream became: its frames
- * in the reference-flow framing, and where each came from, so that what
- * the decoders say about an offset of the unwrapped stream names the
- * file's byte and its timestamp (extend = 1, 2.1.1) reaches the output. */
-struct frame_at { uint64_t unwrapped, header, payload, ts; bool has_ts; uint32_t src; };
-typedef struct lane {
-    uint32_t src;
-    uint8_t *out;
-    size_t n, cap;
-    struct frame_at *map;
-    size_t nmap, capmap;
-    size_t next_ts;          /* the first frame whose timestamp is not yet out */
-} lane;
 
 /* One command per process: the settings the options gave. */
 static struct {
@@ -37,8 +22,10 @@ static struct {
     bool damaged;            /* an encapsulated stream had bad packets */
     bool resync;             /* --encap-resync: start at the first sync point (2.3) */
     bool tagged;             /* srcIDs are in the stream (width > 0) */
-    lane *lanes;             /* one per srcID (merged: one for all) */
-    size_t nlanes, cur;
+    rvt_unwrapped *u;        /* the stream unwrapped: one per srcID (merged: one
+                                for all), their offsets and timestamps */
+    size_t cur;              /* the source being decoded */
+    size_t next_ts;          /* its first packet whose timestamp is not yet out */
     size_t nsources;         /* distinct srcIDs seen */
     rvt_sink_state sink;     /* FILE.attrs sink_* keys: a RAM sink's buffer */
     rvt_sink_view view;      /* ... put in stream order (rvt_sink_order) */
@@ -252,147 +239,48 @@ void cli_container_attrs_write(FILE *f)
 
 /* ---- dump / decode ---- */
 
-typedef struct unwrap {
-    uint32_t other;       /* frames of other sources */
-    uint32_t other_types; /* frames whose type is not te_inst/te_data */
-    uint8_t seen[65536 / 8];
-} unwrap;
-
-/* rvt_grow (src/util/grow.h) on a lane's array: false when out of memory. */
-static bool grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-    void *q = rvt_grow(*p, cap, need, elem, 1024);
-    if (q)
-        *p = q;
-    return q != NULL;
-}
-
-/* The lane of srcID src (merged: the one lane), made when first seen. */
-static lane *lane_of(uint32_t src, size_t hint)
-{
-    for (size_t i = 0; i < opt.nlanes; i++)
-        if (opt.merged || opt.lanes[i].src == src)
-            return &opt.lanes[i];
-    lane *l = realloc(opt.lanes, (opt.nlanes + 1) * sizeof *l);
-    if (!l)
-        return NULL;
-    opt.lanes = l;
-    l = &opt.lanes[opt.nlanes++];
-    *l = (lane){ .src = src };
-    /* one source, or all merged: the stream's size is the bound */
-    if (!grow((void **)&l->out, &l->cap, hint ? hint : 1, 1))
-        return NULL;
-    return l;
-}
-
-/* One encapsulated frame back into the reference-flow framing: type 0
- * te_inst, 1 te_data (Encapsulation 3.3; width 0: te_inst).  false: out
- * of memory. */
-static bool put_frame(unwrap *u, const rvt_tp_frame *f, size_t hint)
-{
-    if (opt.source >= 0 && f->src != (uint32_t)opt.source) {
-        u->other++;
-        return true;
-    }
-    if (f->type > 1) {
-        u->other_types++;
-        return true;
-    }
-    if (!(u->seen[f->src >> 3] & 1u << (f->src & 7))) {
-        u->seen[f->src >> 3] |= (uint8_t)(1u << (f->src & 7));
-        opt.nsources++;
-    }
-    lane *l = lane_of(f->src, hint);
-    if (!l || !grow((void **)&l->out, &l->cap, l->n + 1 + f->len, 1) ||
-        !grow((void **)&l->map, &l->capmap, l->nmap + 1, sizeof *l->map))
-        return false;
-    l->map[l->nmap++] = (struct frame_at){ l->n, f->offset, f->offset + f->size - f->len,
-                                           f->timestamp, f->has_timestamp, f->src };
-    l->out[l->n++] = (uint8_t)((f->type + RVT_TE_MSG_INST) << 5 | f->len);
-    memcpy(l->out + l->n, f->payload, f->len);
-    l->n += f->len;
-    return true;
-}
-
-static int read_frames(const char *trace, rvt_transport *t, unwrap *u, size_t len)
-{
-    rvt_tp_frame f;
-    int st;
-    /* several sources: each lane grows as needed; else one holds it all */
-    size_t hint = opt.merged || opt.source >= 0 ? len : 0;
-    while ((st = rvt_tp_next(t, &f)) != 0) {
-        if (st > 0) {
-            if (!put_frame(u, &f, hint))
-                return RVT_ERR_NOMEM;
-            continue;
-        }
-        char msg[128];
-        snprintf(msg, sizeof msg, "bad encapsulated packet (%s); resynchronised at offset %llu",
-                 rvt_status_str(st), (unsigned long long)rvt_tp_get_offset(t));
-        cli_diag((void *)trace, RVT_DIAG_ERROR, f.offset, msg);
-        opt.damaged = true;
-    }
-    return 0;
-}
-
-/* Forget the lanes of a stream unwrapped before (perf.data: one per CPU). */
-static void lanes_free(void)
-{
-    for (size_t i = 0; i < opt.nlanes; i++) {
-        free(opt.lanes[i].out);
-        free(opt.lanes[i].map);
-    }
-    free(opt.lanes);
-    opt.lanes = NULL;
-    opt.nlanes = opt.cur = opt.nsources = 0;
-}
-
-/* own: buf is the caller's malloc'd buffer, freed here (else borrowed,
- * e.g. a mapped file). */
+/* The frames of the source(s) asked for, each source's in a stream of
+ * its own (merged: all in one) in the reference-flow framing, by the
+ * library (rvt_unwrap_encap); stream 0 is returned, the others follow
+ * with cli_container_next_source.  own: buf is the caller's malloc'd
+ * buffer, freed here (else borrowed, e.g. a mapped file). */
 static uint8_t *unwrap_encap(const char *trace, const rvt_tp_config *c, uint8_t *buf, size_t *len,
                              bool own)
 {
-    lanes_free();
-    rvt_transport *t = rvt_tp_new("encap", c, buf, *len, NULL);
-    unwrap *u = calloc(1, sizeof *u);
+    rvt_unwrapped_free(opt.u);       /* a stream unwrapped before (perf.data: one per CPU) */
+    opt.cur = opt.next_ts = 0;
     opt.tagged = c->src_bits > 0;
-    int st = t && u ? 0 : RVT_ERR_NOMEM;
-    if (!st && opt.resync && rvt_tp_sync_forward(t) < 0)
-        cli_err("%s: encap: no synchronisation point in the stream", trace);
-    if (!st)
-        st = read_frames(trace, t, u, *len);
-    if (st) {
-        cli_err("%s: out of memory", trace);
-    } else {
-        if (rvt_tp_skipped(t))
-            cli_err("%s: encap: %llu bytes skipped to resynchronise", trace,
-                    (unsigned long long)rvt_tp_skipped(t));
-        if (u->other)
-            cli_err("%s: encap: decoding srcID %ld; %u packets of other sources left out",
-                    trace, opt.source, u->other);
-        if (u->other_types)
-            cli_err("%s: encap: %u packets of types other than 0/1 left out", trace,
-                    u->other_types);
-        if (opt.source >= 0 && !opt.nsources) {
-            cli_err("%s: encap: no packet of srcID %ld", trace, opt.source);
-            opt.damaged = true;
-        }
-    }
-    rvt_tp_free(t);
-    free(u);
+    rvt_unwrap_opts o = { .source = opt.source >= 0 ? opt.source : RVT_UNWRAP_ALL,
+                          .merged = opt.merged, .resync = opt.resync,
+                          .diag = cli_diag, .diag_ctx = (void *)trace };
+    int st;
+    opt.u = rvt_unwrap_encap(c, buf, *len, &o, &st);
     if (own)
         free(buf);
-    if (st)
+    if (!opt.u) {
+        cli_err("%s: %s", trace, st == RVT_ERR_NOMEM ? "out of memory" : rvt_status_str(st));
         return NULL;
-    if (!opt.nlanes) {          /* nothing of the source(s) asked for */
-        *len = 0;
-        return calloc(1, 1);
     }
-    opt.cur = 0;
-    *len = opt.lanes[0].n;
-    uint8_t *out = opt.lanes[0].out;
-    opt.lanes[0].out = NULL;     /* the caller's now */
-    return out;
+    rvt_unwrap_stats s;
+    rvt_unwrapped_stats(opt.u, &s);
+    opt.nsources = s.sources;
+    if (s.no_sync)
+        cli_err("%s: encap: no synchronisation point in the stream", trace);
+    if (s.bad)
+        opt.damaged = true;
+    if (s.skipped)
+        cli_err("%s: encap: %llu bytes skipped to resynchronise", trace,
+                (unsigned long long)s.skipped);
+    if (s.other_sources)
+        cli_err("%s: encap: decoding srcID %ld; %u packets of other sources left out",
+                trace, opt.source, s.other_sources);
+    if (s.other_types)
+        cli_err("%s: encap: %u packets of types other than 0/1 left out", trace, s.other_types);
+    if (opt.source >= 0 && !s.sources) {
+        cli_err("%s: encap: no packet of srcID %ld", trace, opt.source);
+        opt.damaged = true;
+    }
+    return rvt_unwrapped_take(opt.u, 0, len);
 }
 
 /* The sink_* keys of TRACE.attrs (TCI 1.0 "Trace RAM Sink": where the
@@ -555,24 +443,6 @@ uint8_t *cli_container_unwrap_borrowed(const char *trace, const uint8_t *buf, si
     return container_unwrap(trace, (uint8_t *)buf, len, false);
 }
 
-/* The frame of the current lane that holds unwrapped offset off: the last
- * one starting at or before it; NULL when nothing was unwrapped. */
-static const struct frame_at *frame_of(uint64_t off)
-{
-    const lane *l = opt.cur < opt.nlanes ? &opt.lanes[opt.cur] : NULL;
-    if (!l || !l->nmap)
-        return NULL;
-    size_t lo = 0, hi = l->nmap;
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (l->map[mid].unwrapped <= off)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return l->map[lo].unwrapped <= off ? &l->map[lo] : NULL;
-}
-
 /* An offset of the ordered sink buffer back to the saved one's. */
 static uint64_t sink_file_offset(uint64_t off)
 {
@@ -583,10 +453,7 @@ static uint64_t sink_file_offset(uint64_t off)
 
 uint64_t cli_container_offset(uint64_t off)
 {
-    const struct frame_at *m = off == UINT64_MAX ? NULL : frame_of(off);
-    if (!m)
-        return sink_file_offset(off);
-    return sink_file_offset(off == m->unwrapped ? m->header : m->payload + (off - m->unwrapped - 1));
+    return sink_file_offset(rvt_unwrapped_source_offset(opt.u, opt.cur, off));
 }
 
 void cli_container_merge_sources(void)
@@ -606,35 +473,20 @@ size_t cli_container_nsources(void)
 
 long cli_container_src_at(uint64_t off)
 {
-    const struct frame_at *m = opt.tagged ? frame_of(off) : NULL;
-    return m ? (long)m->src : -1;
+    return opt.tagged ? rvt_unwrapped_src_at(opt.u, opt.cur, off) : -1;
 }
 
 uint8_t *cli_container_next_source(size_t *len)
 {
-    if (opt.merged || opt.cur + 1 >= opt.nlanes)
+    if (opt.merged || opt.cur + 1 >= rvt_unwrapped_count(opt.u))
         return NULL;
-    lane *l = &opt.lanes[++opt.cur];
-    uint8_t *out = l->out;
-    l->out = NULL;
-    *len = l->n;
-    return out;
+    opt.next_ts = 0;
+    return rvt_unwrapped_take(opt.u, ++opt.cur, len);
 }
 
 bool cli_container_time(uint64_t off, uint64_t *ts, uint64_t *file_off)
 {
-    lane *l = opt.cur < opt.nlanes ? &opt.lanes[opt.cur] : NULL;
-    /* Encapsulation 2.1.1: a timestamp belongs to its packet; it is due
-     * before the first event that packet (or a later one) produced */
-    while (l && l->next_ts < l->nmap && l->map[l->next_ts].unwrapped <= off) {
-        const struct frame_at *m = &l->map[l->next_ts++];
-        if (m->has_ts) {
-            *ts = m->ts;
-            *file_off = m->header;
-            return true;
-        }
-    }
-    return false;
+    return rvt_unwrapped_time(opt.u, opt.cur, &opt.next_ts, off, ts, file_off);
 }
 
 bool cli_container_damaged(void)

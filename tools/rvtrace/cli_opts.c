@@ -52,6 +52,19 @@ static const cli_option table[] = {
       "keep points BYTES or more apart (default 0: every one)" },
     { O_CONTAINER, "--container", NULL, "refflow|encap", D | X | E | I, K_TE,
       "E-Trace framing, with --encap-* (docs/transport.md)" },
+    /* the --encap-* settings, parsed by cli_container_option (rows for help) */
+    { O_CONTAINER, "--encap-src-bits", NULL, "N", D | X | E | I, K_TE, "encap: srcID width 0..16 bits" },
+    { O_CONTAINER, "--encap-src-id", NULL, "N", D | X | E | I, K_TE, "encap: the srcID written (encode)" },
+    { O_CONTAINER, "--encap-ts-bytes", NULL, "N", D | X | E | I, K_TE, "encap: timestamp bytes 0..8" },
+    { O_CONTAINER, "--encap-type-bits", NULL, "N", D | X | E | I, K_TE,
+      "encap: payload type width 0..8 (0 te_inst, 1 te_data)" },
+    { O_CONTAINER, "--encap-sync-interval", NULL, "BYTES", D | X | E | I, K_TE,
+      "encap: bytes between sync sequences (encode; 0: one at the start)" },
+    { O_CONTAINER, "--encap-unframed", NULL, NULL, D | X | E | I, K_TE,
+      "encap: a sync sequence ends in null.alignment" },
+    { O_CONTAINER, "--encap-source", NULL, "N", D | X | E | I, K_TE, "encap: srcID N only (as --src)" },
+    { O_CONTAINER, "--encap-resync", NULL, NULL, D | X | E | I, K_TE,
+      "encap: start at the first sync point (a wrapped sink buffer)" },
 };
 #undef D
 #undef X
