@@ -848,7 +848,7 @@ static void report_outputs(FILE *f, const long_result *L, const char *measured)
 {
     fprintf(f, "%s%s%s%s", OUTPUTS_HEAD, measured ? "; measured " : "", measured ? measured : "",
             measured ? " with `rvtrace_bench --passes-only`" : "");
-    fprintf(f, "): the decoder feeding each writer a block at a time as `rvtrace decode` does, its\n"
+    fprintf(f, "):\nthe decoder feeding each writer a block at a time as `rvtrace decode` does, its\n"
                "output to /dev/null (E-Trace: the pull API driven by rvt_proto_decoder_pump, blocks to\n"
                "rvt_out_block; N-Trace: RVT_NT_EVENTS_BLOCK through rvt_out_run).\n"
                "\"of plain\": of the plain decoder (events off), what the goals are judged by; \"of\n"
