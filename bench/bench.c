@@ -17,6 +17,7 @@
 #include "encap_cost.h"
 #include "wrapped.h"
 #include "rvtrace/out.h"
+#include "rvtrace/proto.h"
 #include "floors.h"
 #include "sampling.h"
 #include "interop.h"
@@ -321,12 +322,13 @@ static int measure_workload(workload *w)
 
 /* Output paths (issues #17 "Speed", #18 "Output at the decoder's speed"):
  * the decoder feeding each writer (to /dev/null, what it holds back
- * written at the end) a block at a time -- E-Trace through its pull API
- * (next_block, next_event: rvt_out_block), N-Trace in its block event
- * mode (RVT_NT_EVENTS_BLOCK through rvt_out_run) -- beside the decoder
- * feeding a counter one event per instruction (the least any per-event
- * output costs) and the plain decoder (events off), which the goals are
- * judged against. */
+ * written at the end) a block at a time as `rvtrace decode` does --
+ * E-Trace through its pull API (rvt_proto_decoder_pump: rvt_out_block),
+ * N-Trace in its block event mode (RVT_NT_EVENTS_BLOCK through
+ * rvt_out_run) -- beside the plain decoder (events off), which the goals
+ * are judged against, the block decoder (next_blocks, no output: what a
+ * writer fed blocks cannot go past) and the decoder feeding a counter one
+ * event per instruction. */
 static const char *const pass_names[] = { NULL /* the counter */, "pcs", "pcs-bin", "listing", "json",
                                           "folded", "report", "timeline", "lcov", "coverage-listing",
                                           "lbr" };
@@ -424,21 +426,38 @@ static uint64_t pull_blocks(void *d, int (*next)(void *, rvt_block *, size_t))
 static int te_next_blocks(void *d, rvt_block *b, size_t max) { return rvt_te_decoder_next_blocks(d, b, max); }
 static int nt_next_blocks(void *d, rvt_block *b, size_t max) { return rvt_nt_decoder_next_blocks(d, b, max); }
 
-/* A pass fed by the E-Trace pull API: the events before each block, then
- * the block (flow.h: an event not taken before the next block is lost). */
-static void te_pull_pass(rvt_te_decoder *d, pass_ctx *c)
+static int pass_block(void *ctx, const rvt_block *b)
 {
-    rvt_flow_event ev;
-    rvt_block blk;
-    for (;;) {
-        while (rvt_te_decoder_next_event(d, &ev) > 0)
-            rvt_out_event(c->out, &ev);
-        if (rvt_te_decoder_next_block(d, &blk) <= 0)
-            break;
-        rvt_out_block(c->out, &blk);
+    return rvt_out_block(((pass_ctx *)ctx)->out, b) < 0;
+}
+
+/* A pass fed as `rvtrace decode` feeds E-Trace outputs: the protocol's
+ * decoder pulled to the end (rvt_proto_decoder_pump), its blocks to
+ * rvt_out_block, its events to rvt_out_event; the pass closed (what it
+ * holds back written) inside the time *t.  The instructions decoded (0:
+ * the decoder could not be made). */
+static uint64_t te_pump_pass(const rvt_te_attrs *a, rvt_image *img, const bytes_out *b, pass_ctx *pc,
+                             stamp *t)
+{
+    rvt_proto_cfg *cfg = rvt_proto_cfg_new(rvt_proto_find("etrace"));
+    rvt_mem *mem = rvt_mem_new();
+    rvt_proto_decoder *d = NULL;
+    if (cfg && mem && rvt_mem_add_image(mem, NULL, img) == 0) {
+        *(rvt_te_attrs *)rvt_proto_cfg_native(cfg) = *a;
+        d = rvt_proto_decoder_new(cfg, mem, NULL, NULL, NULL);
     }
-    while (rvt_te_decoder_next_event(d, &ev) > 0)
-        rvt_out_event(c->out, &ev);
+    stamp t0 = now();
+    if (d && rvt_proto_decoder_set_input(d, b->buf, b->len) == 0)
+        rvt_proto_decoder_pump(d, pass_event, pass_block, pc);
+    pass_close(pc);
+    *t = since(t0);
+    rvt_proto_dec_stats ds = { 0 };
+    if (d)
+        rvt_proto_decoder_stats(d, &ds);
+    rvt_proto_decoder_free(d);
+    rvt_mem_free(mem);
+    rvt_proto_cfg_free(cfg);
+    return ds.instructions;
 }
 
 /* The decoder's speed: events off, blocks pulled, or delivered to a pass. */
@@ -457,7 +476,11 @@ static double decode_mips(const mode *m, unsigned xlen, const char *elf, const b
         goto fail;
     rvt_flow_fn fn = pass >= 0 ? pass_event : count_ev;
     void *ctx = pass >= 0 ? (void *)&pc : (void *)&n;
-    if (!m->nt_mode) {
+    if (!m->nt_mode && pass > PASS_COUNT) {
+        rvt_te_attrs a;
+        te_attrs_for(m, xlen, &a);
+        n = te_pump_pass(&a, img, b, &pc, &t);
+    } else if (!m->nt_mode) {
         rvt_te_attrs a;
         te_attrs_for(m, xlen, &a);
         rvt_te_decoder *d = rvt_te_decoder_new(&a, img, fn, ctx, &st);
@@ -467,8 +490,6 @@ static double decode_mips(const mode *m, unsigned xlen, const char *elf, const b
         t0 = now();
         if (pass == DECODE_BLOCKS && rvt_te_decoder_set_input(d, b->buf, b->len) == 0)
             pull_blocks(d, te_next_blocks);
-        else if (pass > PASS_COUNT && rvt_te_decoder_set_input(d, b->buf, b->len) == 0)
-            te_pull_pass(d, &pc);
         else
             rvt_te_decoder_run(d, b->buf, b->len);      /* ends the trace too */
         if (pass >= 0)
@@ -635,6 +656,7 @@ static int measure_outputs(const char *elf, long_result *L)
         uint64_t n = 0;
         L->instret = r.instret;
         L->dec_mips[k] = decode_mips(m, xlen, elf, &e.out, &n, DECODE_EVENTS_OFF);
+        L->blk_mips[k] = decode_mips(m, xlen, elf, &e.out, &n, DECODE_BLOCKS);
         measure_passes(m, xlen, elf, &e.out, L->pass_mips[k]);
         encoder_close(&e);
     }
@@ -798,11 +820,12 @@ static void decoder_row(FILE *f, const long_result *L, int k, int level)
             level == DEC_ROW_INSN ? ">= 200" : ">= 1000");
 }
 
-/* Rewrite the results file `path` line by line: edit() writes what
- * stands for each line (the line itself, new text, or nothing). */
-typedef void (*results_edit)(FILE *out, const char *line, void *ctx);
-
-static int rewrite_results(const char *path, results_edit edit, void *ctx)
+/* The results file `path` rewritten line by line: each(ctx, line, out)
+ * writes what stands for a line it takes (true), else the line stays;
+ * the new file replaces the old unless done(ctx) (may be NULL) says the
+ * rewrite did not find what it looked for.  0, or -1. */
+typedef bool (*line_fn)(void *ctx, const char *line, FILE *out);
+static int rewrite_results(const char *path, line_fn each, void *ctx, bool (*done)(void *ctx))
 {
     FILE *in = fopen(path, "r");
     if (!in)
@@ -816,24 +839,32 @@ static int rewrite_results(const char *path, results_edit edit, void *ctx)
     }
     char line[4096];
     while (fgets(line, sizeof line, in))
-        edit(out, line, ctx);
+        if (!each(ctx, line, out))
+            fputs(line, out);
     fclose(in);
-    int st = fclose(out);
-    return st == 0 ? rename(tmp, path) : -1;
+    if (fclose(out) == 0 && (!done || done(ctx)))
+        return rename(tmp, path);
+    remove(tmp);
+    return -1;
 }
 
-/* Each decoder row by its new measurement (rows not there are left out:
- * run the full bench once). */
-static void edit_decoder_row(FILE *out, const char *line, void *ctx)
+/* A decoder row replaced by its new measurement. */
+static bool decoder_line(void *ctx, const char *line, FILE *out)
 {
-    const long_result *L = ctx;
     for (int k = 0; k < 2; k++)
         for (int level = 0; level < NDEC_ROWS; level++)
             if (!strncmp(line, dec_row_names[k][level], strlen(dec_row_names[k][level]))) {
-                decoder_row(out, L, k, level);
-                return;
+                decoder_row(out, ctx, k, level);
+                return true;
             }
-    fputs(line, out);
+    return false;
+}
+
+/* Replace, in the results file `path`, each decoder row by its new
+ * measurement (rows not there are left out: run the full bench once). */
+static int update_decoder_rows(const char *path, const long_result *L)
+{
+    return rewrite_results(path, decoder_line, (void *)L, NULL);
 }
 
 /* The .rvi paragraph (its first line to the blank line after its table)
@@ -844,56 +875,101 @@ typedef struct {
     bool done, skipping, in_table;
 } rvi_edit;
 
-static void edit_rvi_rows(FILE *out, const char *line, void *ctx)
+static bool rvi_line(void *ctx, const char *line, FILE *out)
 {
     static const char first[] = ".rvi ingress files", before[] = "Output paths";
     rvi_edit *e = ctx;
     if (e->skipping) {      /* the old paragraph: its text, a blank, the table, a blank */
         e->in_table |= line[0] == '|';
         e->skipping = !(e->in_table && line[0] == '\n');
-        return;
+        return true;
     }
     bool old = !strncmp(line, first, strlen(first));
     if (!e->done && (old || !strncmp(line, before, strlen(before)))) {
         bench_rvi_report(out, e->R, e->long_name);
         e->done = true;
         e->skipping = old;
-        if (old)
-            return;
+        return old;         /* the new paragraph stands for the old one */
     }
-    fputs(line, out);
+    return false;
 }
 
 /* What each output path's goal is judged by (issues #17 "Speed", #18
  * "Output at the decoder's speed"). */
+#define OUTPUTS_HEAD "Output paths (issues #17, #18"
+
 static const char *const pass_goals[NPASSES] = {
     "", ">= 100 M lines/s", "the plain decoder's speed", ">= 20 M instr/s", ">= 10 M instr/s", "",
     ">= 50 % of the plain decoder", ">= 50 % of the plain decoder", ">= 50 % of the plain decoder",
     ">= 50 % of the plain decoder", "",
 };
 
-static void report_outputs(FILE *f, const long_result *L)
+/* The output-paths table; measured: when (--passes-only), or NULL (with
+ * the rest of the file). */
+static void report_outputs(FILE *f, const long_result *L, const char *measured)
 {
-    fprintf(f, "Output paths (issues #17, #18): the decoder feeding each writer a block at a time, its\n"
-               "output to /dev/null (E-Trace: the pull API, next_block and next_event into\n"
-               "rvt_out_block, where `rvtrace decode` still delivers one event per instruction;\n"
-               "N-Trace: RVT_NT_EVENTS_BLOCK through rvt_out_run, as `rvtrace decode` does).\n"
+    fprintf(f, "%s%s%s%s", OUTPUTS_HEAD, measured ? "; measured " : "", measured ? measured : "",
+            measured ? " with `rvtrace_bench --passes-only`" : "");
+    fprintf(f, "):\nthe decoder feeding each writer a block at a time as `rvtrace decode` does, its\n"
+               "output to /dev/null (E-Trace: the pull API driven by rvt_proto_decoder_pump, blocks to\n"
+               "rvt_out_block; N-Trace: RVT_NT_EVENTS_BLOCK through rvt_out_run).\n"
                "\"of plain\": of the plain decoder (events off), what the goals are judged by; \"of\n"
-               "counter\": of the decoder delivering one event per instruction to a counter.\n\n"
-               "| output | E-Trace M instr/s | of plain | of counter | N-Trace M instr/s | of plain | "
-               "of counter | goal |\n|---|---:|---:|---:|---:|---:|---:|---|\n");
+               "blocks\": of the block decoder alone (next_blocks, no output), the most a writer fed\n"
+               "blocks can reach.\n\n"
+               "| output | E-Trace M instr/s | of plain | of blocks | N-Trace M instr/s | of plain | "
+               "of blocks | goal |\n|---|---:|---:|---:|---:|---:|---:|---|\n");
     fprintf(f, "| plain decoder (events off) | %.0f | 100 %% | | %.0f | 100 %% | | |\n", L->dec_mips[0],
             L->dec_mips[1]);
+    fprintf(f, "| block decoder (next_blocks) | %.0f | %.0f %% | 100 %% | %.0f | %.0f %% | 100 %% | |\n",
+            L->blk_mips[0], L->dec_mips[0] > 0 ? 100 * L->blk_mips[0] / L->dec_mips[0] : 0, L->blk_mips[1],
+            L->dec_mips[1] > 0 ? 100 * L->blk_mips[1] / L->dec_mips[1] : 0);
     for (size_t p = 0; p < NPASSES; p++) {
-        fprintf(f, "| %s |", pass_names[p] ? pass_names[p] : "events to a counter");
+        fprintf(f, "| %s |", pass_names[p] ? pass_names[p] : "events to a counter (one per instruction)");
         for (int k = 0; k < 2; k++) {
-            double base = L->pass_mips[k][PASS_COUNT], off = L->dec_mips[k];
+            double blk = L->blk_mips[k], off = L->dec_mips[k];
             fprintf(f, " %.0f | %.0f %% | %.0f %% |", L->pass_mips[k][p],
-                    off > 0 ? 100 * L->pass_mips[k][p] / off : 0, base > 0 ? 100 * L->pass_mips[k][p] / base : 0);
+                    off > 0 ? 100 * L->pass_mips[k][p] / off : 0, blk > 0 ? 100 * L->pass_mips[k][p] / blk : 0);
         }
         fprintf(f, " %s |\n", pass_goals[p]);
     }
     fputc('\n', f);
+}
+
+/* --passes-only: the output-paths paragraph and table of the results
+ * file (from its first line to the blank line after the table) replaced
+ * by the new measurement. */
+typedef struct outputs_edit {
+    const long_result *L;
+    const char *measured;
+    int state;          /* 0 before, 1 in the paragraph, 2 in the table, 3 after */
+} outputs_edit;
+
+static bool outputs_line(void *ctx, const char *line, FILE *out)
+{
+    outputs_edit *e = ctx;
+    if (e->state == 0 && !strncmp(line, OUTPUTS_HEAD, strlen(OUTPUTS_HEAD))) {
+        report_outputs(out, e->L, e->measured);
+        e->state = 1;
+    } else if (e->state == 1 || e->state == 2) {
+        if (line[0] == '|')
+            e->state = 2;
+        else if (e->state == 2)
+            e->state = 3;   /* the blank line after the table: report_outputs wrote one */
+    } else {
+        return false;
+    }
+    return true;
+}
+
+static bool outputs_done(void *ctx)
+{
+    return ((outputs_edit *)ctx)->state == 3;
+}
+
+static int update_outputs(const char *path, const long_result *L, const char *measured)
+{
+    outputs_edit e = { L, measured, 0 };
+    return rewrite_results(path, outputs_line, &e, outputs_done);
 }
 
 static void report(FILE *f, workload *w, size_t n, const long_result *L, const char *long_name,
@@ -928,7 +1004,7 @@ static void report(FILE *f, workload *w, size_t n, const long_result *L, const c
                 L->encap.identical ? "" : " (UNWRAPPED STREAM DIFFERS)");
         report_wrapped(f, &L->wrapped);
         bench_rvi_report(f, &L->rvi, long_name);
-        report_outputs(f, L);
+        report_outputs(f, L, NULL);
         fprintf(f, "Bits per instruction on the long workload: E-Trace all modes %.4f, "
                    "N-Trace HTM+sj+ir+rpt %.4f.\n\n", L->bits[0], L->bits[1]);
         bench_sampling_report(f, &L->smp, long_name);
@@ -1045,7 +1121,7 @@ int main(int argc, char **argv)
         for (int k = 0; k < 2; k++)
             for (int level = 0; level < NDEC_ROWS; level++)
                 decoder_row(stdout, &L, k, level);
-        if (rewrite_results(out, edit_decoder_row, &L) < 0) {
+        if (update_decoder_rows(out, &L) < 0) {
             perror(out);
             return 1;
         }
@@ -1058,7 +1134,7 @@ int main(int argc, char **argv)
         if (bench_rvi_measure(path, elf_xlen(path), &rvi_hooks, 3, &R) < 0)
             return 1;
         bench_rvi_report(stdout, &R, long_name);
-        if (rewrite_results(out, edit_rvi_rows, &(rvi_edit){ .R = &R, .long_name = long_name }) < 0) {
+        if (rewrite_results(out, rvi_line, &(rvi_edit){ .R = &R, .long_name = long_name }, NULL) < 0) {
             perror(out);
             return 1;
         }
@@ -1070,7 +1146,14 @@ int main(int argc, char **argv)
         snprintf(path, sizeof path, "%s/%s", dir, long_name);
         if (measure_outputs(path, &L) < 0)
             return 1;
-        report_outputs(stdout, &L);
+        char when[64];
+        time_t now_t = time(NULL);
+        strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", gmtime(&now_t));
+        report_outputs(stdout, &L, when);
+        if (update_outputs(out, &L, when) < 0) {
+            fprintf(stderr, "bench: %s: no output-paths table to update (run the full bench once)\n", out);
+            return 1;
+        }
         return 0;
     }
     static workload w[MAX_PROGS];

@@ -194,6 +194,15 @@ int rvt_proto_decoder_next_event(rvt_proto_decoder *d, rvt_flow_event *out);
  * of the first call (an error after some were got comes on the next). */
 int rvt_proto_decoder_next_blocks(rvt_proto_decoder *d, rvt_block *out, size_t max);
 int rvt_proto_decoder_next_insns(rvt_proto_decoder *d, rvt_flow_insn *out, size_t max);
+/* The pull API driven to the end of the input (issue #18 "Output at the
+ * decoder's speed": a call per block, not per instruction): every event
+ * to on_event and every block to on_block, in stream order, nothing
+ * dropped.  After set_input.  0 when the input is used up (RVT_EV_END
+ * included), the first nonzero value a callback returned (decoding stops
+ * there), or a negative status of the pull calls; RVT_ERR_INVAL for a
+ * NULL argument. */
+typedef int (*rvt_block_fn)(void *ctx, const rvt_block *b);
+int rvt_proto_decoder_pump(rvt_proto_decoder *d, rvt_flow_fn on_event, rvt_block_fn on_block, void *ctx);
 
 /* Controls every protocol's decoder takes, before run or set_input
  * (issue 14: an option means the same for every protocol).

@@ -36,6 +36,18 @@ void rvt_cs_fill(rvt_callstack *cs, size_t k, uint64_t pc)
     cs->cache[k].effect = effect_of(i ? i->jclass : RVT_JC_NONE);
 }
 
+void rvt_cs_blk_fill(rvt_callstack *cs, struct rvt_cs_blk *e, uint64_t start, uint64_t end)
+{
+    uint64_t addr, lo = 0, hi = 0;
+    const char *n = cs->img ? rvt_image_symbol_span(cs->img, start, &addr, &lo, &hi) : NULL;
+    const rvt_insn *i = cs->img ? rvt_image_insn(cs->img, end) : NULL;
+    bool one = !cs->img || (end - lo < hi - lo && end >= start);
+    e->start = start;
+    e->end = end;
+    e->name = one ? (n ? n : rvt_cs_unknown) : NULL;
+    e->effect = effect_of(i ? i->jclass : RVT_JC_NONE);
+}
+
 static void push(rvt_callstack *cs, const char *name)
 {
     if (cs->depth < RVT_CS_MAX_DEPTH)

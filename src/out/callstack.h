@@ -15,6 +15,7 @@
 
 #define RVT_CS_MAX_DEPTH 1024u      /* frames named; deeper calls are only counted */
 #define RVT_CS_CACHE 4096u          /* pc -> function and jump class, direct mapped */
+#define RVT_CS_BLOCKS 1024u         /* block start -> function, last jump class */
 
 /* What the previous instruction did to the stack, seen at the next one. */
 enum rvt_cs_effect { RVT_CS_NONE = 0, RVT_CS_CALL, RVT_CS_RETURN, RVT_CS_SWAP };
@@ -32,6 +33,9 @@ typedef struct rvt_callstack {
     /* What each instruction needs, looked up once per pc: the function
      * symbol (a binary search) and the jump class (the image's decode). */
     struct { uint64_t pc; const char *name; uint8_t effect; } cache[RVT_CS_CACHE];
+    /* The same per block (rvt_cs_block): its function when all of it lies
+     * in one (NULL: it crosses a symbol), its last instruction's effect. */
+    struct rvt_cs_blk { uint64_t start, end; const char *name; uint8_t effect; } blk[RVT_CS_BLOCKS];
 } rvt_callstack;
 
 /* "[unknown]": the function name of a pc no symbol covers. */
@@ -57,6 +61,31 @@ static inline const char *rvt_cs_insn(rvt_callstack *cs, uint64_t pc)
     cs->pending = cs->cache[k].effect;
     cs->leaf = cs->cache[k].name;
     return cs->leaf;
+}
+/* Internal to rvt_cs_block: the entry e filled for the block start..end. */
+void rvt_cs_blk_fill(rvt_callstack *cs, struct rvt_cs_blk *e, uint64_t start, uint64_t end);
+
+/* A block of instructions from start to end of which only the last may
+ * transfer control (rvt_block, rvtrace/flow.h): when all of it lies in
+ * one function, the stack as after rvt_cs_insn for each of them, in one
+ * step (issue #17: per block, not per instruction: the ones before the
+ * last neither change the function nor the stack); returns the leaf, with
+ * cs->effect the effect applied before the first one.  NULL, nothing
+ * changed, when the block crosses a function symbol (the caller takes
+ * its instructions one by one). */
+static inline const char *rvt_cs_block(rvt_callstack *cs, uint64_t start, uint64_t end)
+{
+    struct rvt_cs_blk *e = &cs->blk[(start >> 1) & (RVT_CS_BLOCKS - 1)];
+    if (e->start != start || e->end != end)    /* (an empty entry is a crossing 0..0) */
+        rvt_cs_blk_fill(cs, e, start, end);
+    if (!e->name)
+        return NULL;
+    cs->effect = RVT_CS_NONE;
+    if (cs->pending != RVT_CS_NONE)
+        rvt_cs_apply(cs);
+    cs->pending = e->effect;
+    cs->leaf = e->name;
+    return e->name;
 }
 /* A trap or interrupt: the interrupted function becomes a caller. */
 void rvt_cs_trap(rvt_callstack *cs);

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/grow.h"
-#include "out/block_visit.h"
 #include "out/folded.h"
 #include "out/writers.h"
 #include "out/fmt.h"
@@ -211,35 +210,6 @@ void rvt_folded_event(rvt_folded *fo, const rvt_flow_event *ev)
         end_run(fo);
         fo->cur = SIZE_MAX;
     }
-}
-
-/* rvt_folded_block's visitor (block_visit.h). */
-typedef struct fo_visit {
-    rvt_folded *fo;
-    void (*each)(void *ctx, uint64_t pc);
-    void *ctx;
-} fo_visit;
-
-static void visit_insn(void *ctx, uint64_t pc)
-{
-    fo_visit *w = ctx;
-    rvt_folded_insn(w->fo, pc);
-    if (w->each)
-        w->each(w->ctx, pc);
-}
-
-static void visit_skip(void *ctx, uint64_t n)
-{
-    fo_visit *w = ctx;
-    w->fo->n += n;                      /* same leaf, no stack effect */
-    w->fo->cs->effect = RVT_CS_NONE;
-}
-
-void rvt_folded_block(rvt_folded *fo, const rvt_block *b, void (*each)(void *ctx, uint64_t pc), void *ctx)
-{
-    rvt_folded_src(fo, b->src);
-    fo_visit w = { fo, each, ctx };
-    rvt_block_visit(b, fo->cs->img, &fo->span, &(rvt_block_visitor){ visit_insn, visit_skip, &w });
 }
 
 void rvt_folded_each(rvt_folded *fo, rvt_folded_fn fn, void *ctx)

@@ -8,9 +8,8 @@
 #include <stdio.h>
 #include "rvtrace/out.h"
 #include "out/callstack.h"
-#include "out/sym_span.h"
+#include "out/block_visit.h"
 
-struct rvt_block;
 
 /* The stacks and their counts; the fields are folded.c's (here so the
  * per-instruction path can be inline in the writers built on it). */
@@ -56,7 +55,6 @@ typedef struct rvt_folded {
     size_t index_cap;           /* power of two, > 2 * nents */
     const char **pool;
     size_t npool, pool_cap;
-    rvt_sym_span span;          /* of the last block's start (rvt_folded_block) */
 } rvt_folded;
 
 rvt_folded *rvt_folded_new(rvt_image *img);
@@ -74,23 +72,59 @@ static inline void rvt_folded_src(rvt_folded *fo, uint16_t src)
 /* Internal to rvt_folded_insn: count the run, find the entry of the
  * changed stack. */
 void rvt_folded_restack(rvt_folded *fo);
-/* rvt_folded_event for an RVT_EV_INSN at pc: the hot path, inline. */
-static inline void rvt_folded_insn(rvt_folded *fo, uint64_t pc)
+/* An instruction retired in leaf, the stack already moved to it
+ * (rvt_cs_insn, rvt_cs_block): counted, its entry found when the stack
+ * changed. */
+static inline void rvt_folded_leaf(rvt_folded *fo, const char *leaf)
 {
-    const char *leaf = rvt_cs_insn(fo->cs, pc);
     if (fo->cs->dirty || leaf != fo->prev_leaf || fo->cur == SIZE_MAX)
         rvt_folded_restack(fo);
     fo->n++;
     fo->prev_leaf = leaf;
 }
+/* rvt_folded_event for an RVT_EV_INSN at pc: the hot path, inline. */
+static inline void rvt_folded_insn(rvt_folded *fo, uint64_t pc)
+{
+    rvt_folded_leaf(fo, rvt_cs_insn(fo->cs, pc));
+}
+/* rvt_folded_block's visitor (block_visit.h). */
+typedef struct rvt_fo_visit {
+    rvt_folded *fo;
+    void (*each)(void *ctx, uint64_t pc);
+    void *ctx;
+} rvt_fo_visit;
+
+static inline void rvt_fo_visit_block(void *ctx, const char *leaf, const struct rvt_block *b)
+{
+    rvt_fo_visit *w = ctx;
+    rvt_folded_leaf(w->fo, leaf);
+    if (w->each)
+        w->each(w->ctx, b->start_pc);
+    w->fo->n += b->ninsn - 1;           /* same leaf, no stack effect */
+}
+
+static inline void rvt_fo_visit_insn(void *ctx, uint64_t pc)
+{
+    rvt_fo_visit *w = ctx;
+    rvt_folded_insn(w->fo, pc);
+    if (w->each)
+        w->each(w->ctx, pc);
+}
+
 /* A block's instructions (out.h rvt_out_writer.block), as
  * rvt_folded_insn for each; each(ctx, pc) (may be NULL) is called after
- * the first, the last, and any instruction in between that may change
- * the function or the stack.  Those in between are counted without a
- * lookup when the block lies in one function (only its last instruction
- * transfers control: they neither change the stack nor the leaf). */
-void rvt_folded_block(rvt_folded *fo, const struct rvt_block *b, void (*each)(void *ctx, uint64_t pc),
-                      void *ctx);
+ * the first and any other instruction that may change the function or
+ * the stack.  When the block lies in one function (only its last
+ * instruction transfers control) that is the first alone, the others
+ * counted in one step (rvt_cs_block); else every one.  Inline: once per
+ * block, each called directly. */
+static inline void rvt_folded_block(rvt_folded *fo, const struct rvt_block *b,
+                                    void (*each)(void *ctx, uint64_t pc), void *ctx)
+{
+    rvt_folded_src(fo, b->src);
+    rvt_fo_visit w = { fo, each, ctx };
+    rvt_block_visit(b, fo->cs, (rvt_block_visitor){ rvt_fo_visit_block, rvt_fo_visit_insn, &w });
+}
 /* Every distinct stack, in the order first seen; then, when calls went
  * deeper than the 1,024 frames kept, a final "# rvtrace: ..." line with
  * how many instructions ran deeper and the deepest stack. */

@@ -9,8 +9,20 @@
 #include "out/fmt.h"
 
 struct rvt_pc_list;
-/* Writes pcs[0..n) (n <= RVT_SHAPE_MAX) to l->b. */
+/* Writes pcs[0..n) (n <= RVT_SHAPE_MAX) to l->b, at most RVT_PCL_BYTES. */
 typedef void (*rvt_pc_put)(struct rvt_pc_list *l, const uint64_t *pcs, size_t n);
+
+/* A block's output as written the first time, copied from here when it
+ * retires again (issue #18: the PC lists a memcpy per block), direct
+ * mapped by start pc. */
+#define RVT_PCL_SLOTS 256u
+#define RVT_PCL_BYTES (17u * RVT_SHAPE_MAX)     /* the longest: 16 digits and '\n' each */
+typedef struct rvt_pcl_blk {
+    uint64_t pc, end;           /* first and last instruction */
+    uint32_t n;                 /* instructions; 0: empty */
+    uint32_t len;               /* bytes */
+    char bytes[RVT_PCL_BYTES];
+} rvt_pcl_blk;
 
 typedef struct rvt_pc_list {
     rvt_pc_put put;
@@ -20,6 +32,7 @@ typedef struct rvt_pc_list {
     char hi_digits[16];
     unsigned hi_len;
     rvt_shapes shapes;
+    rvt_pcl_blk blk[RVT_PCL_SLOTS];
     rvt_obuf b;
 } rvt_pc_list;
 

@@ -53,7 +53,6 @@ typedef struct tl_out {
     size_t nevs, ev_cap;
     uint64_t insns, time, first_time;
     bool have_time, oom;
-    rvt_sym_span span;            /* of the last block's start (tl_block) */
 } tl_out;
 
 static void *tl_open(FILE *f, rvt_image *img)
@@ -132,14 +131,20 @@ static void restack(tl_out *o, tl_hart *h)
     h->nopen = n + 1;
 }
 
-static void insn(tl_out *o, tl_hart *h, uint64_t pc)
+/* The stack has moved to leaf (rvt_cs_insn, rvt_cs_block): the slices
+ * follow when it changed. */
+static void enter(tl_out *o, tl_hart *h, const char *leaf)
 {
-    const char *leaf = rvt_cs_insn(&h->cs, pc);
     if (h->cs.dirty || leaf != h->leaf) {
         restack(o, h);
         h->cs.dirty = false;
         h->leaf = leaf;
     }
+}
+
+static void insn(tl_out *o, tl_hart *h, uint64_t pc)
+{
+    enter(o, h, rvt_cs_insn(&h->cs, pc));
     o->insns++;
 }
 
@@ -193,24 +198,24 @@ static void tl_event(void *state, const rvt_flow_event *ev)
     put(o, TL_INSTANT, h->tid, what, ev->kind, ev->flags, arg);
 }
 
-/* A block (out.h rvt_out_writer.block): insn() for the instructions
- * rvt_block_visit names, a count for the others. */
+/* A block (out.h rvt_out_writer.block): in one function, entered once
+ * and counted at once; else insn() for each (block_visit.h). */
 typedef struct tl_visit {
     tl_out *o;
     tl_hart *h;
 } tl_visit;
 
+static void visit_block(void *ctx, const char *leaf, const rvt_block *b)
+{
+    tl_visit *w = ctx;
+    enter(w->o, w->h, leaf);
+    w->o->insns += b->ninsn;
+}
+
 static void visit_insn(void *ctx, uint64_t pc)
 {
     tl_visit *w = ctx;
     insn(w->o, w->h, pc);
-}
-
-static void visit_skip(void *ctx, uint64_t n)
-{
-    tl_visit *w = ctx;
-    w->o->insns += n;
-    w->h->cs.effect = RVT_CS_NONE;
 }
 
 static void tl_block(void *state, const rvt_block *b)
@@ -220,7 +225,7 @@ static void tl_block(void *state, const rvt_block *b)
     if (!h)
         return;
     tl_visit w = { o, h };
-    rvt_block_visit(b, o->img, &o->span, &(rvt_block_visitor){ visit_insn, visit_skip, &w });
+    rvt_block_visit(b, &h->cs, (rvt_block_visitor){ visit_block, visit_insn, &w });
 }
 
 /* ---- writing ---- */

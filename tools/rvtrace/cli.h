@@ -49,6 +49,8 @@ void cli_decode_progress_init(cli_decode_progress *d, const char *file, uint64_t
 void cli_decode_progress_event(cli_decode_progress *d, const struct rvt_flow_event *ev);
 /* The same for a block-mode event (aux instructions: rvt_out_run). */
 void cli_decode_progress_run(cli_decode_progress *d, const struct rvt_flow_event *ev);
+/* n instructions at once, from the packet at byte offset (a pulled block). */
+void cli_decode_progress_insns(cli_decode_progress *d, uint64_t n, uint64_t offset);
 /* An ingress sink in front of `down` that shows the instructions passed
  * so far (encode: the records of FILE) and forwards everything. */
 typedef struct cli_sink_progress {
@@ -289,5 +291,9 @@ size_t cli_container_nsources(void);
  * unwrapped offset off of the current source; true with the value and the
  * file offset of its packet.  Call until false. */
 bool cli_container_time(uint64_t off, uint64_t *ts, uint64_t *file_off);
+/* Whether the current source has any such timestamp (decode then feeds
+ * its outputs an instruction at a time: a timestamp may fall inside a
+ * block of the pull API). */
+bool cli_container_timed(void);
 
 #endif

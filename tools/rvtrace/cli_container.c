@@ -489,6 +489,15 @@ bool cli_container_time(uint64_t off, uint64_t *ts, uint64_t *file_off)
     return rvt_unwrapped_time(opt.u, opt.cur, &opt.next_ts, off, ts, file_off);
 }
 
+bool cli_container_timed(void)
+{
+    const lane *l = opt.cur < opt.nlanes ? &opt.lanes[opt.cur] : NULL;
+    for (size_t i = 0; l && i < l->nmap; i++)
+        if (l->map[i].has_ts)
+            return true;
+    return false;
+}
+
 bool cli_container_damaged(void)
 {
     return opt.damaged;

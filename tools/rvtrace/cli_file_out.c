@@ -81,11 +81,12 @@ int cli_file_outs_run(cli_file_outs *fo, const rvt_flow_event *ev)
     return CLI_OK;
 }
 
-void cli_file_outs_block(cli_file_outs *fo, const struct rvt_block *b)
+int cli_file_outs_block(cli_file_outs *fo, const struct rvt_block *b)
 {
     for (size_t k = 0; k < fo->n; k++)
-        if (fo->out[k])
-            rvt_out_block(fo->out[k], b);
+        if (fo->out[k] && rvt_out_block(fo->out[k], b) < 0)
+            return CLI_FAIL;
+    return CLI_OK;
 }
 
 int cli_file_outs_close(cli_file_outs *fo)

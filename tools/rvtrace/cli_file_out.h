@@ -39,8 +39,9 @@ void cli_file_outs_event(cli_file_outs *fo, const rvt_flow_event *ev);
 /* A block-mode instruction event to each (rvt_out_run): CLI_OK, or
  * CLI_FAIL when an output's image cannot walk it. */
 int cli_file_outs_run(cli_file_outs *fo, const rvt_flow_event *ev);
-/* A block (rvtrace/flow.h) to every output (rvt_out_block). */
-void cli_file_outs_block(cli_file_outs *fo, const struct rvt_block *b);
+/* A block (rvtrace/flow.h) to every output (rvt_out_block): CLI_OK, or
+ * CLI_FAIL when an output's image cannot walk it. */
+int cli_file_outs_block(cli_file_outs *fo, const struct rvt_block *b);
 /* Finish every writer and close its file: CLI_OK, or CLI_FAIL (printed)
  * when one could not be written. */
 int cli_file_outs_close(cli_file_outs *fo);

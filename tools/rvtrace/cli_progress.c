@@ -89,12 +89,16 @@ void cli_decode_progress_event(cli_decode_progress *d, const rvt_flow_event *ev)
     }
 }
 
+void cli_decode_progress_insns(cli_decode_progress *d, uint64_t n, uint64_t offset)
+{
+    d->insns += n;
+    decode_progress(d, d->insns - n, offset);
+}
+
 void cli_decode_progress_run(cli_decode_progress *d, const rvt_flow_event *ev)
 {
-    if (ev->kind == RVT_EV_INSN) {
-        d->insns += ev->aux;
-        decode_progress(d, d->insns - ev->aux, ev->offset);
-    }
+    if (ev->kind == RVT_EV_INSN)
+        cli_decode_progress_insns(d, ev->aux, ev->offset);
 }
 
 static int sp_put(void *ctx, const rvt_irec *recs, size_t n)

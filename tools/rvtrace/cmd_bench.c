@@ -25,7 +25,9 @@ const char cmd_bench_help[] =
     "  --decoders-only  the decoder rows alone (instruction-level and block\n"
     "                  decoders, best of 3 runs): printed, and replaced in FILE\n"
     "  --passes-only   the output-paths table alone (each writer fed by the\n"
-    "                  decoders over the long workload), on stdout\n"
+    "                  decoders a block at a time over the long workload, beside\n"
+    "                  the plain and the block decoder): printed, and replaced\n"
+    "                  in FILE\n"
     "  --wrapped-mib N  the wrapped sink buffer's size (default 1024 MiB)\n"
     "  --wrapped-only  only the wrapped sink buffer's decode, on stdout\n"
     "Run from the source tree, or give --programs and --out.\n";

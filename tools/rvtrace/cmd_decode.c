@@ -127,6 +127,15 @@ static void report(dec_ctx *c, const rvt_flow_event *ev)
     cli_diag((void *)c->path, ev->kind == RVT_EV_ERROR ? RVT_DIAG_ERROR : RVT_DIAG_WARN, ev->offset, msg);
 }
 
+/* A decoded block the outputs' image cannot walk: an error, decoding
+ * stops. */
+static int block_lacks_code(dec_ctx *c, uint64_t offset)
+{
+    cli_diag((void *)c->path, RVT_DIAG_ERROR, offset, "the program image lacks the code of a decoded block");
+    c->errors++;
+    return 1;
+}
+
 /* A block-mode instruction event (N-Trace RVT_NT_EVENTS_BLOCK: aux
  * instructions from pc): to every output as one block (rvt_out_run),
  * which their block entries count at once (issue 17). */
@@ -135,13 +144,20 @@ static int on_run(dec_ctx *c, const rvt_flow_event *ev)
     cli_decode_progress_run(&c->pr, ev);
     for (size_t i = 0; i < c->nout; i++)
         if (rvt_out_run(c->outs[i], ev) < 0)
-            goto bad;
-    if (cli_file_outs_run(c->files, ev) == CLI_OK)
-        return 0;
-bad:
-    cli_diag((void *)c->path, RVT_DIAG_ERROR, ev->offset, "the program image lacks the code of a decoded block");
-    c->errors++;
-    return 1;
+            return block_lacks_code(c, ev->offset);
+    return cli_file_outs_run(c->files, ev) == CLI_OK ? 0 : block_lacks_code(c, ev->offset);
+}
+
+/* A block of the pull API (E-Trace, rvt_proto_decoder_pump): to every
+ * output at once (rvt_out_block), as on_run does (issue 18). */
+static int on_block(void *ctx, const rvt_block *b)
+{
+    dec_ctx *c = ctx;
+    cli_decode_progress_insns(&c->pr, b->ninsn, b->offset);
+    for (size_t i = 0; i < c->nout; i++)
+        if (rvt_out_block(c->outs[i], b) < 0)
+            return block_lacks_code(c, b->offset);
+    return cli_file_outs_block(c->files, b) == CLI_OK ? 0 : block_lacks_code(c, b->offset);
 }
 
 static int deliver(dec_ctx *c, const rvt_flow_event *ev)
@@ -282,6 +298,25 @@ static int run_pieces(dec_ctx *c, const rvt_proto_cfg *cfg, int src, bool count)
     return decode_summary(c, cfg, &ds, src, count);
 }
 
+/* Whether the outputs can take the decoder's blocks (the pull API; the
+ * protocols without a run mode, E-Trace): not under --smc (each fence.i
+ * is looked at), keyed images (the outputs' image lacks their code) or
+ * encapsulation timestamps (one may fall between a block's
+ * instructions); else one event per instruction. */
+static bool pull_blocks(const dec_ctx *c)
+{
+    return !c->smc && !c->keyed && !cli_container_timed();
+}
+
+/* The decoder pulled to the end, its blocks and events to the outputs
+ * (on_block, on_event): the same output as the push decoder's one event
+ * per instruction, a call per block (issue 18). */
+static int pump(dec_ctx *c, rvt_proto_decoder *d, const uint8_t *buf, size_t len)
+{
+    int st = rvt_proto_decoder_set_input(d, buf, len);
+    return st < 0 ? st : rvt_proto_decoder_pump(d, on_event, on_block, c);
+}
+
 static int run_decoder(dec_ctx *c, const rvt_proto_cfg *cfg, int src, const uint8_t *buf,
                        size_t len, bool count)
 {
@@ -297,12 +332,14 @@ static int run_decoder(dec_ctx *c, const rvt_proto_cfg *cfg, int src, const uint
         return CLI_FAIL;
     }
     c->dec = d;
-    if (count && !c->nout && !c->smc && !c->files->n)
+    bool counting = count && !c->nout && !c->smc && !c->files->n;
+    if (counting)
         rvt_proto_decoder_set_events(d, RVT_PROTO_EVENTS_COUNT);   /* --smc needs each fence.i */
     else if (!c->smc && !c->keyed)          /* runs need img's lengths */
         c->runs = rvt_proto_decoder_set_events(d, RVT_PROTO_EVENTS_RUNS) == 0;
-    st = rvt_proto_decoder_run(d, buf, len);
-    if (st >= 0)
+    if (!counting && !c->runs && pull_blocks(c))
+        st = pump(c, d, buf, len);
+    else if ((st = rvt_proto_decoder_run(d, buf, len)) >= 0)
         st = rvt_proto_decoder_finish(d);
     cli_progress_done(&c->pr.p);
     rvt_proto_dec_stats ds;
