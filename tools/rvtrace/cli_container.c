@@ -491,11 +491,11 @@ bool cli_container_time(uint64_t off, uint64_t *ts, uint64_t *file_off)
 
 bool cli_container_timed(void)
 {
-    const lane *l = opt.cur < opt.nlanes ? &opt.lanes[opt.cur] : NULL;
-    for (size_t i = 0; l && i < l->nmap; i++)
-        if (l->map[i].has_ts)
-            return true;
-    return false;
+    /* any packet of the current source with a timestamp (2.1.1): the
+     * library's cursor walked over the whole stream finds the first */
+    size_t next = 0;
+    uint64_t ts, file_off;
+    return opt.u && rvt_unwrapped_time(opt.u, opt.cur, &next, UINT64_MAX, &ts, &file_off);
 }
 
 bool cli_container_damaged(void)
