@@ -5,6 +5,14 @@
 #include "rvtrace/status.h"
 #include "util/grow.h"
 
+/* Items the walk may put in the ring past what a one-at-a-time caller
+ * (next_block, next_insn, next_event) asked for before it stops: stopping
+ * and going on again costs about what a block does, so stopping after
+ * every block made that caller a tenth slower than a packet's queue
+ * (long.elf, E-Trace: 160 -> 147 M instr/s).  next_blocks stops right
+ * after its batch (the caller who cares for speed asks in batches). */
+#define PULL_AHEAD 32
+
 void rvt_flow_pull_init(rvt_flow_pull *p, const rvt_flow_rules *rules, rvt_flow_lookup_fn lookup,
                         void *lookup_ctx, rvt_flow_step_fn step, void *dec)
 {
@@ -43,7 +51,7 @@ void rvt_flow_pull_free(rvt_flow_pull *p)
  * pull full (rvt_flow_pull_full). */
 static rvt_flow_item *tail(rvt_flow_pull *p)
 {
-    if (p->n_out >= p->max_out)
+    if (p->n_out >= p->max_out && p->n + 1 >= p->ahead)
         p->full = true;
     if (p->n == p->cap) {
         size_t old = p->cap;
@@ -198,6 +206,7 @@ static void begin(rvt_flow_pull *p, rvt_block *out, size_t max)
     p->out = out;
     p->max_out = max;
     p->n_out = 0;
+    p->ahead = max > 1 ? 1 : PULL_AHEAD;
     while (p->n && p->n_out < max) {
         rvt_flow_item *item = pop(p);
         if (item->is_block)
@@ -279,11 +288,15 @@ int rvt_flow_pull_next_event(rvt_flow_pull *p, rvt_flow_event *out)
         return RVT_ERR_INVAL;
     if (p->it_left)
         return 0;       /* the block being walked comes first */
-    begin(p, NULL, 0);  /* anything at all is enough */
-    int st = run(p);
-    park(p);
-    if (st < 0)
-        return st;
+    if (p->err)
+        return p->err;
+    if (!p->n && !p->open) {
+        begin(p, NULL, 0);  /* anything at all is enough */
+        int st = run(p);
+        park(p);
+        if (st < 0)
+            return st;
+    }
     if (!p->n || p->q[p->head].is_block)
         return 0;       /* a block (or nothing) comes first */
     *out = pop(p)->u.ev;

@@ -6,10 +6,12 @@
  * next block -- waits in a small ring that the next call empties first.
  * A walk that can stop between two blocks (the E-Trace walk: its state
  * is in the decoder, src/etrace/decoder.c) asks rvt_flow_pull_full after
- * each block and stops there, so the ring holds no more than what lies
- * between two of its stops (a few items); a walk that cannot (N-Trace
- * today) leaves what one message produced in it, bounded by the walk
- * limit, not the stream's length.
+ * each block and stops there: right after a next_blocks batch, and for a
+ * caller taking one item at a time (next_block, next_insn, next_event)
+ * once PULL_AHEAD items wait (flow_pull.c: stopping per block cost more
+ * than the block).  A walk that cannot (N-Trace today) leaves what one
+ * message produced in the ring, bounded by the walk limit, not the
+ * stream's length.
  *
  * Internal header: include as "flow/flow_pull.h". */
 #ifndef RVT_FLOW_PULL_H
@@ -42,8 +44,9 @@ typedef struct rvt_flow_pull {
     void *dec;
     rvt_block *out;                /* the caller's array (next_blocks) */
     size_t n_out, max_out;         /* blocks in it, room for */
-    bool full;                     /* n_out == max_out and something came
+    bool full;                     /* n_out == max_out and `ahead` items came
                                       after: a walk that can stop, stops */
+    size_t ahead;
     bool direct;                   /* blk is out[n_out], not a ring slot */
     rvt_flow_item *q;              /* ring of cap items, n from head */
     size_t head, n, cap;

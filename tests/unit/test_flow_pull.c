@@ -2,9 +2,9 @@
  * the push adapter, through next_block, through next_blocks in batches
  * (issue #18), through next_insn and through next_block (each with
  * next_event between) gives the same instructions and events, and the
- * E-Trace walk stops after the block asked for (no queue of a packet's
- * blocks, issue #18: at most one instruction of a block not asked for is
- * walked ahead, 65 allowed), for
+ * E-Trace walk stops after the batch of blocks asked for (no queue of a
+ * packet's blocks, issue #18: at most one instruction of a block not
+ * asked for is walked ahead, 65 allowed), for
  * E-Trace and N-Trace over programs/ ELF files traced by the hart in process;
  * NULL arguments are refused; and the loss policy (src/flow/flow_state.h):
  * after a decode error nothing until one LOST right before the next sync,
@@ -100,8 +100,6 @@ typedef struct puller {
     int (*block)(void *d, rvt_block *b);
     int (*insn)(void *d, rvt_flow_insn *i);
     int (*event)(void *d, rvt_flow_event *e);
-    uint64_t (*retired)(void *d);   /* instructions the walk has retired
-                                       (NULL: not checked) */
 } puller;
 
 static int te_blk(void *d, rvt_block *b) { return rvt_te_decoder_next_block(d, b); }
@@ -124,8 +122,12 @@ static int nt_evt(void *d, rvt_flow_event *e) { return rvt_nt_decoder_next_event
 typedef struct batcher {
     void *d;
     int (*blocks)(void *d, rvt_block *b, size_t max);
+    uint64_t (*retired)(void *d);   /* instructions the walk has retired
+                                       (NULL: not checked) */
     rvt_block b[BATCH];
     int n, at;
+    uint64_t got, ahead;            /* instructions got; the most the walk
+                                       was ahead of them after a batch */
 } batcher;
 
 static int batch_blk(void *ctx, rvt_block *out)
@@ -135,6 +137,13 @@ static int batch_blk(void *ctx, rvt_block *out)
         t->n = t->blocks(t->d, t->b, BATCH);
         t->at = 0;
         CHECK(t->n <= BATCH);
+        for (int i = 0; i < t->n; i++)
+            t->got += t->b[i].ninsn;
+        if (t->retired && t->n > 0) {
+            uint64_t r = t->retired(t->d);
+            CHECK(r >= t->got);
+            t->ahead = r - t->got > t->ahead ? r - t->got : t->ahead;
+        }
         if (t->n <= 0)
             return t->n;
     }
@@ -164,7 +173,7 @@ static void pull_insns(puller *p, evs *out)
     }
 }
 
-/* How far the E-Trace walk may run past the blocks handed out: it stops
+/* How far the E-Trace walk may run past a next_blocks batch: it stops
  * after the first block the caller did not ask for is opened (one
  * instruction, or a straight run of the block cache: 32 at most), and
  * only a packet that fails at its end opens one more, at its sync
@@ -174,11 +183,9 @@ static void pull_insns(puller *p, evs *out)
 
 /* next_block with next_event drained before each, each block walked
  * through the image into its instructions: the push events again, in
- * order, with the events between blocks where they were; and, where
- * the decoder tells, the walk never far ahead of the blocks. */
-static void pull_blocks_events(puller *p, rvt_image *img, evs *out, const char *what)
+ * order, with the events between blocks where they were. */
+static void pull_blocks_events(puller *p, rvt_image *img, evs *out)
 {
-    uint64_t got = 0, ahead = 0;
     for (;;) {
         rvt_flow_event ev;
         int st;
@@ -190,12 +197,6 @@ static void pull_blocks_events(puller *p, rvt_image *img, evs *out, const char *
         CHECK(st >= 0);
         if (st <= 0)
             break;
-        got += b.ninsn;
-        if (p->retired) {
-            uint64_t r = p->retired(p->d);
-            CHECK(r >= got);
-            ahead = r - got > ahead ? r - got : ahead;
-        }
         uint64_t pc = b.start_pc;
         for (uint64_t j = 0; j < b.ninsn; j++) {
             rvt_flow_event ie = { .kind = RVT_EV_INSN, .pc = pc, .priv = b.priv, .src = b.src };
@@ -204,8 +205,6 @@ static void pull_blocks_events(puller *p, rvt_image *img, evs *out, const char *
             pc += i ? i->len : 0;
         }
     }
-    if (ahead > WALK_AHEAD_MAX)
-        TH_FAIL("%s: the walk ran %" PRIu64 " instructions ahead of next_block", what, ahead);
 }
 
 /* The push run's instructions and events against next_insn's. */
@@ -313,7 +312,7 @@ static void te_compare(const char *what, const void *cfg, rvt_image *img, const 
 
     d = rvt_te_decoder_new(a, img, NULL, NULL, &st);
     CHECK_EQ(rvt_te_decoder_set_input(d, s->b, s->n), 0);
-    puller p = { d, te_blk, te_ins, te_evt, NULL };
+    puller p = { d, te_blk, te_ins, te_evt };
     pull_insns(&p, &pulled);
     rvt_te_decoder_free(d);
     same_events(what, &push, &pulled);
@@ -327,18 +326,19 @@ static void te_compare(const char *what, const void *cfg, rvt_image *img, const 
     d = rvt_te_decoder_new(a, img, NULL, NULL, &st);
     CHECK_EQ(rvt_te_decoder_set_input(d, s->b, s->n), 0);
     p.d = d;
-    p.retired = te_retired;
     evs blocked = { 0 };
-    pull_blocks_events(&p, img, &blocked, what);
+    pull_blocks_events(&p, img, &blocked);
     same_events(what, &push, &blocked);
     free(blocked.e);
     rvt_te_decoder_free(d);
 
     d = rvt_te_decoder_new(a, img, NULL, NULL, &st);
     CHECK_EQ(rvt_te_decoder_set_input(d, s->b, s->n), 0);
-    batcher bt = { .d = d, .blocks = te_blks };
-    puller pb = { &bt, batch_blk, NULL, NULL, NULL };
+    batcher bt = { .d = d, .blocks = te_blks, .retired = te_retired };
+    puller pb = { &bt, batch_blk, NULL, NULL };
     same_blocks(what, &push, &pb, img);
+    if (bt.ahead > WALK_AHEAD_MAX)
+        TH_FAIL("%s: the walk ran %" PRIu64 " instructions ahead of next_blocks", what, bt.ahead);
     rvt_te_decoder_free(d);
     free(push.e);
     free(pulled.e);
@@ -361,7 +361,7 @@ static void nt_compare(const char *what, const void *cfg, rvt_image *img, const 
 
     d = rvt_nt_decoder_new(c, rvt_image_insn_cb, img, -1, NULL, NULL, &st);
     CHECK_EQ(rvt_nt_decoder_set_input(d, s->b, s->n), 0);
-    puller p = { d, nt_blk, nt_ins, nt_evt, NULL };
+    puller p = { d, nt_blk, nt_ins, nt_evt };
     pull_insns(&p, &pulled);
     rvt_nt_decoder_free(d);
     same_events(what, &push, &pulled);
@@ -376,7 +376,7 @@ static void nt_compare(const char *what, const void *cfg, rvt_image *img, const 
     CHECK_EQ(rvt_nt_decoder_set_input(d, s->b, s->n), 0);
     p.d = d;
     evs blocked = { 0 };
-    pull_blocks_events(&p, img, &blocked, what);
+    pull_blocks_events(&p, img, &blocked);
     same_events(what, &push, &blocked);
     free(blocked.e);
     rvt_nt_decoder_free(d);
@@ -384,7 +384,7 @@ static void nt_compare(const char *what, const void *cfg, rvt_image *img, const 
     d = rvt_nt_decoder_new(c, rvt_image_insn_cb, img, -1, NULL, NULL, &st);
     CHECK_EQ(rvt_nt_decoder_set_input(d, s->b, s->n), 0);
     batcher bt = { .d = d, .blocks = nt_blks };
-    puller pb = { &bt, batch_blk, NULL, NULL, NULL };
+    puller pb = { &bt, batch_blk, NULL, NULL };
     same_blocks(what, &push, &pb, img);
     rvt_nt_decoder_free(d);
     free(push.e);
