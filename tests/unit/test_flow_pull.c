@@ -154,17 +154,23 @@ static int batch_blk(void *ctx, rvt_block *out)
 static int te_blks(void *d, rvt_block *b, size_t max) { return rvt_te_decoder_next_blocks(d, b, max); }
 static int nt_blks(void *d, rvt_block *b, size_t max) { return rvt_nt_decoder_next_blocks(d, b, max); }
 
+/* next_event until an instruction comes: the events before it. */
+static void drain_events(puller *p, evs *out)
+{
+    rvt_flow_event ev;
+    int st;
+    while ((st = p->event(p->d, &ev)) > 0)
+        evs_add(out, &ev);
+    CHECK(st == 0);
+}
+
 /* next_insn with next_event drained before each: the push events again. */
 static void pull_insns(puller *p, evs *out)
 {
     for (;;) {
-        rvt_flow_event ev;
-        int st;
-        while ((st = p->event(p->d, &ev)) > 0)
-            evs_add(out, &ev);
-        CHECK(st == 0);
+        drain_events(p, out);
         rvt_flow_insn in;
-        st = p->insn(p->d, &in);
+        int st = p->insn(p->d, &in);
         CHECK(st >= 0);
         if (st <= 0)
             break;
@@ -181,30 +187,39 @@ static void pull_insns(puller *p, evs *out)
  * and more with branch prediction) ran ahead into a queue. */
 #define WALK_AHEAD_MAX (2 * 32 + 1)
 
+/* A block's instructions, walked through the image, as RVT_EV_INSNs. */
+static void add_block_insns(evs *out, const rvt_block *b, rvt_image *img)
+{
+    uint64_t pc = b->start_pc;
+    for (uint64_t j = 0; j < b->ninsn; j++) {
+        rvt_flow_event ie = { .kind = RVT_EV_INSN, .pc = pc, .priv = b->priv, .src = b->src };
+        evs_add(out, &ie);
+        const rvt_insn *i = rvt_image_insn(img, pc);
+        pc += i ? i->len : 0;
+    }
+}
+
 /* next_block with next_event drained before each, each block walked
  * through the image into its instructions: the push events again, in
  * order, with the events between blocks where they were. */
 static void pull_blocks_events(puller *p, rvt_image *img, evs *out)
 {
-    for (;;) {
-        rvt_flow_event ev;
-        int st;
-        while ((st = p->event(p->d, &ev)) > 0)
-            evs_add(out, &ev);
-        CHECK(st == 0);
-        rvt_block b;
-        st = p->block(p->d, &b);
-        CHECK(st >= 0);
-        if (st <= 0)
-            break;
-        uint64_t pc = b.start_pc;
-        for (uint64_t j = 0; j < b.ninsn; j++) {
-            rvt_flow_event ie = { .kind = RVT_EV_INSN, .pc = pc, .priv = b.priv, .src = b.src };
-            evs_add(out, &ie);
-            const rvt_insn *i = rvt_image_insn(img, pc);
-            pc += i ? i->len : 0;
-        }
-    }
+    rvt_block b;
+    int st;
+    for (drain_events(p, out); (st = p->block(p->d, &b)) > 0; drain_events(p, out))
+        add_block_insns(out, &b, img);
+    CHECK_EQ(st, 0);
+}
+
+static void same_events(const char *what, const evs *push, const evs *pull);
+
+/* pull_blocks_events against the push run. */
+static void same_blocks_events(const char *what, puller *p, rvt_image *img, const evs *push)
+{
+    evs blocked = { 0 };
+    pull_blocks_events(p, img, &blocked);
+    same_events(what, push, &blocked);
+    free(blocked.e);
 }
 
 /* The push run's instructions and events against next_insn's. */
@@ -326,10 +341,7 @@ static void te_compare(const char *what, const void *cfg, rvt_image *img, const 
     d = rvt_te_decoder_new(a, img, NULL, NULL, &st);
     CHECK_EQ(rvt_te_decoder_set_input(d, s->b, s->n), 0);
     p.d = d;
-    evs blocked = { 0 };
-    pull_blocks_events(&p, img, &blocked);
-    same_events(what, &push, &blocked);
-    free(blocked.e);
+    same_blocks_events(what, &p, img, &push);
     rvt_te_decoder_free(d);
 
     d = rvt_te_decoder_new(a, img, NULL, NULL, &st);
@@ -375,10 +387,7 @@ static void nt_compare(const char *what, const void *cfg, rvt_image *img, const 
     d = rvt_nt_decoder_new(c, rvt_image_insn_cb, img, -1, NULL, NULL, &st);
     CHECK_EQ(rvt_nt_decoder_set_input(d, s->b, s->n), 0);
     p.d = d;
-    evs blocked = { 0 };
-    pull_blocks_events(&p, img, &blocked);
-    same_events(what, &push, &blocked);
-    free(blocked.e);
+    same_blocks_events(what, &p, img, &push);
     rvt_nt_decoder_free(d);
 
     d = rvt_nt_decoder_new(c, rvt_image_insn_cb, img, -1, NULL, NULL, &st);
