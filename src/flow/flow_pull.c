@@ -256,6 +256,12 @@ int rvt_flow_pull_next_blocks(rvt_flow_pull *p, rvt_block *out, size_t max)
 }
 int rvt_flow_pull_next_block(rvt_flow_pull *p, rvt_block *out)
 {
+    /* a block waiting first in the ring (PULL_AHEAD): no walk to run */
+    if (p && out && !p->err && p->n && p->q[p->head].is_block) {
+        p->it_left = 0;
+        *out = pop(p)->u.blk;
+        return 1;
+    }
     return rvt_flow_pull_next_blocks(p, out, 1);
 }
 
