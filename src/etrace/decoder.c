@@ -22,8 +22,22 @@
  * 31 branches, and a loop needs a branch or an uninferable jump). */
 #define TE_FOLLOW_LIMIT (1u << 24)
 
+/* 11.1's instruction classes (src/flow/flow_insn.h). */
+#define TE_RULES (&rvt_flow_rules_etrace)
+
 /* Uninferable jumps whose target the decoder infers. */
 enum { TE_JUMP_NONE, TE_JUMP_SEQUENTIAL, TE_JUMP_RETURN };
+
+/* A walk (follow, resolve_inferred) stopped between two blocks because
+ * the pull API's caller has what it asked for (flow_pull.h): its state is
+ * in the decoder (pc, branch outcomes, return stack, struct te_walk), and
+ * the packet's processing goes on where it stopped (te_resume). */
+#define TE_WALK_PAUSED 2
+
+/* Where a paused packet goes on: the part of its processing after the
+ * walk that paused. */
+enum { TE_RESUME_NONE, TE_RESUME_F3, TE_RESUME_BRANCHES, TE_RESUME_RESOLVE_BRANCHES,
+       TE_RESUME_RESOLVE_SUPPORT };
 
 struct rvt_te_decoder {
     rvt_te_attrs a;
@@ -42,8 +56,10 @@ struct rvt_te_decoder {
     bool pfail;                 /* then one that failed its prediction */
     te_bpjtc t;                 /* predictor and jump target cache (3.2.6-7) */
     rvt_flow_stack ret;         /* implicit return (3.2.5) */
-    struct te_walk {            /* cycle check of a walk (Brent) */
-        uint64_t pc, last_pc, pending;
+    struct te_walk {            /* the walk to a reported address */
+        uint64_t address;       /* where it goes */
+        uint64_t n;             /* instructions followed (TE_FOLLOW_LIMIT) */
+        uint64_t pc, last_pc, pending;  /* cycle check (Brent) */
         rvt_flow_stack ret;
         uint64_t power, lam;
     } walk;
@@ -54,6 +70,8 @@ struct rvt_te_decoder {
     uint16_t source;            /* rvt_te_decoder_set_source: its events' src */
     uint64_t offset;
     const rvt_te_pkt *pkt;
+    rvt_te_pkt cur;             /* the packet read last (input_step) */
+    uint8_t resume;             /* TE_RESUME_*: cur's walk paused */
     rvt_te_flags flags;
     int stop;                   /* nonzero value returned by the callback */
     bool ended;                 /* RVT_EV_END sent */
@@ -100,6 +118,25 @@ static inline void retire(rvt_te_decoder *d, uint64_t pc)
         else
             deliver(d, &ev);
     }
+}
+
+/* retire() of next_pc's d->pc, after the instruction i at `from`: the
+ * pull core is told how the walk got there (rvt_flow_pull_transfer,
+ * rvt_flow_pull_run_on), so that it need not look the instruction up. */
+static inline void retire_after(rvt_te_decoder *d, const rvt_insn *i, uint64_t from)
+{
+    if (!d->pulled) {
+        retire(d, d->pc);
+        return;
+    }
+    d->stats.instructions++;
+    rvt_flow_event at = { .kind = RVT_EV_INSN, .priv = d->priv, .src = d->source,
+                          .offset = d->offset };
+    if (rvt_flow_is_plain(i))
+        rvt_flow_pull_run_on(&d->pull, &at, from, d->pc, 1, d->pc, NULL);
+    else
+        rvt_flow_pull_transfer(&d->pull, rvt_flow_block_end(i, TE_RULES, d->pc == from + i->len),
+                               &at, d->pc);
 }
 
 static inline bool synced(const rvt_te_decoder *d) { return rvt_flow_synced(&d->sync); }
@@ -258,9 +295,7 @@ void rvt_te_decoder_free(rvt_te_decoder *d)
     free(d);
 }
 
-/* ---- instruction classes: 11.1's, src/flow/flow_insn.h ---- */
-
-#define TE_RULES (&rvt_flow_rules_etrace)
+/* ---- instruction classes: 11.1's, src/flow/flow_insn.h (TE_RULES) ---- */
 
 static inline const rvt_insn *insn_at(rvt_te_decoder *d, uint64_t pc)
 {
@@ -402,11 +437,11 @@ static int next_pc_jump(rvt_te_decoder *d, const rvt_insn *i, uint64_t this_pc, 
     return stop;
 }
 
-/* next_pc of 11.1: returns 1 when it stopped at an uninferable jump to
- * `address`, 0 otherwise, negative on error. */
-static int next_pc(rvt_te_decoder *d, uint64_t address)
+/* next_pc of 11.1 from the instruction i at d->pc (NULL: no code):
+ * returns 1 when it stopped at an uninferable jump to `address`, 0
+ * otherwise, negative on error. */
+static int next_pc(rvt_te_decoder *d, const rvt_insn *i, uint64_t address)
 {
-    const rvt_insn *i = insn_at(d, d->pc);
     if (!i || i->op == RVT_OP_ILLEGAL)
         return fail(d, RVT_ERR_NOCODE, "no instruction at the traced address");
     uint64_t this_pc = d->pc;
@@ -430,14 +465,27 @@ static int next_pc(rvt_te_decoder *d, uint64_t address)
             return stop;
     }
     d->last_pc = this_pc;
-    retire(d, d->pc);
+    retire_after(d, i, this_pc);
     return stop;
 }
 
-static bool pc_is_branch(rvt_te_decoder *d)
+/* The walk stands at the start of block b (rvt_iblk_block at d->pc):
+ * the instruction there, from the block when it is the block's only
+ * one (a control transfer, or no code: NULL), else (a plain
+ * instruction) looked up. */
+static const rvt_insn *block_first(rvt_te_decoder *d, const rvt_iblock *b)
 {
-    const rvt_insn *i = insn_at(d, d->pc);
-    return i && rvt_flow_is_branch(i);
+    if (b->n <= 1)
+        return b->n ? b->last : NULL;
+    return insn_at(d, d->pc);
+}
+
+/* Is the first instruction of block b a branch?  Only a block's last
+ * instruction can be one (isa/insn_blocks.h), so a block of one: the
+ * block tells, with no instruction lookup. */
+static unsigned block_starts_branch(const rvt_iblock *b)
+{
+    return b->n == 1 && rvt_flow_is_branch(b->last);
 }
 
 /* May the reported address, just reached with every branch processed,
@@ -476,8 +524,10 @@ static bool may_be_inferred(rvt_te_decoder *d, const rvt_te_pkt *p)
  * the sampled state (whether a run is taken whole depends on pc, the
  * outcomes left and the fixed address), so a repeat is still an endless
  * loop, and every loop has a control transfer, so it is still found. */
-static void walk_start(rvt_te_decoder *d)
+static void walk_start(rvt_te_decoder *d, uint64_t address)
 {
+    d->walk.address = address;
+    d->walk.n = 0;
     d->walk.power = 1;
     d->walk.lam = 0;
     d->walk.pc = UINT64_MAX;
@@ -509,11 +559,16 @@ static bool walk_loops(rvt_te_decoder *d)
  * block is taken whole unless outcomes are used up and the address lies
  * inside it.  At most `budget` instructions.  Returns how many were
  * retired (fewer if an event callback asked to stop), 0 to go one
- * instruction at a time. */
-static uint64_t straight(rvt_te_decoder *d, uint64_t address, uint64_t budget)
+ * instruction at a time.  *next: the instruction the walk then stands on
+ * when it transfers control (so it is a block of its own, which
+ * straight would not take: next_pc goes on from it with no lookup),
+ * else NULL.
+ * b is the block at d->pc. */
+static uint64_t straight(rvt_te_decoder *d, const rvt_iblock *b, uint64_t address, uint64_t budget,
+                         const rvt_insn **next)
 {
+    *next = NULL;
     uint64_t pc = d->pc;
-    const rvt_iblock *b = rvt_iblk_block(&d->bc, pc);
     if (b->n < 2 || b->n - 1 > budget)
         return 0;
     uint64_t end = rvt_iblk_last_pc(&d->bc, b, pc);
@@ -526,11 +581,13 @@ static uint64_t straight(rvt_te_decoder *d, uint64_t address, uint64_t budget)
             /* the run in one go: positions 1..k of the block */
             rvt_flow_event at = { .kind = RVT_EV_INSN, .priv = d->priv, .src = d->source,
                                   .offset = d->offset };
-            rvt_flow_pull_run(&d->pull, &at, pc + 2 + 2 * (b->lens & 1u), k, end, b->last);
+            rvt_flow_pull_run_on(&d->pull, &at, pc, pc + 2 + 2 * (b->lens & 1u), k, end, b->last);
         }
         d->stats.instructions += k;
         d->last_pc = end - b->prev->len;
         d->pc = end;
+        if (!rvt_flow_is_plain(b->last))
+            *next = b->last;
         return k;
     }
     for (uint32_t j = 0; j < k; j++) {
@@ -546,10 +603,11 @@ static uint64_t straight(rvt_te_decoder *d, uint64_t address, uint64_t budget)
 
 /* The checks of follow_execution_path (11.1) after each instruction: 1
  * when the walk ends here, 0 to go on, negative on error.  st is
- * next_pc's: 1 after an uninferable discontinuity. */
-static int arrived(rvt_te_decoder *d, uint64_t address, const rvt_te_pkt *p, int st)
+ * next_pc's: 1 after an uninferable discontinuity; here: 1 when the
+ * instruction at d->pc is a branch. */
+static int arrived(rvt_te_decoder *d, uint64_t address, const rvt_te_pkt *p, int st,
+                   unsigned here)
 {
-    unsigned here = pc_is_branch(d) ? 1 : 0;
     uint64_t left = pending(d);
     if (left == 1 && here && d->stop_at_last_branch) {
         d->stop_at_last_branch = false;
@@ -575,22 +633,48 @@ static int arrived(rvt_te_decoder *d, uint64_t address, const rvt_te_pkt *p, int
     return 0;
 }
 
-/* follow_execution_path of 11.1, a straight-line block at a time. */
-static int follow(rvt_te_decoder *d, uint64_t address, const rvt_te_pkt *p)
+/* The pull API's caller has its blocks and more has come: the walk
+ * stops here, between two blocks, to go on at the next call (never in
+ * the push API: the pull core stays zeroed). */
+static inline bool paused(const rvt_te_decoder *d)
 {
-    walk_start(d);
-    for (uint64_t n = 0; n < TE_FOLLOW_LIMIT && !d->stop;) {
-        uint64_t k = straight(d, address, TE_FOLLOW_LIMIT - n);
+    return rvt_flow_pull_full(&d->pull);
+}
+
+/* follow_execution_path of 11.1 to d->walk.address (walk_start), a
+ * straight-line block at a time: 0 there, TE_WALK_PAUSED, or negative. */
+static int follow(rvt_te_decoder *d, const rvt_te_pkt *p)
+{
+    uint64_t address = d->walk.address;
+    /* Where the walk stands, looked up once a step (issue #18): the
+     * control transfer a run ended on (at), else the block at d->pc (b);
+     * straight, next_pc and arrived share it. */
+    const rvt_insn *at = NULL;
+    const rvt_iblock *b = rvt_iblk_block(&d->bc, d->pc);
+    for (uint64_t n = d->walk.n; n < TE_FOLLOW_LIMIT && !d->stop;) {
+        if (paused(d)) {
+            d->walk.n = n;
+            return TE_WALK_PAUSED;
+        }
+        uint64_t k = at ? 0 : straight(d, b, address, TE_FOLLOW_LIMIT - n, &at);
         int st = 0;
         if (k) {
             n += k;
         } else {
             n++;
-            st = next_pc(d, address);
+            st = next_pc(d, at ? at : block_first(d, b), address);
+            at = NULL;
             if (st < 0)
                 return st;
         }
-        int r = arrived(d, address, p, st);
+        unsigned here;
+        if (at) {
+            here = rvt_flow_is_branch(at);
+        } else {
+            b = rvt_iblk_block(&d->bc, d->pc);
+            here = block_starts_branch(b);
+        }
+        int r = arrived(d, address, p, st, here);
         if (r)
             return r < 0 ? r : 0;
         if (!k && walk_loops(d))
@@ -599,6 +683,32 @@ static int follow(rvt_te_decoder *d, uint64_t address, const rvt_te_pkt *p)
     if (d->stop)
         return 0;
     return fail(d, RVT_ERR_MISMATCH, "reported address never reached");
+}
+
+/* resolve_inferred's walk (resumed there after a pause): to the next
+ * uninferable discontinuity, whose target is the same address. */
+static int resolve_walk(rvt_te_decoder *d)
+{
+    uint64_t previous = d->walk.address;
+    for (uint64_t n = d->walk.n; n < TE_FOLLOW_LIMIT && !d->stop;) {
+        if (paused(d)) {
+            d->walk.n = n;
+            return TE_WALK_PAUSED;
+        }
+        const rvt_insn *at;
+        uint64_t k = straight(d, rvt_iblk_block(&d->bc, d->pc), previous, TE_FOLLOW_LIMIT - n, &at);
+        n += k ? k : 1;
+        if (k)
+            continue;
+        int st = next_pc(d, insn_at(d, d->pc), previous);
+        if (st)
+            return st < 0 ? st : 0;
+        if (walk_loops(d))
+            return fail(d, RVT_ERR_MISMATCH, "no uninferable jump back to the reported address");
+    }
+    if (d->stop)
+        return 0;
+    return fail(d, RVT_ERR_MISMATCH, "reported address never reached again");
 }
 
 /* 11.1 inferred_address: the decoder stopped at the reported address
@@ -612,23 +722,16 @@ static int follow(rvt_te_decoder *d, uint64_t address, const rvt_te_pkt *p)
  * the stop required every branch of the previous packet to be processed. */
 static int resolve_inferred(rvt_te_decoder *d)
 {
-    uint64_t previous = d->pc;
     d->sync.state = RVT_FLOW_DECODE;
-    walk_start(d);
-    for (uint64_t n = 0; n < TE_FOLLOW_LIMIT && !d->stop;) {
-        uint64_t k = straight(d, previous, TE_FOLLOW_LIMIT - n);
-        n += k ? k : 1;
-        if (k)
-            continue;
-        int st = next_pc(d, previous);
-        if (st)
-            return st < 0 ? st : 0;
-        if (walk_loops(d))
-            return fail(d, RVT_ERR_MISMATCH, "no uninferable jump back to the reported address");
-    }
-    if (d->stop)
-        return 0;
-    return fail(d, RVT_ERR_MISMATCH, "reported address never reached again");
+    walk_start(d, d->pc);
+    return resolve_walk(d);
+}
+
+/* The packet's processing stops after a paused walk (te_resume). */
+static int pause(rvt_te_decoder *d, uint8_t resume)
+{
+    d->resume = resume;
+    return 0;
 }
 
 /* The support packet's options select the modes (6.5); the predictor and
@@ -657,6 +760,8 @@ static const char *qual_reason(unsigned q)
                                       : "qualification ended (qual_status ended_rep)";
 }
 
+static int support_resolved(rvt_te_decoder *d, const rvt_te_pkt *p, int st);
+
 static int process_support(rvt_te_decoder *d, const rvt_te_pkt *p)
 {
     int st = set_options(d, p->options);
@@ -666,6 +771,15 @@ static int process_support(rvt_te_decoder *d, const rvt_te_pkt *p)
         return st;
     if (p->qual_status == RVT_TE_QUAL_ENDED_UPD && d->sync.state == RVT_FLOW_RESOLVE)
         st = resolve_inferred(d);
+    return support_resolved(d, p, st);
+}
+
+/* A support packet that ends or loses the trace, after the walk an
+ * ended_upd takes (resolve_inferred). */
+static int support_resolved(rvt_te_decoder *d, const rvt_te_pkt *p, int st)
+{
+    if (st == TE_WALK_PAUSED)
+        return pause(d, TE_RESUME_RESOLVE_SUPPORT);
     if (p->qual_status == RVT_TE_QUAL_TRACE_LOST) {
         /* reported where the trace resumes, as every loss */
         rvt_flow_lose(&d->sync, "encoder reports trace lost (qual_status trace_lost); "
@@ -762,43 +876,11 @@ static void f3_stamps(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t at, bool 
     time_event(d, p, at);
 }
 
-static int process_f3(rvt_te_decoder *d, const rvt_te_pkt *p)
+/* A format 3 synchronises at d->address: the decoder restarts there
+ * (resync) or, having walked there, resets what 3.2.5-3.2.7 reset. */
+static int f3_end(rvt_te_decoder *d, const rvt_te_pkt *p, int st, bool resync)
 {
-    if (p->subformat == 2)
-        return te_space(d, p), f3_stamps(d, p, d->pc, true), 0;
-    if (d->sync.state == RVT_FLOW_RESOLVE)
-        d->sync.state = RVT_FLOW_DECODE;
-    uint64_t address = p->address << d->a.iaddress_lsb;
-    if (p->subformat == 1 && d->a.version == RVT_TE_V20 && !p->thaddr) {
-        /* 2.0 thaddr 0 (table 6.3): the address is the EPC of an exception
-         * taken by the target of the last uninferable discontinuity, which
-         * did not retire (the decoder stands at that jump); a format 3
-         * with the handler address follows. */
-        trap_event(d, p, address);
-        rvt_flow_stop(&d->sync);
-        return 0;
-    }
-    if (p->subformat == 1 && handler_address(d, p, &address) < 0)
-        return 0;
-    d->address = address;
-    int st = 0;
-    bool resync = p->subformat == 1 || !synced(d);
-    if (!resync) {
-        st = settle(d);
-        if (st >= 0) {
-            sync_branch(d, p, address);
-            st = follow(d, address, p);
-        }
-        /* A sync the trace so far contradicts (fail() said so) is still
-         * a full address: restart there rather than at the walk's end. */
-        resync = st < 0 || !synced(d);
-        if (!resync && p->privilege != d->priv) {
-            d->priv = p->privilege;
-            event(d, RVT_EV_PRIV, address, p->privilege, 0, NULL);
-        }
-        if (!resync)
-            f3_stamps(d, p, address, false);
-    }
+    uint64_t address = d->address;
     te_space(d, p);    /* the walk to address was in the old space */
     if (resync) {
         d->branches = 0;
@@ -832,6 +914,53 @@ static int process_f3(rvt_te_decoder *d, const rvt_te_pkt *p)
     return st;
 }
 
+/* A format 3 after the walk to its address (follow's status st). */
+static int f3_walked(rvt_te_decoder *d, const rvt_te_pkt *p, int st)
+{
+    if (st == TE_WALK_PAUSED)
+        return pause(d, TE_RESUME_F3);
+    /* A sync the trace so far contradicts (fail() said so) is still
+     * a full address: restart there rather than at the walk's end. */
+    bool resync = st < 0 || !synced(d);
+    if (!resync && p->privilege != d->priv) {
+        d->priv = p->privilege;
+        event(d, RVT_EV_PRIV, d->address, p->privilege, 0, NULL);
+    }
+    if (!resync)
+        f3_stamps(d, p, d->address, false);
+    return f3_end(d, p, st, resync);
+}
+
+static int process_f3(rvt_te_decoder *d, const rvt_te_pkt *p)
+{
+    if (p->subformat == 2)
+        return te_space(d, p), f3_stamps(d, p, d->pc, true), 0;
+    if (d->sync.state == RVT_FLOW_RESOLVE)
+        d->sync.state = RVT_FLOW_DECODE;
+    uint64_t address = p->address << d->a.iaddress_lsb;
+    if (p->subformat == 1 && d->a.version == RVT_TE_V20 && !p->thaddr) {
+        /* 2.0 thaddr 0 (table 6.3): the address is the EPC of an exception
+         * taken by the target of the last uninferable discontinuity, which
+         * did not retire (the decoder stands at that jump); a format 3
+         * with the handler address follows. */
+        trap_event(d, p, address);
+        rvt_flow_stop(&d->sync);
+        return 0;
+    }
+    if (p->subformat == 1 && handler_address(d, p, &address) < 0)
+        return 0;
+    d->address = address;
+    if (p->subformat == 1 || !synced(d))
+        return f3_end(d, p, 0, true);
+    int st = settle(d);
+    if (st >= 0) {
+        sync_branch(d, p, address);
+        walk_start(d, address);
+        st = follow(d, p);
+    }
+    return f3_walked(d, p, st);
+}
+
 /* The address a format 0/1/2 packet reports (6.6.1): differential, full,
  * or the jump target cache entry (6.8, table 6.10). */
 static int packet_address(rvt_te_decoder *d, const rvt_te_pkt *p)
@@ -857,12 +986,29 @@ static void add_map(rvt_te_decoder *d, const rvt_te_pkt *p)
     d->branches += n;
 }
 
-/* Formats 0, 1 and 2 (tables 6.5-6.11). */
-static int process_branches(rvt_te_decoder *d, const rvt_te_pkt *p)
+/* A format 0/1/2 after its walk (follow's status st). */
+static int branches_walked(rvt_te_decoder *d, int st)
 {
-    if (d->sync.state == RVT_FLOW_RESOLVE && resolve_inferred(d) < 0)
-        return 0;
-    if (settle(d) < 0)
+    if (st == TE_WALK_PAUSED)
+        return pause(d, TE_RESUME_BRANCHES);
+    /* 6.6.1, 6.6.2 case 4 (1st execution): notify != address[MSB] says the
+     * encoder reported this instruction because trigger[2] asked for it
+     * (4.2.4); the walk stands on it and its RVT_EV_INSN is out.  A
+     * notification the packet of an uninferable discontinuity or a format 3
+     * carries (case 4, subsequent executions: notify == address[MSB]) looks
+     * like any other report and is not shown (docs/conformance-etrace.md). */
+    if (st >= 0 && d->flags.notify && synced(d) && !d->stop)
+        event(d, RVT_EV_NOTIFY, d->pc, 0, 0, NULL);
+    return st;
+}
+
+/* Formats 0, 1 and 2 (tables 6.5-6.11), once an open inferred_address
+ * is resolved (resolve_inferred's status st). */
+static int branches_resolved(rvt_te_decoder *d, const rvt_te_pkt *p, int st)
+{
+    if (st == TE_WALK_PAUSED)
+        return pause(d, TE_RESUME_RESOLVE_BRANCHES);
+    if (st < 0 || settle(d) < 0)
         return 0;
     bool counted = p->format == 0 && p->subformat == 0;
     if (counted && !d->t.bp)
@@ -882,16 +1028,15 @@ static int process_branches(rvt_te_decoder *d, const rvt_te_pkt *p)
     } else if (p->format == 1 || (p->format == 0 && p->branches)) {
         add_map(d, p);
     }
-    int st = follow(d, d->address, p);
-    /* 6.6.1, 6.6.2 case 4 (1st execution): notify != address[MSB] says the
-     * encoder reported this instruction because trigger[2] asked for it
-     * (4.2.4); the walk stands on it and its RVT_EV_INSN is out.  A
-     * notification the packet of an uninferable discontinuity or a format 3
-     * carries (case 4, subsequent executions: notify == address[MSB]) looks
-     * like any other report and is not shown (docs/conformance-etrace.md). */
-    if (st >= 0 && d->flags.notify && synced(d) && !d->stop)
-        event(d, RVT_EV_NOTIFY, d->pc, 0, 0, NULL);
-    return st;
+    walk_start(d, d->address);
+    return branches_walked(d, follow(d, p));
+}
+
+/* Formats 0, 1 and 2 (tables 6.5-6.11). */
+static int process_branches(rvt_te_decoder *d, const rvt_te_pkt *p)
+{
+    int st = d->sync.state == RVT_FLOW_RESOLVE ? resolve_inferred(d) : 0;
+    return branches_resolved(d, p, st);
 }
 
 int rvt_te_decoder_packet(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t offset)
@@ -910,8 +1055,29 @@ int rvt_te_decoder_packet(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t offse
         process_branches(d, p);
     else
         skip(d);
-    d->pkt = NULL;
+    if (!d->resume)
+        d->pkt = NULL;
     return d->stop;
+}
+
+/* Go on with the packet whose walk paused (TE_WALK_PAUSED): the walk
+ * from where it stopped, then the rest of the packet's processing. */
+static void te_resume(rvt_te_decoder *d)
+{
+    const rvt_te_pkt *p = &d->cur;
+    uint8_t r = d->resume;
+    d->resume = TE_RESUME_NONE;
+    d->pkt = p;
+    if (r == TE_RESUME_F3)
+        f3_walked(d, p, follow(d, p));
+    else if (r == TE_RESUME_BRANCHES)
+        branches_walked(d, follow(d, p));
+    else if (r == TE_RESUME_RESOLVE_BRANCHES)
+        branches_resolved(d, p, resolve_walk(d));
+    else
+        support_resolved(d, p, resolve_walk(d));
+    if (!d->resume)
+        d->pkt = NULL;
 }
 
 /* The input the decoder reads packets from (run, set_input). */
@@ -929,10 +1095,17 @@ static void input_start(rvt_te_decoder *d, const uint8_t *buf, size_t len)
 }
 
 /* Decode the next packet of the input: 1 done, 0 none left. */
+/* After a packet's processing (paused or not, the reader has moved on). */
+static void packet_done(rvt_te_decoder *d)
+{
+    d->complete_end = d->rd.pos;
+    /* The reader parses with the options of the latest support packet. */
+    d->rd.attrs = &d->a;
+}
+
 static int input_step(rvt_te_decoder *d)
 {
-    rvt_te_pkt p;
-    int st = rvt_te_reader_next(&d->rd, &p, &d->rd_off);
+    int st = rvt_te_reader_next(&d->rd, &d->cur, &d->rd_off);
     if (st == 0)
         return 0;
     if (st < 0) {
@@ -942,10 +1115,9 @@ static int input_step(rvt_te_decoder *d)
         fail(d, st, d->rd_truncated ? "truncated packet" : "corrupt packet");
         return 1;
     }
-    rvt_te_decoder_packet(d, &p, d->rd_off);
-    d->complete_end = d->rd.pos;
-    /* The reader parses with the options of the latest support packet. */
-    d->rd.attrs = &d->a;
+    rvt_te_decoder_packet(d, &d->cur, d->rd_off);
+    if (!d->resume)
+        packet_done(d);
     return 1;
 }
 
@@ -997,10 +1169,17 @@ int rvt_te_decoder_run_transport(rvt_te_decoder *d, rvt_transport *tp)
 
 static const rvt_insn *pull_lookup(void *dec, uint64_t pc) { return insn_at(dec, pc); }
 
-/* One packet into the pull queue; at the end of the input, the end. */
+/* One packet, or the rest of a paused one, to the pull core; at the end
+ * of the input, the end. */
 static int pull_step(void *dec)
 {
     rvt_te_decoder *d = dec;
+    if (d->resume) {
+        te_resume(d);
+        if (!d->resume)
+            packet_done(d);
+        return 1;
+    }
     if (input_step(d))
         return 1;
     input_end(d);

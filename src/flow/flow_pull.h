@@ -1,10 +1,17 @@
 /* The pull core both flow decoders share (include/rvtrace/flow.h): the
- * decoder's walk runs one packet (E-Trace) or message (N-Trace) at a time
- * into this collector, which turns its rvt_flow_events into blocks and
- * keeps them, in order with the other events, in a queue that
- * next_block / next_insn / next_event empty.  The queue holds what one
- * packet or message produced: a block per control transfer, bounded by
- * the decoder's walk limit, not the stream's length.
+ * decoder's walk sends its rvt_flow_events and straight-line runs to this
+ * collector, which turns them into blocks.  During next_blocks a block is
+ * built straight in the caller's array (no copy, no queue); what comes
+ * after the caller's last wanted block -- the events that follow it, the
+ * next block -- waits in a small ring that the next call empties first.
+ * A walk that can stop between two blocks (the E-Trace walk: its state
+ * is in the decoder, src/etrace/decoder.c) asks rvt_flow_pull_full after
+ * each block and stops there: right after a next_blocks batch, and for a
+ * caller taking one item at a time (next_block, next_insn, next_event)
+ * once PULL_AHEAD items wait (flow_pull.c: stopping per block cost more
+ * than the block).  A walk that cannot (N-Trace today) leaves what one
+ * message produced in the ring, bounded by the walk limit, not the
+ * stream's length.
  *
  * Internal header: include as "flow/flow_pull.h". */
 #ifndef RVT_FLOW_PULL_H
@@ -15,8 +22,9 @@
 #include "rvtrace/flow.h"
 #include "flow/flow_insn.h"
 
-/* Feed the decoder one more packet/message: > 0 fed, 0 input used up (the
- * decoder has sent RVT_EV_END), < 0 an error. */
+/* Feed the decoder one more packet/message, or go on with the one it
+ * stopped in (rvt_flow_pull_full): > 0 fed, 0 input used up (the decoder
+ * has sent RVT_EV_END), < 0 an error. */
 typedef int (*rvt_flow_step_fn)(void *dec);
 typedef const rvt_insn *(*rvt_flow_lookup_fn)(void *ctx, uint64_t pc);
 
@@ -34,10 +42,17 @@ typedef struct rvt_flow_pull {
     void *lookup_ctx;
     rvt_flow_step_fn step;
     void *dec;
+    rvt_block *out;                /* the caller's array (next_blocks) */
+    size_t n_out, max_out;         /* blocks in it, room for */
+    bool full;                     /* n_out == max_out and `ahead` items came
+                                      after: a walk that can stop, stops */
+    size_t ahead;
+    bool direct;                   /* blk is out[n_out], not a ring slot */
     rvt_flow_item *q;              /* ring of cap items, n from head */
     size_t head, n, cap;
     bool open;                     /* blk is being built */
-    rvt_block *blk;                /* the open block, in the ring's tail slot */
+    rvt_block *blk;                /* the open block: out[n_out] or the
+                                      ring's tail slot */
     const rvt_insn *last;          /* blk's last instruction (NULL: unknown) */
     uint64_t context;
     bool done;                     /* the step function said: no more input */
@@ -66,6 +81,13 @@ static inline void rvt_flow_pull_run(rvt_flow_pull *p, const rvt_flow_event *at,
  * one, if any, ends before it). */
 void rvt_flow_pull_run_new(rvt_flow_pull *p, const rvt_flow_event *at, uint64_t pc, uint64_t n,
                            uint64_t end_pc, const rvt_insn *last);
+/* The caller has what it asked for and more has come after it: a walk
+ * that can stop between blocks stops here (its step returns, to go on
+ * at the next call) rather than fill the ring. */
+static inline bool rvt_flow_pull_full(const rvt_flow_pull *p)
+{
+    return p->full;
+}
 int rvt_flow_pull_next_block(rvt_flow_pull *p, rvt_block *out);
 /* Up to max (>= 1) blocks (rvt_te_decoder_next_blocks): the number got,
  * 0 at the end of the input, or a negative status (one after some blocks
@@ -73,6 +95,40 @@ int rvt_flow_pull_next_block(rvt_flow_pull *p, rvt_block *out);
 int rvt_flow_pull_next_blocks(rvt_flow_pull *p, rvt_block *out, size_t max);
 int rvt_flow_pull_next_insn(rvt_flow_pull *p, rvt_flow_insn *out);
 int rvt_flow_pull_next_event(rvt_flow_pull *p, rvt_flow_event *out);
+
+/* A walk that knows what it did (E-Trace next_pc, straight) tells the
+ * collector so, and the collector asks no instruction (issue #18):
+ * - the control transfer of the open block's last instruction to pc, for
+ *   the reason end (rvt_flow_block_end): the block ends, and the
+ *   instruction at pc opens the next (`at` gives its offset, priv, src);
+ * - n instructions from pc to end_pc (each but the last plain, last the
+ *   one at end_pc) retired right after the one at `from`, which is plain,
+ *   with no event since: the open block goes on if it ends at `from`. */
+static inline void rvt_flow_pull_transfer(rvt_flow_pull *p, rvt_block_end end,
+                                          const rvt_flow_event *at, uint64_t pc);
+/* rvt_flow_pull_transfer's other cases (no open block, or no room for
+ * the next one in the caller's array). */
+void rvt_flow_pull_transfer_new(rvt_flow_pull *p, rvt_block_end end, const rvt_flow_event *at,
+                                uint64_t pc);
+static inline void rvt_flow_pull_run_on(rvt_flow_pull *p, const rvt_flow_event *at, uint64_t from,
+                                        uint64_t pc, uint64_t n, uint64_t end_pc,
+                                        const rvt_insn *last);
+
+/* Why a block whose last instruction is i ends, when the instruction
+ * retired next follows it in memory (sequential) or not. */
+static inline rvt_block_end rvt_flow_block_end(const rvt_insn *i, const rvt_flow_rules *r,
+                                               bool sequential)
+{
+    if (rvt_flow_is_branch(i))
+        return sequential ? RVT_BLK_BRANCH_NOT_TAKEN : RVT_BLK_BRANCH_TAKEN;
+    if (rvt_flow_is_return(i, r))
+        return RVT_BLK_RETURN;
+    if (rvt_flow_is_call(i, r))
+        return RVT_BLK_CALL;
+    if (i->jclass != RVT_JC_NONE)
+        return RVT_BLK_JUMP;
+    return RVT_BLK_DISCON;
+}
 
 /* The open block goes on with n more instructions, the last at end_pc. */
 static inline void rvt_flow_pull_extend(rvt_flow_pull *p, uint64_t n, uint64_t end_pc,
@@ -92,6 +148,36 @@ static inline void rvt_flow_pull_run(rvt_flow_pull *p, const rvt_flow_event *at,
 {
     if (p->open && p->last && rvt_flow_is_plain(p->last) && at->src == p->blk->src &&
         at->priv == p->blk->priv && pc == p->blk->end_pc + p->last->len)
+        rvt_flow_pull_extend(p, n, end_pc, last);
+    else
+        rvt_flow_pull_run_new(p, at, pc, n, end_pc, last);
+}
+
+/* Inline, as the walk's hot path: the block ends in the caller's array
+ * and the next is built in the slot after it (no ring events wait: an
+ * event would have closed the open block). */
+static inline void rvt_flow_pull_transfer(rvt_flow_pull *p, rvt_block_end end,
+                                          const rvt_flow_event *at, uint64_t pc)
+{
+    if (!p->open || !p->direct || p->n_out + 1 >= p->max_out) {
+        rvt_flow_pull_transfer_new(p, end, at, pc);
+        return;
+    }
+    rvt_block *b = p->blk;
+    b->end = (uint8_t)end;
+    b->next_pc = pc;
+    p->n_out++;
+    p->blk = ++b;
+    *b = (rvt_block){ .start_pc = pc, .end_pc = pc, .ninsn = 1, .context = p->context,
+                      .offset = at->offset, .priv = at->priv, .src = at->src };
+    p->last = NULL;
+}
+
+static inline void rvt_flow_pull_run_on(rvt_flow_pull *p, const rvt_flow_event *at, uint64_t from,
+                                        uint64_t pc, uint64_t n, uint64_t end_pc,
+                                        const rvt_insn *last)
+{
+    if (p->open && p->blk->end_pc == from)
         rvt_flow_pull_extend(p, n, end_pc, last);
     else
         rvt_flow_pull_run_new(p, at, pc, n, end_pc, last);
