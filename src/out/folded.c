@@ -21,6 +21,7 @@ static fo_hart *add_hart(rvt_folded *fo, uint16_t src, rvt_image *img)
     if (!h)
         return NULL;
     rvt_cs_init(&h->cs, img);
+    h->cs.rel = fo->rel_harts;
     h->src = src;
     h->prev_leaf = NULL;
     h->cur = SIZE_MAX;
@@ -60,9 +61,15 @@ void rvt_folded_free(rvt_folded *fo)
     free(fo);
 }
 
+/* fo_entry.base of the current stack. */
+static uint64_t stack_base(const rvt_callstack *cs)
+{
+    return cs->rel ? cs->under + 1 : 0;
+}
+
 static uint64_t stack_hash(const rvt_folded *fo, const char *leaf)
 {
-    uint64_t h = 1469598103934665603ull;           /* FNV-1a over the pointers */
+    uint64_t h = 1469598103934665603ull ^ stack_base(fo->cs);  /* FNV-1a over the pointers */
     unsigned n = rvt_cs_named(fo->cs);
     for (unsigned i = 0; i <= n; i++) {
         h ^= (uint64_t)(uintptr_t)(i < n ? fo->cs->stk[i] : leaf);
@@ -74,7 +81,7 @@ static uint64_t stack_hash(const rvt_folded *fo, const char *leaf)
 static bool same_stack(const rvt_folded *fo, const fo_entry *e, const char *leaf)
 {
     unsigned n = rvt_cs_named(fo->cs);
-    if (e->len != n + 1 || fo->pool[e->off + n] != leaf)
+    if (e->len != n + 1 || fo->pool[e->off + n] != leaf || e->base != stack_base(fo->cs))
         return false;
     return memcmp(&fo->pool[e->off], fo->cs->stk, n * sizeof fo->cs->stk[0]) == 0;
 }
@@ -112,7 +119,7 @@ static size_t add_entry(rvt_folded *fo, uint64_t h, const char *leaf)
     fo->pool = p;
     memcpy(&fo->pool[fo->npool], fo->cs->stk, n * sizeof fo->cs->stk[0]);
     fo->pool[fo->npool + n] = leaf;
-    fo->ents[fo->nents] = (fo_entry){ h, fo->npool, n + 1, 0, 0 };
+    fo->ents[fo->nents] = (fo_entry){ h, fo->npool, n + 1, 0, 0, stack_base(fo->cs) };
     fo->npool += n + 1;
     return fo->nents++;
 }
@@ -146,6 +153,9 @@ static void end_run(rvt_folded *fo)
     if (fo->deep)
         fo->deep_insns += n;
 }
+
+void rvt_folded_end_run(rvt_folded *fo) { end_run(fo); }
+size_t rvt_folded_lookup(rvt_folded *fo, const char *leaf) { return lookup(fo, leaf); }
 
 void rvt_folded_restack(rvt_folded *fo)
 {

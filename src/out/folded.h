@@ -20,6 +20,8 @@ typedef struct fo_entry {
     uint32_t len;               /* names: callers then the leaf */
     uint64_t count;             /* instructions retired with this stack */
     uint64_t cycles;            /* time (RVT_EV_TIME units) spent with it */
+    uint64_t base;              /* 0, or a piece's stack: the frames below its
+                                   start less base - 1 of them (callstack.h rel) */
 } fo_entry;
 
 /* One hart's (source's) call stack and where its counts go: each hart
@@ -57,6 +59,7 @@ typedef struct rvt_folded {
     const char **pool;
     size_t npool, pool_cap;
     rvt_sym_span span;          /* of the last block's start (rvt_folded_block) */
+    bool rel_harts;             /* a piece's: every hart's stack starts unknown */
 } rvt_folded;
 
 rvt_folded *rvt_folded_new(rvt_image *img);
@@ -74,6 +77,11 @@ static inline void rvt_folded_src(rvt_folded *fo, uint16_t src)
 /* Internal to rvt_folded_insn: count the run, find the entry of the
  * changed stack. */
 void rvt_folded_restack(rvt_folded *fo);
+/* The instructions since the stack last changed go to its entry. */
+void rvt_folded_end_run(rvt_folded *fo);
+/* The entry of the current hart's stack (fo->cs) with this leaf, added
+ * when new; SIZE_MAX when out of memory. */
+size_t rvt_folded_lookup(rvt_folded *fo, const char *leaf);
 /* rvt_folded_event for an RVT_EV_INSN at pc: the hot path, inline. */
 static inline void rvt_folded_insn(rvt_folded *fo, uint64_t pc)
 {

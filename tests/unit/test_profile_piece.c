@@ -1,0 +1,176 @@
+/* Profiles of pieces composed (rvtrace/profile_piece.h, issue #18): a
+ * hand-made flow through programs/tailcall.elf (test_profile.c has its
+ * addresses: _start calls main, main calls parity_entry, which tail-jumps
+ * to is_even, whose ret returns to main), with a context change, a trap,
+ * a loss, timestamps and a second round, cut into pieces at every event,
+ * at every pair of events and into one piece per event: the composed
+ * profile's reports (table, JSON, callers, callees, by cycles) are the
+ * whole flow's, byte for byte.  Then one piece by hand, and what compose
+ * refuses. */
+#include "tharness.h"
+#include "rvtrace/image.h"
+#include "rvtrace/profile_piece.h"
+#include "rvtrace/status.h"
+
+#define I(p, at) { .kind = RVT_EV_INSN, .priv = p, .pc = at }
+static const rvt_flow_event flow[] = {
+    { .kind = RVT_EV_TIME, .aux = 100 },
+    I(3, 0x80000030), I(3, 0x8000014c),                    /* _start: call main; main: call parity_entry */
+    { .kind = RVT_EV_CONTEXT, .aux = 0x42 },
+    I(0, 0x80000054), I(0, 0x80000056), I(0, 0x8000005a),  /* parity_entry, tail jump */
+    I(0, 0x80000044),                                      /* is_even */
+    { .kind = RVT_EV_TRAP, .aux = 8 },                     /* pushes is_even */
+    I(0, 0x80000046), I(0, 0x80000048),
+    { .kind = RVT_EV_TIME, .aux = 105 },
+    I(0, 0x8000004a), I(0, 0x8000004e),                    /* ret: pops the trap's frame */
+    { .kind = RVT_EV_TIME, .aux = 110 },
+    I(0, 0x80000150), I(0, 0x80000152),
+    { .kind = RVT_EV_LOST },                               /* the stack is forgotten */
+    I(0, 0x80000044), I(0, 0x8000004e),                    /* is_even's ret pops nothing known */
+    I(0, 0x80000150),
+    { .kind = RVT_EV_CONTEXT, .aux = 0x43 },
+    I(3, 0x80000030), I(3, 0x8000014c), I(0, 0x80000054), I(0, 0x8000005a), I(0, 0x80000044),
+    I(0, 0x8000004e), I(0, 0x80000150),
+    { .kind = RVT_EV_TIME, .aux = 130 },
+    { .kind = RVT_EV_END, .aux = RVT_END_INCOMPLETE },
+};
+#define NEV (sizeof flow / sizeof flow[0])
+
+/* Every report of p, one after the other. */
+static char *reports(rvt_profile *p)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    rvt_profile_opts views[] = {
+        { .title = "t" }, { .json = true, .title = "t" }, { .callers = "main" }, { .callees = "main" },
+        { .json = true, .callees = "_start" }, { .sort = RVT_PROF_SORT_CYCLES, .json = true },
+    };
+    for (size_t i = 0; i < sizeof views / sizeof views[0]; i++)
+        rvt_profile_write(p, f, &views[i]);
+    fclose(f);
+    return text;
+}
+
+/* The piece of events [a, b) written down. */
+static char *piece(rvt_image *img, size_t a, size_t b, size_t *len)
+{
+    rvt_profile *p = rvt_profile_piece_new(img);
+    for (size_t i = a; i < b; i++)
+        rvt_profile_event(p, &flow[i]);
+    char *text = NULL;
+    FILE *f = open_memstream(&text, len);
+    CHECK_EQ(rvt_profile_piece_write(p, f), 0);
+    fclose(f);
+    rvt_profile_free(p);
+    return text;
+}
+
+/* The flow cut before each event whose cut[] is set, composed. */
+static char *composed(rvt_image *img, const bool *cut)
+{
+    rvt_profile *q = rvt_profile_new(img);
+    size_t a = 0;
+    for (size_t b = 1; b <= NEV; b++) {
+        if (b < NEV && !cut[b])
+            continue;
+        size_t len;
+        char *t = piece(img, a, b, &len);
+        CHECK_EQ(rvt_profile_compose(q, t, len), 0);
+        free(t);
+        a = b;
+    }
+    char *r = reports(q);
+    rvt_profile_free(q);
+    return r;
+}
+
+static void same_as_whole(rvt_image *img)
+{
+    rvt_profile *w = rvt_profile_new(img);
+    for (size_t i = 0; i < NEV; i++)
+        rvt_profile_event(w, &flow[i]);
+    char *want = reports(w);
+    rvt_profile_free(w);
+    bool cut[NEV + 1] = { false };
+    char *got = composed(img, cut);                 /* one piece */
+    CHECK_STR(got, want);
+    free(got);
+    for (size_t i = 1; i < NEV; i++) {
+        for (size_t j = i; j < NEV; j++) {          /* j == i: one cut */
+            cut[i] = cut[j] = true;
+            got = composed(img, cut);
+            if (strcmp(got, want))
+                TH_FAIL("cuts at %zu, %zu:\n%s\nwant:\n%s", i, j, got, want);
+            else
+                th_passed++;
+            free(got);
+            cut[i] = cut[j] = false;
+        }
+    }
+    for (size_t i = 0; i <= NEV; i++)
+        cut[i] = true;
+    got = composed(img, cut);                       /* a piece per event */
+    CHECK_STR(got, want);
+    free(got);
+    free(want);
+}
+
+static void has(const char *text, const char *want)
+{
+    if (strstr(text, want))
+        th_passed++;
+    else
+        TH_FAIL("missing %s in:\n%s", want, text);
+}
+
+/* From is_even's ret (event 13) to the loss: is_even (its first leaf,
+ * fn 0) on the start's stack (base 1), then main (fn 1) on that stack
+ * less the frame the ret popped (base 2), two instructions; the piece's
+ * first timestamp (110) comes while is_even's stack (entry 0) is current:
+ * its cycles since the one before the piece go there when composed. */
+static void by_hand(rvt_image *img)
+{
+    size_t len;
+    char *t = piece(img, 13, 17, &len);
+    has(t, "rvtrace-profile-piece 1\ninsns 3\n");
+    has(t, "\nstack 1 1 0 1 0\nstack 2 2 0 1 1\n");
+    /* src 0 started by an instruction, no traps, first fn 0, first
+     * timestamp 110 to entry 0 */
+    has(t, "\ncs 0 1 1 0 0 1 110 0 ");
+    rvt_profile *q = rvt_profile_new(img);
+    CHECK_EQ(rvt_profile_compose(q, t, len - 2), RVT_ERR_FORMAT);   /* cut short */
+    const char *bad = "rvtrace-profile-piece 1\ninsns x\nend-piece\n";
+    CHECK_EQ(rvt_profile_compose(q, bad, strlen(bad)), RVT_ERR_FORMAT);
+    t[len - 12] = '9';                                  /* a stack entry that is not there */
+    CHECK(rvt_profile_compose(q, t, len) < 0);
+    rvt_profile_free(q);
+    free(t);
+    /* two harts in one piece: refused */
+    rvt_profile *p = rvt_profile_piece_new(img);
+    rvt_flow_event a = I(0, 0x80000030), b = I(0, 0x80000030);
+    b.src = 1;
+    rvt_profile_event(p, &a);
+    rvt_profile_event(p, &b);
+    FILE *f = fopen("/dev/null", "w");
+    CHECK_EQ(rvt_profile_piece_write(p, f), RVT_ERR_LIMIT);
+    fclose(f);
+    rvt_profile_free(p);
+}
+
+int main(void)
+{
+    const char *src = getenv("RVT_SRC");
+    if (!src) {
+        printf("SKIP: RVT_SRC not set (run through ctest)\n");
+        return 0;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/programs/tailcall.elf", src);
+    rvt_image *img = rvt_image_new();
+    CHECK(img && rvt_image_load_elf(img, path) >= 0);
+    same_as_whole(img);
+    by_hand(img);
+    rvt_image_free(img);
+    return TH_DONE();
+}
