@@ -119,7 +119,7 @@ static size_t add_entry(rvt_folded *fo, uint64_t h, const char *leaf)
     fo->pool = p;
     memcpy(&fo->pool[fo->npool], fo->cs->stk, n * sizeof fo->cs->stk[0]);
     fo->pool[fo->npool + n] = leaf;
-    fo->ents[fo->nents] = (fo_entry){ h, fo->npool, n + 1, 0, 0, stack_base(fo->cs) };
+    fo->ents[fo->nents] = (fo_entry){ h, fo->npool, n + 1, 0, 0, stack_base(fo->cs), 0 };
     fo->npool += n + 1;
     return fo->nents++;
 }
@@ -150,8 +150,11 @@ static void end_run(rvt_folded *fo)
     fo->run_start = fo->n;
     if (fo->cur != SIZE_MAX)
         fo->ents[fo->cur].count += n;
-    if (fo->deep)
+    if (fo->deep) {
         fo->deep_insns += n;
+        if (fo->cur != SIZE_MAX)
+            fo->ents[fo->cur].deep += n;
+    }
 }
 
 void rvt_folded_end_run(rvt_folded *fo) { end_run(fo); }

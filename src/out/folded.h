@@ -22,6 +22,7 @@ typedef struct fo_entry {
     uint64_t cycles;            /* time (RVT_EV_TIME units) spent with it */
     uint64_t base;              /* 0, or a piece's stack: the frames below its
                                    start less base - 1 of them (callstack.h rel) */
+    uint64_t deep;              /* of count, retired deeper than RVT_CS_MAX_DEPTH */
 } fo_entry;
 
 /* One hart's (source's) call stack and where its counts go: each hart

@@ -92,6 +92,10 @@ static void call(rvt_profile *p, const rvt_callstack *cs)
     if (f)
         f->calls++;
     const char *caller = cs->depth && cs->depth <= RVT_CS_MAX_DEPTH ? cs->stk[cs->depth - 1] : NULL;
+    if (cs->rel) {                  /* a piece's: named or not, once composed */
+        rvt_prof_piece_call(p, caller, cs->leaf, (int64_t)(cs->depth - cs->under));
+        return;
+    }
     uint64_t *e = count_of(p, &p->edge_ix, &p->edge_calls, &p->edge_cap, (uint64_t)(uintptr_t)caller,
                            (uint64_t)(uintptr_t)cs->leaf);
     if (e)

@@ -70,6 +70,9 @@ void rvt_prof_feed(rvt_profile *p, const rvt_flow_event *ev);
  * rvt_prof_feed); its state freed. */
 void rvt_prof_piece_event(rvt_profile *p, const rvt_flow_event *ev);
 void rvt_prof_piece_free(struct rvt_prof_piece *pc);
+/* A call in a piece while its stack is relative: caller, callee and the
+ * callee's depth above the start's frames left (depth - under). */
+void rvt_prof_piece_call(rvt_profile *p, const char *caller, const char *callee, int64_t rel_depth);
 
 /* Self and total instructions and time of every function, from the stacks,
  * and the last run's counts (once; later calls do nothing). */

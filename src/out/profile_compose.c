@@ -21,7 +21,7 @@
 /* ---- reading: one row of numbers per line, by tag ---- */
 
 typedef struct prow {
-    char tag[8];
+    char tag[12];
     size_t at, n;                  /* values v[at..at+n) */
 } prow;
 
@@ -138,10 +138,13 @@ static bool row_ok(const parsed *ps, const prow *r)
         return r->n == 3;
     if (!strcmp(r->tag, "edge"))
         return r->n == 3 && fn_or_none(ps, v[0]) && v[1] < ps->nfns;
+    if (!strcmp(r->tag, "rel-edge"))
+        return r->n == 4 && fn_or_none(ps, v[0]) && v[1] < ps->nfns;
     if (!strcmp(r->tag, "stack"))
-        return names_ok(ps, r, 3, true) && v[3] <= RVT_CS_MAX_DEPTH + 1;
+        return names_ok(ps, r, 4, true) && v[4] <= RVT_CS_MAX_DEPTH + 1 && v[3] <= v[1];
     if (!strcmp(r->tag, "cs"))
-        return names_ok(ps, r, 17, false) && v[17] <= RVT_CS_MAX_DEPTH && fn_or_none(ps, v[4]) &&
+        return names_ok(ps, r, 18, false) && v[18] == (v[17] < RVT_CS_MAX_DEPTH ? v[17] : RVT_CS_MAX_DEPTH) &&
+               fn_or_none(ps, v[4]) &&
                fn_or_none(ps, v[12]) && entry_ok(ps, v[7]) && entry_ok(ps, v[14]) && v[0] <= UINT16_MAX &&
                v[13] <= RVT_CS_SWAP && (!v[1] || v[2] || !v[8]);
     return !strcmp(r->tag, "insns") || !strcmp(r->tag, "errors") || !strcmp(r->tag, "lost") ||
@@ -189,18 +192,18 @@ typedef struct compose {
 
 static const char *name_of(const compose *c, uint64_t ix) { return ix == UINT64_MAX ? NULL : c->names[ix]; }
 
-/* Into stk: the start stack less `under` frames (when relative), then
- * the n names at v; the depth, or UINT64_MAX when deeper than named. */
+/* Into stk, as far as it names frames: the start stack less `under`
+ * frames (when relative), then the n names at v.  Returns how many frames
+ * of the start stack are kept (named or not). */
 static uint64_t resolve(const compose *c, const char **stk, bool rel, uint64_t under, const uint64_t *v,
                         uint64_t n)
 {
     uint64_t keep = rel && c->depth > under ? c->depth - under : 0;
-    if (keep + n > RVT_CS_MAX_DEPTH)
-        return UINT64_MAX;
-    memcpy(stk, c->base, keep * sizeof *stk);
-    for (uint64_t i = 0; i < n; i++)
-        stk[keep + i] = c->names[v[i]];
-    return keep + n;
+    uint64_t k = keep < RVT_CS_MAX_DEPTH ? keep : RVT_CS_MAX_DEPTH;
+    memcpy(stk, c->base, k * sizeof *stk);
+    for (uint64_t i = 0; i < n && k + i < RVT_CS_MAX_DEPTH; i++)
+        stk[k + i] = c->names[v[i]];
+    return keep;
 }
 
 static void count_row(compose *c, rvt_keymap *m, uint64_t **arr, size_t *cap, uint64_t a, uint64_t b,
@@ -265,19 +268,22 @@ static int add_stacks(compose *c)
         if (strcmp(r->tag, "stack"))
             continue;
         const uint64_t *v = &c->ps->v[r->at];
-        uint64_t len = v[3];
-        uint64_t d = resolve(c, c->scratch->stk, v[0] != 0, v[0] - 1, v + 4, len - 1);
-        if (d == UINT64_MAX)
-            return RVT_ERR_LIMIT;
+        uint64_t len = v[4];
+        uint64_t d = resolve(c, c->scratch->stk, v[0] != 0, v[0] - 1, v + 5, len - 1) + len - 1;
         c->scratch->depth = d;
         rvt_callstack *cs = fo->cs;
         fo->cs = c->scratch;
-        size_t e = rvt_folded_lookup(fo, c->names[v[4 + len - 1]]);
+        size_t e = rvt_folded_lookup(fo, c->names[v[5 + len - 1]]);
         fo->cs = cs;
         if (e == SIZE_MAX)
             return RVT_ERR_NOMEM;
         fo->ents[e].count += v[1];
         fo->ents[e].cycles += v[2];
+        /* deeper than named: what the piece ran deeper, and all of it
+         * when the start's frames put it there */
+        uint64_t deep = d > RVT_CS_MAX_DEPTH ? v[1] : v[3];
+        fo->ents[e].deep += deep;
+        fo->deep_insns += deep;
         c->entry[k++] = e;
     }
     return 0;
@@ -292,7 +298,7 @@ static size_t entry_of(const compose *c, uint64_t x)
 
 /* q's stack at the piece's first instruction (its traps, then the effect
  * of the instruction before), kept as the base; the call it makes counted. */
-static int start_hart(compose *c, const uint64_t *v)
+static void start_hart(compose *c, const uint64_t *v)
 {
     rvt_callstack *cs = c->q->fo->cs;
     bool started = v[1], by_insn = v[2];
@@ -304,22 +310,19 @@ static int start_hart(compose *c, const uint64_t *v)
         rvt_cs_apply(cs);
         effect = cs->effect;
     }
-    if (cs->depth > RVT_CS_MAX_DEPTH)
-        return RVT_ERR_LIMIT;
     c->depth = cs->depth;
-    memcpy(c->base, cs->stk, c->depth * sizeof *c->base);
+    memcpy(c->base, cs->stk, rvt_cs_named(cs) * sizeof *c->base);
     if (effect == RVT_CS_CALL || effect == RVT_CS_SWAP) {
         const char *first = name_of(c, v[4]);
         rvt_prof_fn *fn = first ? rvt_prof_function(c->q, first) : NULL;
         if (fn)
             fn->calls++;
-        add_edge(c, c->depth ? c->base[c->depth - 1] : NULL, first, 1);
+        add_edge(c, c->depth && c->depth <= RVT_CS_MAX_DEPTH ? c->base[c->depth - 1] : NULL, first, 1);
     }
-    return 0;
 }
 
 /* q's hart where the piece's ended. */
-static int end_hart(compose *c, const prow *r)
+static void end_hart(compose *c, const prow *r)
 {
     const uint64_t *v = &c->ps->v[r->at];
     rvt_folded *fo = c->q->fo;
@@ -334,20 +337,30 @@ static int end_hart(compose *c, const prow *r)
         fo->time = v[16];
     }
     if (!v[1])
-        return 0;                               /* no instruction, no reset: q's stack goes on */
-    uint64_t d = resolve(c, cs->stk, v[8] != 0, v[9], v + 18, v[17]);
-    uint64_t deepest = v[2] && c->depth + (uint64_t)(int64_t)v[10] > v[11] ? c->depth + v[10] : v[11];
-    if (d == UINT64_MAX || deepest > RVT_CS_MAX_DEPTH)
-        return RVT_ERR_LIMIT;
-    cs->depth = d;
+        return;                                 /* no instruction, no reset: q's stack goes on */
+    cs->depth = resolve(c, cs->stk, v[8] != 0, v[9], v + 19, v[18]) + v[17];
+    uint64_t deepest = v[2] && c->depth + v[10] > v[11] ? c->depth + v[10] : v[11];
     cs->max_depth = deepest > cs->max_depth ? deepest : cs->max_depth;
     cs->leaf = name_of(c, v[12]);
     cs->pending = (uint8_t)v[13];
     cs->dirty = true;
     fo->cur = entry_of(c, v[14]);
     fo->prev_leaf = cs->leaf;
-    fo->deep = false;
-    return 0;
+    fo->deep = cs->depth > RVT_CS_MAX_DEPTH;
+}
+
+/* Calls the piece made on its relative stack: the caller is named when
+ * the callee's resolved depth (the start's plus rel_depth) is. */
+static void add_rel_edges(compose *c)
+{
+    for (size_t i = 0; i < c->ps->nrows; i++) {
+        const prow *r = &c->ps->rows[i];
+        const uint64_t *v = &c->ps->v[r->at];
+        if (strcmp(r->tag, "rel-edge"))
+            continue;
+        bool named = (int64_t)c->depth + (int64_t)v[2] <= (int64_t)RVT_CS_MAX_DEPTH;
+        add_edge(c, named ? name_of(c, v[0]) : NULL, c->names[v[1]], v[3]);
+    }
 }
 
 static int add_hart(compose *c)
@@ -357,10 +370,12 @@ static int add_hart(compose *c)
         return 0;
     const uint64_t *v = &c->ps->v[r->at];
     rvt_folded_src(c->q->fo, (uint16_t)v[0]);
-    int rc = start_hart(c, v);
+    start_hart(c, v);
+    add_rel_edges(c);
+    int rc = add_stacks(c);
     if (!rc)
-        rc = add_stacks(c);
-    return rc ? rc : end_hart(c, r);
+        end_hart(c, r);
+    return rc;
 }
 
 static void add_counts(compose *c)

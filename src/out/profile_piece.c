@@ -25,7 +25,25 @@ rvt_profile *rvt_profile_piece_new(rvt_image *img)
     return p;
 }
 
-void rvt_prof_piece_free(struct rvt_prof_piece *pc) { free(pc); }
+void rvt_prof_piece_free(struct rvt_prof_piece *pc)
+{
+    if (!pc)
+        return;
+    rvt_keymap_free(&pc->rel_edges);
+    free(pc->rel_calls);
+    free(pc);
+}
+
+void rvt_prof_piece_call(rvt_profile *p, const char *caller, const char *callee, int64_t rel_depth)
+{
+    struct rvt_prof_piece *pc = p->piece;
+    size_t ix = rvt_keymap_find(&p->fn_ix, (uint64_t)(uintptr_t)callee, 0);   /* its leaf: known */
+    int32_t d = rel_depth > INT32_MAX ? INT32_MAX : rel_depth < INT32_MIN ? INT32_MIN : (int32_t)rel_depth;
+    uint64_t *n = rvt_prof_counter(p, &pc->rel_edges, &pc->rel_calls, &pc->rel_cap, (uint64_t)(uintptr_t)caller,
+                                   (uint64_t)ix | (uint64_t)(uint32_t)d << 32);
+    if (n)
+        ++*n;
+}
 
 static rvt_piece_hart *hart_of(struct rvt_prof_piece *pc, uint16_t src)
 {
@@ -128,10 +146,17 @@ static void put_profile(FILE *f, const rvt_profile *p)
         const char *b = (const char *)(uintptr_t)p->edge_ix.keys[i].b;
         fprintf(f, "edge %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", fn_ix(p, a), fn_ix(p, b), p->edge_calls[i]);
     }
+    const struct rvt_prof_piece *pc = p->piece;
+    for (size_t i = 0; i < pc->rel_edges.n; i++) {
+        const char *a = (const char *)(uintptr_t)pc->rel_edges.keys[i].a;
+        uint64_t b = pc->rel_edges.keys[i].b;
+        fprintf(f, "rel-edge %" PRIu64 " %" PRIu64 " %" PRId64 " %" PRIu64 "\n", fn_ix(p, a), b & 0xffffffffu,
+                (int64_t)(int32_t)(uint32_t)(b >> 32), pc->rel_calls[i]);
+    }
     const rvt_folded *fo = p->fo;
     for (size_t i = 0; i < fo->nents; i++) {
         const fo_entry *e = &fo->ents[i];
-        fprintf(f, "stack %" PRIu64 " %" PRIu64 " %" PRIu64, e->base, e->count, e->cycles);
+        fprintf(f, "stack %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64, e->base, e->count, e->cycles, e->deep);
         put_names(f, p, &fo->pool[e->off], e->len);
         fputc('\n', f);
     }
@@ -144,9 +169,9 @@ static void put_hart(FILE *f, const rvt_profile *p, const rvt_piece_hart *h)
     const rvt_callstack *cs = fo->cs;
     fprintf(f, "cs %u %d %d %" PRIu64 " %" PRIu64 " %d %" PRIu64 " %" PRIu64, h->src, h->started, h->by_insn,
             h->traps, fn_ix(p, h->first), h->head_time, h->head_t, (uint64_t)h->head_entry);
-    fprintf(f, " %d %" PRIu64 " %" PRId64 " %" PRIu64 " %" PRIu64 " %u %" PRIu64 " %d %" PRIu64, cs->rel,
-            cs->under, cs->max_rel, cs->max_depth, fn_ix(p, cs->leaf), cs->pending, (uint64_t)fo->cur,
-            fo->have_time, fo->time);
+    fprintf(f, " %d %" PRIu64 " %" PRId64 " %" PRIu64 " %" PRIu64 " %u %" PRIu64 " %d %" PRIu64 " %" PRIu64,
+            cs->rel, cs->under, cs->max_rel, cs->max_depth, fn_ix(p, cs->leaf), cs->pending, (uint64_t)fo->cur,
+            fo->have_time, fo->time, cs->depth);
     put_names(f, p, cs->stk, rvt_cs_named(cs));
     fputc('\n', f);
 }
@@ -156,14 +181,12 @@ int rvt_profile_piece_write(rvt_profile *p, FILE *f)
     if (!p || !p->piece)
         return RVT_ERR_INVAL;
     struct rvt_prof_piece *pc = p->piece;
-    if (pc->refused || pc->nharts > 1 || p->fo->deep_insns || p->oom)
+    if (pc->refused || pc->nharts > 1 || p->oom)
         return p->oom && !pc->refused && pc->nharts <= 1 ? RVT_ERR_NOMEM : RVT_ERR_LIMIT;
     if (pc->nharts)
         rvt_folded_src(p->fo, pc->harts[0].src);
     rvt_folded_end_run(p->fo);                  /* every count in its entry */
     rvt_prof_end_run(p, p->fo->n);
-    if (p->fo->deep_insns || p->fo->cs->max_depth > RVT_CS_MAX_DEPTH)
-        return RVT_ERR_LIMIT;
     put_profile(f, p);
     if (pc->nharts)
         put_hart(f, p, &pc->harts[0]);

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "out/keymap.h"
 
 #define RVT_PIECE_MAGIC "rvtrace-profile-piece 1"
 #define RVT_PIECE_HARTS 8u                 /* harts a piece keeps apart */
@@ -26,6 +27,12 @@ typedef struct rvt_piece_hart {
 struct rvt_prof_piece {
     rvt_piece_hart harts[RVT_PIECE_HARTS];
     size_t nharts;
+    /* calls made while the stack is relative: the caller is named only
+     * when the resolved stack is 1,024 frames deep or less.  Key: caller,
+     * callee's function index | (uint32_t)rel_depth << 32. */
+    rvt_keymap rel_edges;
+    uint64_t *rel_calls;
+    size_t rel_cap;
     bool ended, refused;            /* refused: blocks fed, or too many harts */
 };
 

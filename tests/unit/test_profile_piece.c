@@ -4,13 +4,14 @@
  * to is_even, whose ret returns to main), with a context change, a trap,
  * a loss, timestamps and a second round, cut into pieces at every event,
  * at every pair of events and into one piece per event: the composed
- * profile's reports (table, JSON, callers, callees, by cycles) are the
- * whole flow's, byte for byte.  Then one piece by hand, and what compose
+ * profile's reports (table, JSON, callers, callees, by cycles) and its
+ * folded stacks are the whole flow's, byte for byte.  Then one piece by hand, and what compose
  * refuses. */
 #include "tharness.h"
 #include "rvtrace/image.h"
 #include "rvtrace/profile_piece.h"
 #include "rvtrace/status.h"
+#include "out/profile.h"
 
 #define I(p, at) { .kind = RVT_EV_INSN, .priv = p, .pc = at }
 static const rvt_flow_event flow[] = {
@@ -36,6 +37,12 @@ static const rvt_flow_event flow[] = {
 };
 #define NEV (sizeof flow / sizeof flow[0])
 
+/* A flow's events. */
+typedef struct evs {
+    const rvt_flow_event *ev;
+    size_t n;
+} evs;
+
 /* Every report of p, one after the other. */
 static char *reports(rvt_profile *p)
 {
@@ -48,16 +55,17 @@ static char *reports(rvt_profile *p)
     };
     for (size_t i = 0; i < sizeof views / sizeof views[0]; i++)
         rvt_profile_write(p, f, &views[i]);
+    rvt_folded_write(p->fo, f);                    /* the stacks, as --folded writes them */
     fclose(f);
     return text;
 }
 
 /* The piece of events [a, b) written down. */
-static char *piece(rvt_image *img, size_t a, size_t b, size_t *len)
+static char *piece(rvt_image *img, evs e, size_t a, size_t b, size_t *len)
 {
     rvt_profile *p = rvt_profile_piece_new(img);
     for (size_t i = a; i < b; i++)
-        rvt_profile_event(p, &flow[i]);
+        rvt_profile_event(p, &e.ev[i]);
     char *text = NULL;
     FILE *f = open_memstream(&text, len);
     CHECK_EQ(rvt_profile_piece_write(p, f), 0);
@@ -67,15 +75,15 @@ static char *piece(rvt_image *img, size_t a, size_t b, size_t *len)
 }
 
 /* The flow cut before each event whose cut[] is set, composed. */
-static char *composed(rvt_image *img, const bool *cut)
+static char *composed(rvt_image *img, evs e, const bool *cut)
 {
     rvt_profile *q = rvt_profile_new(img);
     size_t a = 0;
-    for (size_t b = 1; b <= NEV; b++) {
-        if (b < NEV && !cut[b])
+    for (size_t b = 1; b <= e.n; b++) {
+        if (b < e.n && !cut[b])
             continue;
         size_t len;
-        char *t = piece(img, a, b, &len);
+        char *t = piece(img, e, a, b, &len);
         CHECK_EQ(rvt_profile_compose(q, t, len), 0);
         free(t);
         a = b;
@@ -85,21 +93,28 @@ static char *composed(rvt_image *img, const bool *cut)
     return r;
 }
 
-static void same_as_whole(rvt_image *img)
+static char *whole(rvt_image *img, evs e)
 {
     rvt_profile *w = rvt_profile_new(img);
-    for (size_t i = 0; i < NEV; i++)
-        rvt_profile_event(w, &flow[i]);
+    for (size_t i = 0; i < e.n; i++)
+        rvt_profile_event(w, &e.ev[i]);
     char *want = reports(w);
     rvt_profile_free(w);
+    return want;
+}
+
+static void same_as_whole(rvt_image *img)
+{
+    evs e = { flow, NEV };
+    char *want = whole(img, e);
     bool cut[NEV + 1] = { false };
-    char *got = composed(img, cut);                 /* one piece */
+    char *got = composed(img, e, cut);              /* one piece */
     CHECK_STR(got, want);
     free(got);
     for (size_t i = 1; i < NEV; i++) {
         for (size_t j = i; j < NEV; j++) {          /* j == i: one cut */
             cut[i] = cut[j] = true;
-            got = composed(img, cut);
+            got = composed(img, e, cut);
             if (strcmp(got, want))
                 TH_FAIL("cuts at %zu, %zu:\n%s\nwant:\n%s", i, j, got, want);
             else
@@ -110,7 +125,7 @@ static void same_as_whole(rvt_image *img)
     }
     for (size_t i = 0; i <= NEV; i++)
         cut[i] = true;
-    got = composed(img, cut);                       /* a piece per event */
+    got = composed(img, e, cut);                    /* a piece per event */
     CHECK_STR(got, want);
     free(got);
     free(want);
@@ -132,9 +147,10 @@ static void has(const char *text, const char *want)
 static void by_hand(rvt_image *img)
 {
     size_t len;
-    char *t = piece(img, 13, 17, &len);
+    char *t = piece(img, (evs){ flow, NEV }, 13, 17, &len);
     has(t, "rvtrace-profile-piece 1\ninsns 3\n");
-    has(t, "\nstack 1 1 0 1 0\nstack 2 2 0 1 1\n");
+    /* base, instructions, cycles, of them deeper than named, names */
+    has(t, "\nstack 1 1 0 0 1 0\nstack 2 2 0 0 1 1\n");
     /* src 0 started by an instruction, no traps, first fn 0, first
      * timestamp 110 to entry 0 */
     has(t, "\ncs 0 1 1 0 0 1 110 0 ");
@@ -158,6 +174,41 @@ static void by_hand(rvt_image *img)
     rvt_profile_free(p);
 }
 
+/* Deeper than the 1,024 frames a stack names: _start's call (80000030)
+ * retired DEEP times pushes _start each time, then is_even's ret
+ * (8000004e) as often pops them; cut at every RUNG-th event and at
+ * pairs: the deep instructions, the deepest stack, the callers (unnamed
+ * past 1,024 frames) are the whole flow's. */
+#define DEEP 1300u
+#define RUNG 151u
+static void deep_stacks(rvt_image *img)
+{
+    static rvt_flow_event ev[2 * DEEP + 2];
+    size_t n = 0;
+    for (size_t i = 0; i < DEEP; i++)
+        ev[n++] = (rvt_flow_event)I(0, 0x80000030);
+    for (size_t i = 0; i < DEEP; i++)
+        ev[n++] = (rvt_flow_event)I(0, 0x8000004e);
+    ev[n++] = (rvt_flow_event){ .kind = RVT_EV_END };
+    evs e = { ev, n };
+    char *want = whole(img, e);
+    has(want, "deepest");                           /* ... and the callers past 1,024 */
+    static bool cut[2 * DEEP + 3];
+    for (size_t i = RUNG; i < n; i += RUNG) {
+        for (size_t j = i; j < n; j += 4 * RUNG) {
+            cut[i] = cut[j] = true;
+            char *got = composed(img, e, cut);
+            if (strcmp(got, want))
+                TH_FAIL("deep, cuts at %zu, %zu", i, j);
+            else
+                th_passed++;
+            free(got);
+            cut[i] = cut[j] = false;
+        }
+    }
+    free(want);
+}
+
 int main(void)
 {
     const char *src = getenv("RVT_SRC");
@@ -171,6 +222,7 @@ int main(void)
     CHECK(img && rvt_image_load_elf(img, path) >= 0);
     same_as_whole(img);
     by_hand(img);
+    deep_stacks(img);
     rvt_image_free(img);
     return TH_DONE();
 }
