@@ -27,17 +27,15 @@ rvt_profile *rvt_profile_piece_new(rvt_image *img);
 /* The piece's profile, relative to its start, as text (a few lines per
  * distinct stack, its functions named by an address in them, so the
  * composing process needs the same program, not the same addresses in
- * memory).  0, RVT_ERR_INVAL when p is no piece, RVT_ERR_NOMEM, or
- * RVT_ERR_LIMIT when the piece cannot be composed exactly: blocks were
- * fed, more than one hart (source) ran in it, or its stack went deeper
- * than the 1,024 frames a profile names. */
+ * memory).  0, RVT_ERR_INVAL when p is no piece, RVT_ERR_NOMEM,
+ * RVT_ERR_IO, or RVT_ERR_LIMIT when the piece cannot be composed exactly:
+ * blocks were fed, or more than one hart (source) ran in it. */
 int rvt_profile_piece_write(rvt_profile *p, FILE *f);
 /* Appends the next piece (the text above) to into, a profile made by
  * rvt_profile_new of the same program: into is then the profile of
  * everything composed so far, as if it had been fed their events.
- * 0, RVT_ERR_FORMAT (not such a text; into unchanged), RVT_ERR_NOMEM, or
- * RVT_ERR_LIMIT when a stack resolved deeper than 1,024 frames (into is
- * then unusable). */
+ * 0, RVT_ERR_INVAL (into is a piece), RVT_ERR_FORMAT (not such a text;
+ * into unchanged) or RVT_ERR_NOMEM (into is then unusable). */
 int rvt_profile_compose(rvt_profile *into, const char *piece, size_t len);
 
 #ifdef __cplusplus

@@ -92,10 +92,12 @@ MERGES = {"counts": merge.merge_counts, "coverage": merge.merge_coverage, "profi
 
 
 def merge_results(results):
-    """Results of pieces (or of earlier merges) merged: one result."""
+    """Results of pieces (or of earlier merges) merged: one result (a
+    result alone is kept as it is: a lone profile keeps its report)."""
     results = list(results)
     keys = reduce(lambda a, r: a | set(r), results, set())
-    return {k: MERGES[k]([r[k] for r in results if k in r]) for k in keys}
+    parts = {k: [r[k] for r in results if k in r] for k in keys}
+    return {k: MERGES[k](v) if len(v) > 1 else v[0] for k, v in parts.items()}
 
 
 def finish(result):
