@@ -56,6 +56,7 @@ void rvt_folded_free(rvt_folded *fo)
         free(fo->harts[i]);
     free(fo->harts);
     free(fo->ents);
+    free(fo->pents);
     free(fo->index);
     free(fo->pool);
     free(fo);
@@ -81,7 +82,9 @@ static uint64_t stack_hash(const rvt_folded *fo, const char *leaf)
 static bool same_stack(const rvt_folded *fo, const fo_entry *e, const char *leaf)
 {
     unsigned n = rvt_cs_named(fo->cs);
-    if (e->len != n + 1 || fo->pool[e->off + n] != leaf || e->base != stack_base(fo->cs))
+    if (e->len != n + 1 || fo->pool[e->off + n] != leaf)
+        return false;
+    if (fo->rel_harts && fo->pents[e - fo->ents].base != stack_base(fo->cs))
         return false;
     return memcmp(&fo->pool[e->off], fo->cs->stk, n * sizeof fo->cs->stk[0]) == 0;
 }
@@ -119,7 +122,14 @@ static size_t add_entry(rvt_folded *fo, uint64_t h, const char *leaf)
     fo->pool = p;
     memcpy(&fo->pool[fo->npool], fo->cs->stk, n * sizeof fo->cs->stk[0]);
     fo->pool[fo->npool + n] = leaf;
-    fo->ents[fo->nents] = (fo_entry){ h, fo->npool, n + 1, 0, 0, stack_base(fo->cs), 0 };
+    if (fo->rel_harts) {
+        fo_piece_entry *pe = rvt_grow(fo->pents, &fo->pcap, fo->nents + 1, sizeof *pe, 64);
+        if (!pe)
+            return SIZE_MAX;
+        fo->pents = pe;
+        pe[fo->nents] = (fo_piece_entry){ stack_base(fo->cs), 0 };
+    }
+    fo->ents[fo->nents] = (fo_entry){ h, fo->npool, n + 1, 0, 0 };
     fo->npool += n + 1;
     return fo->nents++;
 }
@@ -152,8 +162,8 @@ static void end_run(rvt_folded *fo)
         fo->ents[fo->cur].count += n;
     if (fo->deep) {
         fo->deep_insns += n;
-        if (fo->cur != SIZE_MAX)
-            fo->ents[fo->cur].deep += n;
+        if (fo->rel_harts && fo->cur != SIZE_MAX)
+            fo->pents[fo->cur].deep += n;
     }
 }
 

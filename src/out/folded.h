@@ -20,10 +20,15 @@ typedef struct fo_entry {
     uint32_t len;               /* names: callers then the leaf */
     uint64_t count;             /* instructions retired with this stack */
     uint64_t cycles;            /* time (RVT_EV_TIME units) spent with it */
-    uint64_t base;              /* 0, or a piece's stack: the frames below its
-                                   start less base - 1 of them (callstack.h rel) */
-    uint64_t deep;              /* of count, retired deeper than RVT_CS_MAX_DEPTH */
 } fo_entry;
+
+/* A piece's entry (rel_harts), beside fo_entry so that one profile's
+ * entries stay small. */
+typedef struct fo_piece_entry {
+    uint64_t base;              /* 0, or the frames below the piece's start
+                                   less base - 1 of them (callstack.h rel) */
+    uint64_t deep;              /* of count, retired deeper than RVT_CS_MAX_DEPTH */
+} fo_piece_entry;
 
 /* One hart's (source's) call stack and where its counts go: each hart
  * keeps its own (issue #17: several harts in one trace interleave), the
@@ -61,6 +66,8 @@ typedef struct rvt_folded {
     size_t npool, pool_cap;
     rvt_sym_span span;          /* of the last block's start (rvt_folded_block) */
     bool rel_harts;             /* a piece's: every hart's stack starts unknown */
+    fo_piece_entry *pents;      /* then: per entry, beside ents */
+    size_t pcap;
 } rvt_folded;
 
 rvt_folded *rvt_folded_new(rvt_image *img);

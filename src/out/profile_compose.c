@@ -281,9 +281,7 @@ static int add_stacks(compose *c)
         fo->ents[e].cycles += v[2];
         /* deeper than named: what the piece ran deeper, and all of it
          * when the start's frames put it there */
-        uint64_t deep = d > RVT_CS_MAX_DEPTH ? v[1] : v[3];
-        fo->ents[e].deep += deep;
-        fo->deep_insns += deep;
+        fo->deep_insns += d > RVT_CS_MAX_DEPTH ? v[1] : v[3];
         c->entry[k++] = e;
     }
     return 0;

@@ -156,7 +156,8 @@ static void put_profile(FILE *f, const rvt_profile *p)
     const rvt_folded *fo = p->fo;
     for (size_t i = 0; i < fo->nents; i++) {
         const fo_entry *e = &fo->ents[i];
-        fprintf(f, "stack %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64, e->base, e->count, e->cycles, e->deep);
+        fprintf(f, "stack %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64, fo->pents[i].base, e->count, e->cycles,
+                fo->pents[i].deep);
         put_names(f, p, &fo->pool[e->off], e->len);
         fputc('\n', f);
     }
