@@ -7,8 +7,7 @@
  * profile's reports (table, JSON, callers, callees, by cycles) and its
  * folded stacks are the whole flow's, byte for byte.  Then one piece by hand, and what compose
  * refuses. */
-#include "tharness.h"
-#include "rvtrace/image.h"
+#include "th_program.h"
 #include "rvtrace/profile_piece.h"
 #include "rvtrace/status.h"
 #include "out/profile.h"
@@ -131,14 +130,6 @@ static void same_as_whole(rvt_image *img)
     free(want);
 }
 
-static void has(const char *text, const char *want)
-{
-    if (strstr(text, want))
-        th_passed++;
-    else
-        TH_FAIL("missing %s in:\n%s", want, text);
-}
-
 /* From is_even's ret (event 13) to the loss: is_even (its first leaf,
  * fn 0) on the start's stack (base 1), then main (fn 1) on that stack
  * less the frame the ret popped (base 2), two instructions; the piece's
@@ -148,12 +139,12 @@ static void by_hand(rvt_image *img)
 {
     size_t len;
     char *t = piece(img, (evs){ flow, NEV }, 13, 17, &len);
-    has(t, "rvtrace-profile-piece 1\ninsns 3\n");
+    CHECK_HAS(t, "rvtrace-profile-piece 1\ninsns 3\n");
     /* base, instructions, cycles, of them deeper than named, names */
-    has(t, "\nstack 1 1 0 0 1 0\nstack 2 2 0 0 1 1\n");
+    CHECK_HAS(t, "\nstack 1 1 0 0 1 0\nstack 2 2 0 0 1 1\n");
     /* src 0 started by an instruction, no traps, first fn 0, first
      * timestamp 110 to entry 0 */
-    has(t, "\ncs 0 1 1 0 0 1 110 0 ");
+    CHECK_HAS(t, "\ncs 0 1 1 0 0 1 110 0 ");
     rvt_profile *q = rvt_profile_new(img);
     CHECK_EQ(rvt_profile_compose(q, t, len - 2), RVT_ERR_FORMAT);   /* cut short */
     const char *bad = "rvtrace-profile-piece 1\ninsns x\nend-piece\n";
@@ -192,7 +183,7 @@ static void deep_stacks(rvt_image *img)
     ev[n++] = (rvt_flow_event){ .kind = RVT_EV_END };
     evs e = { ev, n };
     char *want = whole(img, e);
-    has(want, "deepest");                           /* ... and the callers past 1,024 */
+    CHECK_HAS(want, "deepest");                           /* ... and the callers past 1,024 */
     static bool cut[2 * DEEP + 3];
     for (size_t i = RUNG; i < n; i += RUNG) {
         for (size_t j = i; j < n; j += 4 * RUNG) {
@@ -211,15 +202,9 @@ static void deep_stacks(rvt_image *img)
 
 int main(void)
 {
-    const char *src = getenv("RVT_SRC");
-    if (!src) {
-        printf("SKIP: RVT_SRC not set (run through ctest)\n");
+    rvt_image *img = th_program("tailcall.elf");
+    if (!img)
         return 0;
-    }
-    char path[4096];
-    snprintf(path, sizeof path, "%s/programs/tailcall.elf", src);
-    rvt_image *img = rvt_image_new();
-    CHECK(img && rvt_image_load_elf(img, path) >= 0);
     same_as_whole(img);
     by_hand(img);
     deep_stacks(img);
