@@ -81,10 +81,11 @@ def section(r):
     busiest = max(load for _, _, _, load in r["runs"].values())
     if busiest > os.cpu_count():
         lines += [
-            "The load average was above the %d CPUs during the runs (up to %.1f): each run got the"
-            " share of a CPU in its CPU s / wall s column, so a wall-time speed-up of --jobs 2 cannot"
-            " show here; the CPU time says what splitting costs (the last column), and the wall-time"
-            " speed-up needs idle cores." % (os.cpu_count(), busiest),
+            "The load average was above the %d CPUs during the runs (up to %.1f): each run got only"
+            " the share of a CPU in its CPU s / wall s column, which varied from run to run, so the"
+            " wall-time speed-ups measure the load as much as the threads; the CPU time says what"
+            " splitting costs (the last column), and a clean wall-time speed-up needs idle cores."
+            % (os.cpu_count(), busiest),
             "",
         ]
     return "\n".join(lines)
