@@ -7,9 +7,9 @@ workers, their counts, coverage and profiles merged exactly.
     result = rd.analyse(client, rd.pieces(["a.nt", "b.nt"], elf="prog.elf"))
     result["profile"].functions["main"].self
 
-    # one huge trace, split at its index points (rvtrace.split)
-    result = rd.analyse(client, rd.split("huge.te", elf="prog.elf", min_gap=32 << 20),
-                        what=rd.SPLIT_WHAT)
+    # one huge trace, split at its index points (rvtrace.split): the same
+    # counts, coverage and profile as the whole trace's
+    result = rd.analyse(client, rd.split("huge.te", elf="prog.elf", min_gap=32 << 20))
 
 A piece is one trace file (with its sidecar) and its program, or a range
 of one trace between two of its index points (split): every piece is
