@@ -294,6 +294,21 @@ static size_t entry_of(const compose *c, uint64_t x)
     return x == (uint64_t)RVT_PIECE_INHERIT ? c->q->fo->cur : c->entry[x];
 }
 
+/* n traps before the piece's first instruction: each pushes the
+ * interrupted function (the first applies the pending effect too); past
+ * the named frames only the depth grows (n comes from the text: no loop
+ * over it). */
+static void head_traps(rvt_callstack *cs, uint64_t n)
+{
+    if (!cs->leaf)
+        return;
+    for (; n && cs->depth <= RVT_CS_MAX_DEPTH; n--)
+        rvt_cs_trap(cs);
+    cs->depth += n;
+    if (cs->depth > cs->max_depth)
+        cs->max_depth = cs->depth;
+}
+
 /* q's stack at the piece's first instruction (its traps, then the effect
  * of the instruction before), kept as the base; the call it makes counted. */
 static void start_hart(compose *c, const uint64_t *v)
@@ -301,8 +316,7 @@ static void start_hart(compose *c, const uint64_t *v)
     rvt_callstack *cs = c->q->fo->cs;
     bool started = v[1], by_insn = v[2];
     if (!started || by_insn)
-        for (uint64_t t = 0; t < v[3]; t++)
-            rvt_cs_trap(cs);
+        head_traps(cs, v[3]);
     uint8_t effect = RVT_CS_NONE;
     if (by_insn && !v[3]) {
         rvt_cs_apply(cs);

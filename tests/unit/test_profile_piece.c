@@ -153,6 +153,24 @@ static void by_hand(rvt_image *img)
     CHECK(rvt_profile_compose(q, t, len) < 0);
     rvt_profile_free(q);
     free(t);
+    /* a trap before the first instruction (event 8), said to be 2^64 - 1
+     * of them: composed at once, not one by one */
+    q = rvt_profile_new(img);
+    t = piece(img, (evs){ flow, NEV }, 0, 8, &len);
+    CHECK_EQ(rvt_profile_compose(q, t, len), 0);
+    free(t);
+    t = piece(img, (evs){ flow, NEV }, 8, 10, &len);
+    char *traps = strstr(t, "\ncs 0 1 1 1 ");
+    CHECK(traps != NULL);
+    char *forged = NULL;
+    size_t flen = 0;
+    FILE *ff = open_memstream(&forged, &flen);
+    fprintf(ff, "%.*s\ncs 0 1 1 18446744073709551615 %s", (int)(traps - t), t, traps + strlen("\ncs 0 1 1 1 "));
+    fclose(ff);
+    CHECK_EQ(rvt_profile_compose(q, forged, flen), 0);
+    free(forged);
+    free(t);
+    rvt_profile_free(q);
     /* two harts in one piece: refused */
     rvt_profile *p = rvt_profile_piece_new(img);
     rvt_flow_event a = I(0, 0x80000030), b = I(0, 0x80000030);
