@@ -183,6 +183,34 @@ static void by_hand(rvt_image *img)
     rvt_profile_free(p);
 }
 
+/* Damaged texts: a byte or two of a piece changed, cut short or grown:
+ * compose says so or composes, never reads outside what it was given. */
+static void damaged(rvt_image *img)
+{
+    size_t len, head_len;
+    char *head = piece(img, (evs){ flow, NEV }, 0, 9, &head_len);
+    char *t = piece(img, (evs){ flow, NEV }, 9, NEV, &len);
+    uint64_t seed = 0x9e3779b97f4a7c15ull;
+    int refused = 0;
+    for (int i = 0; i < 3000; i++) {
+        char *m = malloc(len);
+        memcpy(m, t, len);
+        for (int k = 0; k < 1 + i % 2; k++)
+            m[th_xorshift64(&seed) % len] = "0123456789 -\nx\0"[th_xorshift64(&seed) % 15];
+        size_t n = i % 7 ? len : (size_t)(th_xorshift64(&seed) % len);
+        rvt_profile *q = rvt_profile_new(img);
+        CHECK_EQ(rvt_profile_compose(q, head, head_len), 0);
+        refused += rvt_profile_compose(q, m, n) < 0;
+        char *r = reports(q);
+        free(r);
+        rvt_profile_free(q);
+        free(m);
+    }
+    CHECK(refused > 1000);
+    free(head);
+    free(t);
+}
+
 /* Deeper than the 1,024 frames a stack names: _start's call (80000030)
  * retired DEEP times pushes _start each time, then is_even's ret
  * (8000004e) as often pops them; cut at every RUNG-th event and at
@@ -225,6 +253,7 @@ int main(void)
         return 0;
     same_as_whole(img);
     by_hand(img);
+    damaged(img);
     deep_stacks(img);
     rvt_image_free(img);
     return TH_DONE();
