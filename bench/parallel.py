@@ -56,18 +56,21 @@ def section(r):
         % (r["when"], os.cpu_count()),
         "Stream: long.elf's E-Trace run (%d instructions; full addresses, resync_max=1)"
         " written %d times: %.2f GiB, %d instructions; `rvtrace index --min-gap 32M`: %d points"
-        " in %.1f s wall (%d MiB peak RSS: it reads the whole mapping once)."
+        " in %.1f s wall, %.1f s CPU, %d MiB peak RSS (one forward scan that gives back"
+        " the pages it has read, docs/parallel.md \"Memory and pieces\")."
         % (r["insns"] // r["copies"], r["copies"], gib, r["insns"], r["points"],
-           r["index"][0], r["index"][2] // 1024),
+           r["index"][0], r["index"][1], r["index"][2] // 1024),
         "`decode --elf long.elf --count`; peak RSS from getrusage (ru_maxrss) of each run.",
         "",
-        "| run | wall s | CPU s | M instr/s (wall) | peak RSS MiB | speed-up (wall) vs --jobs 1 |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| run | wall s | CPU s | CPU s / wall s | load average (1 min) before | M instr/s (wall)"
+        " | peak RSS MiB | speed-up (wall) vs --jobs 1 | CPU s vs --jobs 1 |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    base = r["runs"]["--jobs 1"][0]
-    for name, (wall, cpu, rss) in r["runs"].items():
-        lines.append("| %s | %.1f | %.1f | %.0f | %d | %.2fx |"
-                     % (name, wall, cpu, r["insns"] / wall / 1e6, rss // 1024, base / wall))
+    base, base_cpu = r["runs"]["--jobs 1"][0], r["runs"]["--jobs 1"][1]
+    for name, (wall, cpu, rss, load) in r["runs"].items():
+        lines.append("| %s | %.1f | %.1f | %.2f | %.1f | %.0f | %d | %.2fx | %.2fx |"
+                     % (name, wall, cpu, cpu / wall, load, r["insns"] / wall / 1e6, rss // 1024, base / wall,
+                        cpu / base_cpu))
     lines += [
         "",
         "One decoder maps the whole file: its resident set includes the file's pages"
@@ -75,6 +78,16 @@ def section(r):
         " peak RSS stays near N x 32 MiB pieces whatever the stream's size.",
         "",
     ]
+    busiest = max(load for _, _, _, load in r["runs"].values())
+    if busiest > os.cpu_count():
+        lines += [
+            "The load average was above the %d CPUs during the runs (up to %.1f): each run got only"
+            " the share of a CPU in its CPU s / wall s column, which varied from run to run, so the"
+            " wall-time speed-ups measure the load as much as the threads; the CPU time says what"
+            " splitting costs (the last column), and a clean wall-time speed-up needs idle cores."
+            % (os.cpu_count(), busiest),
+            "",
+        ]
     return "\n".join(lines)
 
 
@@ -100,9 +113,10 @@ def main():
         counts = set()
         for name, extra in (("one decoder", []), ("--jobs 1", ["--jobs", "1"]),
                             ("--jobs 2", ["--jobs", "2"])):
+            load = os.getloadavg()[0]
             wall, cpu, rss, out = run([rvt, "decode", "--elf", elf, "--count", big] + extra)
             counts.add(out.strip())
-            r["runs"][name] = (wall, cpu, rss)
+            r["runs"][name] = (wall, cpu, rss, load)
             print("%-12s %7.1f s wall %7.1f s CPU %6d MiB  %s" % (name, wall, cpu, rss // 1024,
                                                                out.strip()), flush=True)
         if len(counts) != 1:

@@ -36,7 +36,9 @@ def write_section(path, heading, text):
     """Replace the section that starts with `## heading` in path (or append it)."""
     old = open(path).read() if os.path.exists(path) else "# rvtrace benchmark results\n"
     pat = re.compile(r"## " + re.escape(heading) + r".*?(?=\n## |\Z)", re.S)
-    new = pat.sub(lambda m: text.rstrip("\n"), old) if pat.search(old) else old.rstrip("\n") + "\n\n" + text
+    # the match stops at the newline before the next heading: keep a blank line
+    new = pat.sub(lambda m: text.rstrip("\n") + "\n", old) if pat.search(old) else \
+        old.rstrip("\n") + "\n\n" + text
     open(path, "w").write(new.rstrip("\n") + "\n")
 
 

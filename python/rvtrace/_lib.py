@@ -177,6 +177,10 @@ int rvt_profile_event(void *profile, const rvt_flow_event *ev);
 int rvt_profile_write(rvt_profile *p, FILE *f, const rvt_profile_opts *o);
 uint64_t rvt_profile_insns(const rvt_profile *p);
 void rvt_profile_free(rvt_profile *p);
+/* profile_piece.h */
+rvt_profile *rvt_profile_piece_new(rvt_image *img);
+int rvt_profile_piece_write(rvt_profile *p, FILE *f);
+int rvt_profile_compose(rvt_profile *into, const char *piece, size_t len);
 
 /* index.h */
 typedef struct rvt_index_point {
@@ -193,7 +197,7 @@ size_t rvt_index_count(const rvt_index *x);
 const rvt_index_point *rvt_index_at(const rvt_index *x, size_t i);
 unsigned rvt_index_sources(const rvt_index *x);
 
-/* the C library's, for rvt_profile_write */
+/* the C library's, for rvt_profile_write and rvt_profile_piece_write */
 FILE *fopen(const char *path, const char *mode);
 int fclose(FILE *f);
 """

@@ -7,27 +7,31 @@ workers, their counts, coverage and profiles merged exactly.
     result = rd.analyse(client, rd.pieces(["a.nt", "b.nt"], elf="prog.elf"))
     result["profile"].functions["main"].self
 
-    # one huge trace, split at its index points (rvtrace.split)
-    result = rd.analyse(client, rd.split("huge.te", elf="prog.elf", min_gap=32 << 20),
-                        what=rd.SPLIT_WHAT)
+    # one huge trace, split at its index points (rvtrace.split): the same
+    # counts, coverage and profile as the whole trace's
+    result = rd.analyse(client, rd.split("huge.te", elf="prog.elf", min_gap=32 << 20))
 
 A piece is one trace file (with its sidecar) and its program, or a range
 of one trace between two of its index points (split): every piece is
 decoded on a worker through the package (librvtrace.so there too) and the
 partial results are merged on the workers by the rules of rvtrace.merge
 (docs/python.md "Merge rules"), so the result equals analyse_local, the
-single-process run.  A range piece gives its instruction count and its
-coverage; a profile is not cut (its call stacks cross the cuts)."""
+single-process run.  A range piece's profile is recorded relative to the
+call stack it starts with (include/rvtrace/profile_piece.h); the pieces of
+one trace are composed in stream order at the end, each resolved with the
+stack the one before ended with, so the profile is the whole trace's."""
 from collections import Counter, namedtuple
 from functools import reduce
 
 from . import merge, split as splitting
-from .errors import RvtError
+from ._lib import ffi, lib
+from .image import Image
+from .profile import compose, piece_text
 from .trace import Trace
 
 Piece = namedtuple("Piece", "path elf protocol range", defaults=(None,))
 WHAT = ("counts", "coverage", "profile")
-SPLIT_WHAT = ("counts", "coverage")
+SPLIT_WHAT = WHAT       # a range piece gives all three (its profile as a piece)
 
 
 def pieces(traces, elf=None, protocol=None):
@@ -48,20 +52,23 @@ def split(path, elf, min_gap=0, protocol=None):
 
 
 def _range_results(t, piece, what):
-    if "profile" in what:
-        raise RvtError(f"{piece.path}: a profile of a range piece would lose the call stack at its "
-                       "cut: ask for counts and coverage (SPLIT_WHAT)", -2)
     cov = Counter()
+    prof = ffi.gc(lib.rvt_profile_piece_new(t.image._img), lib.rvt_profile_free) if "profile" in what else None
 
-    def retired(pc):
-        cov[pc] += 1
+    def event(ev):
+        if ev.kind == splitting.EV_INSN:
+            cov[ev.pc] += 1
+        if prof is not None:
+            lib.rvt_profile_event(prof, ev)
 
-    splitting.each_insn(t, piece.range, retired)
+    splitting.each_event(t, piece.range, event)
     out = {}
     if "counts" in what:
         out["counts"] = {"instructions": sum(cov.values())}
     if "coverage" in what:
         out["coverage"] = dict(cov)
+    if prof is not None:    # composed with the trace's other pieces by finish()
+        out["pieces"] = [((piece.path, tuple(piece.elf)), piece.range.start, piece_text(prof))]
     return out
 
 
@@ -80,26 +87,47 @@ def analyse_piece(piece, what=WHAT):
     return out
 
 
-MERGES = {"counts": merge.merge_counts, "coverage": merge.merge_coverage, "profile": merge.merge_profiles}
+MERGES = {"counts": merge.merge_counts, "coverage": merge.merge_coverage, "profile": merge.merge_profiles,
+          "pieces": lambda parts: [p for part in parts for p in part]}
 
 
 def merge_results(results):
-    """Results of pieces (or of earlier merges) merged: one result."""
+    """Results of pieces (or of earlier merges) merged: one result (a
+    result alone is kept as it is: a lone profile keeps its report)."""
     results = list(results)
     keys = reduce(lambda a, r: a | set(r), results, set())
-    return {k: MERGES[k]([r[k] for r in results if k in r]) for k in keys}
+    parts = {k: [r[k] for r in results if k in r] for k in keys}
+    return {k: MERGES[k](v) if len(v) > 1 else v[0] for k, v in parts.items()}
+
+
+def finish(result):
+    """The merged result with the range pieces' profiles composed: each
+    trace's pieces in stream order (rvt_profile_compose), then merged with
+    the whole traces' profiles (a lone profile is kept as it is)."""
+    result = dict(result)
+    groups = {}
+    for key, start, text in result.pop("pieces", []):
+        groups.setdefault(key, []).append((start, text))
+    profiles = [compose(Image(*elf), [t for _, t in sorted(parts)], path)
+                for (path, elf), parts in groups.items()]
+    if "profile" in result:
+        profiles.append(result["profile"])
+    if profiles:
+        result["profile"] = profiles[0] if len(profiles) == 1 else merge.merge_profiles(profiles)
+    return result
 
 
 def analyse(client, pieces_, what=WHAT, fan_in=8):
     """Map the pieces to the client's workers and merge on the workers, fan_in
-    results at a time (a tree: merging is associative and commutative)."""
+    results at a time (a tree: merging is associative, and the range
+    pieces' profiles are kept apart until finish composes them in order)."""
     level = client.map(analyse_piece, pieces_, what=tuple(what), pure=False)
     while len(level) > 1:
         level = [client.submit(merge_results, level[i:i + fan_in], pure=False)
                  for i in range(0, len(level), fan_in)]
-    return level[0].result() if level else {}
+    return client.submit(finish, level[0], pure=False).result() if level else {}
 
 
 def analyse_local(pieces_, what=WHAT):
     """The same in this process, piece after piece."""
-    return merge_results([analyse_piece(p, what) for p in pieces_])
+    return finish(merge_results([analyse_piece(p, what) for p in pieces_]))

@@ -24,6 +24,7 @@ Range = namedtuple("Range", "start rec stop state")
 WHOLE = Range(0, 0, None, None)
 INDEX_NONE = 2**64 - 1
 EV_INSN = 0
+EV_END = 9          # RVT_EV_END: the last piece's, wherever the stream stopped
 DUMP_NOTEXT = 2
 # more than any packet or message is long: a piece reads this far past its
 # cut, so a damaged unit before the cut is read as the whole stream's reader
@@ -64,22 +65,31 @@ def _unit_size(trace, at):
     return size[0] if size else 0
 
 
-def each_insn(trace, r, fn):
-    """fn(pc) for each instruction piece r of trace retires, in order."""
+def each_event(trace, r, fn):
+    """fn(ev) (an rvt_flow_event) for each event piece r of trace owns, in
+    order: from after its own first sync unit up to the next piece's, and
+    the decoder's last events (the end) for the last piece."""
     primer = b"" if r.state is None else trace.data_slice(r.state, r.state + _unit_size(trace, r.state))
     shift = r.start - len(primer)
     stop = INDEX_NONE if r.stop is None else r.stop
 
     @ffi.callback("int(void *, const rvt_flow_event *)")
     def on(ctx, ev):
-        if ev.kind != EV_INSN or ev.offset + shift < r.rec:
+        if ev.offset + shift < r.rec and ev.kind != EV_END:
             return 0
         if ev.offset + shift >= stop:
             return 1                    # the next piece's
-        fn(ev.pc)
+        fn(ev)
         return 0
 
     d, mem = trace._decoder(on, ffi.NULL)
     feed = primer + trace.data_slice(r.start, None if r.stop is None else r.stop + UNIT_MAX)
     st = lib.rvt_proto_decoder_run(d, feed, len(feed))
     check(st if st < 0 else 0, f"{trace.path}: decode")
+    if r.stop is None and st >= 0:
+        check(lib.rvt_proto_decoder_finish(d), f"{trace.path}: decode")
+
+
+def each_insn(trace, r, fn):
+    """fn(pc) for each instruction piece r of trace retires, in order."""
+    each_event(trace, r, lambda ev: fn(ev.pc) if ev.kind == EV_INSN else None)

@@ -46,29 +46,52 @@ def test_two_workers_equal_one_process(client, traced):
     assert {k: f.self for k, f in got["profile"].functions.items()} == dict(selfs)
 
 
-@pytest.mark.parametrize("kind", ["te", "nt"])
-def test_one_trace_split_at_its_index(client, tmp_path, kind):
-    # one trace with periodic sync, cut at every index point (E-Trace: a
-    # format 3 every 2^4 packets; N-Trace: a sync each 2^1 messages), the
-    # pieces on two workers: the instruction count and the coverage are
-    # the whole trace's, single-process and as the CLI retires them
-    elf = os.path.join(SRC, "programs", "sort.elf")
+def _periodic(tmp_path, elf, kind):
+    """A trace of elf with periodic sync (E-Trace: a format 3 every 2^4
+    packets; N-Trace: a sync each 2^1 messages) and the CLI's retired PCs."""
     tr, pcs = str(tmp_path / ("s." + kind)), str(tmp_path / "s.pcs")
     opt = ["--etrace", tr, "--te-attr", "resync_max=4"] if kind == "te" else \
           ["--ntrace", tr, "--nt-opt", "sync=1:0"]
     cli("run", elf, "--quiet", *opt, "--pcs-retired", pcs)
+    with open(pcs) as f:
+        return tr, Counter(int(line, 16) for line in f)
+
+
+@pytest.mark.parametrize("kind", ["te", "nt"])
+def test_one_trace_split_at_its_index(client, tmp_path, kind):
+    # one trace cut at every index point, the pieces on two workers: the
+    # instruction count, the coverage and the profile are the whole
+    # trace's, single-process and as the CLI retires them
+    elf = os.path.join(SRC, "programs", "sort.elf")
+    tr, retired = _periodic(tmp_path, elf, kind)
     ps = rd.split(tr, elf)
     assert len(ps) > 10
-    got = rd.analyse(client, ps, what=rd.SPLIT_WHAT, fan_in=4)
-    whole = rd.analyse_local(rd.pieces([tr], elf=elf), what=("counts", "coverage"))
+    got = rd.analyse(client, ps, fan_in=4)
+    whole = rd.analyse_local(rd.pieces([tr], elf=elf))
     assert got["coverage"] == whole["coverage"]
     assert got["counts"]["instructions"] == whole["counts"]["instructions"]
-    with open(pcs) as f:
-        retired = Counter(int(line, 16) for line in f)
     assert got["coverage"] == dict(retired)
+    # the profile composed from the pieces: the single decode's report, byte for byte
+    assert got["profile"].json_text == whole["profile"].json_text
+    rep = json.loads(cli("report", "--json", "--elf", elf, tr).stdout)
+    assert dict(got["profile"].raw, title=None) == dict(rep, title=None)    # the CLI's, but for the title
     # fewer, longer pieces give the same
     few = rd.split(tr, elf, min_gap=len(open(tr, "rb").read()) // 5)
     assert 1 < len(few) < len(ps)
-    assert rd.analyse_local(few, what=rd.SPLIT_WHAT) == got
-    with pytest.raises(rvtrace.RvtError):
-        rd.analyse_piece(ps[1])                     # a profile of a range is refused
+    local = rd.analyse_local(few)
+    assert local["coverage"] == got["coverage"] and local["counts"] == got["counts"]
+    assert local["profile"].json_text == got["profile"].json_text
+
+
+@pytest.mark.parametrize("kind", ["te", "nt"])
+def test_split_inside_deep_call_chains(client, tmp_path, kind):
+    # recurse.elf calls itself 4,002 deep (deeper than the 1,024 frames a
+    # stack names): its pieces start and end inside the chain, with
+    # returns below their start; composed, the profile is the whole's
+    elf = os.path.join(SRC, "programs", "recurse.elf")
+    tr, _ = _periodic(tmp_path, elf, kind)
+    assert "deepest 4002" in cli("decode", "--elf", elf, tr, "--folded").stdout.decode()
+    ps = rd.split(tr, elf, min_gap=4000)
+    assert len(ps) > 20
+    got = rd.analyse(client, ps, what=("profile",), fan_in=5)
+    assert got["profile"].json_text == rvtrace.Trace(tr, elf=elf).profile().json_text

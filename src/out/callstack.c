@@ -27,12 +27,17 @@ static uint8_t effect_of(uint8_t jclass)
 
 /* Looked up once per pc (the cache is not told about self-modifying code:
  * a rewritten call/return keeps its first class). */
+const char *rvt_cs_name_at(const rvt_image *img, uint64_t pc)
+{
+    const char *n = img ? rvt_image_symbol((void *)img, pc, NULL) : NULL;
+    return n ? n : rvt_cs_unknown;
+}
+
 void rvt_cs_fill(rvt_callstack *cs, size_t k, uint64_t pc)
 {
-    const char *n = cs->img ? rvt_image_symbol(cs->img, pc, NULL) : NULL;
     const rvt_insn *i = cs->img ? rvt_image_insn(cs->img, pc) : NULL;
     cs->cache[k].pc = pc;
-    cs->cache[k].name = n ? n : rvt_cs_unknown;
+    cs->cache[k].name = rvt_cs_name_at(cs->img, pc);
     cs->cache[k].effect = effect_of(i ? i->jclass : RVT_JC_NONE);
 }
 
@@ -55,6 +60,8 @@ static void push(rvt_callstack *cs, const char *name)
     cs->depth++;
     if (cs->depth > cs->max_depth)
         cs->max_depth = cs->depth;
+    if (cs->rel && (int64_t)(cs->depth - cs->under) > cs->max_rel)
+        cs->max_rel = (int64_t)(cs->depth - cs->under);
     cs->dirty = true;
 }
 
@@ -62,6 +69,9 @@ static void pop(rvt_callstack *cs)
 {
     if (cs->depth) {
         cs->depth--;
+        cs->dirty = true;
+    } else if (cs->rel) {           /* a frame of the piece's unknown start */
+        cs->under++;
         cs->dirty = true;
     }
 }
@@ -99,6 +109,7 @@ void rvt_cs_trap(rvt_callstack *cs)
 void rvt_cs_reset(rvt_callstack *cs)
 {
     cs->depth = 0;
+    cs->rel = false;
     cs->leaf = NULL;
     cs->pending = RVT_CS_NONE;
     cs->dirty = true;

@@ -28,6 +28,14 @@ typedef struct rvt_callstack {
     uint8_t pending;            /* rvt_cs_effect the previous instruction will have */
     uint8_t effect;             /* rvt_cs_effect applied before the current insn */
     bool dirty;                 /* the callers changed since the caller last cleared it */
+    /* A piece of a trace cut at its index (profile_piece.c, issue #18):
+     * while rel, stk holds only the frames pushed since the piece began,
+     * above the unknown frames of the stack it began with; a return at
+     * depth 0 pops one of those (under counts them) and max_rel is the
+     * highest depth - under reached.  A reset makes the stack known. */
+    bool rel;
+    uint64_t under;
+    int64_t max_rel;
     const char *leaf;           /* function of the current instruction; NULL
                                    before the first one and after a reset */
     /* What each instruction needs, looked up once per pc: the function
@@ -40,6 +48,9 @@ typedef struct rvt_callstack {
 
 /* "[unknown]": the function name of a pc no symbol covers. */
 extern const char rvt_cs_unknown[];
+/* The function name of pc in img as the stack names it (a symbol, or
+ * rvt_cs_unknown). */
+const char *rvt_cs_name_at(const rvt_image *img, uint64_t pc);
 
 void rvt_cs_init(rvt_callstack *cs, rvt_image *img);
 /* Internal to rvt_cs_insn: the previous instruction's effect; the cache

@@ -20,6 +20,7 @@ static fo_hart *add_hart(rvt_folded *fo, uint16_t src, rvt_image *img)
     if (!h)
         return NULL;
     rvt_cs_init(&h->cs, img);
+    h->cs.rel = fo->rel_harts;
     h->src = src;
     h->prev_leaf = NULL;
     h->cur = SIZE_MAX;
@@ -54,14 +55,21 @@ void rvt_folded_free(rvt_folded *fo)
         free(fo->harts[i]);
     free(fo->harts);
     free(fo->ents);
+    free(fo->pents);
     free(fo->index);
     free(fo->pool);
     free(fo);
 }
 
+/* fo_entry.base of the current stack. */
+static uint64_t stack_base(const rvt_callstack *cs)
+{
+    return cs->rel ? cs->under + 1 : 0;
+}
+
 static uint64_t stack_hash(const rvt_folded *fo, const char *leaf)
 {
-    uint64_t h = 1469598103934665603ull;           /* FNV-1a over the pointers */
+    uint64_t h = 1469598103934665603ull ^ stack_base(fo->cs);  /* FNV-1a over the pointers */
     unsigned n = rvt_cs_named(fo->cs);
     for (unsigned i = 0; i <= n; i++) {
         h ^= (uint64_t)(uintptr_t)(i < n ? fo->cs->stk[i] : leaf);
@@ -74,6 +82,8 @@ static bool same_stack(const rvt_folded *fo, const fo_entry *e, const char *leaf
 {
     unsigned n = rvt_cs_named(fo->cs);
     if (e->len != n + 1 || fo->pool[e->off + n] != leaf)
+        return false;
+    if (fo->rel_harts && fo->pents[e - fo->ents].base != stack_base(fo->cs))
         return false;
     return memcmp(&fo->pool[e->off], fo->cs->stk, n * sizeof fo->cs->stk[0]) == 0;
 }
@@ -111,6 +121,13 @@ static size_t add_entry(rvt_folded *fo, uint64_t h, const char *leaf)
     fo->pool = p;
     memcpy(&fo->pool[fo->npool], fo->cs->stk, n * sizeof fo->cs->stk[0]);
     fo->pool[fo->npool + n] = leaf;
+    if (fo->rel_harts) {
+        fo_piece_entry *pe = rvt_grow(fo->pents, &fo->pcap, fo->nents + 1, sizeof *pe, 64);
+        if (!pe)
+            return SIZE_MAX;
+        fo->pents = pe;
+        pe[fo->nents] = (fo_piece_entry){ stack_base(fo->cs), 0 };
+    }
     fo->ents[fo->nents] = (fo_entry){ h, fo->npool, n + 1, 0, 0 };
     fo->npool += n + 1;
     return fo->nents++;
@@ -142,9 +159,15 @@ static void end_run(rvt_folded *fo)
     fo->run_start = fo->n;
     if (fo->cur != SIZE_MAX)
         fo->ents[fo->cur].count += n;
-    if (fo->deep)
+    if (fo->deep) {
         fo->deep_insns += n;
+        if (fo->rel_harts && fo->cur != SIZE_MAX)
+            fo->pents[fo->cur].deep += n;
+    }
 }
+
+void rvt_folded_end_run(rvt_folded *fo) { end_run(fo); }
+size_t rvt_folded_lookup(rvt_folded *fo, const char *leaf) { return lookup(fo, leaf); }
 
 void rvt_folded_restack(rvt_folded *fo)
 {

@@ -21,6 +21,14 @@ typedef struct fo_entry {
     uint64_t cycles;            /* time (RVT_EV_TIME units) spent with it */
 } fo_entry;
 
+/* A piece's entry (rel_harts), beside fo_entry so that one profile's
+ * entries stay small. */
+typedef struct fo_piece_entry {
+    uint64_t base;              /* 0, or the frames below the piece's start
+                                   less base - 1 of them (callstack.h rel) */
+    uint64_t deep;              /* of count, retired deeper than RVT_CS_MAX_DEPTH */
+} fo_piece_entry;
+
 /* One hart's (source's) call stack and where its counts go: each hart
  * keeps its own (issue #17: several harts in one trace interleave), the
  * current one's run state lives in rvt_folded while it runs. */
@@ -55,6 +63,9 @@ typedef struct rvt_folded {
     size_t index_cap;           /* power of two, > 2 * nents */
     const char **pool;
     size_t npool, pool_cap;
+    bool rel_harts;             /* a piece's: every hart's stack starts unknown */
+    fo_piece_entry *pents;      /* then: per entry, beside ents */
+    size_t pcap;
 } rvt_folded;
 
 rvt_folded *rvt_folded_new(rvt_image *img);
@@ -72,6 +83,11 @@ static inline void rvt_folded_src(rvt_folded *fo, uint16_t src)
 /* Internal to rvt_folded_insn: count the run, find the entry of the
  * changed stack. */
 void rvt_folded_restack(rvt_folded *fo);
+/* The instructions since the stack last changed go to its entry. */
+void rvt_folded_end_run(rvt_folded *fo);
+/* The entry of the current hart's stack (fo->cs) with this leaf, added
+ * when new; SIZE_MAX when out of memory. */
+size_t rvt_folded_lookup(rvt_folded *fo, const char *leaf);
 /* An instruction retired in leaf, the stack already moved to it
  * (rvt_cs_insn, rvt_cs_block): counted, its entry found when the stack
  * changed. */

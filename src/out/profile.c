@@ -11,6 +11,7 @@
 #include "util/grow.h"
 #include "rvtrace/flow.h"
 #include "out/profile.h"
+#include "out/profile_piece.h"
 
 rvt_profile *rvt_profile_new(rvt_image *img)
 {
@@ -30,6 +31,7 @@ void rvt_profile_free(rvt_profile *p)
     if (!p)
         return;
     rvt_folded_free(p->fo);
+    rvt_prof_piece_free(p->piece);
     rvt_keymap_free(&p->fn_ix);
     rvt_keymap_free(&p->edge_ix);
     rvt_keymap_free(&p->ctx_ix);
@@ -90,6 +92,10 @@ static void call(rvt_profile *p, const rvt_callstack *cs)
     if (f)
         f->calls++;
     const char *caller = cs->depth && cs->depth <= RVT_CS_MAX_DEPTH ? cs->stk[cs->depth - 1] : NULL;
+    if (cs->rel) {                  /* a piece's: named or not, once composed */
+        rvt_prof_piece_call(p, caller, cs->leaf, (int64_t)(cs->depth - cs->under));
+        return;
+    }
     uint64_t *e = count_of(p, &p->edge_ix, &p->edge_calls, &p->edge_cap, (uint64_t)(uintptr_t)caller,
                            (uint64_t)(uintptr_t)cs->leaf);
     if (e)
@@ -106,7 +112,8 @@ static void end_run(rvt_profile *p, uint64_t upto)
     if (!n)
         return;
     p->priv_insns[p->run_priv & 7] += n;
-    uint64_t *c = count_of(p, &p->ctx_ix, &p->ctx_insns, &p->ctx_cap, p->context, 0);
+    uint64_t *c = p->ctx_inherited ? &p->head_ctx_insns
+                                   : count_of(p, &p->ctx_ix, &p->ctx_insns, &p->ctx_cap, p->context, 0);
     if (c)
         *c += n;
     uint64_t *h = count_of(p, &p->hart_ix, &p->hart_insns, &p->hart_cap, p->run_src, 0);
@@ -120,8 +127,10 @@ static void leaf_image(rvt_profile *p, const char *leaf, uint64_t pc)
 {
     p->last_leaf = leaf;
     rvt_prof_fn *f = function(p, leaf);
-    if (f && !f->image)
+    if (f && !f->image) {
         f->image = rvt_image_file_at(p->img, pc);
+        f->pc = pc;
+    }
 }
 
 static inline __attribute__((always_inline)) void insn(rvt_profile *p, const rvt_flow_event *ev)
@@ -154,14 +163,13 @@ static void time_event(rvt_profile *p, uint64_t t)
     p->t_last = t;
 }
 
-int rvt_profile_event(void *ctx, const rvt_flow_event *ev)
+static inline __attribute__((always_inline)) void feed(rvt_profile *p, const rvt_flow_event *ev)
 {
-    rvt_profile *p = ctx;
     if (ev->kind == RVT_EV_INSN) {          /* the hot path */
         rvt_folded_src(p->fo, ev->src);
         rvt_folded_insn(p->fo, ev->pc);
         insn(p, ev);
-        return 0;
+        return;
     }
     rvt_folded_event(p->fo, ev);
     switch (ev->kind) {
@@ -170,6 +178,7 @@ int rvt_profile_event(void *ctx, const rvt_flow_event *ev)
     case RVT_EV_CONTEXT:
         end_run(p, p->fo->n);
         p->context = ev->aux;
+        p->ctx_inherited = false;
         break;
     case RVT_EV_TIME: time_event(p, ev->aux); break;
     case RVT_EV_ERROR: p->errors++; break;
@@ -177,7 +186,27 @@ int rvt_profile_event(void *ctx, const rvt_flow_event *ev)
     case RVT_EV_END: p->incomplete = (ev->aux & RVT_END_INCOMPLETE) != 0; break;
     default: break;
     }
+}
+
+int rvt_profile_event(void *ctx, const rvt_flow_event *ev)
+{
+    rvt_profile *p = ctx;
+    if (__builtin_expect(p->piece != NULL, 0))
+        rvt_prof_piece_event(p, ev);
+    else
+        feed(p, ev);
     return 0;
+}
+
+/* ---- for composing pieces (profile.h) ---- */
+
+void rvt_prof_feed(rvt_profile *p, const rvt_flow_event *ev) { feed(p, ev); }
+rvt_prof_fn *rvt_prof_function(rvt_profile *p, const char *name) { return function(p, name); }
+void rvt_prof_end_run(rvt_profile *p, uint64_t upto) { end_run(p, upto); }
+
+uint64_t *rvt_prof_counter(rvt_profile *p, rvt_keymap *m, uint64_t **arr, size_t *cap, uint64_t a, uint64_t b)
+{
+    return count_of(p, m, arr, cap, a, b);
 }
 
 /* rvt_folded_block's hook: insn() for the instructions it looks up. */
@@ -195,6 +224,10 @@ static void block_insn(void *ctx, uint64_t pc)
 
 void rvt_profile_block(rvt_profile *p, const rvt_block *b)
 {
+    if (p->piece) {                 /* a piece counts its start event by event */
+        p->piece->refused = true;
+        return;
+    }
     block_ctx c = { p, { .kind = RVT_EV_INSN, .priv = b->priv, .src = b->src, .offset = b->offset } };
     rvt_folded_block(p->fo, b, block_insn, &c);
 }

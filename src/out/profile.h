@@ -14,6 +14,7 @@ typedef struct rvt_prof_fn {
     uint64_t self_cycles, total_cycles;
     uint64_t stamp;                /* rvt_profile_totals: the last stack counted */
     const char *image;             /* file of the segment it first ran in, or NULL */
+    uint64_t pc;                   /* where image was looked up (names it in a piece) */
 } rvt_prof_fn;
 
 typedef struct rvt_prof_count {    /* a context, hart or trap cause, and its count */
@@ -48,7 +49,30 @@ struct rvt_profile {
     uint64_t insns, errors, lost;
     bool have_time, incomplete, totalled, oom;
     uint64_t t_first, t_last;
+    /* A piece's (profile_piece.c): what it knows of its start; the
+     * instructions run before its first context event (their context is
+     * the piece before's). */
+    struct rvt_prof_piece *piece;
+    bool ctx_inherited;
+    uint64_t head_ctx_insns;
 };
+
+/* profile.c's tables, for composing pieces (profile_compose.c): the
+ * function called name (added when new), the counter of key (a, b) in a
+ * table (NULL when out of memory), the privilege/context/hart run ended
+ * at upto instructions, one event as rvt_profile_event counts it. */
+rvt_prof_fn *rvt_prof_function(rvt_profile *p, const char *name);
+uint64_t *rvt_prof_counter(rvt_profile *p, rvt_keymap *m, uint64_t **arr, size_t *cap, uint64_t a,
+                          uint64_t b);
+void rvt_prof_end_run(rvt_profile *p, uint64_t upto);
+void rvt_prof_feed(rvt_profile *p, const rvt_flow_event *ev);
+/* profile_piece.c: a piece's event (its start bookkeeping, then
+ * rvt_prof_feed); its state freed. */
+void rvt_prof_piece_event(rvt_profile *p, const rvt_flow_event *ev);
+void rvt_prof_piece_free(struct rvt_prof_piece *pc);
+/* A call in a piece while its stack is relative: caller, callee and the
+ * callee's depth above the start's frames left (depth - under). */
+void rvt_prof_piece_call(rvt_profile *p, const char *caller, const char *callee, int64_t rel_depth);
 
 /* Self and total instructions and time of every function, from the stacks,
  * and the last run's counts (once; later calls do nothing). */

@@ -119,4 +119,31 @@ set +e
 rc=$?
 set -e
 [ $rc = 2 ] && grep -q "range.*per source" "$T/err" || { echo "FAIL: --range on two sources: $rc"; exit 1; }
+# cuts inside deep call chains: recurse.elf calls itself 4,002 deep (past
+# the 1,024 frames a stack names), its pieces start and end inside the
+# chain; the stack-following writers and the report (text, JSON, callers)
+# at several N, with a piece at every point and with longer pieces
+RC="$RVT_SRC/programs/recurse.elf"
+"$RVT_BIN" run "$RC" --quiet --etrace "$T/deep.te" --te-attr resync_max=4 --ntrace "$T/deep.nt" \
+    --nt-opt sync=1:0 > /dev/null
+for tr in "$T/deep.te" "$T/deep.nt"; do
+    for bytes in 1 3000; do
+        export RVTRACE_PIECE_BYTES=$bytes
+        for w in --folded --report --flamegraph --speedscope --timeline; do
+            same "$RC" "$tr" "2 3" "$w"
+        done
+        grep -q "deepest 4002" <("$RVT_BIN" decode --elf "$RC" "$tr" --folded --jobs 3) ||
+            { echo "FAIL: $tr: not deeper than 1,024 frames"; exit 1; }
+        for r in "" "--json" "--callers deep" "--sort self"; do
+            # shellcheck disable=SC2086
+            "$RVT_BIN" report --elf "$RC" "$tr" $r > "$T/rep.0"
+            for n in 1 2 3; do
+                # shellcheck disable=SC2086
+                "$RVT_BIN" report --elf "$RC" "$tr" $r --jobs $n > "$T/rep.$n"
+                cmp "$T/rep.0" "$T/rep.$n" || { echo "FAIL: $tr: report $r --jobs $n differs"; exit 1; }
+            done
+        done
+    done
+done
+export RVTRACE_PIECE_BYTES=1
 echo "decode --jobs: outputs identical"

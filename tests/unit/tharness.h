@@ -37,6 +37,9 @@ static inline uint64_t th_xorshift64(uint64_t *s)
 #define CHECK_MEM(a, b, n) do { if (memcmp((a), (b), (n)) == 0) th_passed++; else \
     TH_FAIL("%s == %s (%zu bytes)", #a, #b, (size_t)(n)); } while (0)
 
+/* text (a string) holds want. */
+#define CHECK_HAS(text, want) do { const char *th_t = (text), *th_w = (want); \
+    if (strstr(th_t, th_w)) th_passed++; else TH_FAIL("missing %s in:\n%s", th_w, th_t); } while (0)
 #define TH_DONE() (printf("%d passed, %d failed\n", th_passed, th_failed), th_failed ? 1 : 0)
 
 #endif
