@@ -47,13 +47,27 @@ static bool ends_block(const rvt_insn *i)
            i->op == RVT_OP_ILLEGAL || i->op == RVT_OP_FENCE_I || i->len > 4;
 }
 
+/* The last instruction's facts a walk reads from the block (n >= 1). */
+static void last_facts(const rvt_iblocks *c, rvt_iblock *b, uint64_t pc)
+{
+    const rvt_insn *i = b->last;
+    b->last_pc = rvt_iblk_last_pc(c, b, pc);
+    b->to[RVT_IBLK_FALL] = (b->last_pc + i->len) & c->xmask;
+    bool fixed = i->jclass == RVT_JC_BRANCH || i->op == RVT_OP_JAL;
+    b->to[RVT_IBLK_TAKEN] = fixed ? (b->last_pc + (uint64_t)i->imm) & c->xmask : 0;
+    b->jclass = i->jclass;
+    b->illegal = i->op == RVT_OP_ILLEGAL;
+}
+
 const rvt_iblock *rvt_iblk_block_miss(rvt_iblocks *c, uint64_t pc)
 {
     uint64_t t = rvt_iblk_tag(c, pc);
     rvt_iblock *b = &c->blocks[rvt_iblk_slot(t, RVT_IBLK_BLOCK_BITS)];
     b->tag = t;
     b->n = b->hw = b->lens = 0;
+    b->jclass = b->illegal = 0;
     b->last = b->prev = NULL;
+    b->succ[RVT_IBLK_FALL] = b->succ[RVT_IBLK_TAKEN] = NULL;
     for (uint64_t p = pc; b->n < RVT_IBLK_MAX;) {
         const rvt_insn *i = rvt_iblk_insn(c, p);
         if (!i)
@@ -67,5 +81,7 @@ const rvt_iblock *rvt_iblk_block_miss(rvt_iblocks *c, uint64_t pc)
             break;
         p = (p + i->len) & c->xmask;
     }
+    if (b->n)
+        last_facts(c, b, pc);
     return b;
 }

@@ -60,10 +60,31 @@ typedef struct rvt_iblock {
     uint64_t tag;                /* rvt_iblk_tag(start pc) */
     const rvt_insn *last;        /* the block's final instruction */
     const rvt_insn *prev;        /* the one before it (NULL if n <= 1) */
+    /* The blocks that follow it (rvt_iblk_succ): [RVT_IBLK_FALL] at the
+     * address after the last instruction, [RVT_IBLK_TAKEN] at its fixed
+     * target (a direct branch or an inferable jump).  Filled on first use,
+     * cleared when the slot is refilled, and trusted only while the slot
+     * pointed to still holds the block at that address in the current
+     * space (its tag), so a flush, a refill of that slot by other code
+     * (self-modifying code, a collision) or a space switch never follows
+     * a stale pointer. */
+    struct rvt_iblock *succ[2];
+    /* What a walk needs of the last instruction, copied here so that a
+     * run of blocks reads the block slots alone (a pointer hop into the
+     * image's decoded instructions per block was the walk's longest
+     * dependency chain).  Meaningful when n >= 1. */
+    uint64_t last_pc;            /* its address (rvt_iblk_last_pc) */
+    uint64_t to[2];              /* [RVT_IBLK_FALL] the address after it;
+                                    [RVT_IBLK_TAKEN] its fixed target: a
+                                    branch's or jal's pc + imm, else 0 */
     uint32_t lens;               /* bit k: instruction k is 4 bytes, else 2 */
     uint32_t hw;                 /* half-words of the whole block */
     uint32_t n;
+    uint8_t jclass;              /* its rvt_jclass */
+    uint8_t illegal;             /* it is an illegal encoding (traps) */
 } rvt_iblock;
+
+enum { RVT_IBLK_FALL = 0, RVT_IBLK_TAKEN = 1 };
 
 typedef struct rvt_iblk_ent {
     uint64_t tag;                /* rvt_iblk_tag(pc) */
@@ -119,6 +140,25 @@ static inline const rvt_iblock *rvt_iblk_block(rvt_iblocks *c, uint64_t pc)
     uint64_t t = rvt_iblk_tag(c, pc);
     const rvt_iblock *b = &c->blocks[rvt_iblk_slot(t, RVT_IBLK_BLOCK_BITS)];
     return b->tag == t ? b : rvt_iblk_block_miss(c, pc);
+}
+
+/* The block at pc, where control goes from block b along edge k
+ * (RVT_IBLK_FALL or RVT_IBLK_TAKEN): b's successor pointer when its slot
+ * still holds that block (one compare, no hash), else a lookup that sets
+ * the pointer.  Only a fixed edge may be asked this way: the fall-through
+ * address, or the target the last instruction's encoding gives (not a
+ * return's or an indirect jump's, which change from one visit to the
+ * next, and would only thrash the pointer). */
+static inline const rvt_iblock *rvt_iblk_succ(rvt_iblocks *c, const rvt_iblock *b, unsigned k,
+                                              uint64_t pc)
+{
+    const rvt_iblock *s = b->succ[k];
+    if (s && s->tag == rvt_iblk_tag(c, pc))
+        return s;
+    s = rvt_iblk_block(c, pc);
+    /* the pointers are the cache's own bookkeeping: b is one of its slots */
+    ((rvt_iblock *)b)->succ[k] = (rvt_iblock *)s;
+    return s;
 }
 
 /* Address of the block's last instruction (b->n >= 1, starting at pc). */

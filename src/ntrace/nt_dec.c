@@ -30,6 +30,19 @@ typedef struct nt_mark {
     uint64_t pc;              /* F-ADDR: the notified instruction */
 } nt_mark;
 
+/* Where a source's walk stands in its I-CNT span and HIST word: what the
+ * walk changes at every block, in one struct the block walk (walk_blocks)
+ * copies into a local, so that its loop keeps it in registers (stores of
+ * the blocks it hands out could alias the source's fields). */
+typedef struct nt_cursor {
+    uint64_t consumed;        /* half-words walked since the last I-CNT report */
+    uint64_t bit_at;          /* consumed when the last HIST bit was taken */
+    uint64_t hbits;           /* history bits not yet used, oldest at bit hn-1 */
+    unsigned hn;
+    const rvt_insn *prev;     /* previous instruction of this I-CNT span (9.1) */
+    uint64_t prev_pc;
+} nt_cursor;
+
 /* Decoder state of one message source (11.2). */
 typedef struct nt_src {
     /* NO_SYNC until the first sync (which starts the trace), then DECODE
@@ -37,16 +50,11 @@ typedef struct nt_src {
     rvt_flow_sync sync;
     bool ended;               /* its last message is a ProgTraceCorrelation (7.12) */
     uint64_t pc, ref;
-    uint64_t consumed;        /* half-words walked since the last I-CNT report */
-    uint64_t bit_at;          /* consumed when the last HIST bit was taken */
+    nt_cursor c;
     uint64_t extra;           /* I-CNT from ResourceFull RCODE 0 (8.4.4) */
-    uint64_t hbits;           /* history bits not yet used, oldest at bit hn-1 */
-    unsigned hn;
     rvt_flow_stack stack;     /* 9.2 */
     uint64_t stack_slot[NT_RETURN_DEPTH_MAX];
     uint64_t ts;              /* 8.7 */
-    const rvt_insn *prev;     /* previous instruction of this I-CNT span (9.1) */
-    uint64_t prev_pc;
     uint64_t retired_pc;      /* the last instruction walked (UINT64_MAX: none yet) */
     nt_mark *marks;           /* pending markers, oldest at marks[mhead] */
     unsigned mhead, nmark;
@@ -304,25 +312,26 @@ static inline bool is_inferable_jump(const rvt_insn *i)
     return rvt_flow_is_inferable_jump(i, NT_RULES);
 }
 
-static bool take_bit(nt_src *s, unsigned *bit)
+static inline bool take_bit(nt_cursor *c, unsigned *bit)
 {
-    if (!s->hn)
+    if (!c->hn)
         return false;
-    s->bit_at = s->consumed;
-    s->hn--;
-    *bit = (unsigned)(s->hbits >> s->hn) & 1u;
+    c->bit_at = c->consumed;
+    c->hn--;
+    *bit = (unsigned)(c->hbits >> c->hn) & 1u;
     return true;
 }
 
 /* 9.1: jalr after lui/auipc/c.lui writing its base register, in the same span. */
-static bool seq_target(rvt_nt_decoder *d, nt_src *s, const rvt_insn *j, uint64_t *t)
+static bool seq_target(rvt_nt_decoder *d, const nt_cursor *c, const rvt_insn *j, uint64_t *t)
 {
-    return d->cfg.seq_jump && rvt_flow_seq_target(s->prev, s->prev_pc, j, d->xmask, t);
+    return d->cfg.seq_jump && rvt_flow_seq_target(c->prev, c->prev_pc, j, d->xmask, t);
 }
 
 /* Next PC after a mid-span instruction (all of its outcomes are implied).
  * Returns false when the trace does not say where it goes. */
-static bool step(rvt_nt_decoder *d, nt_src *s, const rvt_insn *i, uint64_t pc, uint64_t *next)
+static inline bool step(rvt_nt_decoder *d, nt_cursor *c, rvt_flow_stack *stack, const rvt_insn *i,
+                        uint64_t pc, uint64_t *next)
 {
     uint64_t seq = (pc + i->len) & d->xmask;
     unsigned bit;
@@ -333,7 +342,7 @@ static bool step(rvt_nt_decoder *d, nt_src *s, const rvt_insn *i, uint64_t pc, u
         return true;
     case RVT_JC_BRANCH:
         if (d->cfg.inst_mode == RVT_NT_MODE_HTM) {
-            if (!take_bit(s, &bit))
+            if (!take_bit(c, &bit))
                 return false;
         } else {
             bit = 0;    /* BTM: a taken branch ends its message (7.2) */
@@ -341,10 +350,10 @@ static bool step(rvt_nt_decoder *d, nt_src *s, const rvt_insn *i, uint64_t pc, u
         *next = bit ? (pc + (uint64_t)i->imm) & d->xmask : seq;
         return true;
     case RVT_JC_CALL_INF: case RVT_JC_TAIL_INF: case RVT_JC_JUMP_INF:
-        if (d->cfg.all_jumps && d->cfg.inst_mode == RVT_NT_MODE_HTM && !take_bit(s, &bit))
+        if (d->cfg.all_jumps && d->cfg.inst_mode == RVT_NT_MODE_HTM && !take_bit(c, &bit))
             return false;
         if (is_call(i))
-            rvt_flow_stack_push(&s->stack, seq);
+            rvt_flow_stack_push(stack, seq);
         *next = rvt_flow_inferable_target(i, pc) & d->xmask;
         return true;
     default:
@@ -352,15 +361,15 @@ static bool step(rvt_nt_decoder *d, nt_src *s, const rvt_insn *i, uint64_t pc, u
     }
     /* Uninferable inside a span: an implicit return (9.2) or a
      * sequentially inferable jump (9.1). */
-    if (seq_target(d, s, i, next)) {
+    if (seq_target(d, c, i, next)) {
         if (is_call(i))
-            rvt_flow_stack_push(&s->stack, seq);
+            rvt_flow_stack_push(stack, seq);
         return true;
     }
     /* table 4: a swap pops, then pushes its own link */
-    if (is_return(i) && d->cfg.implicit_return && rvt_flow_stack_pop(&s->stack, &a)) {
+    if (is_return(i) && d->cfg.implicit_return && rvt_flow_stack_pop(stack, &a)) {
         if (is_call(i))
-            rvt_flow_stack_push(&s->stack, seq);
+            rvt_flow_stack_push(stack, seq);
         *next = a;
         return true;
     }
@@ -401,7 +410,7 @@ static int walk_one(rvt_nt_decoder *d, nt_src *s, uint64_t *pc, uint64_t *rem, b
     d->st.insns++;
     if (d->events != RVT_NT_EVENTS_COUNT && insn_event(d, s, *pc, 1, sz))
         return d->stop;
-    s->consumed += sz;
+    s->c.consumed += sz;
     s->retired_pc = *pc;
     if (final && (*rem -= sz) == 0) {
         *last = i;
@@ -409,67 +418,181 @@ static int walk_one(rvt_nt_decoder *d, nt_src *s, uint64_t *pc, uint64_t *rem, b
         return 1;
     }
     uint64_t next;
-    if (!step(d, s, i, *pc, &next)) {
+    if (!step(d, &s->c, &s->stack, i, *pc, &next)) {
         if (i->jclass == RVT_JC_BRANCH)
             return lose(d, s, "direct branch without a HIST bit");
         return lose(d, s, "uninferable jump inside an I-CNT span");
     }
-    s->prev = i;
-    s->prev_pc = *pc;
+    s->c.prev = i;
+    s->c.prev_pc = *pc;
     *pc = next;
     return 0;
 }
 
-/* A whole straight-line block: one cache hit and its events.  If it ends
- * the span exactly (ends != NULL), its last instruction is left for the
- * message to resolve (returns 1); otherwise that control-transfer
- * instruction is stepped over. */
-static int walk_block(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pc,
-                      const rvt_insn **ends, uint64_t *ends_pc)
+/* A block's instructions to whoever takes them: the pull core a
+ * straight-line run at a time, the push callback an event per instruction
+ * or one per block (RVT_NT_EVENTS_*).  at: the source's event template
+ * with the message's offset; pulled: d->pulled, read once by the caller.
+ * Returns the callback's nonzero answer. */
+static inline int hand_out(rvt_nt_decoder *d, bool pulled, const rvt_flow_event *at,
+                           const rvt_iblock *b, uint64_t pc, uint64_t last_pc)
 {
-    uint64_t p = *pc;
-    uint64_t last_pc = rvt_iblk_last_pc(&d->bc, b, *pc);
-    d->st.insns += b->n;
-    if (d->pulled) {
-        rvt_flow_event at = s->ev;
-        at.offset = d->msg_off;
-        rvt_flow_pull_run(&d->pull, &at, p, b->n, last_pc, b->last);
-    } else if (d->events == RVT_NT_EVENTS_INSN) {
-        rvt_flow_event ev = s->ev;
-        ev.kind = RVT_EV_INSN;
-        ev.offset = d->msg_off;
-        for (unsigned k = 0; k < b->n; k++) {
-            ev.pc = p;
-            if ((d->stop = d->fn(d->fn_ctx, &ev)) != 0)
-                return d->stop;
-            p = (p + 2 + 2 * ((b->lens >> k) & 1u)) & d->xmask;
-        }
-    } else if (d->events == RVT_NT_EVENTS_BLOCK) {
-        if (insn_event(d, s, p, b->n, b->hw))
+    if (pulled) {
+        rvt_flow_pull_run(&d->pull, at, pc, b->n, last_pc, b->last);
+        return 0;
+    }
+    if (d->events == RVT_NT_EVENTS_COUNT)
+        return 0;
+    rvt_flow_event ev = *at;
+    ev.kind = RVT_EV_INSN;
+    ev.pc = pc;
+    if (d->events == RVT_NT_EVENTS_BLOCK) {
+        ev.aux = b->n;
+        ev.aux2 = b->hw;
+        return d->stop = d->fn(d->fn_ctx, &ev);
+    }
+    for (unsigned k = 0; k < b->n; k++) {
+        ev.pc = pc;
+        if ((d->stop = d->fn(d->fn_ctx, &ev)) != 0)
             return d->stop;
+        pc = (pc + 2 + 2 * ((b->lens >> k) & 1u)) & d->xmask;
     }
-    s->consumed += b->hw;
-    s->retired_pc = last_pc;
-    if (b->prev) {
-        s->prev = b->prev;
-        s->prev_pc = (last_pc - b->prev->len) & d->xmask;
-    }
-    if (ends) {
-        *ends = b->last;
-        *ends_pc = *pc = last_pc;
-        return 1;
-    }
-    uint64_t next;
-    if (!step(d, s, b->last, last_pc, &next)) {
-        *pc = s->pc = last_pc;
-        if (b->last->jclass == RVT_JC_BRANCH)
-            return lose(d, s, "direct branch without a HIST bit");
-        return lose(d, s, "uninferable jump inside an I-CNT span");
-    }
-    s->prev = b->last;
-    s->prev_pc = last_pc;
-    *pc = next;
     return 0;
+}
+
+static inline rvt_flow_event walk_at(const rvt_nt_decoder *d, const nt_src *s)
+{
+    rvt_flow_event at = s->ev;
+    at.offset = d->msg_off;
+    return at;
+}
+
+/* Block b retired up to its last instruction (at last_pc): the one
+ * before that is the previous instruction a sequential jump (9.1) at
+ * last_pc looks at. */
+static inline void retire_prev(rvt_nt_decoder *d, nt_cursor *c, const rvt_iblock *b,
+                               uint64_t last_pc)
+{
+    if (b->prev) {
+        c->prev = b->prev;
+        c->prev_pc = (last_pc - b->prev->len) & d->xmask;
+    }
+}
+
+/* The block that ends the span exactly: its last instruction is left for
+ * the message to resolve (returns 1, or the callback's answer). */
+static int walk_last_block(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pc,
+                           const rvt_insn **last, uint64_t *last_pc)
+{
+    rvt_flow_event at = walk_at(d, s);
+    uint64_t end = b->last_pc;
+    d->st.insns += b->n;
+    if (hand_out(d, d->pulled, &at, b, *pc, end))
+        return d->stop;
+    s->c.consumed += b->hw;
+    retire_prev(d, &s->c, b, end);
+    s->retired_pc = end;
+    *last = b->last;
+    *last_pc = *pc = end;
+    return 1;
+}
+
+/* The walk may take block b whole and step past its last instruction:
+ * code known, no illegal encoding (walk_one names it, can_walk), and
+ * inside the span short of its end (final), or a HIST bit left to use. */
+static inline bool block_inside(const rvt_iblock *b, uint64_t rem, bool final, unsigned hn)
+{
+    return b->n && !b->illegal && (final ? b->hw < rem : hn != 0);
+}
+
+/* The block control goes to from b's last instruction (at last_pc): by
+ * b's successor pointer along a fixed edge (fall-through, a branch's or
+ * an inferable jump's target), else by lookup (a return's or sequential
+ * jump's target). */
+static inline const rvt_iblock *next_block(rvt_nt_decoder *d, const rvt_iblock *b,
+                                           uint64_t last_pc, uint64_t next)
+{
+    const rvt_insn *last = b->last;
+    if (next == ((last_pc + last->len) & d->xmask))
+        return rvt_iblk_succ(&d->bc, b, RVT_IBLK_FALL, next);
+    switch (last->jclass) {
+    case RVT_JC_BRANCH: case RVT_JC_CALL_INF: case RVT_JC_TAIL_INF: case RVT_JC_JUMP_INF:
+        return rvt_iblk_succ(&d->bc, b, RVT_IBLK_TAKEN, next);
+    default:
+        return rvt_iblk_block(&d->bc, next);
+    }
+}
+
+/* Whole straight-line blocks from *pc (b, the first, is block_inside),
+ * each last instruction stepped over, one cache block a step: the loop
+ * most instructions of a trace go through (issue #18).  A run of HTM
+ * branches (7.2: a HIST bit each) is `b = b->succ[bit]`: the bit picks
+ * the edge, the successor pointer the block, with no lookup and no
+ * step(); other transfers go through step() (fixed targets by successor
+ * pointer too, returns and sequential jumps by lookup).  The cursor, the
+ * counts and the settings stay in locals until it stops: when the next
+ * block is not block_inside, a marker is pending (the caller checks it
+ * after every block), the callback stopped the walk, a step failed (an
+ * error: the source loses synchronisation) or a long history walk needs
+ * walk()'s checks.  final is a constant in each caller (walk_blocks), so
+ * the compiler makes one loop for spans and one for history walks. */
+static inline __attribute__((always_inline)) int
+walk_blocks_of(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pcp, uint64_t *remp,
+               const bool final)
+{
+    rvt_flow_event at = walk_at(d, s);
+    nt_cursor c = s->c;
+    const uint64_t bit_limit = d->icnt_max, wide_at = s->extra + d->icnt_max;
+    const bool htm = d->cfg.inst_mode == RVT_NT_MODE_HTM, pulled = d->pulled, one = s->nmark;
+    uint64_t pc = *pcp, rem = *remp, insns = 0, retired = s->retired_pc, next;
+    int st = 0;
+    for (;;) {
+        const rvt_insn *last = b->last;
+        uint64_t last_pc = b->last_pc;
+        insns += b->n;
+        if ((st = hand_out(d, pulled, &at, b, pc, last_pc)) != 0)
+            break;
+        c.consumed += b->hw;
+        retired = last_pc;
+        if (final)
+            rem -= b->hw;
+        if (htm && b->jclass == RVT_JC_BRANCH && c.hn) {
+            unsigned bit;
+            take_bit(&c, &bit);
+            unsigned edge = bit ? RVT_IBLK_TAKEN : RVT_IBLK_FALL;
+            next = b->to[edge];
+            b = rvt_iblk_succ(&d->bc, b, edge, next);
+        } else {
+            retire_prev(d, &c, b, last_pc);
+            if (!step(d, &c, &s->stack, last, last_pc, &next)) {
+                pc = s->pc = last_pc;
+                st = lose(d, s, last->jclass == RVT_JC_BRANCH
+                                    ? "direct branch without a HIST bit"
+                                    : "uninferable jump inside an I-CNT span");
+                break;
+            }
+            b = next_block(d, b, last_pc, next);
+        }
+        c.prev = last;
+        c.prev_pc = last_pc;
+        pc = next;
+        if (one || !block_inside(b, rem, final, c.hn))
+            break;
+        if (!final && (c.consumed - c.bit_at > bit_limit || c.consumed > wide_at))
+            break;
+    }
+    s->c = c;
+    s->retired_pc = retired;
+    d->st.insns += insns;
+    *pcp = pc;
+    *remp = rem;
+    return st;
+}
+
+static int walk_blocks(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pc,
+                       uint64_t *rem, bool final)
+{
+    return final ? walk_blocks_of(d, s, b, pc, rem, true) : walk_blocks_of(d, s, b, pc, rem, false);
 }
 
 /* A pending marker falls inside the next `hw` half-words (not at their
@@ -479,18 +602,18 @@ static bool mark_inside(const nt_src *s, uint64_t hw)
     if (!s->nmark)
         return false;
     uint64_t pos = s->marks[s->mhead].pos;
-    return pos > s->consumed && pos < s->consumed + hw;
+    return pos > s->c.consumed && pos < s->c.consumed + hw;
 }
 
 /* Report the markers whose instruction the walk has just retired: I-CNT
  * (7.5) ends on the instruction at F-ADDR, or the trace contradicts it. */
 static int marks_reached(rvt_nt_decoder *d, nt_src *s)
 {
-    while (s->nmark && s->marks[s->mhead].pos <= s->consumed) {
+    while (s->nmark && s->marks[s->mhead].pos <= s->c.consumed) {
         nt_mark m = s->marks[s->mhead];
         s->mhead++;
         s->nmark--;
-        if (m.pos != s->consumed || m.pc != s->retired_pc) {
+        if (m.pos != s->c.consumed || m.pc != s->retired_pc) {
             s->pc = m.pc;
             return lose(d, s, "trace event (SYNC 6): I-CNT does not end on the instruction at F-ADDR");
         }
@@ -514,27 +637,28 @@ static int walk(rvt_nt_decoder *d, nt_src *s, uint64_t rem, bool final,
     int st = 0;
     if (last)
         *last = NULL;
-    if (s->held && (final ? rem != 0 : s->hn != 0))
+    if (s->held && (final ? rem != 0 : s->c.hn != 0))
         return lose(d, s, "uninferable jump inside an I-CNT span");
-    while (final ? rem != 0 : s->hn != 0) {
-        if (!final && s->consumed - s->bit_at > d->icnt_max) {
+    while (final ? rem != 0 : s->c.hn != 0) {
+        if (!final && s->c.consumed - s->c.bit_at > d->icnt_max) {
             /* a history bit no branch takes: a loop without branches
              * would never use it up.  No real path runs 2^rvtIcntBits
              * half-words without a branch. */
             s->pc = pc;
             return lose(d, s, "history walk: no branch for 2^rvtIcntBits half-words (8.4.4)");
         }
-        if (!final && s->consumed > s->extra + d->icnt_max)
+        if (!final && s->c.consumed > s->extra + d->icnt_max)
             wide_icnt(d);       /* the next I-CNT report will be wider too */
         const rvt_iblock *b = rvt_iblk_block(&d->bc, pc);
         /* a block ending in an illegal instruction is walked one by one
          * (can_walk), so that an error names that instruction */
-        if (b->n && b->last->op != RVT_OP_ILLEGAL && (!final || b->hw <= rem) &&
-            !mark_inside(s, b->hw)) {
-            bool ends = final && b->hw == rem;
-            st = walk_block(d, s, b, &pc, ends ? last : NULL, last_pc);
-            if (final && st >= 0)
-                rem -= b->hw;
+        if (mark_inside(s, b->hw)) {
+            st = walk_one(d, s, &pc, &rem, final, last, last_pc);
+        } else if (block_inside(b, rem, final, s->c.hn)) {
+            st = walk_blocks(d, s, b, &pc, &rem, final);
+        } else if (final && b->n && !b->illegal && b->hw == rem) {
+            st = walk_last_block(d, s, b, &pc, last, last_pc);
+            rem = 0;
         } else {
             st = walk_one(d, s, &pc, &rem, final, last, last_pc);
         }
@@ -553,13 +677,13 @@ static void set_hist(nt_src *s, uint64_t hist)
 {
     /* 8.3: the stop bit is the MSB; the bit below it is the oldest branch */
     unsigned n = hist ? 63u - (unsigned)__builtin_clzll(hist) : 0;
-    s->hbits = hist & rvt_mask(n);
-    s->hn = n;
+    s->c.hbits = hist & rvt_mask(n);
+    s->c.hn = n;
 }
 
 static int hist_chunk(rvt_nt_decoder *d, nt_src *s, uint64_t hist)
 {
-    if (s->hn)
+    if (s->c.hn)
         return lose(d, s, "history bits left over before a ResourceFull");
     set_hist(s, hist);
     return walk(d, s, 0, false, NULL, NULL);
@@ -593,33 +717,33 @@ static int span(rvt_nt_decoder *d, nt_src *s, uint64_t icnt, bool has_hist, uint
                 enum end_kind kind, uint64_t addr)
 {
     if (has_hist) {
-        if (s->hn)
+        if (s->c.hn)
             return lose(d, s, "history bits left over");
         set_hist(s, hist);
     }
     if (!icnt_ok(d, icnt))
         return lose(d, s, "I-CNT above max(2^rvtIcntBits, 2^40) half-words (8.4.4)");
     uint64_t total = s->extra + icnt;
-    if (total < s->consumed)
+    if (total < s->c.consumed)
         return lose(d, s, "I-CNT smaller than the instructions its history implies");
     const rvt_insn *last = s->held;
     uint64_t last_pc = s->held_pc;
     int st = 0;
-    if (!s->held || total != s->consumed)
-        st = walk(d, s, total - s->consumed, true, &last, &last_pc);
+    if (!s->held || total != s->c.consumed)
+        st = walk(d, s, total - s->c.consumed, true, &last, &last_pc);
     if (st || !synced(s))
         return st;
     s->held = NULL;
-    s->consumed = s->extra = s->bit_at = 0;
-    s->prev = NULL;
+    s->c.consumed = s->extra = s->c.bit_at = 0;
+    s->c.prev = NULL;
     uint64_t next = s->pc;
     if (last) {
         uint64_t seq = (last_pc + last->len) & d->xmask, a;
         bool htm = d->cfg.inst_mode == RVT_NT_MODE_HTM;
         unsigned bit = 0;
-        if (last->jclass == RVT_JC_BRANCH && htm && !take_bit(s, &bit))
+        if (last->jclass == RVT_JC_BRANCH && htm && !take_bit(&s->c, &bit))
             return lose(d, s, "direct branch without a HIST bit");
-        if (is_inferable_jump(last) && htm && d->cfg.all_jumps && !take_bit(s, &bit))
+        if (is_inferable_jump(last) && htm && d->cfg.all_jumps && !take_bit(&s->c, &bit))
             return lose(d, s, "direct jump without a HIST bit (all-jumps)");
         if (kind == END_DIRECT) {
             /* 7.2: the span ends with the taken branch (or a jump under
@@ -656,7 +780,7 @@ static int span(rvt_nt_decoder *d, nt_src *s, uint64_t icnt, bool has_hist, uint
     } else if (kind == END_DIRECT) {
         return lose(d, s, "DirectBranch with I-CNT 0");
     }
-    if (s->hn)
+    if (s->c.hn)
         return lose(d, s, "history bits left over after the message");
     s->pc = next;
     return 0;
@@ -706,9 +830,9 @@ static int resync(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     bool first = s->sync.state == RVT_FLOW_NO_SYNC;
     s->sync.state = RVT_FLOW_DECODE;
     s->pc = s->ref = pc;
-    s->consumed = s->extra = s->bit_at = 0;
-    s->hn = 0;
-    s->prev = NULL;
+    s->c.consumed = s->extra = s->c.bit_at = 0;
+    s->c.hn = 0;
+    s->c.prev = NULL;
     s->last_valid = false;
     s->retired_pc = UINT64_MAX;
     s->held = NULL;
@@ -772,18 +896,18 @@ static int walk_to_mark(rvt_nt_decoder *d, nt_src *s)
 {
     const rvt_insn *last;
     uint64_t last_pc, next;
-    int st = walk(d, s, s->extra - s->consumed, true, &last, &last_pc);
+    int st = walk(d, s, s->extra - s->c.consumed, true, &last, &last_pc);
     if (st || !synced(s) || !last)
         return st;
-    if (!step(d, s, last, last_pc, &next)) {
+    if (!step(d, &s->c, &s->stack, last, last_pc, &next)) {
         /* an uninferable jump: its message follows with I-CNT 0, or trace
          * stopped after it (7.12) */
         s->held = last;
         s->held_pc = last_pc;
         return 0;
     }
-    s->prev = last;
-    s->prev_pc = last_pc;
+    s->c.prev = last;
+    s->c.prev_pc = last_pc;
     s->pc = next;
     return 0;
 }
@@ -793,12 +917,12 @@ static int walk_to_mark(rvt_nt_decoder *d, nt_src *s)
  * history of the branches before it comes later, so it waits for the walk. */
 static int trace_event(rvt_nt_decoder *d, nt_src *s, uint64_t pc)
 {
-    if (s->extra < s->consumed)
+    if (s->extra < s->c.consumed)
         return lose(d, s, "trace event (SYNC 6) before instructions already walked");
     int st = push_mark(d, s, s->extra, pc);
     if (st || !synced(s))
         return st;
-    if (d->cfg.inst_mode != RVT_NT_MODE_HTM && s->extra > s->consumed)
+    if (d->cfg.inst_mode != RVT_NT_MODE_HTM && s->extra > s->c.consumed)
         return walk_to_mark(d, s);
     return marks_reached(d, s);
 }
@@ -887,6 +1011,31 @@ static int repeat_msg(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     return d->stop;
 }
 
+/* 9.3 (8.3.1): the history `hist` k times over, as k ResourceFull
+ * messages with it would be.  Each copy's walk stops right after the
+ * branch that takes its last bit and the next copy goes on from there, so
+ * as many whole copies as fit a 63-bit history word are walked as one
+ * word: the same path and events, one walk per word, not per copy (a
+ * short pattern repeated often, as a loop gives, is the common case).  A
+ * history with no branch bits repeats nothing. */
+static int hist_repeat(rvt_nt_decoder *d, nt_src *s, uint64_t hist, uint64_t k)
+{
+    if (hist <= 1)
+        return 0;
+    unsigned n = 63u - (unsigned)__builtin_clzll(hist);
+    uint64_t pattern = hist & rvt_mask(n), per_word = 63u / n;
+    while (k && synced(s) && !d->stop) {
+        uint64_t copies = k < per_word ? k : per_word, word = 1;    /* the stop bit (8.3) */
+        for (uint64_t i = 0; i < copies; i++)
+            word = word << n | pattern;
+        int st = hist_chunk(d, s, word);
+        if (st)
+            return st;
+        k -= copies;
+    }
+    return d->stop;
+}
+
 static int resource_full(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
 {
     uint64_t rdata = m->f[RVT_NT_F_RDATA];
@@ -899,14 +1048,7 @@ static int resource_full(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     case RVT_NT_RCODE_HIST:
         return hist_chunk(d, s, rdata);
     case RVT_NT_RCODE_HREPEAT:
-        /* 9.3: a history with no branch bits repeats nothing */
-        for (uint64_t k = 0; k < m->f[RVT_NT_F_HREPEAT] && rdata > 1 && synced(s) && !d->stop;
-             k++) {
-            int st = hist_chunk(d, s, rdata);
-            if (st)
-                return st;
-        }
-        return d->stop;
+        return hist_repeat(d, s, rdata, m->f[RVT_NT_F_HREPEAT]);
     default:
         d->st.vendor++;
         return 0;
@@ -1007,7 +1149,7 @@ static int message(rvt_nt_decoder *d, const rvt_nt_msg *m)
             st = marker(d, s, m);
             break;
         }
-        if (s->consumed || s->hn || s->extra)
+        if (s->c.consumed || s->c.hn || s->extra)
             rvt_flow_skip(&s->sync, s->extra, false, NULL);
         st = resync(d, s, m);
         break;

@@ -29,6 +29,8 @@ static const uint8_t code[] = {
 static rvt_insn slots[0x2000];
 static unsigned calls;
 static rvt_iblocks cache;
+/* Self-modifying code: the ecall at 0c is rewritten as addi a0,a0,1. */
+static bool patched;
 
 /* Lookup over code[] at BASE and 40 c.nop at CAP_BASE. */
 static const rvt_insn *lookup(void *ctx, uint64_t pc)
@@ -41,6 +43,8 @@ static const rvt_insn *lookup(void *ctx, uint64_t pc)
         raw = code[o] | (uint32_t)code[o + 1] << 8;
         if (o + 3 < sizeof code)
             raw |= (uint32_t)code[o + 2] << 16 | (uint32_t)code[o + 3] << 24;
+        if (patched && o == 0x0c)
+            raw = 0x00150513;
     } else if (pc >= CAP_BASE && pc < CAP_BASE + 80) {
         raw = 0x0001;
     } else {
@@ -66,6 +70,76 @@ static void check_block(uint64_t pc, uint32_t n, uint32_t hw, uint32_t lens, uin
         CHECK(b->prev == rvt_iblk_insn(&cache, last_pc - b->prev->len));
     else
         CHECK(b->prev == NULL);
+}
+
+/* Successor pointers (rvt_iblk_succ): the beq at 08 ends the block at 00;
+ * it falls through to 0c (the ecall block) and, taken, goes to 08 + 8 =
+ * 10.  A pointer is set on first use and followed while its slot holds
+ * that block: never across a flush, a patch, an eviction or a space. */
+static void successors(void)
+{
+    rvt_iblk_flush(&cache);
+    rvt_iblk_set_space(&cache, 0);
+    const rvt_iblock *b = rvt_iblk_block(&cache, BASE);
+    CHECK(b->succ[RVT_IBLK_FALL] == NULL);
+    CHECK(b->succ[RVT_IBLK_TAKEN] == NULL);
+    const rvt_iblock *fall = rvt_iblk_succ(&cache, b, RVT_IBLK_FALL, BASE + 0x0c);
+    const rvt_iblock *taken = rvt_iblk_succ(&cache, b, RVT_IBLK_TAKEN, BASE + 0x10);
+    CHECK(fall == rvt_iblk_block(&cache, BASE + 0x0c));
+    CHECK(taken == rvt_iblk_block(&cache, BASE + 0x10));
+    CHECK(b->succ[RVT_IBLK_FALL] == fall);
+    CHECK(b->succ[RVT_IBLK_TAKEN] == taken);
+    CHECK_EQ(fall->n, 1);            /* ecall */
+    CHECK_EQ(taken->n, 2);           /* addi, fence.i */
+    /* followed with no callback and no refill */
+    calls = 0;
+    CHECK(rvt_iblk_succ(&cache, b, RVT_IBLK_FALL, BASE + 0x0c) == fall);
+    CHECK_EQ(calls, 0);
+
+    /* Eviction: 0x2000 bytes on, a pc takes the same slot (2^12 blocks of
+     * half-word-indexed slots); the pointer is not followed to it. */
+    const rvt_iblock *other = rvt_iblk_block(&cache, BASE + 0x0c + 0x2000);
+    CHECK(other == fall);            /* the same slot, now other code (none) */
+    CHECK_EQ(other->n, 0);
+    fall = rvt_iblk_succ(&cache, b, RVT_IBLK_FALL, BASE + 0x0c);
+    CHECK_EQ(fall->n, 1);
+    CHECK_EQ(fall->last->op, RVT_OP_ECALL);
+
+    /* Self-modifying code: the ecall becomes an addi; after the flush the
+     * decoder does (fence.i), the edge leads to the new block at 0c
+     * (addi, addi, fence.i), not to what the slot held. */
+    patched = true;
+    rvt_iblk_flush(&cache);
+    b = rvt_iblk_block(&cache, BASE);
+    CHECK(b->succ[RVT_IBLK_FALL] == NULL);      /* refilled: cleared */
+    fall = rvt_iblk_succ(&cache, b, RVT_IBLK_FALL, BASE + 0x0c);
+    CHECK_EQ(fall->n, 3);
+    CHECK_EQ(fall->hw, 6);
+    CHECK_EQ(fall->last->op, RVT_OP_FENCE_I);
+    /* a walk holding the old block (flushed, not refilled) gets the new
+     * successor too */
+    const rvt_iblock *held = b;
+    rvt_iblk_flush(&cache);
+    patched = false;
+    fall = rvt_iblk_succ(&cache, held, RVT_IBLK_FALL, BASE + 0x0c);
+    CHECK_EQ(fall->n, 1);
+    CHECK_EQ(fall->last->op, RVT_OP_ECALL);
+
+    /* Address spaces: space 1's block at 00 is another slot, and its
+     * successors are space 1's blocks; space 0's pointers stay valid for
+     * space 0. */
+    b = rvt_iblk_block(&cache, BASE);
+    const rvt_iblock *fall0 = rvt_iblk_succ(&cache, b, RVT_IBLK_FALL, BASE + 0x0c);
+    rvt_iblk_set_space(&cache, 1);
+    const rvt_iblock *b1 = rvt_iblk_block(&cache, BASE);
+    CHECK(b1 != b);
+    const rvt_iblock *fall1 = rvt_iblk_succ(&cache, b1, RVT_IBLK_FALL, BASE + 0x0c);
+    CHECK(fall1 != fall0);
+    CHECK(fall1 == rvt_iblk_block(&cache, BASE + 0x0c));
+    /* space 0's block asked in space 1: not followed into space 0's slot */
+    CHECK(rvt_iblk_succ(&cache, b, RVT_IBLK_FALL, BASE + 0x0c) == fall1);
+    rvt_iblk_set_space(&cache, 0);
+    CHECK(rvt_iblk_succ(&cache, b1, RVT_IBLK_FALL, BASE + 0x0c) == fall0);
 }
 
 int main(void)
@@ -117,5 +191,6 @@ int main(void)
     CHECK(rvt_iblk_insn(&cache, BASE) != NULL);
     CHECK_EQ(calls, 1);
     check_block(BASE, 4, 6, 0x9, BASE + 0x08);
+    successors();
     return TH_DONE();
 }

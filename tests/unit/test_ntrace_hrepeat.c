@@ -1,0 +1,214 @@
+/* N-Trace repeated history (9.3, 8.3.1: ResourceFull RCODE 2, HIST with an
+ * HREPEAT count) walked as the same number of RCODE 1 messages would be:
+ * the decoder walks the copies a 63-bit history word at a time, not one
+ * by one, and that must not move a block.  Blocks and counts below are
+ * derived by hand from the program and the bits.
+ *
+ * Program (RV64I, assembled with riscv64-unknown-elf-as):
+ *   A 0x1000 addi a0,a0,1   00150513
+ *     0x1004 bne a0,a1,A    feb51ee3   taken: A; not taken: B
+ *   B 0x1008 beq a0,a1,A    feb50ce3   taken: A; not taken: C
+ *   C 0x100c j A            ff5ff06f   no HIST bit (trTeInstEnAllJumps off)
+ * so any history is a path.  Half-words: A 4, B 2, C 2. */
+#include <string.h>
+#include "test_ntrace_util.h"
+#include "rvtrace/flow.h"
+
+#define A 0x1000u
+#define B 0x1008u
+#define C 0x100cu
+#define MAX_BLOCKS 4096
+
+static rvt_image *program(void)
+{
+    rvt_image *img = rvt_image_new();
+    put32(img, A, 0x00150513);
+    put32(img, A + 4, 0xfeb51ee3);
+    put32(img, B, 0xfeb50ce3);
+    put32(img, C, 0xff5ff06f);
+    return img;
+}
+
+static void cfg_htm(rvt_nt_cfg *cfg)
+{
+    rvt_nt_cfg_default(cfg);
+    cfg->inst_mode = RVT_NT_MODE_HTM;
+    CHECK_EQ(rvt_nt_cfg_check(cfg), 0);
+}
+
+static size_t put(const rvt_nt_msg *m, const rvt_nt_cfg *cfg, uint8_t *buf, size_t n, size_t cap)
+{
+    int k = rvt_nt_msg_encode(m, cfg, buf + n, cap - n);
+    CHECK(k > 0);
+    return n + (size_t)(k > 0 ? k : 0);
+}
+
+/* ProgTraceSync at A; the history `hist` k times (one RCODE 2 message, or
+ * k RCODE 1 messages when `as_copies`); ProgTraceCorrelation (EVCODE 0)
+ * with I-CNT = the half-words walked, so nothing more is walked. */
+static size_t stream(const rvt_nt_cfg *cfg, uint64_t hist, uint64_t k, bool as_copies,
+                     uint64_t icnt, uint8_t *buf, size_t cap)
+{
+    rvt_nt_msg m;
+    size_t n = 0;
+    memset(&m, 0, sizeof m);
+    m.tcode = RVT_NT_PROG_TRACE_SYNC;
+    rvt_nt_set(&m, RVT_NT_F_SYNC, 3);
+    rvt_nt_set(&m, RVT_NT_F_ICNT, 0);
+    rvt_nt_set(&m, RVT_NT_F_FADDR, A >> 1);
+    n = put(&m, cfg, buf, n, cap);
+    for (uint64_t i = 0; i < (as_copies ? k : 1); i++) {
+        memset(&m, 0, sizeof m);
+        m.tcode = RVT_NT_RESOURCE_FULL;
+        rvt_nt_set(&m, RVT_NT_F_RCODE, as_copies ? RVT_NT_RCODE_HIST : RVT_NT_RCODE_HREPEAT);
+        rvt_nt_set(&m, RVT_NT_F_RDATA, hist);
+        if (!as_copies)
+            rvt_nt_set(&m, RVT_NT_F_HREPEAT, k);
+        n = put(&m, cfg, buf, n, cap);
+    }
+    memset(&m, 0, sizeof m);
+    m.tcode = RVT_NT_PROG_TRACE_CORRELATION;
+    rvt_nt_set(&m, RVT_NT_F_EVCODE, 0);
+    rvt_nt_set(&m, RVT_NT_F_CDF, 0);
+    rvt_nt_set(&m, RVT_NT_F_ICNT, icnt);
+    return put(&m, cfg, buf, n, cap);
+}
+
+typedef struct blocks {
+    rvt_block b[MAX_BLOCKS];
+    size_t n;
+    uint64_t insns, errors;
+} blocks;
+
+/* Every block through next_block, and the errors through next_event. */
+static void pull(const rvt_nt_cfg *cfg, rvt_image *img, const uint8_t *buf, size_t len, blocks *out)
+{
+    int st;
+    memset(out, 0, sizeof *out);
+    rvt_nt_decoder *d = rvt_nt_decoder_new(cfg, rvt_image_insn_cb, img, -1, NULL, NULL, &st);
+    CHECK(d != NULL);
+    if (!d)
+        return;
+    CHECK_EQ(rvt_nt_decoder_set_input(d, buf, len), 0);
+    rvt_flow_event ev;
+    rvt_block blk;
+    for (;;) {
+        while (rvt_nt_decoder_next_event(d, &ev) > 0)
+            out->errors += ev.kind == RVT_EV_ERROR;
+        if (rvt_nt_decoder_next_block(d, &blk) <= 0)
+            break;
+        if (out->n < MAX_BLOCKS)
+            out->b[out->n++] = blk;
+        out->insns += blk.ninsn;
+    }
+    rvt_nt_decoder_free(d);
+}
+
+static void same_blocks(const blocks *x, const blocks *y)
+{
+    CHECK_EQ(x->n, y->n);
+    CHECK_EQ(x->insns, y->insns);
+    CHECK_EQ(x->errors, y->errors);
+    for (size_t i = 0; i < x->n && i < y->n; i++) {
+        CHECK_EQ(x->b[i].start_pc, y->b[i].start_pc);
+        CHECK_EQ(x->b[i].end_pc, y->b[i].end_pc);
+        CHECK_EQ(x->b[i].ninsn, y->b[i].ninsn);
+        CHECK_EQ(x->b[i].next_pc, y->b[i].next_pc);
+        CHECK_EQ(x->b[i].end, y->b[i].end);
+    }
+}
+
+static blocks one, copies;
+
+/* History 1,0,1,0,0 (oldest first; RDATA 0b1_10100 with its stop bit),
+ * 30 times: 12 copies fit a 63-bit word, so the walk takes 12 + 12 + 6.
+ * The first copy from A: A taken -> A, A not -> B, B taken -> A, A not
+ * -> B, B not -> C (the walk stops after the branch taking the last bit):
+ * 8 instructions, 16 half-words, 5 blocks.  Every later copy starts at C:
+ * C's jump to A, then the same: 9 instructions, 18 half-words, 6 blocks.
+ * 30 copies: 8 + 29 * 9 = 269 instructions, 16 + 29 * 18 = 538
+ * half-words, 5 + 29 * 6 = 179 blocks. */
+static void test_pattern_by_hand(rvt_image *img, const rvt_nt_cfg *cfg)
+{
+    static uint8_t buf[64 * RVT_NT_MAX_MSG];
+    size_t n = stream(cfg, 0x34, 30, false, 538, buf, sizeof buf);
+    pull(cfg, img, buf, n, &one);
+    CHECK_EQ(one.errors, 0);
+    CHECK_EQ(one.insns, 269);
+    CHECK_EQ(one.n, 179);
+    static const struct { uint64_t start, end; unsigned ninsn, why; uint64_t next; } first[] = {
+        { A, A + 4, 2, RVT_BLK_BRANCH_TAKEN, A },
+        { A, A + 4, 2, RVT_BLK_BRANCH_NOT_TAKEN, B },
+        { B, B, 1, RVT_BLK_BRANCH_TAKEN, A },
+        { A, A + 4, 2, RVT_BLK_BRANCH_NOT_TAKEN, B },
+        { B, B, 1, RVT_BLK_BRANCH_NOT_TAKEN, C },
+        { C, C, 1, RVT_BLK_JUMP, A },
+        { A, A + 4, 2, RVT_BLK_BRANCH_TAKEN, A },
+    };
+    for (size_t i = 0; i < sizeof first / sizeof first[0] && i < one.n; i++) {
+        CHECK_EQ(one.b[i].start_pc, first[i].start);
+        CHECK_EQ(one.b[i].end_pc, first[i].end);
+        CHECK_EQ(one.b[i].ninsn, first[i].ninsn);
+        CHECK_EQ(one.b[i].end, first[i].why);
+        CHECK_EQ(one.b[i].next_pc, first[i].next);
+    }
+    /* the 12th copy's last block and the 13th's first: across the word */
+    size_t at = 5 + 11 * 6;
+    CHECK_EQ(one.b[at - 1].start_pc, B);
+    CHECK_EQ(one.b[at - 1].end, RVT_BLK_BRANCH_NOT_TAKEN);
+    CHECK_EQ(one.b[at].start_pc, C);
+    CHECK_EQ(one.b[at].end, RVT_BLK_JUMP);
+    /* the last block ends where the encoder stopped the trace (7.12) */
+    CHECK_EQ(one.b[one.n - 1].start_pc, B);
+    CHECK_EQ(one.b[one.n - 1].end, RVT_BLK_STOP);
+    n = stream(cfg, 0x34, 30, true, 538, buf, sizeof buf);
+    pull(cfg, img, buf, n, &copies);
+    same_blocks(&one, &copies);
+}
+
+/* Other word boundaries: a 1-bit history (63 a word), a 31-bit one (2 a
+ * word, 8.3.1: HIST is at most 32 bits), a count that is a whole number
+ * of words and a single copy, each against the copies one by one.  First
+ * with I-CNT 0 at the end, short of the walked half-words: an error in
+ * both, after the same blocks; then with the I-CNT those blocks make
+ * (every instruction is 4 bytes: 2 half-words each): no error. */
+static void test_words(rvt_image *img, const rvt_nt_cfg *cfg)
+{
+    static uint8_t buf[300 * RVT_NT_MAX_MSG];
+    static const struct { uint64_t hist, k; } cases[] = {
+        { 0x3, 200 },                    /* taken: A over and over */
+        { 0xAAAAAAAAull, 3 },            /* 31 bits 0101...: A not, B taken, A not ... */
+        { 0x34, 24 },                    /* two whole words */
+        { 0x2, 1 },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        uint64_t icnt = 0;
+        for (unsigned pass = 0; pass < 2; pass++) {
+            size_t n = stream(cfg, cases[c].hist, cases[c].k, false, icnt, buf, sizeof buf);
+            pull(cfg, img, buf, n, &one);
+            n = stream(cfg, cases[c].hist, cases[c].k, true, icnt, buf, sizeof buf);
+            pull(cfg, img, buf, n, &copies);
+            same_blocks(&one, &copies);
+            CHECK(one.n > 0);
+            CHECK_EQ(one.errors, pass ? 0u : 1u);
+            icnt = 2 * one.insns;
+        }
+    }
+    /* 200 taken bits from A: 200 blocks of A, 2 instructions each */
+    size_t n = stream(cfg, 0x3, 200, false, 800, buf, sizeof buf);
+    pull(cfg, img, buf, n, &one);
+    CHECK_EQ(one.errors, 0);
+    CHECK_EQ(one.insns, 400);
+    CHECK_EQ(one.n, 200);
+}
+
+int main(void)
+{
+    rvt_image *img = program();
+    rvt_nt_cfg cfg;
+    cfg_htm(&cfg);
+    test_pattern_by_hand(img, &cfg);
+    test_words(img, &cfg);
+    rvt_image_free(img);
+    return TH_DONE();
+}
