@@ -343,6 +343,11 @@ int rvt_te_decoder_next_block(rvt_te_decoder *d, rvt_block *out);
  * above (RVT_ERR_INVAL also for max 0; an error after some blocks were got
  * comes on the next call). */
 int rvt_te_decoder_next_blocks(rvt_te_decoder *d, rvt_block *out, size_t max);
+/* next_blocks up to the next event, nothing dropped: the batch ends before
+ * an event, which next_event then gives.  The number got (> 0), 0 when an
+ * event comes first or the input is used up (next_event tells which), or
+ * a negative status as next_blocks. */
+int rvt_te_decoder_next_run(rvt_te_decoder *d, rvt_block *out, size_t max);
 int rvt_te_decoder_next_insn(rvt_te_decoder *d, rvt_flow_insn *out);
 int rvt_te_decoder_next_event(rvt_te_decoder *d, rvt_flow_event *out);
 

@@ -302,6 +302,8 @@ int rvt_nt_decoder_set_input_transport(rvt_nt_decoder *d, struct rvt_transport *
 int rvt_nt_decoder_next_block(rvt_nt_decoder *d, rvt_block *out);
 /* next_block in a batch: as rvt_te_decoder_next_blocks (etrace.h). */
 int rvt_nt_decoder_next_blocks(rvt_nt_decoder *d, rvt_block *out, size_t max);
+/* next_blocks up to the next event: as rvt_te_decoder_next_run (etrace.h). */
+int rvt_nt_decoder_next_run(rvt_nt_decoder *d, rvt_block *out, size_t max);
 int rvt_nt_decoder_next_insn(rvt_nt_decoder *d, rvt_flow_insn *out);
 int rvt_nt_decoder_next_event(rvt_nt_decoder *d, rvt_flow_event *out);
 

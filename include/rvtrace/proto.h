@@ -194,6 +194,10 @@ int rvt_proto_decoder_next_event(rvt_proto_decoder *d, rvt_flow_event *out);
  * of the first call (an error after some were got comes on the next). */
 int rvt_proto_decoder_next_blocks(rvt_proto_decoder *d, rvt_block *out, size_t max);
 int rvt_proto_decoder_next_insns(rvt_proto_decoder *d, rvt_flow_insn *out, size_t max);
+/* next_blocks up to the next event, nothing dropped (rvt_te_decoder_next_run):
+ * the number got, 0 when an event comes first or the input is used up
+ * (next_event tells which), or a negative status. */
+int rvt_proto_decoder_next_run(rvt_proto_decoder *d, rvt_block *out, size_t max);
 /* The pull API driven to the end of the input (issue #18 "Output at the
  * decoder's speed": a call per block, not per instruction): every event
  * to on_event and every block to on_block, in stream order, nothing

@@ -1215,6 +1215,13 @@ int rvt_te_decoder_next_blocks(rvt_te_decoder *d, rvt_block *out, size_t max)
     return d->pulled ? rvt_flow_pull_next_blocks(&d->pull, out, max) : RVT_ERR_STATE;
 }
 
+int rvt_te_decoder_next_run(rvt_te_decoder *d, rvt_block *out, size_t max)
+{
+    if (!d || !out)
+        return RVT_ERR_INVAL;
+    return d->pulled ? rvt_flow_pull_next_run(&d->pull, out, max) : RVT_ERR_STATE;
+}
+
 int rvt_te_decoder_next_insn(rvt_te_decoder *d, rvt_flow_insn *out)
 {
     if (!d || !out)

@@ -69,6 +69,15 @@ static rvt_flow_item *tail(rvt_flow_pull *p)
     return &p->q[(p->head + p->n) & (p->cap - 1)];
 }
 
+/* next_run: an event is queued, so the caller's array takes no more
+ * blocks (a later one waits behind the event in the ring) and the walk
+ * stops. */
+static void event_waits(rvt_flow_pull *p)
+{
+    p->max_out = p->n_out;
+    p->full = true;
+}
+
 /* Where a new block is built: the caller's array while it has room (the
  * events queued before it are dropped: flow.h, an event not taken before
  * the next block is), else a ring slot. */
@@ -169,6 +178,8 @@ int rvt_flow_pull_event(void *pull, const rvt_flow_event *ev)
         item->u.ev = *ev;
         p->n++;
     }
+    if (p->stop_at_event && p->out)
+        event_waits(p);
     return 0;
 }
 
@@ -208,6 +219,10 @@ static void begin(rvt_flow_pull *p, rvt_block *out, size_t max)
     p->n_out = 0;
     p->ahead = max > 1 ? 1 : PULL_AHEAD;
     while (p->n && p->n_out < max) {
+        if (p->stop_at_event && !p->q[p->head].is_block) {
+            event_waits(p);     /* next_run: the batch ends before it */
+            return;
+        }
         rvt_flow_item *item = pop(p);
         if (item->is_block)
             out[p->n_out++] = item->u.blk;
@@ -240,19 +255,32 @@ static void park(rvt_flow_pull *p)
     p->max_out = p->n_out = 0;
 }
 
-int rvt_flow_pull_next_blocks(rvt_flow_pull *p, rvt_block *out, size_t max)
+/* next_blocks, and next_run with stop_at_event */
+static int batch(rvt_flow_pull *p, rvt_block *out, size_t max, bool stop_at_event)
 {
     if (!p || !out || !max)
         return RVT_ERR_INVAL;
     p->it_left = 0;
     if (max > INT32_MAX)
         max = INT32_MAX;
+    p->stop_at_event = stop_at_event;
     begin(p, out, max);
     int st = run(p);
     size_t n = p->n_out;
     park(p);
+    p->stop_at_event = false;
     /* what was got counts; an error comes again next call */
     return n ? (int)n : st;
+}
+
+int rvt_flow_pull_next_blocks(rvt_flow_pull *p, rvt_block *out, size_t max)
+{
+    return batch(p, out, max, false);
+}
+
+int rvt_flow_pull_next_run(rvt_flow_pull *p, rvt_block *out, size_t max)
+{
+    return batch(p, out, max, true);
 }
 int rvt_flow_pull_next_block(rvt_flow_pull *p, rvt_block *out)
 {

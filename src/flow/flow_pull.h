@@ -47,6 +47,7 @@ typedef struct rvt_flow_pull {
     bool full;                     /* n_out == max_out and `ahead` items came
                                       after: a walk that can stop, stops */
     size_t ahead;
+    bool stop_at_event;            /* next_run: an event ends the batch */
     bool direct;                   /* blk is out[n_out], not a ring slot */
     rvt_flow_item *q;              /* ring of cap items, n from head */
     size_t head, n, cap;
@@ -93,6 +94,11 @@ int rvt_flow_pull_next_block(rvt_flow_pull *p, rvt_block *out);
  * 0 at the end of the input, or a negative status (one after some blocks
  * were got comes on the next call: p->err stays set). */
 int rvt_flow_pull_next_blocks(rvt_flow_pull *p, rvt_block *out, size_t max);
+/* next_blocks up to the next event (rvt_te_decoder_next_run): the batch
+ * ends before an event, which next_event then gives, so nothing is
+ * dropped.  The number got, 0 when an event comes first or the input is
+ * used up (next_event tells which), or a negative status. */
+int rvt_flow_pull_next_run(rvt_flow_pull *p, rvt_block *out, size_t max);
 int rvt_flow_pull_next_insn(rvt_flow_pull *p, rvt_flow_insn *out);
 int rvt_flow_pull_next_event(rvt_flow_pull *p, rvt_flow_event *out);
 

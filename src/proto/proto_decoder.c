@@ -80,6 +80,11 @@ int rvt_proto_decoder_next_blocks(rvt_proto_decoder *d, rvt_block *out, size_t m
     return d && out ? d->ops->next_blocks(d->d, out, max) : RVT_ERR_INVAL;
 }
 
+int rvt_proto_decoder_next_run(rvt_proto_decoder *d, rvt_block *out, size_t max)
+{
+    return d && out ? d->ops->next_run(d->d, out, max) : RVT_ERR_INVAL;
+}
+
 int rvt_proto_decoder_next_insn(rvt_proto_decoder *d, rvt_flow_insn *out)
 {
     return d && out ? d->ops->next_insn(d->d, out) : RVT_ERR_INVAL;

@@ -184,6 +184,10 @@ static int te_dec_blocks(void *d, rvt_block *out, size_t max)
 {
     return rvt_te_decoder_next_blocks(d, out, max);
 }
+static int te_dec_next_run(void *d, rvt_block *out, size_t max)
+{
+    return rvt_te_decoder_next_run(d, out, max);
+}
 static int te_dec_insn(void *d, rvt_flow_insn *out) { return rvt_te_decoder_next_insn(d, out); }
 static int te_dec_event(void *d, rvt_flow_event *out) { return rvt_te_decoder_next_event(d, out); }
 
@@ -221,7 +225,8 @@ static void te_dec_stats(const void *d, rvt_proto_dec_stats *out)
 static const proto_dec_ops te_dec = {
     .create = te_dec_create, .run = te_dec_run, .finish = te_dec_finish,
     .destroy = te_dec_destroy, .set_input = te_dec_set_input, .next_block = te_dec_block,
-    .next_blocks = te_dec_blocks, .next_insn = te_dec_insn, .next_event = te_dec_event,
+    .next_blocks = te_dec_blocks, .next_run = te_dec_next_run,
+    .next_insn = te_dec_insn, .next_event = te_dec_event,
     .set_events = te_dec_set_events,
     .set_source = te_dec_set_source, .flush = te_dec_flush, .stats = te_dec_stats,
 };

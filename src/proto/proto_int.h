@@ -58,6 +58,7 @@ typedef struct proto_dec_ops {
     int (*set_input)(void *d, const uint8_t *buf, size_t len);
     int (*next_block)(void *d, rvt_block *out);
     int (*next_blocks)(void *d, rvt_block *out, size_t max);
+    int (*next_run)(void *d, rvt_block *out, size_t max);
     int (*next_insn)(void *d, rvt_flow_insn *out);
     int (*next_event)(void *d, rvt_flow_event *out);
     /* the controls of rvt_proto_decoder_set_events and the rest (proto.h) */

@@ -153,6 +153,10 @@ static int nt_dec_blocks(void *d, rvt_block *out, size_t max)
 {
     return rvt_nt_decoder_next_blocks(d, out, max);
 }
+static int nt_dec_next_run(void *d, rvt_block *out, size_t max)
+{
+    return rvt_nt_decoder_next_run(d, out, max);
+}
 static int nt_dec_insn(void *d, rvt_flow_insn *out) { return rvt_nt_decoder_next_insn(d, out); }
 static int nt_dec_event(void *d, rvt_flow_event *out) { return rvt_nt_decoder_next_event(d, out); }
 
@@ -180,7 +184,8 @@ static void nt_dec_stats(const void *d, rvt_proto_dec_stats *out)
 static const proto_dec_ops nt_dec = {
     .create = nt_dec_create, .run = nt_dec_run, .finish = nt_dec_finish,
     .destroy = nt_dec_destroy, .set_input = nt_dec_set_input, .next_block = nt_dec_block,
-    .next_blocks = nt_dec_blocks, .next_insn = nt_dec_insn, .next_event = nt_dec_event,
+    .next_blocks = nt_dec_blocks, .next_run = nt_dec_next_run,
+    .next_insn = nt_dec_insn, .next_event = nt_dec_event,
     .set_events = nt_dec_set_events,
     .set_source = nt_dec_set_source, .flush = nt_dec_flush, .stats = nt_dec_stats,
 };
