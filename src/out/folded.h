@@ -110,13 +110,22 @@ typedef struct rvt_fo_visit {
     void *ctx;
 } rvt_fo_visit;
 
+/* A block in one function (rvt_cs_block gave its leaf): its first
+ * instruction counted and given to each, the rest counted in one step
+ * (same leaf, no stack effect). */
+static inline void rvt_folded_block_in(rvt_folded *fo, const char *leaf, const struct rvt_block *b,
+                                       void (*each)(void *ctx, uint64_t pc), void *ctx)
+{
+    rvt_folded_leaf(fo, leaf);
+    if (each)
+        each(ctx, b->start_pc);
+    fo->n += b->ninsn - 1;
+}
+
 static inline void rvt_fo_visit_block(void *ctx, const char *leaf, const struct rvt_block *b)
 {
     rvt_fo_visit *w = ctx;
-    rvt_folded_leaf(w->fo, leaf);
-    if (w->each)
-        w->each(w->ctx, b->start_pc);
-    w->fo->n += b->ninsn - 1;           /* same leaf, no stack effect */
+    rvt_folded_block_in(w->fo, leaf, b, w->each, w->ctx);
 }
 
 static inline void rvt_fo_visit_insn(void *ctx, uint64_t pc)
@@ -138,8 +147,16 @@ static inline void rvt_folded_block(rvt_folded *fo, const struct rvt_block *b,
                                     void (*each)(void *ctx, uint64_t pc), void *ctx)
 {
     rvt_folded_src(fo, b->src);
+    /* the one-function case here, not through the visitor: each is then
+     * this call's argument, which the compiler calls directly (through
+     * the visitor's context it stayed an indirect call per block) */
+    const char *leaf = rvt_cs_block(fo->cs, b->start_pc, b->end_pc);
+    if (leaf) {
+        rvt_folded_block_in(fo, leaf, b, each, ctx);
+        return;
+    }
     rvt_fo_visit w = { fo, each, ctx };
-    rvt_block_visit(b, fo->cs, (rvt_block_visitor){ rvt_fo_visit_block, rvt_fo_visit_insn, &w });
+    rvt_block_visit_each(b, fo->cs, (rvt_block_visitor){ rvt_fo_visit_block, rvt_fo_visit_insn, &w });
 }
 /* Every distinct stack, in the order first seen; then, when calls went
  * deeper than the 1,024 frames kept, a final "# rvtrace: ..." line with

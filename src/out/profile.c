@@ -215,7 +215,7 @@ typedef struct block_ctx {
     rvt_flow_event ev;
 } block_ctx;
 
-static void block_insn(void *ctx, uint64_t pc)
+static inline __attribute__((always_inline)) void block_insn(void *ctx, uint64_t pc)
 {
     block_ctx *c = ctx;
     c->ev.pc = pc;
