@@ -1,5 +1,5 @@
 /* The pull API (rvtrace/flow.h, issue #14): one stream decoded through
- * the push adapter, through next_block, through next_blocks in batches
+ * the push adapter, through next_block, through next_blocks and next_run in batches
  * (issue #18), through next_insn and through next_block (each with
  * next_event between) gives the same instructions and events, and the
  * E-Trace walk stops after the batch of blocks asked for (no queue of a
@@ -153,6 +153,8 @@ static int batch_blk(void *ctx, rvt_block *out)
 
 static int te_blks(void *d, rvt_block *b, size_t max) { return rvt_te_decoder_next_blocks(d, b, max); }
 static int nt_blks(void *d, rvt_block *b, size_t max) { return rvt_nt_decoder_next_blocks(d, b, max); }
+static int te_runs(void *d, rvt_block *b, size_t max) { return rvt_te_decoder_next_run(d, b, max); }
+static int nt_runs(void *d, rvt_block *b, size_t max) { return rvt_nt_decoder_next_run(d, b, max); }
 
 /* next_event until an instruction comes: the events before it. */
 static void drain_events(puller *p, evs *out)
@@ -211,6 +213,31 @@ static void pull_blocks_events(puller *p, rvt_image *img, evs *out)
     CHECK_EQ(st, 0);
 }
 
+/* next_run in batches of BATCH with next_event drained between them, each
+ * block walked into its instructions: the push events again, none dropped
+ * (the batch ends before an event); an empty batch with no event after
+ * it is the end. */
+static void pull_runs_events(puller *p, int (*run)(void *d, rvt_block *b, size_t max), rvt_image *img,
+                             evs *out)
+{
+    rvt_block b[BATCH];
+    for (;;) {
+        size_t before = out->n;
+        drain_events(p, out);
+        int n = run(p->d, b, BATCH);
+        CHECK(n >= 0 && n <= BATCH);
+        if (n < 0)
+            break;
+        for (int i = 0; i < n; i++)
+            add_block_insns(out, &b[i], img);
+        if (n == 0) {
+            drain_events(p, out);
+            if (out->n == before)
+                break;
+        }
+    }
+}
+
 static void same_events(const char *what, const evs *push, const evs *pull);
 
 /* pull_blocks_events against the push run. */
@@ -220,6 +247,16 @@ static void same_blocks_events(const char *what, puller *p, rvt_image *img, cons
     pull_blocks_events(p, img, &blocked);
     same_events(what, push, &blocked);
     free(blocked.e);
+}
+
+/* pull_runs_events against the push run. */
+static void same_runs_events(const char *what, puller *p, int (*run)(void *d, rvt_block *b, size_t max),
+                             rvt_image *img, const evs *push)
+{
+    evs runs = { 0 };
+    pull_runs_events(p, run, img, &runs);
+    same_events(what, push, &runs);
+    free(runs.e);
 }
 
 /* The push run's instructions and events against next_insn's. */
@@ -346,6 +383,12 @@ static void te_compare(const char *what, const void *cfg, rvt_image *img, const 
 
     d = rvt_te_decoder_new(a, img, NULL, NULL, &st);
     CHECK_EQ(rvt_te_decoder_set_input(d, s->b, s->n), 0);
+    p.d = d;
+    same_runs_events(what, &p, te_runs, img, &push);
+    rvt_te_decoder_free(d);
+
+    d = rvt_te_decoder_new(a, img, NULL, NULL, &st);
+    CHECK_EQ(rvt_te_decoder_set_input(d, s->b, s->n), 0);
     batcher bt = { .d = d, .blocks = te_blks, .retired = te_retired };
     puller pb = { &bt, batch_blk, NULL, NULL };
     same_blocks(what, &push, &pb, img);
@@ -388,6 +431,12 @@ static void nt_compare(const char *what, const void *cfg, rvt_image *img, const 
     CHECK_EQ(rvt_nt_decoder_set_input(d, s->b, s->n), 0);
     p.d = d;
     same_blocks_events(what, &p, img, &push);
+    rvt_nt_decoder_free(d);
+
+    d = rvt_nt_decoder_new(c, rvt_image_insn_cb, img, -1, NULL, NULL, &st);
+    CHECK_EQ(rvt_nt_decoder_set_input(d, s->b, s->n), 0);
+    p.d = d;
+    same_runs_events(what, &p, nt_runs, img, &push);
     rvt_nt_decoder_free(d);
 
     d = rvt_nt_decoder_new(c, rvt_image_insn_cb, img, -1, NULL, NULL, &st);
