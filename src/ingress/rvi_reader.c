@@ -347,6 +347,13 @@ static int step_len(rvt_rvi_reader *r, unsigned kind, uint64_t off, size_t *len)
     return RVT_OK;
 }
 
+/* Bytes of a version-2 run record whose count byte is c: kind, count,
+ * then one bit per step for its c + 1 steps (rvi_format.h). */
+static inline size_t run_rec_len(uint8_t c)
+{
+    return 2 + (c + 1u + 7) / 8;
+}
+
 /* Length of a version-2 run (kind byte included) at buf+pos. */
 static int run_len(rvt_rvi_reader *r, uint64_t off, size_t *len)
 {
@@ -354,7 +361,7 @@ static int run_len(rvt_rvi_reader *r, uint64_t off, size_t *len)
     if (r->err)
         return r->err;
     if (have >= 2)
-        *len = 2 + (r->buf[r->pos + 1] + 1u + 7) / 8;
+        *len = run_rec_len(r->buf[r->pos + 1]);
     if (have < 2 || rd_fill(r, *len) < *len)
         return r->err ? r->err : rd_fail(r, RVT_ERR_TRUNC, off, "truncated run record");
     return RVT_OK;
@@ -533,14 +540,13 @@ static int fast_run(rvt_rvi_reader *r)
 {
     const uint8_t *q = r->buf + r->pos;
     size_t have = r->len - r->pos;
-    if (r->version < 2 || !r->have_prev || have < 2 || q[0] != RVI_RUN ||
-        have < 2 + (q[1] + 1u + 7) / 8)
+    if (r->version < 2 || !r->have_prev || have < 2 || q[0] != RVI_RUN || have < run_rec_len(q[1]))
         return 0;
     r->rec_off = rd_off(r);
     int rc = rd_run(r, q + 1, r->rec_off);
     if (rc < 0)
         return rc;
-    r->pos += 2 + (q[1] + 1u + 7) / 8;
+    r->pos += run_rec_len(q[1]);
     return 1;
 }
 

@@ -3,9 +3,8 @@
  * rows feed the writers from, a block at a time (issue #18). */
 #include "rvtrace/proto.h"
 
-/* The events queued before the next block, each to on_event: how many
- * (>= 0), a callback's nonzero value, or a negative status (*got holds
- * the count). */
+/* The events queued before the next block, each to on_event, counted in
+ * *got: 0, a callback's nonzero value, or a negative status. */
 static int events(rvt_proto_decoder *d, rvt_flow_fn on_event, void *ctx, size_t *got)
 {
     rvt_flow_event ev;
