@@ -209,6 +209,15 @@ typedef struct rvt_sink_view {
  * holds no sync point. */
 int rvt_sink_order(const rvt_sink_state *s, const char *tp, const rvt_tp_config *c, uint8_t *buf,
                    size_t len, rvt_sink_view *v);
+/* rvt_sink_order, then the stream moved to buf's start (*len becomes its
+ * length) and what a reader should be told put in words into msg (n
+ * bytes, may be NULL): on failure why (the bytes lost, the addresses that
+ * do not fit), on success how the buffer was read when it wrapped
+ * (bytes lost before the first sync point, a stop on wrap, a last packet
+ * cut short), else "".  The words name no file: callers put it first.
+ * Returns rvt_sink_order's status. */
+int rvt_sink_take(const rvt_sink_state *s, const char *tp, const rvt_tp_config *c, uint8_t *buf,
+                  size_t *len, rvt_sink_view *v, char *msg, size_t n);
 /* The byte offset in the saved buffer of offset off of the ordered one. */
 uint64_t rvt_sink_file_offset(const rvt_sink_view *v, uint64_t off, uint64_t size);
 

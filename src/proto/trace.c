@@ -185,18 +185,12 @@ static int take_sink(rvt_trace *t, const char *path, const rvt_trace_opts *o, co
         return fail(t, RVT_ERR_FORMAT, "%s.attrs: line %u: bad sink setting", path, line);
     if (!t->sink.present)
         return 0;
-    int st = rvt_sink_order(&t->sink, tp, c, t->raw, t->rawlen, &t->view);
-    if (st == RVT_ERR_NOSYNC)
-        return fail(t, st, "%s: sink buffer wrapped, and no synchronisation point in it: all "
-                    "%zu bytes lost", path, t->rawlen);
+    char msg[256];
+    int st = rvt_sink_take(&t->sink, tp, c, t->raw, &t->rawlen, &t->view, msg, sizeof msg);
     if (st < 0)
-        return fail(t, RVT_ERR_FORMAT, "%s: sink buffer of %zu bytes does not fit its sink_start, "
-                    "sink_limit and sink_wp in FILE.attrs", path, t->rawlen);
-    if (t->view.begin)
-        note(o, "%s: sink buffer wrapped: %llu bytes before the first synchronisation point lost",
-             path, (unsigned long long)t->view.begin);
-    t->rawlen = (size_t)(t->view.end - t->view.begin);
-    memmove(t->raw, t->raw + t->view.begin, t->rawlen);
+        return fail(t, st == RVT_ERR_NOSYNC ? st : RVT_ERR_FORMAT, "%s: %s", path, msg);
+    if (msg[0])
+        note(o, "%s: %s", path, msg);
     return 0;
 }
 

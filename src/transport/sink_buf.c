@@ -164,6 +164,57 @@ int rvt_sink_order(const rvt_sink_state *s, const char *tp, const rvt_tp_config 
     return st == RVT_ERR_EOS ? RVT_ERR_NOSYNC : st;
 }
 
+/* rvt_sink_take's words for a failed rvt_sink_order (status st). */
+static void say_failure(const rvt_sink_state *s, size_t len, int st, char *msg, size_t n)
+{
+    if (st == RVT_ERR_NOSYNC)
+        snprintf(msg, n, "sink buffer wrapped, and no synchronisation point in it: all %zu bytes lost",
+                 len);
+    else
+        snprintf(msg, n, "sink buffer of %zu bytes does not fit sink_start 0x%llx, sink_limit 0x%llx, "
+                 "sink_wp 0x%llx in FILE.attrs", len, (unsigned long long)s->start,
+                 (unsigned long long)s->limit, (unsigned long long)s->wp);
+}
+
+/* rvt_sink_take's words for a buffer read after it wrapped (TCI 1.0:
+ * what was lost, and whether the last packet may be cut short). */
+static void say_wrap(const rvt_sink_state *s, const rvt_sink_view *v, char *msg, size_t n)
+{
+    if (!s->wrap)
+        snprintf(msg, n, "%s", "");
+    else if (s->stop_on_wrap && v->cut)
+        snprintf(msg, n, "sink buffer filled and stopped on wrap: read whole but the last %llu "
+                 "bytes (a packet cut short)", (unsigned long long)v->cut);
+    else if (s->stop_on_wrap)
+        snprintf(msg, n, "sink buffer filled and stopped on wrap: read whole");
+    else
+        snprintf(msg, n, "sink buffer wrapped (trRamWP 0x%llx): %llu bytes before the first "
+                 "synchronisation point lost", (unsigned long long)s->wp,
+                 (unsigned long long)v->begin);
+}
+
+int rvt_sink_take(const rvt_sink_state *s, const char *tp, const rvt_tp_config *c, uint8_t *buf,
+                  size_t *len, rvt_sink_view *v, char *msg, size_t n)
+{
+    char none[1];
+    if (!msg || !n) {
+        msg = none;
+        n = sizeof none;
+    }
+    msg[0] = 0;
+    if (!s || !len)
+        return RVT_ERR_INVAL;
+    int st = rvt_sink_order(s, tp, c, buf, *len, v);
+    if (st < 0) {
+        say_failure(s, *len, st, msg, n);
+        return st;
+    }
+    say_wrap(s, v, msg, n);
+    memmove(buf, buf + v->begin, (size_t)(v->end - v->begin));
+    *len = (size_t)(v->end - v->begin);
+    return 0;
+}
+
 uint64_t rvt_sink_file_offset(const rvt_sink_view *v, uint64_t off, uint64_t size)
 {
     if (!v || !size || off >= size)

@@ -156,6 +156,53 @@ static void bad(void)
     CHECK_EQ(v.begin, v.end);
 }
 
+/* rvt_sink_take: the stream moved to the buffer's start, *len its
+ * length, and the sentence a reader is told (TCI 1.0: what a wrap lost). */
+static void taken(void)
+{
+    uint8_t s[128], ring[RING];
+    char msg[256];
+    size_t n = stream(s), len = RING;
+    memcpy(ring, s, RING);
+    memcpy(ring, s + RING, n - RING);
+    rvt_sink_state st = state(START + 15, true, false);   /* as in wrapped() */
+    rvt_sink_view v;
+    CHECK_EQ(rvt_sink_take(&st, "encap", NULL, ring, &len, &v, msg, sizeof msg), 0);
+    CHECK_EQ(len, 3);                  /* P4 alone, from stream byte 76 */
+    CHECK_MEM(ring, s + 76, 3);
+    CHECK_STR(msg, "sink buffer wrapped (trRamWP 0x100f): 61 bytes before the first "
+                   "synchronisation point lost");
+    /* not wrapped: nothing to say, [start, wp) kept */
+    stream(s);
+    memcpy(ring, s, RING);
+    st = state(START + 44, false, false);
+    len = RING;
+    CHECK_EQ(rvt_sink_take(&st, "encap", NULL, ring, &len, &v, msg, sizeof msg), 0);
+    CHECK_EQ(len, 44);
+    CHECK_STR(msg, "");
+    /* stopped on wrap, read whole */
+    st = state(START, true, true);
+    len = RING;
+    CHECK_EQ(rvt_sink_take(&st, "encap", NULL, ring, &len, &v, NULL, 0), 0);
+    CHECK_EQ(len, RING);
+    CHECK_EQ(rvt_sink_take(&st, "encap", NULL, ring, &len, &v, msg, sizeof msg), 0);
+    CHECK_STR(msg, "sink buffer filled and stopped on wrap: read whole");
+    /* failures name the sizes; a short message buffer is cut, not overrun */
+    len = RING - 4;
+    CHECK_EQ(rvt_sink_take(&st, "encap", NULL, ring, &len, &v, msg, sizeof msg), RVT_ERR_FORMAT);
+    CHECK_STR(msg, "sink buffer of 60 bytes does not fit sink_start 0x1000, sink_limit 0x103c, "
+                   "sink_wp 0x1000 in FILE.attrs");
+    CHECK_EQ(len, RING - 4);           /* untouched on failure */
+    CHECK_EQ(rvt_sink_take(&st, "encap", NULL, ring, &len, &v, msg, 5), RVT_ERR_FORMAT);
+    CHECK_STR(msg, "sink");
+    st = state(START + 8, true, false);
+    memset(ring, 0x02, sizeof ring);
+    len = RING;
+    CHECK_EQ(rvt_sink_take(&st, "encap", NULL, ring, &len, &v, msg, sizeof msg), RVT_ERR_NOSYNC);
+    CHECK_STR(msg, "sink buffer wrapped, and no synchronisation point in it: all 64 bytes lost");
+    CHECK_EQ(rvt_sink_take(NULL, "encap", NULL, ring, &len, &v, msg, sizeof msg), RVT_ERR_INVAL);
+}
+
 /* The .attrs lines and their keys. */
 static void attrs(void)
 {
@@ -193,6 +240,7 @@ int main(void)
     stopped();
     stopped_cut();
     bad();
+    taken();
     attrs();
     return TH_DONE();
 }

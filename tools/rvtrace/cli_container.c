@@ -297,38 +297,20 @@ static int sink_attrs(const char *trace)
 }
 
 /* A RAM sink's buffer (FILE.attrs sink_* keys, TCI 1.0 "Trace RAM Sink"):
- * in stream order from where a reader may start (rvt_sink_order), the
- * bytes lost before it said.  NULL (printed, buf freed) when it does not
- * fit its addresses or a wrapped one holds no sync point. */
+ * in stream order from where a reader may start (rvt_sink_take), what was
+ * lost said.  NULL (printed, buf freed) when it does not fit its
+ * addresses or a wrapped one holds no sync point. */
 static uint8_t *sink_order(const char *trace, const char *name, const rvt_tp_config *c, uint8_t *buf,
                            size_t *len)
 {
-    const rvt_sink_state *s = &opt.sink;
-    int st = rvt_sink_order(s, name, c, buf, *len, &opt.view);
-    if (st == RVT_ERR_NOSYNC) {
-        cli_err("%s: sink buffer wrapped, and no synchronisation point in it: all %zu bytes lost",
-                trace, *len);
-    } else if (st < 0) {
-        cli_err("%s: sink buffer of %zu bytes does not fit sink_start 0x%llx, sink_limit 0x%llx, "
-                "sink_wp 0x%llx in FILE.attrs", trace, *len, (unsigned long long)s->start,
-                (unsigned long long)s->limit, (unsigned long long)s->wp);
-    }
+    char msg[256];
+    int st = rvt_sink_take(&opt.sink, name, c, buf, len, &opt.view, msg, sizeof msg);
+    if (msg[0])
+        cli_err("%s: %s", trace, msg);
     if (st < 0) {
         free(buf);
         return NULL;
     }
-    const rvt_sink_view *v = &opt.view;
-    if (s->wrap && s->stop_on_wrap && v->cut)
-        cli_err("%s: sink buffer filled and stopped on wrap: read whole but the last %llu "
-                "bytes (a packet cut short)", trace, (unsigned long long)v->cut);
-    else if (s->wrap && s->stop_on_wrap)
-        cli_err("%s: sink buffer filled and stopped on wrap: read whole", trace);
-    else if (s->wrap)
-        cli_err("%s: sink buffer wrapped (trRamWP 0x%llx): %llu bytes before the first "
-                "synchronisation point lost", trace, (unsigned long long)s->wp,
-                (unsigned long long)v->begin);
-    memmove(buf, buf + v->begin, (size_t)(v->end - v->begin));
-    *len = (size_t)(v->end - v->begin);
     return buf;
 }
 
