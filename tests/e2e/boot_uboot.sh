@@ -12,14 +12,7 @@ fw=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.elf
 ub=/usr/lib/u-boot/qemu-riscv64_smode/uboot.elf
 t="$RVT_TMP/boot_uboot"
 mkdir -p "$t"
-fail=0
-expect() {   # expect STATUS DESCRIPTION -- command...
-    local want=$1 what=$2; shift 3
-    "$@" >"$t/out" 2>"$t/err"
-    local rc=$?
-    if [ $rc -ne "$want" ]; then echo "FAIL $what: status $rc, want $want: $(head -3 "$t/err")"; fail=1
-    else echo "ok   $what"; fi
-}
+. "$RVT_SRC/tests/e2e/lib/expect.sh"
 has() {      # has FILE DESCRIPTION FIXED-STRING
     if grep -qF -- "$3" "$1"; then echo "ok   $2"; else echo "FAIL $2: no '$3'"; fail=1; fi
 }

@@ -8,14 +8,7 @@ set -u
 t="$RVT_TMP/exit_status"
 rm -rf "$t"; mkdir -p "$t"
 P=$RVT_SRC/programs/sort.elf
-fail=0
-expect() {   # expect STATUS DESCRIPTION -- command...
-    local want=$1 what=$2; shift 3
-    "$@" >"$t/out" 2>"$t/err"
-    local rc=$?
-    if [ $rc -ne "$want" ]; then echo "FAIL $what: status $rc, want $want: $(head -3 "$t/err")"; fail=1
-    else echo "ok   $what"; fi
-}
+. "$RVT_SRC/tests/e2e/lib/expect.sh"
 # a directory where the sidecar should go: it cannot be written (even as root)
 mkdir -p "$t/y.te.attrs" "$t/z.nt.attrs"
 expect 1 "run --etrace, sidecar unwritable" -- "$RVT_BIN" run "$P" --quiet --etrace "$t/y.te"

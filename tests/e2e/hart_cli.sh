@@ -5,14 +5,7 @@ set -u
 : "${RVT_SRC:?}" "${RVT_BIN:?}" "${RVT_TMP:?}"
 t="$RVT_TMP/hart_cli"
 mkdir -p "$t"
-fail=0
-expect() {   # expect STATUS DESCRIPTION -- command...
-    local want=$1 what=$2; shift 3
-    "$@" >"$t/out" 2>"$t/err"
-    local rc=$?
-    if [ $rc -ne "$want" ]; then echo "FAIL $what: status $rc, want $want: $(cat "$t/err")"; fail=1
-    else echo "ok   $what"; fi
-}
+. "$RVT_SRC/tests/e2e/lib/expect.sh"
 expect 2 "no program" -- "$RVT_BIN" run
 expect 2 "unknown option" -- "$RVT_BIN" run x.elf --bogus
 expect 2 "bad number" -- "$RVT_BIN" run x.elf --max-instr lots

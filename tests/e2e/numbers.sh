@@ -7,14 +7,7 @@ set -u
 t="$RVT_TMP/numbers"
 rm -rf "$t"; mkdir -p "$t"
 P=$RVT_SRC/programs/sort.elf
-fail=0
-expect() {   # expect STATUS DESCRIPTION -- command...
-    local want=$1 what=$2; shift 3
-    "$@" >"$t/out" 2>"$t/err"
-    local rc=$?
-    if [ $rc -ne "$want" ]; then echo "FAIL $what: status $rc, want $want: $(head -2 "$t/err")"; fail=1
-    else echo "ok   $what"; fi
-}
+. "$RVT_SRC/tests/e2e/lib/expect.sh"
 run() { "$RVT_BIN" run "$P" --quiet "$@"; }
 expect 0 "--ram-size 1G (GiB: page multiple)" -- run --ram-size 1G
 expect 0 "--ram-size 128M" -- run --ram-size 128M

@@ -10,14 +10,7 @@ set -u
 t="$RVT_TMP/spike_machine"
 mkdir -p "$t"
 d="$RVT_SRC/programs/spike"
-fail=0
-expect() {   # expect STATUS DESCRIPTION -- command...
-    local want=$1 what=$2; shift 3
-    "$@" >"$t/out" 2>"$t/err"
-    local rc=$?
-    if [ $rc -ne "$want" ]; then echo "FAIL $what: status $rc, want $want: $(cat "$t/err")"; fail=1
-    else echo "ok   $what"; fi
-}
+. "$RVT_SRC/tests/e2e/lib/expect.sh"
 has() {   # has FILE TEXT DESCRIPTION
     grep -qF -- "$2" "$1" || { echo "FAIL $3: no '$2' in $(cat "$1")"; fail=1; }
 }
