@@ -12,6 +12,7 @@
 #include "rvtrace/hart.h"
 #include "rvtrace/image.h"
 #include "tharness.h"
+#include "th_program.h"
 
 #define TBASE 0x80000000ull
 #define TDATA 0x80001000ull   /* auipc xN, 1 at offset 0 */
@@ -121,21 +122,6 @@ static inline void trun_free(trun *t)
 static inline uint64_t treg(const trun *t, unsigned r)
 {
     return t->h ? rvt_hart_reg(t->h, r) : 0xdeadbeef;
-}
-
-/* A workload of programs/ (RVT_SRC, else the working directory): NULL when
- * it does not load. */
-static inline rvt_image *th_program(const char *prog)
-{
-    char path[1024];
-    const char *src = getenv("RVT_SRC");
-    snprintf(path, sizeof path, "%s/programs/%s.elf", src ? src : ".", prog);
-    rvt_image *img = rvt_image_new();
-    if (img && rvt_image_load_elf(img, path) < 0) {
-        rvt_image_free(img);
-        img = NULL;
-    }
-    return img;
 }
 
 /* The hart runs img (at most max_instr instructions) into sink. */

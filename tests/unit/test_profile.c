@@ -16,6 +16,7 @@
  * the tail jump is no call.  Timestamps 100 before the first instruction,
  * 110 after the ret (charged to is_even's stack), 120 at the end (main's). */
 #include "tharness.h"
+#include "th_program.h"
 #include "rvtrace/image.h"
 #include "rvtrace/irec_flow.h"
 #include "rvtrace/profile.h"
@@ -144,15 +145,9 @@ static void folded_trap_loss(rvt_image *img)
 
 int main(void)
 {
-    const char *src = getenv("RVT_SRC");
-    if (!src) {
-        printf("SKIP: RVT_SRC not set (run through ctest)\n");
-        return 0;
-    }
-    char path[4096];
-    snprintf(path, sizeof path, "%s/programs/tailcall.elf", src);
-    rvt_image *img = rvt_image_new();
-    CHECK(img && rvt_image_load_elf(img, path) >= 0);
+    rvt_image *img = th_program_src("tailcall");
+    if (!img)
+        return TH_DONE();
     rvt_prof_sort k;
     CHECK(rvt_profile_sort_key("calls", &k) && k == RVT_PROF_SORT_CALLS);
     CHECK(!rvt_profile_sort_key("Calls", &k));

@@ -248,7 +248,7 @@ static void deep_stacks(rvt_image *img)
 
 int main(void)
 {
-    rvt_image *img = th_program("tailcall.elf");
+    rvt_image *img = th_program_src("tailcall");
     if (!img)
         return 0;
     same_as_whole(img);

@@ -2,6 +2,7 @@
  * (rvtrace/irec_flow.h), on programs/tailcall.elf (addresses from its
  * disassembly; the flow is test_profile.c's). */
 #include "tharness.h"
+#include "th_program.h"
 #include "rvtrace/image.h"
 #include "rvtrace/irec_flow.h"
 #include "rvtrace/out.h"
@@ -122,15 +123,9 @@ static void bridge(rvt_image *img)
 
 int main(void)
 {
-    const char *src = getenv("RVT_SRC");
-    if (!src) {
-        printf("SKIP: RVT_SRC not set (run through ctest)\n");
-        return 0;
-    }
-    char path[4096];
-    snprintf(path, sizeof path, "%s/programs/tailcall.elf", src);
-    rvt_image *img = rvt_image_new();
-    CHECK(img && rvt_image_load_elf(img, path) >= 0);
+    rvt_image *img = th_program_src("tailcall");
+    if (!img)
+        return TH_DONE();
     timeline(img);
     bridge(img);
     rvt_image_free(img);
