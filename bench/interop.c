@@ -48,8 +48,9 @@ static const unsigned te_grid_stacks[] = { 5, 7 }, te_grid_caches[] = { 4, 6 };
 #define NSETS(a) (sizeof a / sizeof a[0])
 #define TE_SETS_MAX (2 + NSETS(te_grid_versions) * NSETS(te_grid_modes) * NSETS(te_grid_stacks) * \
                          NSETS(te_grid_caches))
-static char te_set_text[TE_SETS_MAX][192];
-static const char *te_sets[TE_SETS_MAX];
+static char te_set_text[TE_SETS_MAX][192], te_set_lsb2_text[TE_SETS_MAX][208];
+/* te_sets, then each again with 4-byte-aligned addresses (te_sets_lsb2) */
+static const char *te_sets[2 * TE_SETS_MAX];
 static size_t te_nsets;
 
 /* One set: the modes, and for the grid (version given) the layout, the
@@ -70,7 +71,9 @@ static void te_set_add(const char *mode, const char *version, unsigned stack, un
  * interval the 4-bit field allows (resync_max=15; the trace control
  * interface's sync mode "off" would break 8.2's "a format 3
  * synchronisation packet must be output after 'a prolonged period of
- * time'" of 3.1.5), and each stack and cache size where the mode has them. */
+ * time'" of 3.1.5), and each stack and cache size where the mode has them;
+ * then each set again with iaddress_lsb=2, for programs without
+ * compressed instructions (all_insns_4_bytes). */
 static void te_sets_make(void)
 {
     if (te_nsets)
@@ -87,6 +90,10 @@ static void te_sets_make(void)
                     te_set_add(mode, te_grid_versions[v], ir ? te_grid_stacks[k] : 0,
                                jtc ? te_grid_caches[c] : 0);
         }
+    for (size_t i = 0; i < te_nsets; i++) {
+        snprintf(te_set_lsb2_text[i], sizeof te_set_lsb2_text[0], "%s iaddress_lsb=2", te_sets[i]);
+        te_sets[te_nsets + i] = te_set_lsb2_text[i];
+    }
 }
 
 static const char *const nt_sets[] = {
@@ -376,6 +383,22 @@ static bool decodes_back(const rvt_proto_cfg *c, input *in, const vec *stream, c
     return ok;
 }
 
+/* Is every instruction the input retires 4 bytes long?  Then the hart
+ * needs no compressed instructions, and the parameter table of 2.0
+ * (iaddress_lsb_p: "1 if compressed instructions are supported, 2
+ * otherwise") allows addresses without their bit 1: one bit less in each
+ * address field, and the predictor and the jump target cache indexed by
+ * bits size+1:2 (3.2.6, 3.2.7).  Those sets count only where it is. */
+static bool all_insns_4_bytes(const input *in)
+{
+    for (size_t i = 0; i < in->pcs.n; i++) {
+        const rvt_insn *insn = rvt_image_insn(in->img, ((const uint64_t *)in->pcs.p)[i]);
+        if (!insn || insn->len != 4)
+            return false;
+    }
+    return true;
+}
+
 static void measure_prog(const char *dir, const char *prog, bool te, interop_row *row, unsigned *failures)
 {
     input in;
@@ -395,7 +418,7 @@ static void measure_prog(const char *dir, const char *prog, bool te, interop_row
         floors_free(fl);
     }
     const char *const *sets = te ? te_sets : nt_sets;
-    row->sets = te ? (unsigned)te_nsets : NSETS(nt_sets);
+    row->sets = te ? (unsigned)te_nsets * (all_insns_4_bytes(&in) ? 2 : 1) : NSETS(nt_sets);
     for (unsigned s = 0; s < row->sets; s++) {
         char what[640];
         snprintf(what, sizeof what, "%s %s [%s]", te ? "E-Trace" : "N-Trace", prog, sets[s]);
@@ -496,7 +519,8 @@ int interop_measure(const char *dir, interop_result *r)
     r->present = true;
     te_sets_make();
     for (size_t i = 0; i < NSETS(te_progs); i++) {
-        fprintf(stderr, "bench: interop E-Trace %s, %zu option sets\n", te_progs[i], te_nsets);
+        fprintf(stderr, "bench: interop E-Trace %s, %zu option sets (each also with iaddress_lsb=2 "
+                        "where no instruction is compressed)\n", te_progs[i], te_nsets);
         measure_prog(dir, te_progs[i], true, &r->te[i], &r->failures);
         reference_best(dir, true, &r->te[i]);
     }

@@ -68,6 +68,17 @@ static void walk_support(walker *k, const rvt_te_attrs *a, rvt_te_pkt *p)
     F(doptions, 4);
 }
 
+/* Implicit exception mode omits the handler address (1.1.1 6.3); the
+ * ratified layout only when thaddr is 1 (2.0 "Format 3 subformat 1 -
+ * Trap"): with thaddr 0 the field holds the EPC of an exception at the
+ * target of an uninferable discontinuity, which the cause does not give. */
+static bool trap_address_omitted(const rvt_te_attrs *a, const rvt_te_pkt *p)
+{
+    if (!(a->options & RVT_TE_OPT_IMPLICIT_EXCEPT))
+        return false;
+    return a->version != RVT_TE_V20 || p->thaddr;
+}
+
 static void walk_f3(walker *k, const rvt_te_attrs *a, rvt_te_pkt *p)
 {
     F(subformat, 2);
@@ -89,8 +100,7 @@ static void walk_f3(walker *k, const rvt_te_attrs *a, rvt_te_pkt *p)
         F(interrupt, 1);
         if (a->version == RVT_TE_V20)
             F(thaddr, 1);
-        /* 6.3: implicit exception mode omits the handler address. */
-        if (!(a->options & RVT_TE_OPT_IMPLICIT_EXCEPT))
+        if (!trap_address_omitted(a, p))
             F(address, addr_bits(a));
         if (a->version == RVT_TE_V11 || !p->interrupt)
             F(tval, a->iaddress_width);

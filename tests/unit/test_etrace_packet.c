@@ -93,6 +93,27 @@ static void f3_exception(void)
     rvt_te_pkt r = { .format = 3, .subformat = 1, .branch = 1, .privilege = 3, .ecause = 2 };
     static const uint8_t want3[] = { 0x77, 0x01 };
     expect(&a, &r, want3, sizeof want3);
+
+    /* Ratified layout (v2.0, "Format 3 subformat 1 - Trap"): implicit
+     * exception omits the handler address only when thaddr is 1.  ecause 2
+     * (b7-11), interrupt 0 (b12), thaddr 1 (b13), tval 0xb (b14-45: b14,
+     * b15, b17): keep 19 bits, 3 bytes 0x77, 0xe1 (b8, b13-15), 0x02 (b17). */
+    a.version = RVT_TE_V20;
+    rvt_te_pkt s = { .format = 3, .subformat = 1, .branch = 1, .privilege = 3, .ecause = 2,
+                     .thaddr = 1, .tval = 0xb };
+    static const uint8_t want4[] = { 0x77, 0xe1, 0x02 };
+    expect(&a, &s, want4, sizeof want4);
+
+    /* thaddr 0 ("Format 3 thaddr, address and privilege fields": an
+     * exception at the target of an uninferable discontinuity) keeps the
+     * address, which is then the EPC: 0x40000080 (b14-44: bit 7 -> b21,
+     * bit 30 -> b44), tval 0xb (b45-76: b45, b46, b48).  b48 = 1, b49-76
+     * = 0: keep 50 bits, 7 bytes 0x77, 0x01, 0x20 (b21), 0, 0,
+     * 0x70 (b44-46), 0x01 (b48). */
+    s.thaddr = 0;
+    s.address = 0x40000080;
+    static const uint8_t want5[] = { 0x77, 0x01, 0x20, 0, 0, 0x70, 0x01 };
+    expect(&a, &s, want5, sizeof want5);
 }
 
 static void f3_context(void)
