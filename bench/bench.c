@@ -322,10 +322,9 @@ static int measure_workload(workload *w)
 
 /* Output paths (issues #17 "Speed", #18 "Output at the decoder's speed"):
  * the decoder feeding each writer (to /dev/null, what it holds back
- * written at the end) a block at a time as `rvtrace decode` does --
- * E-Trace through its pull API (rvt_proto_decoder_pump: rvt_out_block),
- * N-Trace in its block event mode (RVT_NT_EVENTS_BLOCK through
- * rvt_out_run) -- beside the plain decoder (events off), which the goals
+ * written at the end) as `rvtrace decode` does -- through its pull API
+ * (rvt_proto_decoder_pump_blocks: batches of blocks to rvt_out_blocks),
+ * both protocols -- beside the plain decoder (events off), which the goals
  * are judged against, the block decoder (next_blocks, no output: what a
  * writer fed blocks cannot go past) and the decoder feeding a counter one
  * event per instruction. */
@@ -338,7 +337,6 @@ static const char *const pass_names[] = { NULL /* the counter */, "pcs", "pcs-bi
 typedef struct pass_ctx {
     uint64_t n;
     rvt_out *out;
-    bool runs;                  /* block-mode instruction events */
     FILE *null;
 } pass_ctx;
 
@@ -347,8 +345,6 @@ static int pass_event(void *ctx, const rvt_flow_event *ev)
     pass_ctx *c = ctx;
     if (!c->out)
         c->n += ev->kind == RVT_EV_INSN;
-    else if (c->runs && ev->kind == RVT_EV_INSN)
-        return rvt_out_run(c->out, ev) < 0;
     else
         rvt_out_event(c->out, ev);
     return 0;
@@ -426,29 +422,30 @@ static uint64_t pull_blocks(void *d, int (*next)(void *, rvt_block *, size_t))
 static int te_next_blocks(void *d, rvt_block *b, size_t max) { return rvt_te_decoder_next_blocks(d, b, max); }
 static int nt_next_blocks(void *d, rvt_block *b, size_t max) { return rvt_nt_decoder_next_blocks(d, b, max); }
 
-static int pass_block(void *ctx, const rvt_block *b)
+static int pass_blocks(void *ctx, const rvt_block *b, size_t n)
 {
-    return rvt_out_block(((pass_ctx *)ctx)->out, b) < 0;
+    return rvt_out_blocks(((pass_ctx *)ctx)->out, b, n, NULL) < 0;
 }
 
-/* A pass fed as `rvtrace decode` feeds E-Trace outputs: the protocol's
- * decoder pulled to the end (rvt_proto_decoder_pump), its blocks to
- * rvt_out_block, its events to rvt_out_event; the pass closed (what it
+/* A pass fed as `rvtrace decode` feeds its outputs: the protocol's
+ * decoder (settings: its native configuration, size bytes) pulled to the
+ * end (rvt_proto_decoder_pump_blocks), its batches of blocks to
+ * rvt_out_blocks, its events to rvt_out_event; the pass closed (what it
  * holds back written) inside the time *t.  The instructions decoded (0:
  * the decoder could not be made). */
-static uint64_t te_pump_pass(const rvt_te_attrs *a, rvt_image *img, const bytes_out *b, pass_ctx *pc,
-                             stamp *t)
+static uint64_t pump_pass(const char *proto, const void *native, size_t size, rvt_image *img, const bytes_out *b,
+                          pass_ctx *pc, stamp *t)
 {
-    rvt_proto_cfg *cfg = rvt_proto_cfg_new(rvt_proto_find("etrace"));
+    rvt_proto_cfg *cfg = rvt_proto_cfg_new(rvt_proto_find(proto));
     rvt_mem *mem = rvt_mem_new();
     rvt_proto_decoder *d = NULL;
     if (cfg && mem && rvt_mem_add_image(mem, NULL, img) == 0) {
-        *(rvt_te_attrs *)rvt_proto_cfg_native(cfg) = *a;
+        memcpy(rvt_proto_cfg_native(cfg), native, size);
         d = rvt_proto_decoder_new(cfg, mem, NULL, NULL, NULL);
     }
     stamp t0 = now();
     if (d && rvt_proto_decoder_set_input(d, b->buf, b->len) == 0)
-        rvt_proto_decoder_pump(d, pass_event, pass_block, pc);
+        rvt_proto_decoder_pump_blocks(d, pass_event, pass_blocks, pc);
     pass_close(pc);
     *t = since(t0);
     rvt_proto_dec_stats ds = { 0 };
@@ -479,7 +476,11 @@ static double decode_mips(const mode *m, unsigned xlen, const char *elf, const b
     if (!m->nt_mode && pass > PASS_COUNT) {
         rvt_te_attrs a;
         te_attrs_for(m, xlen, &a);
-        n = te_pump_pass(&a, img, b, &pc, &t);
+        n = pump_pass("etrace", &a, sizeof a, img, b, &pc, &t);
+    } else if (pass > PASS_COUNT) {
+        rvt_nt_cfg c;
+        nt_cfg_for(m, xlen, &c);
+        n = pump_pass("ntrace", &c, sizeof c, img, b, &pc, &t);
     } else if (!m->nt_mode) {
         rvt_te_attrs a;
         te_attrs_for(m, xlen, &a);
@@ -505,10 +506,6 @@ static double decode_mips(const mode *m, unsigned xlen, const char *elf, const b
         rvt_nt_decoder *d = rvt_nt_decoder_new(&c, rvt_image_insn_cb, img, -1, fn, ctx, &st);
         if (!d)
             goto fail_pass;
-        if (pass > PASS_COUNT) {
-            rvt_nt_decoder_set_events(d, RVT_NT_EVENTS_BLOCK);
-            pc.runs = true;
-        }
         t0 = now();
         if (pass == DECODE_BLOCKS && rvt_nt_decoder_set_input(d, b->buf, b->len) == 0) {
             pull_blocks(d, nt_next_blocks);
@@ -627,12 +624,24 @@ static int measure_decoders_only(const char *elf, long_result *L, int repeat)
     return 0;
 }
 
+/* --pass NAME: the one output path --passes-only measures (a row filter
+ * for comparing builds; the results file is then left alone), or NULL. */
+static const char *only_pass;
+
+static bool pass_wanted(size_t p)
+{
+    const char *name = pass_names[p] ? pass_names[p] : "counter";
+    return !only_pass || !strcmp(only_pass, name);
+}
+
 /* Each output path over the stream b of mode m. */
 static void measure_passes(const mode *m, unsigned xlen, const char *elf, const bytes_out *b,
                            double mips_out[NPASSES])
 {
     for (size_t p = 0; p < NPASSES; p++) {
         uint64_t pn = 0;
+        if (!pass_wanted(p))
+            continue;
         fprintf(stderr, "bench: %s -> %s\n", m->name, pass_names[p] ? pass_names[p] : "counter");
         mips_out[p] = decode_mips(m, xlen, elf, b, &pn, (int)p);
     }
@@ -910,9 +919,9 @@ static void report_outputs(FILE *f, const long_result *L, const char *measured)
 {
     fprintf(f, "%s%s%s%s", OUTPUTS_HEAD, measured ? "; measured " : "", measured ? measured : "",
             measured ? " with `rvtrace_bench --passes-only`" : "");
-    fprintf(f, "):\nthe decoder feeding each writer a block at a time as `rvtrace decode` does, its\n"
-               "output to /dev/null (E-Trace: the pull API driven by rvt_proto_decoder_pump, blocks to\n"
-               "rvt_out_block; N-Trace: RVT_NT_EVENTS_BLOCK through rvt_out_run).\n"
+    fprintf(f, "):\nthe decoder feeding each writer batches of blocks as `rvtrace decode` does, its\n"
+               "output to /dev/null (both protocols: the pull API driven by\n"
+               "rvt_proto_decoder_pump_blocks, each batch to rvt_out_blocks).\n"
                "\"of plain\": of the plain decoder (events off), what the goals are judged by; \"of\n"
                "blocks\": of the block decoder alone (next_blocks, no output), the most a writer fed\n"
                "blocks can reach.\n\n"
@@ -1081,12 +1090,13 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--decoders-only")) decoders_only = true;
         else if (!strcmp(argv[i], "--passes-only")) passes_only = true;
         else if (!strcmp(argv[i], "--rvi-only")) rvi_only = true;
+        else if (!strcmp(argv[i], "--pass") && i + 1 < argc) only_pass = argv[++i];
         else if (!strcmp(argv[i], "--wrapped-mib") && i + 1 < argc)
             wrapped_bytes = strtoull(argv[++i], NULL, 0) << 20;
         else {
             fprintf(stderr, "usage: rvtrace bench [--programs DIR] [--out FILE] [--long NAME.elf] [--quick]\n"
                             "       [--wrapped-mib N] [--wrapped-only] [--interop DIR] [--interop-only]\n"
-                            "       [--decoders-only] [--passes-only] [--rvi-only]\n");
+                            "       [--decoders-only] [--passes-only [--pass NAME]] [--rvi-only]\n");
             return 2;
         }
     }
@@ -1150,6 +1160,8 @@ int main(int argc, char **argv)
         time_t now_t = time(NULL);
         strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", gmtime(&now_t));
         report_outputs(stdout, &L, when);
+        if (only_pass)          /* one row measured: the file keeps the full table */
+            return 0;
         if (update_outputs(out, &L, when) < 0) {
             fprintf(stderr, "bench: %s: no output-paths table to update (run the full bench once)\n", out);
             return 1;

@@ -93,6 +93,11 @@ typedef struct rvt_out_writer {
      * instruction instead; writers with it still take RVT_EV_INSN events
      * from rvt_out_event, and write the same either way. */
     void (*block)(void *state, const struct rvt_block *b);
+    /* Optional, with block: b[0..n) as block would take them one after
+     * the other, in one call (issue #17: the per-block call chain gone,
+     * the writer's block work inline in its own loop).  rvt_out_blocks
+     * calls it; writers without it get block once per block. */
+    void (*blocks)(void *state, const struct rvt_block *b, size_t n);
 } rvt_out_writer;
 
 /* The registered writer called name, or NULL. */
@@ -127,6 +132,12 @@ int rvt_out_event(void *out, const rvt_flow_event *ev);   /* an rvt_flow_fn */
  * lacks the code to walk (or none was given and b has more than one
  * instruction); RVT_ERR_INVAL for NULL arguments. */
 int rvt_out_block(rvt_out *o, const struct rvt_block *b);
+/* rvt_out_block of b[0..n) in order, in one call (the batches of
+ * rvt_proto_decoder_pump_blocks): through the writer's blocks entry, else
+ * its block entry per block, else the events.  0, or the first negative
+ * status (a block rvt_out_block refuses: nothing of it or after it
+ * written); *done (when not NULL) is the number of blocks written. */
+int rvt_out_blocks(rvt_out *o, const struct rvt_block *b, size_t n, size_t *done);
 /* rvt_out_block of a block-mode RVT_EV_INSN (N-Trace
  * RVT_NT_EVENTS_BLOCK: aux instructions from pc making aux2 half-words),
  * its last pc found through the image's instruction lengths: the fast

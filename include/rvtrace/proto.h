@@ -207,6 +207,13 @@ int rvt_proto_decoder_next_run(rvt_proto_decoder *d, rvt_block *out, size_t max)
  * NULL argument. */
 typedef int (*rvt_block_fn)(void *ctx, const rvt_block *b);
 int rvt_proto_decoder_pump(rvt_proto_decoder *d, rvt_flow_fn on_event, rvt_block_fn on_block, void *ctx);
+/* The same with the blocks in batches (issue #17: a call per batch, not
+ * per block): on_blocks(ctx, b, n) takes n >= 1 blocks that follow each
+ * other with no event between them (rvt_out_blocks takes them as they
+ * are). */
+typedef int (*rvt_blocks_fn)(void *ctx, const rvt_block *b, size_t n);
+int rvt_proto_decoder_pump_blocks(rvt_proto_decoder *d, rvt_flow_fn on_event, rvt_blocks_fn on_blocks,
+                                  void *ctx);
 
 /* Controls every protocol's decoder takes, before run or set_input
  * (issue 14: an option means the same for every protocol).

@@ -218,7 +218,7 @@ static bool fill_blk(rvt_cov *c, rvt_cov_blk *e, const rvt_block *b)
 /* A block counted once in its entry: the previous block's outcome from
  * its first pc, as insn() does; only its last instruction can be a
  * branch (rvt_block), so the others record none. */
-void rvt_cov_block(rvt_cov *c, const rvt_block *b)
+static inline __attribute__((always_inline)) void block(rvt_cov *c, const rvt_block *b)
 {
     rvt_cov_blk *e = &c->blk[(b->start_pc >> 1) & (RVT_COV_BLOCKS - 1)];
     if ((e->start != b->start_pc || e->n != b->ninsn || e->end != b->end_pc || !e->n) && !fill_blk(c, e, b)) {
@@ -231,6 +231,18 @@ void rvt_cov_block(rvt_cov *c, const rvt_block *b)
     c->prev_ways = e->last_ways;
     c->prev_fall = e->last_fall;
     c->prev_target = e->last_target;
+}
+
+void rvt_cov_block(rvt_cov *c, const rvt_block *b)
+{
+    block(c, b);
+}
+
+/* The loop here, so that block() is inline in it (issue #17). */
+void rvt_cov_blocks(rvt_cov *c, const rvt_block *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        block(c, &b[i]);
 }
 
 void rvt_cov_event(rvt_cov *c, const rvt_flow_event *ev)
@@ -272,6 +284,11 @@ void rvt_cov_out_event(void *state, const rvt_flow_event *ev)
 void rvt_cov_out_block(void *state, const rvt_block *b)
 {
     rvt_cov_block(((rvt_cov_out *)state)->cov, b);
+}
+
+void rvt_cov_out_blocks(void *state, const rvt_block *b, size_t n)
+{
+    rvt_cov_blocks(((rvt_cov_out *)state)->cov, b, n);
 }
 
 void rvt_cov_out_free(rvt_cov_out *o)

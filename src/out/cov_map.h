@@ -66,6 +66,8 @@ void rvt_cov_event(rvt_cov *c, const rvt_flow_event *ev);
 /* A block's instructions (out.h rvt_out_writer.block), as their events. */
 struct rvt_block;
 void rvt_cov_block(rvt_cov *c, const struct rvt_block *b);
+/* rvt_cov_block of b[0..n) in order, in one call. */
+void rvt_cov_blocks(rvt_cov *c, const struct rvt_block *b, size_t n);
 /* Adds the block counts held back to the instructions' (exec): before
  * reading the map (rvt_cov_get, the ranges' exec). */
 void rvt_cov_settle(rvt_cov *c);
@@ -73,8 +75,8 @@ void rvt_cov_settle(rvt_cov *c);
  * false (zeros) outside every range. */
 bool rvt_cov_get(const rvt_cov *c, uint64_t pc, rvt_cov_cell *out);
 
-/* The state of the coverage writers: the output and the map.  open and
- * event are the writers' rvt_out_writer hooks; each writer's finish writes
+/* The state of the coverage writers: the output and the map.  open,
+ * event, block and blocks are the writers' rvt_out_writer hooks; each writer's finish writes
  * its format, then calls rvt_cov_out_free. */
 typedef struct rvt_cov_out {
     FILE *f;
@@ -83,6 +85,7 @@ typedef struct rvt_cov_out {
 void *rvt_cov_out_open(FILE *f, rvt_image *img);
 void rvt_cov_out_event(void *state, const rvt_flow_event *ev);
 void rvt_cov_out_block(void *state, const struct rvt_block *b);
+void rvt_cov_out_blocks(void *state, const struct rvt_block *b, size_t n);
 void rvt_cov_out_free(rvt_cov_out *o);
 
 #endif

@@ -92,5 +92,5 @@ static void coverage_listing_finish(void *state)
 const rvt_out_writer rvt_out_coverage_listing_writer = {
     .name = "coverage-listing", .needs_image = true, .file_option = true,
     .open = rvt_cov_out_open, .event = rvt_cov_out_event, .finish = coverage_listing_finish,
-    .block = rvt_cov_out_block,
+    .block = rvt_cov_out_block, .blocks = rvt_cov_out_blocks,
 };

@@ -262,6 +262,11 @@ static void fg_block(void *state, const struct rvt_block *b)
     rvt_folded_block(((fg_out *)state)->fo, b, NULL, NULL);
 }
 
+static void fg_blocks(void *state, const struct rvt_block *b, size_t n)
+{
+    rvt_folded_blocks(((fg_out *)state)->fo, b, n);
+}
+
 static void fg_finish(void *state)
 {
     fg_out *o = state;
@@ -273,4 +278,5 @@ static void fg_finish(void *state)
 const rvt_out_writer rvt_out_flamegraph_writer = {
     .name = "flamegraph", .needs_image = true,
     .open = fg_open, .event = fg_event, .finish = fg_finish, .block = fg_block,
+    .blocks = fg_blocks,
 };

@@ -317,6 +317,17 @@ static void folded_block(void *state, const rvt_block *b)
     rvt_folded_block(((fo_out *)state)->fo, b, NULL, NULL);
 }
 
+void rvt_folded_blocks(rvt_folded *fo, const rvt_block *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        rvt_folded_block(fo, &b[i], NULL, NULL);
+}
+
+static void folded_blocks(void *state, const rvt_block *b, size_t n)
+{
+    rvt_folded_blocks(((fo_out *)state)->fo, b, n);
+}
+
 static void folded_finish(void *state)
 {
     fo_out *o = state;
@@ -328,4 +339,5 @@ static void folded_finish(void *state)
 const rvt_out_writer rvt_out_folded_writer = {
     .name = "folded", .needs_image = true,
     .open = folded_open, .event = folded_event, .finish = folded_finish, .block = folded_block,
+    .blocks = folded_blocks,
 };

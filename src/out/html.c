@@ -38,6 +38,11 @@ static void html_block(void *state, const struct rvt_block *b)
     rvt_profile_block(((html_out *)state)->p, b);
 }
 
+static void html_blocks(void *state, const struct rvt_block *b, size_t n)
+{
+    rvt_profile_blocks(((html_out *)state)->p, b, n);
+}
+
 static double pct(uint64_t part, uint64_t whole)
 {
     return whole ? 100.0 * (double)part / (double)whole : 0.0;
@@ -171,4 +176,5 @@ static void html_finish(void *state)
 const rvt_out_writer rvt_out_html_writer = {
     .name = "html", .needs_image = true,
     .open = html_open, .event = html_event, .finish = html_finish, .block = html_block,
+    .blocks = html_blocks,
 };

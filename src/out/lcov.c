@@ -158,5 +158,5 @@ static void lcov_finish(void *state)
 const rvt_out_writer rvt_out_lcov_writer = {
     .name = "lcov", .needs_image = true, .file_option = true,
     .open = rvt_cov_out_open, .event = rvt_cov_out_event, .finish = lcov_finish,
-    .block = rvt_cov_out_block,
+    .block = rvt_cov_out_block, .blocks = rvt_cov_out_blocks,
 };

@@ -134,6 +134,30 @@ int rvt_out_block(rvt_out *o, const rvt_block *b)
     return deliver(o, b, sh && sh->end == b->end_pc ? sh : NULL);
 }
 
+int rvt_out_blocks(rvt_out *o, const rvt_block *b, size_t n, size_t *done)
+{
+    size_t k = 0;
+    int st = 0;
+    if (!o || (!b && n)) {
+        st = RVT_ERR_INVAL;
+    } else if (o->w->blocks) {
+        o->w->blocks(o->state, b, n);
+        for (; k < n; k++)
+            o->insns += b[k].ninsn;
+    } else if (o->w->block) {       /* a call per block, but straight to the writer */
+        for (; k < n; k++) {
+            o->w->block(o->state, &b[k]);
+            o->insns += b[k].ninsn;
+        }
+    } else {
+        for (; k < n && (st = rvt_out_block(o, &b[k])) == 0; k++)
+            ;
+    }
+    if (done)
+        *done = k;
+    return st;
+}
+
 /* The last pc of n instructions from pc making hw half-words (N-Trace
  * 8.4.2 counts half-words), walked through img; false when img lacks the
  * code or the lengths do not add up.  Without an image, only a block of

@@ -14,14 +14,14 @@ typedef void (*rvt_pc_put)(struct rvt_pc_list *l, const uint64_t *pcs, size_t n)
 
 /* A block's output as written the first time, copied from here when it
  * retires again (issue #18: the PC lists a memcpy per block), direct
- * mapped by start pc. */
+ * mapped by start pc: the keys apart from the bytes, so that the lookup
+ * reads a small table (the bytes are read only on a hit). */
 #define RVT_PCL_SLOTS 256u
 #define RVT_PCL_BYTES (17u * RVT_SHAPE_MAX)     /* the longest: 16 digits and '\n' each */
 typedef struct rvt_pcl_blk {
     uint64_t pc, end;           /* first and last instruction */
     uint32_t n;                 /* instructions; 0: empty */
     uint32_t len;               /* bytes */
-    char bytes[RVT_PCL_BYTES];
 } rvt_pcl_blk;
 
 typedef struct rvt_pc_list {
@@ -33,15 +33,17 @@ typedef struct rvt_pc_list {
     unsigned hi_len;
     rvt_shapes shapes;
     rvt_pcl_blk blk[RVT_PCL_SLOTS];
+    char bytes[RVT_PCL_SLOTS][RVT_PCL_BYTES];   /* each slot's */
     rvt_obuf b;
 } rvt_pc_list;
 
 /* The state for output to f (img: the lengths of blocks' instructions;
  * may be NULL), or NULL (out of memory). */
 rvt_pc_list *rvt_pc_list_new(FILE *f, rvt_image *img, rvt_pc_put put);
-/* rvt_out_writer event, block and finish. */
+/* rvt_out_writer event, block, blocks and finish. */
 void rvt_pc_list_event(void *state, const rvt_flow_event *ev);
 void rvt_pc_list_block(void *state, const struct rvt_block *b);
+void rvt_pc_list_blocks(void *state, const struct rvt_block *b, size_t n);
 void rvt_pc_list_finish(void *state);
 
 #endif

@@ -56,4 +56,5 @@ static void *pcs_open(FILE *f, rvt_image *img)
 const rvt_out_writer rvt_out_pcs_writer = {
     .name = "pcs", .needs_image = false,
     .open = pcs_open, .event = rvt_pc_list_event, .finish = rvt_pc_list_finish, .block = rvt_pc_list_block,
+    .blocks = rvt_pc_list_blocks,
 };

@@ -44,5 +44,5 @@ static void *pcb_open(FILE *f, rvt_image *img)
 const rvt_out_writer rvt_out_pcs_bin_writer = {
     .name = "pcs-bin", .needs_image = false, .file_option = true,
     .open = pcb_open, .event = rvt_pc_list_event, .finish = rvt_pc_list_finish,
-    .block = rvt_pc_list_block,
+    .block = rvt_pc_list_block, .blocks = rvt_pc_list_blocks,
 };

@@ -133,15 +133,17 @@ static void leaf_image(rvt_profile *p, const char *leaf, uint64_t pc)
     }
 }
 
-static inline __attribute__((always_inline)) void insn(rvt_profile *p, const rvt_flow_event *ev)
+/* An instruction at pc in privilege priv of hart src, the folded stacks
+ * already moved to it. */
+static inline __attribute__((always_inline)) void insn(rvt_profile *p, uint64_t pc, uint8_t priv, uint16_t src)
 {
     const rvt_callstack *cs = p->fo->cs;
     if (cs->leaf != p->last_leaf)
-        leaf_image(p, cs->leaf, ev->pc);
-    if (ev->priv != p->run_priv || ev->src != p->run_src) {
+        leaf_image(p, cs->leaf, pc);
+    if (priv != p->run_priv || src != p->run_src) {
         end_run(p, p->fo->n - 1);          /* the run ends before this one */
-        p->run_priv = ev->priv;
-        p->run_src = ev->src;
+        p->run_priv = priv;
+        p->run_src = src;
     }
     if (cs->effect == RVT_CS_CALL || cs->effect == RVT_CS_SWAP)
         call(p, cs);
@@ -168,7 +170,7 @@ static inline __attribute__((always_inline)) void feed(rvt_profile *p, const rvt
     if (ev->kind == RVT_EV_INSN) {          /* the hot path */
         rvt_folded_src(p->fo, ev->src);
         rvt_folded_insn(p->fo, ev->pc);
-        insn(p, ev);
+        insn(p, ev->pc, ev->priv, ev->src);
         return;
     }
     rvt_folded_event(p->fo, ev);
@@ -212,24 +214,40 @@ uint64_t *rvt_prof_counter(rvt_profile *p, rvt_keymap *m, uint64_t **arr, size_t
 /* rvt_folded_block's hook: insn() for the instructions it looks up. */
 typedef struct block_ctx {
     rvt_profile *p;
-    rvt_flow_event ev;
+    uint8_t priv;
+    uint16_t src;
 } block_ctx;
 
 static inline __attribute__((always_inline)) void block_insn(void *ctx, uint64_t pc)
 {
-    block_ctx *c = ctx;
-    c->ev.pc = pc;
-    insn(c->p, &c->ev);
+    const block_ctx *c = ctx;
+    insn(c->p, pc, c->priv, c->src);
+}
+
+static inline __attribute__((always_inline)) void block(rvt_profile *p, const rvt_block *b)
+{
+    block_ctx c = { p, b->priv, b->src };
+    rvt_folded_block(p->fo, b, block_insn, &c);
 }
 
 void rvt_profile_block(rvt_profile *p, const rvt_block *b)
 {
-    if (p->piece) {                 /* a piece counts its start event by event */
+    if (p->piece)                   /* a piece counts its start event by event */
+        p->piece->refused = true;
+    else
+        block(p, b);
+}
+
+/* The loop here, so that block() is inline in it (issue #17: a call per
+ * batch, not per block). */
+void rvt_profile_blocks(rvt_profile *p, const rvt_block *b, size_t n)
+{
+    if (p->piece) {
         p->piece->refused = true;
         return;
     }
-    block_ctx c = { p, { .kind = RVT_EV_INSN, .priv = b->priv, .src = b->src, .offset = b->offset } };
-    rvt_folded_block(p->fo, b, block_insn, &c);
+    for (size_t i = 0; i < n; i++)
+        block(p, &b[i]);
 }
 
 rvt_prof_image *rvt_profile_images(const rvt_profile *p, size_t *n)

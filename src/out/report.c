@@ -30,6 +30,11 @@ static void rep_block(void *state, const struct rvt_block *b)
     rvt_profile_block(((rep_out *)state)->p, b);
 }
 
+static void rep_blocks(void *state, const struct rvt_block *b, size_t n)
+{
+    rvt_profile_blocks(((rep_out *)state)->p, b, n);
+}
+
 static void rep_finish(void *state)
 {
     rep_out *o = state;
@@ -42,4 +47,5 @@ static void rep_finish(void *state)
 const rvt_out_writer rvt_out_report_writer = {
     .name = "report", .needs_image = true,
     .open = rep_open, .event = rep_event, .finish = rep_finish, .block = rep_block,
+    .blocks = rep_blocks,
 };

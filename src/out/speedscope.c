@@ -40,6 +40,11 @@ static void ss_block(void *state, const struct rvt_block *b)
     rvt_folded_block(((ss_out *)state)->fo, b, NULL, NULL);
 }
 
+static void ss_blocks(void *state, const struct rvt_block *b, size_t n)
+{
+    rvt_folded_blocks(((ss_out *)state)->fo, b, n);
+}
+
 static void index_frames(void *ctx, const char *const *names, uint32_t n, uint64_t insns, uint64_t cycles)
 {
     ss_out *o = ctx;
@@ -118,4 +123,5 @@ static void ss_finish(void *state)
 const rvt_out_writer rvt_out_speedscope_writer = {
     .name = "speedscope", .needs_image = true,
     .open = ss_open, .event = ss_event, .finish = ss_finish, .block = ss_block,
+    .blocks = ss_blocks,
 };

@@ -218,14 +218,25 @@ static void visit_insn(void *ctx, uint64_t pc)
     insn(w->o, w->h, pc);
 }
 
-static void tl_block(void *state, const rvt_block *b)
+static inline __attribute__((always_inline)) void block(tl_out *o, const rvt_block *b)
 {
-    tl_out *o = state;
     tl_hart *h = hart_of(o, b->src);
     if (!h)
         return;
     tl_visit w = { o, h };
     rvt_block_visit(b, &h->cs, (rvt_block_visitor){ visit_block, visit_insn, &w });
+}
+
+static void tl_block(void *state, const rvt_block *b)
+{
+    block(state, b);
+}
+
+/* The loop here, so that block() is inline in it (issue #17). */
+static void tl_blocks(void *state, const rvt_block *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        block(state, &b[i]);
 }
 
 /* ---- writing ---- */
@@ -301,4 +312,5 @@ static void tl_finish(void *state)
 const rvt_out_writer rvt_out_timeline_writer = {
     .name = "timeline", .needs_image = true,
     .open = tl_open, .event = tl_event, .finish = tl_finish, .block = tl_block,
+    .blocks = tl_blocks,
 };

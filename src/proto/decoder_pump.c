@@ -1,6 +1,7 @@
 /* The pull API driven to the end with callbacks (proto.h
- * rvt_proto_decoder_pump): what `rvtrace decode` and the bench's output
- * rows feed the writers from, a block at a time (issue #18). */
+ * rvt_proto_decoder_pump, rvt_proto_decoder_pump_blocks): what `rvtrace
+ * decode` and the bench's output rows feed the writers from, a batch of
+ * blocks at a time (issues #17, #18). */
 #include "rvtrace/proto.h"
 
 /* The events queued before the next block, each to on_event, counted in
@@ -25,9 +26,10 @@ static int events(rvt_proto_decoder *d, rvt_flow_fn on_event, void *ctx, size_t 
  * tells which. */
 #define PUMP_BATCH 256
 
-int rvt_proto_decoder_pump(rvt_proto_decoder *d, rvt_flow_fn on_event, rvt_block_fn on_block, void *ctx)
+int rvt_proto_decoder_pump_blocks(rvt_proto_decoder *d, rvt_flow_fn on_event, rvt_blocks_fn on_blocks,
+                                  void *ctx)
 {
-    if (!d || !on_event || !on_block)
+    if (!d || !on_event || !on_blocks)
         return RVT_ERR_INVAL;
     rvt_block b[PUMP_BATCH];
     for (;;) {
@@ -46,8 +48,40 @@ int rvt_proto_decoder_pump(rvt_proto_decoder *d, rvt_flow_fn on_event, rvt_block
             if (nev == 0)
                 return 0;
         }
-        for (int i = 0; i < n; i++)
-            if ((st = on_block(ctx, &b[i])) != 0)
-                return st;
+        if (n > 0 && (st = on_blocks(ctx, b, (size_t)n)) != 0)
+            return st;
     }
+}
+
+/* rvt_proto_decoder_pump's callbacks behind pump_blocks: a batch to
+ * on_block one block at a time. */
+typedef struct one_by_one {
+    rvt_flow_fn on_event;
+    rvt_block_fn on_block;
+    void *ctx;
+} one_by_one;
+
+static int each_event(void *ctx, const rvt_flow_event *ev)
+{
+    const one_by_one *o = ctx;
+    return o->on_event(o->ctx, ev);
+}
+
+static int each_block(void *ctx, const rvt_block *b, size_t n)
+{
+    const one_by_one *o = ctx;
+    for (size_t i = 0; i < n; i++) {
+        int st = o->on_block(o->ctx, &b[i]);
+        if (st)
+            return st;
+    }
+    return 0;
+}
+
+int rvt_proto_decoder_pump(rvt_proto_decoder *d, rvt_flow_fn on_event, rvt_block_fn on_block, void *ctx)
+{
+    if (!d || !on_event || !on_block)
+        return RVT_ERR_INVAL;
+    one_by_one o = { on_event, on_block, ctx };
+    return rvt_proto_decoder_pump_blocks(d, each_event, each_block, &o);
 }

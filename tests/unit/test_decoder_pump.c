@@ -4,7 +4,10 @@
  * push decoder sends one per instruction -- the same kinds, pcs, values
  * and order, RVT_EV_END last -- for E-Trace and N-Trace streams of
  * programs with calls, traps, privilege changes and interrupts; a
- * callback's nonzero value stops it and comes back; NULL is refused. */
+ * callback's nonzero value stops it and comes back; NULL is refused.
+ * rvt_proto_decoder_pump_blocks hands out the same blocks in batches
+ * (none empty, more than one block a batch on the whole), with the same
+ * stops and refusals. */
 #include <stdlib.h>
 #include <string.h>
 #include "test_proto_util.h"
@@ -14,6 +17,7 @@ typedef struct seq {
     size_t n, cap;
     const rvt_image *img;
     size_t blocks;
+    size_t batches;             /* pump_blocks's calls of on_blocks */
 } seq;
 
 static void add(seq *s, const rvt_flow_event *ev)
@@ -48,10 +52,35 @@ static int on_block(void *ctx, const rvt_block *b)
     return 0;
 }
 
+/* A batch: its blocks as on_block takes them, the batches counted. */
+static int on_blocks(void *ctx, const rvt_block *b, size_t n)
+{
+    seq *s = ctx;
+    CHECK(n > 0);
+    s->batches++;
+    for (size_t k = 0; k < n; k++)
+        on_block(s, &b[k]);
+    return 0;
+}
+
 static bool same(const rvt_flow_event *a, const rvt_flow_event *b)
 {
     return a->kind == b->kind && a->pc == b->pc && a->aux == b->aux && a->aux2 == b->aux2 &&
            a->priv == b->priv && a->src == b->src && a->flags == b->flags;
+}
+
+/* got has want's events, RVT_EV_END last. */
+static void same_events(const char *proto, const char *prog, const seq *want, const seq *got)
+{
+    CHECK_EQ(got->n, want->n);
+    size_t bad = 0, first = SIZE_MAX;
+    for (size_t i = 0; i < want->n && i < got->n; i++)
+        if (!same(&want->ev[i], &got->ev[i]) && bad++ == 0)
+            first = i;
+    CHECK_EQ(bad, 0);
+    if (bad)
+        printf("  %s %s: first difference at event %zu\n", proto, prog, first);
+    CHECK(got->n && got->ev[got->n - 1].kind == RVT_EV_END);
 }
 
 static void pushed(const th_proto_case *k, seq *s)
@@ -79,11 +108,39 @@ static int stop_at_third(void *ctx, const rvt_block *b)
     return ++*(int *)ctx == 3 ? 42 : 0;
 }
 
+static int stop_at_second_batch(void *ctx, const rvt_block *b, size_t n)
+{
+    (void)b;
+    (void)n;
+    return ++*(int *)ctx == 2 ? 43 : 0;
+}
+
 static int no_event(void *ctx, const rvt_flow_event *ev)
 {
     (void)ctx;
     (void)ev;
     return 0;
+}
+
+/* Both pumps stop at a callback's nonzero value and give it back, and
+ * refuse a NULL decoder or callback. */
+static void stops(const th_proto_case *k)
+{
+    int blocks = 0, batches = 0;
+    rvt_proto_decoder *d = pulled(k), *e = pulled(k);
+    CHECK_EQ(rvt_proto_decoder_pump(d, no_event, stop_at_third, &blocks), 42);
+    CHECK_EQ(rvt_proto_decoder_pump_blocks(e, no_event, stop_at_second_batch, &batches), 43);
+    CHECK_EQ(blocks, 3);
+    CHECK_EQ(batches, 2);
+    int refused = rvt_proto_decoder_pump(NULL, no_event, stop_at_third, &blocks) == RVT_ERR_INVAL;
+    refused += rvt_proto_decoder_pump_blocks(NULL, no_event, stop_at_second_batch, &batches) == RVT_ERR_INVAL;
+    refused += rvt_proto_decoder_pump(d, NULL, stop_at_third, &blocks) == RVT_ERR_INVAL;
+    refused += rvt_proto_decoder_pump_blocks(e, NULL, stop_at_second_batch, &batches) == RVT_ERR_INVAL;
+    refused += rvt_proto_decoder_pump(d, no_event, NULL, &blocks) == RVT_ERR_INVAL;
+    refused += rvt_proto_decoder_pump_blocks(e, no_event, NULL, &batches) == RVT_ERR_INVAL;
+    CHECK_EQ(refused, 6);
+    rvt_proto_decoder_free(d);
+    rvt_proto_decoder_free(e);
 }
 
 static void one(const char *proto, const char *prog)
@@ -100,23 +157,19 @@ static void one(const char *proto, const char *prog)
     CHECK(want.n > 1000);
     CHECK(got.blocks > 100 && got.blocks < got.n / 2);
     CHECK_EQ(got.n, want.n);
-    size_t bad = 0, first = SIZE_MAX;
-    for (size_t i = 0; i < want.n && i < got.n; i++)
-        if (!same(&want.ev[i], &got.ev[i]) && bad++ == 0)
-            first = i;
-    CHECK_EQ(bad, 0);
-    if (bad)
-        printf("  %s %s: first difference at event %zu\n", proto, prog, first);
-    CHECK(got.n && got.ev[got.n - 1].kind == RVT_EV_END);
+    same_events(proto, prog, &want, &got);
 
-    int blocks = 0;
+    seq batched = { .img = k.img };
     d = pulled(&k);
-    CHECK_EQ(rvt_proto_decoder_pump(d, no_event, stop_at_third, &blocks), 42);
-    CHECK_EQ(blocks, 3);
-    CHECK_EQ(rvt_proto_decoder_pump(NULL, no_event, stop_at_third, &blocks), RVT_ERR_INVAL);
-    CHECK_EQ(rvt_proto_decoder_pump(d, NULL, stop_at_third, &blocks), RVT_ERR_INVAL);
-    CHECK_EQ(rvt_proto_decoder_pump(d, no_event, NULL, &blocks), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_proto_decoder_pump_blocks(d, on_event, on_blocks, &batched), 0);
+    CHECK_EQ(rvt_proto_decoder_pump_blocks(d, on_event, on_blocks, &batched), 0);
     rvt_proto_decoder_free(d);
+    CHECK_EQ(batched.blocks, got.blocks);
+    CHECK(batched.batches > 0 && batched.batches < batched.blocks);
+    same_events(proto, prog, &want, &batched);
+    free(batched.ev);
+
+    stops(&k);
     free(want.ev);
     free(got.ev);
     th_proto_case_close(&k);

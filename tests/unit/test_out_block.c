@@ -6,7 +6,10 @@
  * the push decoder's events, (b) the writer given the same events, which
  * rvt_out_event gathers into runs, (c) the writer given the pull
  * decoder's blocks through rvt_out_block and its other events through
- * rvt_out_event -- must give the same bytes (lcov over cov.elf, the
+ * rvt_out_event, (e) the writer given the pull decoder's batches of
+ * blocks (next_run) through rvt_out_blocks -- its batch entry, or its
+ * block entry once per block when a copy lacks the batch entry -- must
+ * give the same bytes (lcov over cov.elf, the
  * program with DWARF line tables); and over N-Trace streams, (a) against
  * (d) the decoder in block mode (RVT_NT_EVENTS_BLOCK), its instruction
  * events through rvt_out_run, as rvtrace decode feeds them. */
@@ -76,6 +79,29 @@ static void pull(const rvt_te_attrs *a, rvt_image *img, const char *s, size_t n,
     rvt_te_decoder_free(d);
 }
 
+/* (e): batches of up to 64 blocks, each ending before an event (the
+ * batches rvt_proto_decoder_pump_blocks hands out), to rvt_out_blocks. */
+static void pull_batches(const rvt_te_attrs *a, rvt_image *img, const char *s, size_t n, rvt_out *o)
+{
+    int st;
+    rvt_te_decoder *d = rvt_te_decoder_new(a, img, NULL, NULL, &st);
+    CHECK_EQ(rvt_te_decoder_set_input(d, (const uint8_t *)s, n), 0);
+    rvt_block b[64];
+    rvt_flow_event ev;
+    unsigned bad = 0, events;
+    for (;;) {
+        for (events = 0; rvt_te_decoder_next_event(d, &ev) > 0; events++)
+            rvt_out_event(o, &ev);
+        int got = rvt_te_decoder_next_run(d, b, 64);
+        if (got < 0 || (got == 0 && events == 0))
+            break;
+        size_t done;
+        bad += rvt_out_blocks(o, b, (size_t)got, &done) != 0 || done != (size_t)got;
+    }
+    CHECK_EQ(bad, 0);
+    rvt_te_decoder_free(d);
+}
+
 static void same(const char *what, const char *w, const text *a, const text *b)
 {
     if (a->n == b->n && !memcmp(a->s, b->s, a->n)) {
@@ -93,9 +119,11 @@ static void te_writers(const char *prog, rvt_image *img, const rvt_te_attrs *a, 
 {
     const rvt_out_writer *w;
     for (size_t i = 0; (w = rvt_out_writer_at(i)) != NULL; i++) {
-        rvt_out_writer plain = *w;
+        rvt_out_writer plain = *w, unbatched = *w;
         plain.block = NULL;
-        text t[3];
+        plain.blocks = NULL;
+        unbatched.blocks = NULL;
+        text t[5];
         rvt_out *o = open_text(&t[0], &plain, img);
         push(a, img, stream->s, stream->n, o);
         uint64_t insns = rvt_out_insns(o);
@@ -108,11 +136,21 @@ static void te_writers(const char *prog, rvt_image *img, const rvt_te_attrs *a, 
         pull(a, img, stream->s, stream->n, o);
         CHECK_EQ(rvt_out_insns(o), insns);
         close_text(&t[2], o);
+        o = open_text(&t[3], w, img);
+        pull_batches(a, img, stream->s, stream->n, o);
+        CHECK_EQ(rvt_out_insns(o), insns);
+        close_text(&t[3], o);
+        o = open_text(&t[4], &unbatched, img);
+        pull_batches(a, img, stream->s, stream->n, o);
+        CHECK_EQ(rvt_out_insns(o), insns);
+        close_text(&t[4], o);
         if (!t[0].n && (strcmp(w->name, "lcov") || !strcmp(prog, "cov")))   /* lcov: DWARF lines */
             TH_FAIL("%s %s: nothing written", prog, w->name);
         same(prog, w->name, &t[0], &t[1]);
         same(prog, w->name, &t[0], &t[2]);
-        for (int k = 0; k < 3; k++)
+        same(prog, w->name, &t[0], &t[3]);
+        same(prog, w->name, &t[0], &t[4]);
+        for (int k = 0; k < 5; k++)
             free(t[k].s);
     }
 }
@@ -211,11 +249,39 @@ static void unwalkable(void)
     CHECK_EQ(rvt_out_block(NULL, &b), RVT_ERR_INVAL);
 }
 
+/* A batch with a block the image cannot walk in the middle, to a writer
+ * without block entries: the ones before it written, it and the rest
+ * not, *done the number written; NULL refused. */
+static void unwalkable_batch(void)
+{
+    text t;
+    rvt_out_writer plain = *rvt_out_find("pcs");
+    plain.block = NULL;
+    plain.blocks = NULL;
+    rvt_out *o = open_text(&t, &plain, NULL);
+    rvt_block b[3] = { { .start_pc = 0x1000, .end_pc = 0x1000, .ninsn = 1 },
+                       { .start_pc = 0x2000, .end_pc = 0x2004, .ninsn = 2 },
+                       { .start_pc = 0x3000, .end_pc = 0x3000, .ninsn = 1 } };
+    size_t done = 99;
+    CHECK_EQ(rvt_out_blocks(o, b, 3, &done), RVT_ERR_NOCODE);
+    CHECK_EQ(done, 1);
+    CHECK_EQ(rvt_out_blocks(o, &b[2], 1, &done), 0);
+    CHECK_EQ(done, 1);
+    CHECK_EQ(rvt_out_blocks(o, b, 0, NULL), 0);
+    CHECK_EQ(rvt_out_insns(o), 2);
+    close_text(&t, o);
+    CHECK_STR(t.s, "1000\n3000\n");
+    free(t.s);
+    CHECK_EQ(rvt_out_blocks(NULL, b, 1, &done), RVT_ERR_INVAL);
+    CHECK_EQ(done, 0);
+}
+
 int main(void)
 {
     static const char *const progs[] = { "recurse", "ecall", "setjmp", "crc_rv32", "farcall", "cov" };
     for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++)
         program(progs[i]);
     unwalkable();
+    unwalkable_batch();
     return TH_DONE();
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "cli.h"
 #include "cli_file_out.h"
+#include "rvtrace/flow.h"
 
 static const rvt_out_writer *override;
 
@@ -87,6 +88,25 @@ int cli_file_outs_block(cli_file_outs *fo, const struct rvt_block *b)
         if (fo->out[k] && rvt_out_block(fo->out[k], b) < 0)
             return CLI_FAIL;
     return CLI_OK;
+}
+
+bool cli_file_outs_take_blocks(const cli_file_outs *fo)
+{
+    for (size_t k = 0; k < fo->n; k++)
+        if (!fo->w[k]->block)
+            return false;
+    return true;
+}
+
+void cli_file_outs_blocks(cli_file_outs *fo, const struct rvt_block *b, size_t n)
+{
+    for (size_t k = 0; k < fo->n; k++) {
+        /* a block an output refuses is passed over, as cli_file_outs_block's
+         * caller in report does; the rest still go to it */
+        for (size_t at = 0, done; fo->out[k] && at < n; at += done + 1)
+            if (rvt_out_blocks(fo->out[k], b + at, n - at, &done) == 0)
+                break;
+    }
 }
 
 int cli_file_outs_close(cli_file_outs *fo)

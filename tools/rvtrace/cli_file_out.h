@@ -42,6 +42,12 @@ int cli_file_outs_run(cli_file_outs *fo, const rvt_flow_event *ev);
 /* A block (rvtrace/flow.h) to every output (rvt_out_block): CLI_OK, or
  * CLI_FAIL when an output's image cannot walk it. */
 int cli_file_outs_block(cli_file_outs *fo, const struct rvt_block *b);
+/* True when every output has a block entry (rvt_out_writer.block): none
+ * can refuse a block, so cli_file_outs_blocks may take a whole batch. */
+bool cli_file_outs_take_blocks(const cli_file_outs *fo);
+/* b[0..n) to every output at once (rvt_out_blocks); a block an output
+ * refuses (cli_file_outs_take_blocks false) is passed over for it. */
+void cli_file_outs_blocks(cli_file_outs *fo, const struct rvt_block *b, size_t n);
 /* Finish every writer and close its file: CLI_OK, or CLI_FAIL (printed)
  * when one could not be written. */
 int cli_file_outs_close(cli_file_outs *fo);

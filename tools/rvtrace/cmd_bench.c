@@ -28,6 +28,8 @@ const char cmd_bench_help[] =
     "                  decoders a block at a time over the long workload, beside\n"
     "                  the plain and the block decoder): printed, and replaced\n"
     "                  in FILE\n"
+    "  --pass NAME     with --passes-only: that output path alone (e.g. report,\n"
+    "                  pcs-bin, counter), printed only, FILE left alone\n"
     "  --wrapped-mib N  the wrapped sink buffer's size (default 1024 MiB)\n"
     "  --wrapped-only  only the wrapped sink buffer's decode, on stdout\n"
     "Run from the source tree, or give --programs and --out.\n";

@@ -90,6 +90,16 @@ static void fan_block(void *state, const struct rvt_block *b)
     cli_file_outs_block(&r->files, b);
 }
 
+/* A batch of blocks (rvt_out_blocks: decode's pull API for E-Trace): the
+ * profile's loop, then each file output's (issue #17: a call per batch). */
+static void fan_blocks(void *state, const struct rvt_block *b, size_t n)
+{
+    rep_state *r = state;
+    if (r->prof)
+        rvt_profile_blocks(r->prof, b, n);
+    cli_file_outs_blocks(&r->files, b, n);
+}
+
 static int fan_flow(void *state, const rvt_flow_event *ev)
 {
     fan_event(state, ev);
@@ -114,6 +124,7 @@ static void fan_finish(void *state)
 static const rvt_out_writer fan_writer = {
     .name = "report-outputs", .needs_image = true,
     .open = fan_open, .event = fan_event, .finish = fan_finish, .block = fan_block,
+    .blocks = fan_blocks,
 };
 
 /* ---- ingress input (run, .rvi): the bridge in front of the fan-out ---- */
