@@ -551,6 +551,22 @@ static bool walk_loops(rvt_te_decoder *d)
     return false;
 }
 
+/* walk_loops after a step that used a branch outcome (branch_chain):
+ * pending() only falls during a walk, and the state's last_pc is that
+ * branch, which no later step reaches without using another outcome, so
+ * the state can neither repeat one saved nor be repeated.  Brent's
+ * counters move as walk_loops moves them, the state saved is one that
+ * matches nothing: the check finds a loop where it did. */
+static inline void walk_branch_step(rvt_te_decoder *d)
+{
+    struct te_walk *w = &d->walk;
+    if (++w->lam == w->power) {
+        w->pc = UINT64_MAX;
+        w->power *= 2;
+        w->lam = 0;
+    }
+}
+
 /* Retire the plain instructions of the straight-line block at pc in one
  * step, stopping before its last instruction (the one that may transfer
  * control: next_pc handles it), when no stop of the walk can fall among
@@ -633,6 +649,80 @@ static int arrived(rvt_te_decoder *d, uint64_t address, const rvt_te_pkt *p, int
     return 0;
 }
 
+/* Branch outcomes branch_chain may use: arrived() after a branch stops
+ * the walk with stop_at_last_branch once one outcome is left (and a
+ * branch comes next), so the chain leaves that one to follow; and
+ * without the predictor only the map's outcomes (take_branch fails on the
+ * others, and follow reports it). */
+static inline uint64_t chain_outcomes(const rvt_te_decoder *d)
+{
+    uint64_t left = d->t.bp ? pending(d) : d->branches;
+    return d->stop_at_last_branch && left ? left - 1 : left;
+}
+
+/* May branch_chain take block b (at d->pc) whole, its branch included,
+ * where follow would take it in two steps (straight, next_pc) with
+ * arrived() 0 after the first?  Its last instruction is a branch, within
+ * the budget and not wrapping, and arrived() cannot stop at the branch:
+ * it does so (stop_at_last_branch aside: chain_outcomes) only at the
+ * reported address with this outcome the last.  `outcomes`: those the
+ * chain may still use (chain_outcomes, >= 1). */
+static inline bool chain_takes(const rvt_te_decoder *d, const rvt_iblock *b, uint64_t address,
+                               uint64_t budget, uint64_t outcomes)
+{
+    return b->jclass == RVT_JC_BRANCH && b->n <= budget && b->last_pc >= d->pc &&
+           (outcomes >= 2 || b->n == 1 || b->last_pc != address);
+}
+
+/* Where branch_chain's blocks go: the caller's array with room
+ * (rvt_flow_pull_whole), or nowhere (events off, push API). */
+static inline bool chain_output(const rvt_te_decoder *d)
+{
+    return d->pulled ? rvt_flow_pull_whole_fits(&d->pull, d->pc) : !d->insn_events;
+}
+
+/* follow's run of branches (issue #18): whole cache blocks, each ending
+ * in a branch, as many as chain_outcomes, chain_takes and chain_output
+ * allow, from the block *bp at d->pc, each in one step -- what straight
+ * and next_pc do for it, with no instruction lookup: the next block is
+ * the cache's successor pointer (rvt_iblk_succ), the output one
+ * rvt_flow_pull_whole.  arrived() after each branch is 0 but for the
+ * last outcome (chain_outcomes) or a branch to the reported address, so
+ * the chain stops there and follow checks; and walk_loops is
+ * walk_branch_step.  Returns the instructions retired (0: none, follow
+ * goes on a step at a time); *bp is then the block at d->pc. */
+static uint64_t branch_chain(rvt_te_decoder *d, const rvt_iblock **bp, uint64_t address,
+                             uint64_t budget)
+{
+    const rvt_iblock *b = *bp;
+    uint64_t done = 0;
+    uint64_t outcomes = chain_outcomes(d);
+    rvt_flow_event at = { .kind = RVT_EV_INSN, .priv = d->priv, .src = d->source,
+                          .offset = d->offset };
+    for (; outcomes && chain_output(d) && chain_takes(d, b, address, budget - done, outcomes);
+         outcomes--) {
+        bool taken = false;
+        take_branch(d, b->last_pc, &taken);
+        uint64_t to = b->to[taken];
+        if (d->pulled)
+            rvt_flow_pull_whole(&d->pull, b->n - 1, b->last_pc,
+                                to == b->to[RVT_IBLK_FALL] ? RVT_BLK_BRANCH_NOT_TAKEN
+                                                           : RVT_BLK_BRANCH_TAKEN, &at, to);
+        d->stats.instructions += b->n;
+        d->last_pc = b->last_pc;
+        d->pc = to;
+        walk_branch_step(d);
+        done += b->n;
+        b = rvt_iblk_succ(&d->bc, b, taken, to);
+        if (to == address)
+            break;
+    }
+    if (done)
+        d->inferred_jump = TE_JUMP_NONE;
+    *bp = b;
+    return done;
+}
+
 /* The pull API's caller has its blocks and more has come: the walk
  * stops here, between two blocks, to go on at the next call (never in
  * the push API: the pull core stays zeroed). */
@@ -655,6 +745,16 @@ static int follow(rvt_te_decoder *d, const rvt_te_pkt *p)
         if (paused(d)) {
             d->walk.n = n;
             return TE_WALK_PAUSED;
+        }
+        if (!at) {
+            uint64_t c = branch_chain(d, &b, address, TE_FOLLOW_LIMIT - n);
+            if (c) {
+                n += c;
+                int r = arrived(d, address, p, 0, block_starts_branch(b));
+                if (r)
+                    return r < 0 ? r : 0;
+                continue;
+            }
         }
         uint64_t k = at ? 0 : straight(d, b, address, TE_FOLLOW_LIMIT - n, &at);
         int st = 0;

@@ -159,16 +159,20 @@ static inline void rvt_flow_pull_run(rvt_flow_pull *p, const rvt_flow_event *at,
         rvt_flow_pull_run_new(p, at, pc, n, end_pc, last);
 }
 
-/* Inline, as the walk's hot path: the block ends in the caller's array
- * and the next is built in the slot after it (no ring events wait: an
- * event would have closed the open block). */
-static inline void rvt_flow_pull_transfer(rvt_flow_pull *p, rvt_block_end end,
-                                          const rvt_flow_event *at, uint64_t pc)
+/* The open block is in the caller's array, with room after it for the
+ * next. */
+static inline bool rvt_flow_pull_room(const rvt_flow_pull *p)
 {
-    if (!p->open || !p->direct || p->n_out + 1 >= p->max_out) {
-        rvt_flow_pull_transfer_new(p, end, at, pc);
-        return;
-    }
+    return p->open && p->direct && p->n_out + 1 < p->max_out;
+}
+
+/* rvt_flow_pull_transfer when rvt_flow_pull_room.  Inline, as the walk's
+ * hot path: the block ends in the caller's array and the next is built in
+ * the slot after it (no ring events wait: an event would have closed the
+ * open block). */
+static inline void rvt_flow_pull_transfer_in(rvt_flow_pull *p, rvt_block_end end,
+                                             const rvt_flow_event *at, uint64_t pc)
+{
     rvt_block *b = p->blk;
     b->end = (uint8_t)end;
     b->next_pc = pc;
@@ -177,6 +181,35 @@ static inline void rvt_flow_pull_transfer(rvt_flow_pull *p, rvt_block_end end,
     *b = (rvt_block){ .start_pc = pc, .end_pc = pc, .ninsn = 1, .context = p->context,
                       .offset = at->offset, .priv = at->priv, .src = at->src };
     p->last = NULL;
+}
+
+static inline void rvt_flow_pull_transfer(rvt_flow_pull *p, rvt_block_end end,
+                                          const rvt_flow_event *at, uint64_t pc)
+{
+    if (rvt_flow_pull_room(p))
+        rvt_flow_pull_transfer_in(p, end, at, pc);
+    else
+        rvt_flow_pull_transfer_new(p, end, at, pc);
+}
+
+/* A whole block at once (the E-Trace walk's run of branches, issue #18):
+ * can the open block, whose last instruction so far is at pc, take the
+ * rest of a straight-line run and its control transfer
+ * (rvt_flow_pull_whole) in the caller's array? */
+static inline bool rvt_flow_pull_whole_fits(const rvt_flow_pull *p, uint64_t pc)
+{
+    return rvt_flow_pull_room(p) && p->blk->end_pc == pc;
+}
+
+/* rvt_flow_pull_run_on of the n instructions after the open block's last
+ * to end_pc, then rvt_flow_pull_transfer from the one at end_pc to pc:
+ * one block written at once (rvt_flow_pull_whole_fits). */
+static inline void rvt_flow_pull_whole(rvt_flow_pull *p, uint64_t n, uint64_t end_pc,
+                                       rvt_block_end end, const rvt_flow_event *at, uint64_t pc)
+{
+    p->blk->end_pc = end_pc;
+    p->blk->ninsn += n;
+    rvt_flow_pull_transfer_in(p, end, at, pc);
 }
 
 static inline void rvt_flow_pull_run_on(rvt_flow_pull *p, const rvt_flow_event *at, uint64_t from,
