@@ -703,45 +703,42 @@ static inline bool chain_takes(const rvt_iblock *b, uint64_t pc, uint64_t addres
  * in a branch, as many as chain_outcomes and chain_takes allow, from the
  * block *bp at d->pc, each in one step -- what straight and next_pc do
  * for it, with no instruction lookup: the next block is the cache's
- * successor pointer (rvt_iblk_succ); the blocks go straight into the
- * caller's array (rvt_flow_span) or nowhere (events off, push API).  The
- * walk's state (pc, outcomes, the predictor's table) is in locals,
- * written back once.  arrived() after each branch is 0 but for the last
- * outcome (chain_outcomes) or a branch to the reported address, so the
- * chain stops there and follow checks; walk_loops is walk_branch_steps.
- * Returns the instructions retired (0: none, follow goes on a step at a
- * time); *bp is then the block at d->pc. */
-static uint64_t branch_chain(rvt_te_decoder *d, const rvt_iblock **bp, uint64_t address,
-                             uint64_t budget)
+ * successor pointer (rvt_iblk_succ); the blocks go into span, the
+ * caller's array (rvt_flow_span), or nowhere (NULL: events off, push
+ * API).  The walk's state (pc, outcomes, the predictor's table) is in
+ * locals, written back once.  arrived() after each branch is 0 but for
+ * the last outcome (chain_outcomes) or a branch to the reported address,
+ * so the chain stops there and follow checks; walk_loops is
+ * walk_branch_steps.  Returns the instructions retired (0: none, follow
+ * goes on a step at a time); *bp is then the block at d->pc.  Inline
+ * into branch_chain's two calls, so that without output the loop keeps
+ * no span (fewer live values: it spilled). */
+static inline uint64_t chain_run(rvt_te_decoder *d, const rvt_iblock **bp, uint64_t address,
+                                 uint64_t budget, rvt_flow_span *span)
 {
-    rvt_flow_event at = { .kind = RVT_EV_INSN, .priv = d->priv, .src = d->source,
-                          .offset = d->offset };
-    rvt_flow_span span = { 0 };
-    bool out = d->pulled;
-    if (out ? !rvt_flow_pull_span(&d->pull, d->pc, &at, &span) : d->insn_events)
-        return 0;
     const rvt_iblock *b = *bp;
     struct te_outcomes oc = d->oc;
     uint8_t *tab = d->t.bp;
     unsigned lsb = d->t.lsb;
     uint64_t mask = tab ? te_bp_mask(&d->t) : 0;
-    uint64_t outcomes = chain_outcomes(d), pc = d->pc, last = d->last_pc, done = 0, steps = 0;
-    while (steps < outcomes && chain_takes(b, pc, address, budget - done, outcomes - steps) &&
-           (!out || rvt_flow_span_room(&span))) {
+    uint64_t outcomes = chain_outcomes(d), left = outcomes, room = budget;
+    uint64_t pc = d->pc, last = d->last_pc;
+    while (left && chain_takes(b, pc, address, room, left) && (!span || rvt_flow_span_room(span))) {
         bool taken = next_outcome(&oc, tab ? te_bp_at(tab, lsb, mask, b->last_pc) : NULL);
         uint64_t to = b->to[taken];
-        if (out)
-            rvt_flow_span_block(&span, b->n - 1, b->last_pc,
+        if (span)
+            rvt_flow_span_block(span, b->n - 1, b->last_pc,
                                 to == b->to[RVT_IBLK_FALL] ? RVT_BLK_BRANCH_NOT_TAKEN
                                                            : RVT_BLK_BRANCH_TAKEN, to);
         last = b->last_pc;
         pc = to;
-        done += b->n;
-        steps++;
+        room -= b->n;
+        left--;
         b = rvt_iblk_succ(&d->bc, b, taken, to);
         if (to == address)
             break;
     }
+    uint64_t done = budget - room;
     if (!done)
         return 0;
     d->oc = oc;
@@ -749,10 +746,23 @@ static uint64_t branch_chain(rvt_te_decoder *d, const rvt_iblock **bp, uint64_t 
     d->last_pc = last;
     d->stats.instructions += done;
     d->inferred_jump = TE_JUMP_NONE;
-    walk_branch_steps(d, steps);
-    if (out)
-        rvt_flow_pull_span_end(&d->pull, &span);
+    walk_branch_steps(d, outcomes - left);
     *bp = b;
+    return done;
+}
+
+static uint64_t branch_chain(rvt_te_decoder *d, const rvt_iblock **bp, uint64_t address,
+                             uint64_t budget)
+{
+    if (!d->pulled)
+        return d->insn_events ? 0 : chain_run(d, bp, address, budget, NULL);
+    rvt_flow_event at = { .kind = RVT_EV_INSN, .priv = d->priv, .src = d->source,
+                          .offset = d->offset };
+    rvt_flow_span span;
+    if (!rvt_flow_pull_span(&d->pull, d->pc, &at, &span))
+        return 0;
+    uint64_t done = chain_run(d, bp, address, budget, &span);
+    rvt_flow_pull_span_end(&d->pull, &span);
     return done;
 }
 
