@@ -751,6 +751,9 @@ static inline uint64_t chain_run(rvt_te_decoder *d, const rvt_iblock **bp, uint6
     return done;
 }
 
+/* chain_run where it may run: no instruction event to a callback (events
+ * off), or the pull API with the open block in the caller's array and
+ * room after it (rvt_flow_pull_span; else follow's steps fill the ring). */
 static uint64_t branch_chain(rvt_te_decoder *d, const rvt_iblock **bp, uint64_t address,
                              uint64_t budget)
 {
