@@ -15,6 +15,44 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
+/* Instructions the decoder retires with instruction events off (its runs
+ * of branches: src/etrace/decoder.c branch_chain). */
+static uint64_t retired_events_off(const rvt_te_attrs *a, rvt_image *img, const rvt_fuzz_in *in)
+{
+    int st = 0;
+    rvt_te_decoder *d = rvt_te_decoder_new(a, img, NULL, NULL, &st);
+    rvt_fuzz_check_status(st);
+    if (!d)
+        return UINT64_MAX;
+    rvt_te_decoder_set_events(d, false);
+    rvt_fuzz_check_status(rvt_te_decoder_run(d, in->p, in->n));
+    rvt_te_dec_stats s;
+    RVT_FUZZ_ASSERT(rvt_te_decoder_stats(d, &s) == 0);
+    rvt_te_decoder_free(d);
+    return s.instructions;
+}
+
+/* Instructions in the blocks next_blocks hands out (UINT64_MAX: it
+ * failed, out of memory under the fuzzer's limit). */
+static uint64_t retired_in_blocks(const rvt_te_attrs *a, rvt_image *img, const rvt_fuzz_in *in)
+{
+    int st = 0;
+    rvt_te_decoder *d = rvt_te_decoder_new(a, img, NULL, NULL, &st);
+    rvt_fuzz_check_status(st);
+    if (!d)
+        return UINT64_MAX;
+    RVT_FUZZ_ASSERT(rvt_te_decoder_set_input(d, in->p, in->n) == 0);
+    rvt_block b[16];
+    uint64_t n = 0;
+    int got;
+    while ((got = rvt_te_decoder_next_blocks(d, b, 16)) > 0)
+        for (int i = 0; i < got; i++)
+            n += b[i].ninsn;
+    rvt_fuzz_check_status(got);
+    rvt_te_decoder_free(d);
+    return got < 0 ? UINT64_MAX : n;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     rvt_fuzz_in in = { data, size };
@@ -42,5 +80,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     RVT_FUZZ_ASSERT(rvt_te_decoder_stats(d, &s) == 0);
     RVT_FUZZ_ASSERT(s.packets <= in.n);
     rvt_te_decoder_free(d);
+    if (!f.stopped) {   /* the walk's other ways retire what the push run did */
+        uint64_t off = retired_events_off(&a, img, &in), blk = retired_in_blocks(&a, img, &in);
+        RVT_FUZZ_ASSERT(off == UINT64_MAX || off == s.instructions);
+        RVT_FUZZ_ASSERT(blk == UINT64_MAX || blk == s.instructions);
+    }
     return 0;
 }

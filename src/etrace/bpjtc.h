@@ -33,19 +33,41 @@ void te_bpjtc_free(te_bpjtc *t);
 /* A synchronisation packet: predictor entries to 01, cache invalid. */
 void te_bpjtc_reset(te_bpjtc *t);
 
+/* The entry for the branch at pc of a predictor table of mask + 1
+ * entries indexed from bit lsb (3.2.6). */
+static inline uint8_t *te_bp_at(uint8_t *bp, unsigned lsb, uint64_t mask, uint64_t pc)
+{
+    return &bp[(pc >> lsb) & mask];
+}
+
+static inline uint64_t te_bp_mask(const te_bpjtc *t)
+{
+    return (1u << t->bp_bits) - 1;
+}
+
+/* The predictor's entry for the branch at pc. */
+static inline uint8_t *te_bp_entry(const te_bpjtc *t, uint64_t pc)
+{
+    return te_bp_at(t->bp, t->lsb, te_bp_mask(t), pc);
+}
+
 /* 3.2.6: the MSB of the entry is the prediction. */
 static inline bool te_bp_predict(const te_bpjtc *t, uint64_t pc)
 {
-    return (t->bp[(pc >> t->lsb) & ((1u << t->bp_bits) - 1)] >> 1) & 1;
+    return (*te_bp_entry(t, pc) >> 1) & 1;
 }
 
-/* 3.2.6 transitions: 00 -fail-> 01; 01 -ok-> 00, -fail-> 11;
+/* 3.2.6 transitions of entry s: 00 -fail-> 01; 01 -ok-> 00, -fail-> 11;
  * 11 -fail-> 10; 10 -ok-> 11, -fail-> 00.  Indexed [state][taken]. */
-static inline void te_bp_update(te_bpjtc *t, uint64_t pc, bool taken)
+static inline void te_bp_learn(uint8_t *s, bool taken)
 {
     static const uint8_t next[4][2] = { { 0, 1 }, { 0, 3 }, { 0, 3 }, { 2, 3 } };
-    uint8_t *s = &t->bp[(pc >> t->lsb) & ((1u << t->bp_bits) - 1)];
     *s = next[*s][taken];
+}
+
+static inline void te_bp_update(te_bpjtc *t, uint64_t pc, bool taken)
+{
+    te_bp_learn(te_bp_entry(t, pc), taken);
 }
 
 /* 3.2.7: look target up at its index; on a miss the entry is replaced.

@@ -39,6 +39,16 @@ enum { TE_JUMP_NONE, TE_JUMP_SEQUENTIAL, TE_JUMP_RETURN };
 enum { TE_RESUME_NONE, TE_RESUME_F3, TE_RESUME_BRANCHES, TE_RESUME_RESOLVE_BRANCHES,
        TE_RESUME_RESOLVE_SUPPORT };
 
+/* Branch outcomes a packet gave that the walk has not used yet: map
+ * bits, then counted predictions (6.8).  A struct, so that the walk's
+ * run of branches can keep them in locals (branch_chain). */
+struct te_outcomes {
+    unsigned branches;
+    uint64_t map;               /* up to 31 + 31 + 1 bits */
+    uint64_t pcount;            /* 6.8: correctly predicted branches to come */
+    bool pfail;                 /* then one that failed its prediction */
+};
+
 struct rvt_te_decoder {
     rvt_te_attrs a;
     rvt_iblocks bc;            /* instructions and straight-line blocks */
@@ -50,10 +60,7 @@ struct rvt_te_decoder {
     bool stop_at_last_branch;
     uint8_t inferred_jump;      /* the last next_pc took a TE_JUMP_* inferred jump */
     uint64_t pc, last_pc, address;
-    unsigned branches;
-    uint64_t map;               /* up to 31 + 31 + 1 bits */
-    uint64_t pcount;            /* 6.8: correctly predicted branches to come */
-    bool pfail;                 /* then one that failed its prediction */
+    struct te_outcomes oc;      /* branch outcomes not yet used */
     te_bpjtc t;                 /* predictor and jump target cache (3.2.6-7) */
     rvt_flow_stack ret;         /* implicit return (3.2.5) */
     struct te_walk {            /* the walk to a reported address */
@@ -149,10 +156,10 @@ static int fail(rvt_te_decoder *d, int status, const char *msg)
     event(d, RVT_EV_ERROR, d->pc, 0, 0, msg);
     rvt_flow_lose(&d->sync, "trace lost after a decode error; instructions lost: unknown "
                             "(aux2: packets skipped)");
-    d->branches = 0;
-    d->map = 0;
-    d->pcount = 0;
-    d->pfail = false;
+    d->oc.branches = 0;
+    d->oc.map = 0;
+    d->oc.pcount = 0;
+    d->oc.pfail = false;
     return status;
 }
 
@@ -360,28 +367,44 @@ static void push_return(rvt_te_decoder *d, uint64_t link)
 /* Branch outcomes not yet used: map bits, then counted predictions. */
 static uint64_t pending(const rvt_te_decoder *d)
 {
-    return d->branches + d->pcount + d->pfail;
+    return d->oc.branches + d->oc.pcount + d->oc.pfail;
 }
 
-/* The next branch outcome (is_taken_branch of 11.1): the map's older bits
- * first, then the predictor's guesses (6.8), and the predictor learns it. */
+/* Can next_outcome give an outcome: a map bit, or with the predictor
+ * (bp) a counted prediction or the one that failed. */
+static inline bool outcome_known(const struct te_outcomes *o, bool bp)
+{
+    return o->branches || (bp && (o->pcount || o->pfail));
+}
+
+/* The next branch outcome (is_taken_branch of 11.1) when outcome_known:
+ * the map's older bits first, then the predictor's guesses (6.8), and
+ * the predictor learns it; entry is its entry for this branch (NULL:
+ * no predictor), one look for both. */
+static inline bool next_outcome(struct te_outcomes *o, uint8_t *entry)
+{
+    bool taken;
+    if (o->branches) {
+        taken = !(o->map & 1);
+        o->map >>= 1;
+        o->branches--;
+    } else if (o->pcount) {
+        taken = (*entry >> 1) & 1;
+        o->pcount--;
+    } else {
+        taken = !((*entry >> 1) & 1);
+        o->pfail = false;
+    }
+    if (entry)
+        te_bp_learn(entry, taken);
+    return taken;
+}
+
 static int take_branch(rvt_te_decoder *d, uint64_t pc, bool *taken)
 {
-    if (d->branches) {
-        *taken = !(d->map & 1);
-        d->map >>= 1;
-        d->branches--;
-    } else if (d->pcount && d->t.bp) {
-        *taken = te_bp_predict(&d->t, pc);
-        d->pcount--;
-    } else if (d->pfail && d->t.bp) {
-        *taken = !te_bp_predict(&d->t, pc);
-        d->pfail = false;
-    } else {
+    if (!outcome_known(&d->oc, d->t.bp))
         return fail(d, RVT_ERR_MISMATCH, "branch with no branch information left");
-    }
-    if (d->t.bp)
-        te_bp_update(&d->t, pc, *taken);
+    *taken = next_outcome(&d->oc, d->t.bp ? te_bp_entry(&d->t, pc) : NULL);
     return 0;
 }
 
@@ -390,15 +413,15 @@ static int take_branch(rvt_te_decoder *d, uint64_t pc, bool *taken)
  * with the predictor as it stands, since that branch runs next. */
 static int settle(rvt_te_decoder *d)
 {
-    if (!d->pcount && !d->pfail)
+    if (!d->oc.pcount && !d->oc.pfail)
         return 0;
-    if (d->branches || d->pcount + d->pfail != 1 || !d->t.bp)
+    if (d->oc.branches || d->oc.pcount + d->oc.pfail != 1 || !d->t.bp)
         return fail(d, RVT_ERR_MISMATCH, "unprocessed predicted branches");
-    bool taken = te_bp_predict(&d->t, d->pc) ^ d->pfail;
-    d->map = !taken;
-    d->branches = 1;
-    d->pcount = 0;
-    d->pfail = false;
+    bool taken = te_bp_predict(&d->t, d->pc) ^ d->oc.pfail;
+    d->oc.map = !taken;
+    d->oc.branches = 1;
+    d->oc.pcount = 0;
+    d->oc.pfail = false;
     return 0;
 }
 
@@ -551,6 +574,24 @@ static bool walk_loops(rvt_te_decoder *d)
     return false;
 }
 
+/* walk_loops after `steps` steps that each used a branch outcome
+ * (branch_chain): pending() only falls during a walk, and such a state's
+ * last_pc is that branch, which no later step reaches without using
+ * another outcome, so it can neither repeat one saved nor be repeated.
+ * Brent's counters move as walk_loops moves them, a state saved is one
+ * that matches nothing: the check finds a loop where it did. */
+static void walk_branch_steps(rvt_te_decoder *d, uint64_t steps)
+{
+    struct te_walk *w = &d->walk;
+    while (steps >= w->power - w->lam) {
+        steps -= w->power - w->lam;
+        w->pc = UINT64_MAX;
+        w->power *= 2;
+        w->lam = 0;
+    }
+    w->lam += steps;
+}
+
 /* Retire the plain instructions of the straight-line block at pc in one
  * step, stopping before its last instruction (the one that may transfer
  * control: next_pc handles it), when no stop of the walk can fall among
@@ -633,6 +674,101 @@ static int arrived(rvt_te_decoder *d, uint64_t address, const rvt_te_pkt *p, int
     return 0;
 }
 
+/* Branch outcomes branch_chain may use: arrived() after a branch stops
+ * the walk with stop_at_last_branch once one outcome is left (and a
+ * branch comes next), so the chain leaves that one to follow; and
+ * without the predictor only the map's outcomes (take_branch fails on the
+ * others, and follow reports it). */
+static inline uint64_t chain_outcomes(const rvt_te_decoder *d)
+{
+    uint64_t left = d->t.bp ? pending(d) : d->oc.branches;
+    return d->stop_at_last_branch && left ? left - 1 : left;
+}
+
+/* May branch_chain take block b (at pc) whole, its branch included,
+ * where follow would take it in two steps (straight, next_pc) with
+ * arrived() 0 after the first?  Its last instruction is a branch, within
+ * the budget and not wrapping, and arrived() cannot stop at the branch:
+ * it does so (stop_at_last_branch aside: chain_outcomes) only at the
+ * reported address with this outcome the last.  `outcomes`: those the
+ * chain may still use (chain_outcomes, >= 1). */
+static inline bool chain_takes(const rvt_iblock *b, uint64_t pc, uint64_t address,
+                               uint64_t budget, uint64_t outcomes)
+{
+    return b->jclass == RVT_JC_BRANCH && b->n <= budget && b->last_pc >= pc &&
+           (outcomes >= 2 || b->n == 1 || b->last_pc != address);
+}
+
+/* follow's run of branches (issue #18): whole cache blocks, each ending
+ * in a branch, as many as chain_outcomes and chain_takes allow, from the
+ * block *bp at d->pc, each in one step -- what straight and next_pc do
+ * for it, with no instruction lookup: the next block is the cache's
+ * successor pointer (rvt_iblk_succ); the blocks go into span, the
+ * caller's array (rvt_flow_span), or nowhere (NULL: events off, push
+ * API).  The walk's state (pc, outcomes, the predictor's table) is in
+ * locals, written back once.  arrived() after each branch is 0 but for
+ * the last outcome (chain_outcomes) or a branch to the reported address,
+ * so the chain stops there and follow checks; walk_loops is
+ * walk_branch_steps.  Returns the instructions retired (0: none, follow
+ * goes on a step at a time); *bp is then the block at d->pc.  Inline
+ * into branch_chain's two calls, so that without output the loop keeps
+ * no span (fewer live values: it spilled). */
+static inline uint64_t chain_run(rvt_te_decoder *d, const rvt_iblock **bp, uint64_t address,
+                                 uint64_t budget, rvt_flow_span *span)
+{
+    const rvt_iblock *b = *bp;
+    struct te_outcomes oc = d->oc;
+    uint8_t *tab = d->t.bp;
+    unsigned lsb = d->t.lsb;
+    uint64_t mask = tab ? te_bp_mask(&d->t) : 0;
+    uint64_t outcomes = chain_outcomes(d), left = outcomes, room = budget;
+    uint64_t pc = d->pc, last = d->last_pc;
+    while (left && chain_takes(b, pc, address, room, left) && (!span || rvt_flow_span_room(span))) {
+        bool taken = next_outcome(&oc, tab ? te_bp_at(tab, lsb, mask, b->last_pc) : NULL);
+        uint64_t to = b->to[taken];
+        if (span)
+            rvt_flow_span_block(span, b->n - 1, b->last_pc,
+                                to == b->to[RVT_IBLK_FALL] ? RVT_BLK_BRANCH_NOT_TAKEN
+                                                           : RVT_BLK_BRANCH_TAKEN, to);
+        last = b->last_pc;
+        pc = to;
+        room -= b->n;
+        left--;
+        b = rvt_iblk_succ(&d->bc, b, taken, to);
+        if (to == address)
+            break;
+    }
+    uint64_t done = budget - room;
+    if (!done)
+        return 0;
+    d->oc = oc;
+    d->pc = pc;
+    d->last_pc = last;
+    d->stats.instructions += done;
+    d->inferred_jump = TE_JUMP_NONE;
+    walk_branch_steps(d, outcomes - left);
+    *bp = b;
+    return done;
+}
+
+/* chain_run where it may run: no instruction event to a callback (events
+ * off), or the pull API with the open block in the caller's array and
+ * room after it (rvt_flow_pull_span; else follow's steps fill the ring). */
+static uint64_t branch_chain(rvt_te_decoder *d, const rvt_iblock **bp, uint64_t address,
+                             uint64_t budget)
+{
+    if (!d->pulled)
+        return d->insn_events ? 0 : chain_run(d, bp, address, budget, NULL);
+    rvt_flow_event at = { .kind = RVT_EV_INSN, .priv = d->priv, .src = d->source,
+                          .offset = d->offset };
+    rvt_flow_span span;
+    if (!rvt_flow_pull_span(&d->pull, d->pc, &at, &span))
+        return 0;
+    uint64_t done = chain_run(d, bp, address, budget, &span);
+    rvt_flow_pull_span_end(&d->pull, &span);
+    return done;
+}
+
 /* The pull API's caller has its blocks and more has come: the walk
  * stops here, between two blocks, to go on at the next call (never in
  * the push API: the pull core stays zeroed). */
@@ -655,6 +791,16 @@ static int follow(rvt_te_decoder *d, const rvt_te_pkt *p)
         if (paused(d)) {
             d->walk.n = n;
             return TE_WALK_PAUSED;
+        }
+        if (!at) {
+            uint64_t c = branch_chain(d, &b, address, TE_FOLLOW_LIMIT - n);
+            if (c) {
+                n += c;
+                int r = arrived(d, address, p, 0, block_starts_branch(b));
+                if (r)
+                    return r < 0 ? r : 0;
+                continue;
+            }
         }
         uint64_t k = at ? 0 : straight(d, b, address, TE_FOLLOW_LIMIT - n, &at);
         int st = 0;
@@ -827,8 +973,8 @@ static void sync_branch(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t address
 {
     const rvt_insn *i = insn_at(d, address);
     if (i && rvt_flow_is_branch(i)) {
-        d->map |= (uint64_t)p->branch << d->branches;
-        d->branches++;
+        d->oc.map |= (uint64_t)p->branch << d->oc.branches;
+        d->oc.branches++;
     }
 }
 
@@ -883,10 +1029,10 @@ static int f3_end(rvt_te_decoder *d, const rvt_te_pkt *p, int st, bool resync)
     uint64_t address = d->address;
     te_space(d, p);    /* the walk to address was in the old space */
     if (resync) {
-        d->branches = 0;
-        d->map = 0;
-        d->pcount = 0;
-        d->pfail = false;
+        d->oc.branches = 0;
+        d->oc.map = 0;
+        d->oc.pcount = 0;
+        d->oc.pfail = false;
         bool start = !synced(d);
         if (start)
             report_loss(d, address);
@@ -982,8 +1128,8 @@ static void add_map(rvt_te_decoder *d, const rvt_te_pkt *p)
      * `branches` bits are outcomes (the rest are padding, whatever a
      * damaged packet holds there). */
     unsigned n = p->branches ? p->branches : 31;
-    d->map |= ((uint64_t)p->branch_map & rvt_mask(n)) << d->branches;
-    d->branches += n;
+    d->oc.map |= ((uint64_t)p->branch_map & rvt_mask(n)) << d->oc.branches;
+    d->oc.branches += n;
 }
 
 /* A format 0/1/2 after its walk (follow's status st). */
@@ -1023,8 +1169,8 @@ static int branches_resolved(rvt_te_decoder *d, const rvt_te_pkt *p, int st)
     if (counted) {
         /* Table 6.8/6.9: branch_count + 31 predicted; then, for addr-fail
          * and no-addr, one branch that failed the prediction. */
-        d->pcount = (uint64_t)p->branch_count + 31;
-        d->pfail = p->branch_fmt != 2;
+        d->oc.pcount = (uint64_t)p->branch_count + 31;
+        d->oc.pfail = p->branch_fmt != 2;
     } else if (p->format == 1 || (p->format == 0 && p->branches)) {
         add_map(d, p);
     }

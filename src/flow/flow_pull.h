@@ -159,23 +159,111 @@ static inline void rvt_flow_pull_run(rvt_flow_pull *p, const rvt_flow_event *at,
         rvt_flow_pull_run_new(p, at, pc, n, end_pc, last);
 }
 
-/* Inline, as the walk's hot path: the block ends in the caller's array
- * and the next is built in the slot after it (no ring events wait: an
- * event would have closed the open block). */
+/* The open block is in the caller's array, with room after it for the
+ * next. */
+static inline bool rvt_flow_pull_room(const rvt_flow_pull *p)
+{
+    return p->open && p->direct && p->n_out + 1 < p->max_out;
+}
+
+/* Close block b for the reason end, the instruction at pc retired next,
+ * and open the next block in the slot after it, from tmpl (ninsn 1, its
+ * context, offset, priv, src) at pc.  Returns the new block. */
+static inline rvt_block *rvt_flow_block_next(rvt_block *b, rvt_block_end end, uint64_t pc,
+                                             const rvt_block *tmpl)
+{
+    b->end = (uint8_t)end;
+    b->next_pc = pc;
+    /* field by field: a struct copy was built in a stack temporary with
+     * narrow stores and read back wide, a store-forwarding stall a block */
+    ++b;
+    b->start_pc = b->end_pc = pc;
+    b->ninsn = 1;
+    b->next_pc = 0;
+    b->context = tmpl->context;
+    b->offset = tmpl->offset;
+    b->end = 0;
+    b->priv = tmpl->priv;
+    b->src = tmpl->src;
+    return b;
+}
+
+/* The block the instruction of `at` opens: ninsn 1, no pcs yet. */
+static inline rvt_block rvt_flow_pull_opening(const rvt_flow_pull *p, const rvt_flow_event *at)
+{
+    return (rvt_block){ .ninsn = 1, .context = p->context, .offset = at->offset, .priv = at->priv,
+                        .src = at->src };
+}
+
+/* rvt_flow_pull_transfer when rvt_flow_pull_room.  Inline, as the walk's
+ * hot path: the block ends in the caller's array and the next is built in
+ * the slot after it (no ring events wait: an event would have closed the
+ * open block). */
+static inline void rvt_flow_pull_transfer_in(rvt_flow_pull *p, rvt_block_end end,
+                                             const rvt_flow_event *at, uint64_t pc)
+{
+    rvt_block tmpl = rvt_flow_pull_opening(p, at);
+    p->blk = rvt_flow_block_next(p->blk, end, pc, &tmpl);
+    p->n_out++;
+    p->last = NULL;
+}
+
 static inline void rvt_flow_pull_transfer(rvt_flow_pull *p, rvt_block_end end,
                                           const rvt_flow_event *at, uint64_t pc)
 {
-    if (!p->open || !p->direct || p->n_out + 1 >= p->max_out) {
+    if (rvt_flow_pull_room(p))
+        rvt_flow_pull_transfer_in(p, end, at, pc);
+    else
         rvt_flow_pull_transfer_new(p, end, at, pc);
+}
+
+/* Whole blocks at once (the E-Trace walk's run of branches, issue #18),
+ * written by a walk that keeps its state in locals: a span of the
+ * caller's array, from the open block, whose last instruction so far is
+ * at pc, to the array's last slot.  rvt_flow_pull_span: false when there
+ * is none (the open block is elsewhere, or no room for a second). */
+typedef struct rvt_flow_span {
+    rvt_block *blk;                /* the open block */
+    rvt_block *last;               /* the array's last slot */
+    rvt_block tmpl;                /* what opens a block (rvt_flow_pull_opening) */
+} rvt_flow_span;
+
+static inline bool rvt_flow_pull_span(const rvt_flow_pull *p, uint64_t pc, const rvt_flow_event *at,
+                                      rvt_flow_span *s)
+{
+    if (!rvt_flow_pull_room(p) || p->blk->end_pc != pc)
+        return false;
+    s->blk = p->blk;
+    s->last = p->out + p->max_out - 1;
+    s->tmpl = rvt_flow_pull_opening(p, at);
+    return true;
+}
+
+/* Room in the span for a block after the open one. */
+static inline bool rvt_flow_span_room(const rvt_flow_span *s)
+{
+    return s->blk < s->last;
+}
+
+/* The open block goes on with n instructions to end_pc, whose control
+ * transfer (end) goes to pc, where the next block opens
+ * (rvt_flow_span_room): rvt_flow_pull_run_on, then
+ * rvt_flow_pull_transfer. */
+static inline void rvt_flow_span_block(rvt_flow_span *s, uint64_t n, uint64_t end_pc,
+                                       rvt_block_end end, uint64_t pc)
+{
+    s->blk->end_pc = end_pc;
+    s->blk->ninsn += n;
+    s->blk = rvt_flow_block_next(s->blk, end, pc, &s->tmpl);
+}
+
+/* The walk wrote its span's blocks: the pull takes them over. */
+static inline void rvt_flow_pull_span_end(rvt_flow_pull *p, const rvt_flow_span *s)
+{
+    if (s->blk == p->blk)
         return;
-    }
-    rvt_block *b = p->blk;
-    b->end = (uint8_t)end;
-    b->next_pc = pc;
-    p->n_out++;
-    p->blk = ++b;
-    *b = (rvt_block){ .start_pc = pc, .end_pc = pc, .ninsn = 1, .context = p->context,
-                      .offset = at->offset, .priv = at->priv, .src = at->src };
+    p->n_out += (size_t)(s->blk - p->blk);
+    p->blk = s->blk;
     p->last = NULL;
 }
 

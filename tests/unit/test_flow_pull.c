@@ -347,7 +347,67 @@ static size_t insns(const evs *v)
     return n;
 }
 
-/* One stream three ways: push, next_insn with next_event, next_block. */
+/* The decoder with instruction events off (rvt_te_decoder_set_events):
+ * its other events, each with the instructions retired before it (the
+ * decoder's stats when it came). */
+typedef struct off_run {
+    evs ev;
+    rvt_te_decoder *d;
+    uint64_t *before;
+} off_run;
+
+static int off_put(void *ctx, const rvt_flow_event *ev)
+{
+    off_run *r = ctx;
+    rvt_te_dec_stats ds;
+    rvt_te_decoder_stats(r->d, &ds);
+    if (r->ev.n == r->ev.cap)
+        r->before = realloc(r->before, (r->ev.cap * 2 + 4096) * sizeof *r->before);
+    r->before[r->ev.n] = ds.instructions;
+    evs_add(&r->ev, ev);
+    return 0;
+}
+
+/* Events off gives push's other events, at the same points of the walk
+ * (its runs of branches are walked without a step per instruction,
+ * src/etrace/decoder.c branch_chain), and as many instructions. */
+static void te_compare_events_off(const char *what, const rvt_te_attrs *a, rvt_image *img,
+                                  const bytes *s, const evs *push)
+{
+    int st;
+    off_run r = { 0 };
+    r.d = rvt_te_decoder_new(a, img, off_put, &r, &st);
+    CHECK(r.d != NULL);
+    if (!r.d)
+        return;
+    rvt_te_decoder_set_events(r.d, false);
+    CHECK_EQ(rvt_te_decoder_run(r.d, s->b, s->n), 0);
+    evs others = { 0 };
+    uint64_t retired = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < push->n; i++) {
+        if (push->e[i].kind == RVT_EV_INSN) {
+            retired++;
+            continue;
+        }
+        evs_add(&others, &push->e[i]);
+        if (k < r.ev.n && r.before[k] != retired)
+            TH_FAIL("%s, events off: event %zu (kind %u) after %" PRIu64 " instructions, push: %"
+                    PRIu64, what, k, (unsigned)push->e[i].kind, r.before[k], retired);
+        k++;
+    }
+    same_events(what, &others, &r.ev);
+    rvt_te_dec_stats ds;
+    rvt_te_decoder_stats(r.d, &ds);
+    CHECK_EQ(ds.instructions, retired);
+    rvt_te_decoder_free(r.d);
+    free(others.e);
+    free(r.ev.e);
+    free(r.before);
+}
+
+/* One stream three ways: push, next_insn with next_event, next_block
+ * (and events off). */
 static void te_compare(const char *what, const void *cfg, rvt_image *img, const bytes *s,
                        size_t min_insns)
 {
@@ -361,6 +421,7 @@ static void te_compare(const char *what, const void *cfg, rvt_image *img, const 
     CHECK_EQ(rvt_te_decoder_run(d, s->b, s->n), 0);
     rvt_te_decoder_free(d);
     CHECK(insns(&push) >= min_insns);
+    te_compare_events_off(what, a, img, s, &push);
 
     d = rvt_te_decoder_new(a, img, NULL, NULL, &st);
     CHECK_EQ(rvt_te_decoder_set_input(d, s->b, s->n), 0);
