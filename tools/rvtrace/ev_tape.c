@@ -88,22 +88,28 @@ void ev_tape_cut(ev_tape *t, size_t at)
     t->last.kind = RVT_EV_END;     /* no STEP from an event cut away */
 }
 
+bool ev_tape_next(const ev_tape *t, size_t *at, rvt_flow_event *ev)
+{
+    if (*at >= t->n)
+        return false;
+    if (t->b[(*at)++] == STEP) {
+        uint64_t z = get_var(t->b, at);
+        ev->pc += (z >> 1) ^ (0 - (z & 1));
+        return true;
+    }
+    uint64_t f[9];
+    for (size_t i = 0; i < 9; i++)
+        f[i] = get_var(t->b, at);
+    *ev = (rvt_flow_event){ .kind = (uint8_t)f[0], .priv = (uint8_t)f[1], .flags = (uint8_t)f[2],
+                            .src = (uint16_t)f[3], .pc = f[4], .aux = f[5], .aux2 = f[6],
+                            .offset = f[7], .msg = f[8] ? t->msgs[f[8] - 1] : NULL };
+    return true;
+}
+
 int ev_tape_replay(const ev_tape *t, rvt_flow_fn fn, void *ctx)
 {
     rvt_flow_event ev = { 0 };
-    for (size_t at = 0; at < t->n;) {
-        if (t->b[at++] == STEP) {
-            uint64_t z = get_var(t->b, &at);
-            ev.pc += (z >> 1) ^ (0 - (z & 1));
-        } else {
-            uint64_t f[9];
-            for (size_t i = 0; i < 9; i++)
-                f[i] = get_var(t->b, &at);
-            ev = (rvt_flow_event){ .kind = (uint8_t)f[0], .priv = (uint8_t)f[1],
-                                   .flags = (uint8_t)f[2], .src = (uint16_t)f[3], .pc = f[4],
-                                   .aux = f[5], .aux2 = f[6], .offset = f[7],
-                                   .msg = f[8] ? t->msgs[f[8] - 1] : NULL };
-        }
+    for (size_t at = 0; ev_tape_next(t, &at, &ev);) {
         int st = fn(ctx, &ev);
         if (st)
             return st;
