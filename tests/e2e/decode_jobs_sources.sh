@@ -16,25 +16,12 @@ for p in privs fptr setjmp recurse; do
     "$RVT_BIN" run "$P/$p.elf" --quiet --ingress "$T/$p.rvi" > /dev/null || true
 done
 
-# decode with the given options alone (0) and with --jobs N for each N of
-# the list; stdout, stderr, exit status and the files must match
+# decode with the given options alone and with --jobs N for each N of the
+# list: every output the same (lib/jobs_same.sh)
+. "${RVT_SRC:?}/tests/e2e/lib/jobs_same.sh"
 same() {
     local tr=$1 jobs=$2; shift 2
-    local n
-    for n in 0 $jobs; do
-        local j=(); [ "$n" = 0 ] || j=(--jobs "$n")
-        set +e
-        "$RVT_BIN" decode "${ELFS[@]}" "$tr" "$@" "${j[@]}" \
-            --pcs "$T/pcs.$n" --lcov "$T/lcov.$n" --coverage-listing "$T/cov.$n" --lbr "$T/lbr.$n" \
-            > "$T/out.$n" 2> "$T/err.$n"
-        echo $? > "$T/rc.$n"
-        set -e
-    done
-    for n in $jobs; do
-        for f in out err rc pcs lcov cov lbr; do
-            cmp "$T/$f.0" "$T/$f.$n" || { echo "FAIL: $tr $* --jobs $n: $f differs"; exit 1; }
-        done
-    done
+    jobs_same "$T" "$jobs" "${ELFS[@]}" "$tr" "$@"
 }
 
 # every writer, with a piece at every point of each source and with the
