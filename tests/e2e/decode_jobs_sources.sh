@@ -78,6 +78,20 @@ ELFS=(--elf "$P/privs.elf@src=5" --elf "$P/fptr.elf@src=6" --elf "$P/setjmp.elf@
 points_per_source "$T/four.nt" 4
 check "$T/four.nt"
 
+# two harts of one program, one ELF for both (no key, so the outputs can
+# walk runs): the pieces send runs of instructions, as one decoder does
+ELFS=(--elf "$P/setjmp.elf")
+"$RVT_BIN" encode --ntrace "$T/setjmp.rvi" "$T/setjmp.rvi" -o "$T/same.nt" \
+    --nt-opt sync=1:0,implicit-return=3
+points_per_source "$T/same.nt" 2
+for bytes in 1 ""; do
+    export RVTRACE_PIECE_BYTES=$bytes
+    for w in --json --listing --folded --timeline; do
+        same "$T/same.nt" "2 3" "$w"
+    done
+done
+export RVTRACE_PIECE_BYTES=1
+
 # damaged streams
 damaged() {     # name: a copy of $1 with its .attrs, made by the command after
     local src=$1 dst=$2; shift 2
@@ -97,11 +111,13 @@ for a in sys.argv[1:]:
     b[at] ^= 0x5a
 sys.stdout.buffer.write(bytes(b))' "$@"
 }
-for tr in "$T/three.nt" "$T/four.nt"; do
-    [ "$tr" = "$T/three.nt" ] &&
-        ELFS=(--elf "$P/privs.elf@src=0" --elf "$P/fptr.elf@src=1" --elf "$P/setjmp.elf@src=2") ||
-        ELFS=(--elf "$P/privs.elf@src=5" --elf "$P/fptr.elf@src=6" --elf "$P/setjmp.elf@src=7"
-              --elf "$P/recurse.elf@src=8")
+for tr in "$T/three.nt" "$T/four.nt" "$T/same.nt"; do
+    case $tr in
+    *three.nt) ELFS=(--elf "$P/privs.elf@src=0" --elf "$P/fptr.elf@src=1" --elf "$P/setjmp.elf@src=2") ;;
+    *four.nt) ELFS=(--elf "$P/privs.elf@src=5" --elf "$P/fptr.elf@src=6" --elf "$P/setjmp.elf@src=7"
+                    --elf "$P/recurse.elf@src=8") ;;
+    *) ELFS=(--elf "$P/setjmp.elf") ;;
+    esac
     size=$(stat -c %s "$tr")
     damaged "$tr" "$tr.cut.nt" head -c $((size * 2 / 3))
     damaged "$tr" "$tr.junk.nt" bash -c 'printf "\x01\x02"; cat; printf "\x07\x03"'

@@ -62,7 +62,7 @@ static int rec_event(void *ctx, const rvt_flow_event *in)
         r->mark_insns = p->insns;
     }
     if (ev.kind == RVT_EV_INSN) {
-        p->insns++;
+        p->insns += r->c->runs ? ev.aux : 1;
         if (!r->c->keep_insns)
             return 0;
     }
@@ -183,6 +183,8 @@ static void nt_piece(const jobs_cfg *c, piece *p, rec *r)
         r->nt = d;
     if (r->counting)
         rvt_nt_decoder_set_events(d, RVT_NT_EVENTS_COUNT);
+    else if (c->runs)           /* aux instructions from pc (out.h) */
+        rvt_nt_decoder_set_events(d, RVT_NT_EVENTS_BLOCK);
     size_t pre = 0;
     if (p->state != RVT_INDEX_NONE) {
         r->adj = 0;            /* offsets below p->rec: dropped */
