@@ -52,7 +52,8 @@ typedef struct rvt_index rvt_index;
  * framing; unwrap an encapsulated stream first), from the first sync
  * point at or after byte `from` (rvt_tp_sync_forward's rule: the result
  * is the whole-stream index's points at or after `from`).  min_gap > 0
- * keeps a point only min_gap bytes or more after the last one kept (the
+ * keeps a point only min_gap bytes or more after the last one kept of
+ * the same source (N-Trace SRC: each source keeps points of its own; the
  * index of a huge stream stays small; 0: every point).  0 with *out,
  * RVT_ERR_INVAL (NULL argument, a protocol without a flow decoder),
  * RVT_ERR_NOMEM.  Bad packets are passed over as a decoder does. */
@@ -76,6 +77,13 @@ const rvt_index_point *rvt_index_at(const rvt_index *x, size_t i);
 const char *rvt_index_proto(const rvt_index *x);
 uint64_t rvt_index_stream_size(const rvt_index *x);
 unsigned rvt_index_sources(const rvt_index *x);
+/* The i-th source of an N-Trace stream (SRC; 0 for a message without
+ * one) in the order of its first message, and that message's offset: the
+ * order in which one decoder of every source meets them (decode --jobs
+ * merges the sources' events in it).  0; RVT_ERR_INVAL (NULL, i past the
+ * sources); RVT_ERR_STATE when the index does not know them (read from a
+ * file, which keeps only their count, or an E-Trace index). */
+int rvt_index_source(const rvt_index *x, size_t i, uint16_t *src, uint64_t *first);
 /* Set the instruction count before point i (a decoder that ran over the
  * stream knows it). */
 int rvt_index_set_insns(rvt_index *x, size_t i, uint64_t insns);

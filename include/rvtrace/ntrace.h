@@ -233,6 +233,13 @@ typedef struct rvt_nt_dec_stats {
     uint64_t lost_way;
     /* Whole cache flushes, as rvt_te_dec_stats.cache_flushes */
     uint64_t cache_flushes;
+    /* Transport errors met while no source decoded was synchronised: the
+     * one RVT_EV_ERROR each is then the decoder's own (src 0, or the
+     * src_filter's; pc 0), not a source's loss.  A program that decodes
+     * each source apart (decode --jobs) tells the two kinds by it. */
+    uint64_t unsynced_errors;
+    /* Stream offset where the last whole message ends (any source) */
+    uint64_t msg_end;
 } rvt_nt_dec_stats;
 
 /* cfg supplies inst_mode, src_bits, seq_jump, implicit_return,

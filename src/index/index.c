@@ -16,9 +16,42 @@ rvt_index *idx_new(unsigned proto, uint64_t stream_size)
     return x;
 }
 
+int idx_source_seen(rvt_index *x, uint16_t src, uint64_t at)
+{
+    src &= 4095;                /* N-Trace table 8: SRC is at most 12 bits */
+    if (!x->slot && !(x->slot = calloc(4096, sizeof *x->slot)))
+        return RVT_ERR_NOMEM;
+    x->src_known = true;
+    if (x->slot[src])
+        return 0;
+    idx_source *a = rvt_grow(x->srcs, &x->src_cap, x->nsrc + 1, sizeof *a, 8);
+    if (!a)
+        return RVT_ERR_NOMEM;
+    x->srcs = a;
+    x->srcs[x->nsrc++] = (idx_source){ .src = src, .first = at };
+    x->slot[src] = (uint16_t)x->nsrc;
+    x->sources = (unsigned)x->nsrc;
+    return 0;
+}
+
+/* min_gap: a point near the last kept one of its source is left out, so
+ * that each source of a multi-source stream keeps points of its own
+ * (decode --jobs cuts each source's stream at them). */
+static bool too_near(rvt_index *x, const rvt_index_point *p)
+{
+    idx_source *s = x->slot && x->slot[p->src & 4095] ? &x->srcs[x->slot[p->src & 4095] - 1] : NULL;
+    if (!s)
+        return x->n && p->offset - x->pts[x->n - 1].offset < x->min_gap;
+    if (s->kept && p->offset - s->last_kept < x->min_gap)
+        return true;
+    s->kept = true;
+    s->last_kept = p->offset;
+    return false;
+}
+
 int idx_add(rvt_index *x, const rvt_index_point *p)
 {
-    if (x->n && p->offset - x->pts[x->n - 1].offset < x->min_gap)
+    if (too_near(x, p))
         return 0;
     rvt_index_point *a = rvt_grow(x->pts, &x->cap, x->n + 1, sizeof *a, 256);
     if (!a)
@@ -88,8 +121,11 @@ int rvt_index_build_stream(const rvt_proto_cfg *c, const uint8_t *buf, size_t le
 
 void rvt_index_free(rvt_index *x)
 {
-    if (x)
+    if (x) {
         free(x->pts);
+        free(x->srcs);
+        free(x->slot);
+    }
     free(x);
 }
 
@@ -108,6 +144,19 @@ const char *rvt_index_proto(const rvt_index *x)
 uint64_t rvt_index_stream_size(const rvt_index *x) { return x ? x->stream_size : 0; }
 
 unsigned rvt_index_sources(const rvt_index *x) { return x ? x->sources : 0; }
+
+int rvt_index_source(const rvt_index *x, size_t i, uint16_t *src, uint64_t *first)
+{
+    if (!x || !src || !first)
+        return RVT_ERR_INVAL;
+    if (!x->src_known)
+        return RVT_ERR_STATE;
+    if (i >= x->nsrc)
+        return RVT_ERR_INVAL;
+    *src = x->srcs[i].src;
+    *first = x->srcs[i].first;
+    return 0;
+}
 
 int rvt_index_set_insns(rvt_index *x, size_t i, uint64_t insns)
 {

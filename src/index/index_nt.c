@@ -32,8 +32,6 @@ int idx_scan_nt(rvt_index *x, const rvt_nt_cfg *cfg, const uint8_t *buf, size_t 
         return RVT_ERR_INVAL;
     uint64_t xmask = c.xlen == 32 ? 0xffffffffull : ~0ull;
     static _Thread_local nt_owner own[NT_SOURCES];
-    static _Thread_local uint8_t seen[NT_SOURCES];
-    memset(seen, 0, sizeof seen);
     rvt_nt_reader r;
     rvt_nt_reader_init(&r, buf, len, &c);
     rvt_tp_config tc;
@@ -43,16 +41,17 @@ int idx_scan_nt(rvt_index *x, const rvt_nt_cfg *cfg, const uint8_t *buf, size_t 
     rvt_nt_msg m;
     int st;
     x->sources = 0;
+    x->src_known = true;      /* none yet: an empty table */
     while ((st = rvt_nt_reader_next(&r, &m)) != 0) {
         idx_progress(x, r.pos);
         if (st < 0)
             continue;                       /* passed over, as the decoder does */
         unsigned src = rvt_nt_has(&m, RVT_NT_F_SRC) ? (unsigned)m.f[RVT_NT_F_SRC] % NT_SOURCES : 0;
-        if (!seen[src]) {
-            seen[src] = 1;
+        size_t before = x->nsrc;
+        if (idx_source_seen(x, (uint16_t)src, m.offset) < 0)
+            return RVT_ERR_NOMEM;
+        if (x->nsrc != before)
             own[src] = (nt_owner){ RVT_INDEX_NONE, 0 };
-            x->sources++;
-        }
         if (m.tcode == RVT_NT_OWNERSHIP) {
             own[src] = (nt_owner){ m.offset, rvt_nt_has(&m, RVT_NT_F_PROCESS) ? m.f[RVT_NT_F_PROCESS] : 0 };
             continue;

@@ -197,6 +197,7 @@ int rvt_nt_decoder_stats(const rvt_nt_decoder *d, rvt_nt_dec_stats *out)
         return RVT_ERR_INVAL;
     *out = d->st;
     out->cache_flushes = d->bc.flushes;
+    out->msg_end = d->last_end;
     return 0;
 }
 
@@ -1211,6 +1212,7 @@ static int transport_error(rvt_nt_decoder *d, const char *why)
     if (!s)
         return RVT_ERR_NOMEM;
     d->st.errors++;
+    d->st.unsynced_errors++;
     return event(d, s, RVT_EV_ERROR, 0, 0, 0, why);
 }
 

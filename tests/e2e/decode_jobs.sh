@@ -8,27 +8,12 @@ T="$RVT_TMP/decode_jobs"; rm -rf "$T"; mkdir -p "$T"
 PROGS="privs fptr setjmp coswap farcall ecall"
 export RVTRACE_PIECE_BYTES=1
 
-# decode with the given options, once alone (0) and with --jobs N for
-# each N of the list;
-# stdout, stderr, exit status and the --pcs/--lcov/--coverage-listing
-# files must match.
+# decode with the given options, once alone and with --jobs N for each N
+# of the list: every output the same (lib/jobs_same.sh)
+. "${RVT_SRC:?}/tests/e2e/lib/jobs_same.sh"
 same() {
     local elf=$1 tr=$2 jobs=$3; shift 3
-    local n
-    for n in 0 $jobs; do
-        local j=(); [ "$n" = 0 ] || j=(--jobs "$n")
-        set +e
-        "$RVT_BIN" decode --elf "$elf" "$tr" "$@" "${j[@]}" \
-            --pcs "$T/pcs.$n" --lcov "$T/lcov.$n" --coverage-listing "$T/cov.$n" --lbr "$T/lbr.$n" \
-            > "$T/out.$n" 2> "$T/err.$n"
-        echo $? > "$T/rc.$n"
-        set -e
-    done
-    for n in $jobs; do
-        for f in out err rc pcs lcov cov lbr; do
-            cmp "$T/$f.0" "$T/$f.$n" || { echo "FAIL: $tr $* --jobs $n: $f differs"; exit 1; }
-        done
-    done
+    jobs_same "$T" "$jobs" --elf "$elf" "$tr" "$@"
 }
 
 check() {      # elf trace min-points: every stdout writer and --count
@@ -90,7 +75,7 @@ for k in te nt; do
 done
 
 # an encapsulated stream (unwrapped, indexed in memory) and a stream of
-# two sources (one piece: each source's state crosses the other's syncs)
+# two sources (each cut at its own points, merged: decode_jobs_sources.sh)
 PR="$RVT_SRC/programs/privs.elf" FP="$RVT_SRC/programs/fptr.elf"
 "$RVT_BIN" run "$PR" --quiet --ingress "$T/p.rvi" > /dev/null
 "$RVT_BIN" run "$FP" --quiet --ingress "$T/f.rvi" > /dev/null

@@ -73,5 +73,12 @@ rvt_index *cli_index_get(const char *path, const rvt_proto_cfg *c, const trace_i
     bool stale = false;
     rvt_index *x = read_file(ipath, f, c, in, &stale);
     fclose(f);
+    if (x && rvt_index_sources(x) > 1) {
+        /* the file keeps only how many sources there are: decode --jobs
+         * needs them in the order of their first message, and each
+         * source's points (parallel.md) */
+        rvt_index_free(x);
+        return cli_index_build(path, c, in, min_gap);
+    }
     return x || !stale ? x : cli_index_build(path, c, in, min_gap);
 }

@@ -99,11 +99,14 @@ typedef struct dec_ctx {
     const trace_in *in;
 } dec_ctx;
 
-/* --jobs/--range: the pieces' events through on_event, in order. */
+/* --jobs/--range: the pieces' events through on_event, in order; runs
+ * of instructions where one decoder would send them (run_decoder). */
 static int run_jobs(dec_ctx *c, int src, bool count, jobs_result *r)
 {
     bool events = c->nout || c->files->n || !count;
-    return jobs_decode_trace(&c->jo, c->path, c->cfg, c->in, c->mem, src, events, on_event, c, r);
+    c->runs = !c->keyed && jobs_runs(&c->jo, c->cfg, events);   /* runs need img's lengths */
+    return jobs_decode_trace(&c->jo, c->path, c->cfg, c->in, c->mem, src, events, c->runs,
+                             on_event, c, r);
 }
 
 /* A stream problem: E-Trace reports the error (its LOST repeats it);

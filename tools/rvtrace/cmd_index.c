@@ -15,10 +15,11 @@ const char cmd_index_help[] =
     "encoder, with the source's last Ownership message).  decode --jobs N cuts\n"
     "the trace at these points (it indexes in memory when FILE.idx is absent)\n"
     "and --range A:B decodes points A..B only.  Prints the number of points\n"
-    "and, with --list, one line per point: 'N @OFFSET pc=0x... size=B'.\n"
+    "and, with --list, one line per point: 'N @OFFSET pc=0x... size=B'\n"
+    "(and ' src=S' in an N-Trace stream of several sources).\n"
     "--min-gap BYTES keeps a point only that far after the last one kept\n"
-    "(k/M/G = KiB/MiB/GiB): the index of a huge trace stays small, its\n"
-    "pieces as long (decode indexes in memory with the piece size).\n"
+    "of its source (k/M/G = KiB/MiB/GiB): the index of a huge trace stays small,\n"
+    "its pieces as long (decode indexes in memory with the piece size).\n"
     "Settings come from FILE.attrs as for decode.  The file format is in\n"
     "docs/formats.md; an encapsulated E-Trace stream has no index file (its\n"
     "offsets are those of the unwrapped stream: decode --jobs indexes it in\n"
@@ -28,8 +29,11 @@ static void list_points(const rvt_index *x)
 {
     for (size_t i = 0; i < rvt_index_count(x); i++) {
         const rvt_index_point *p = rvt_index_at(x, i);
-        printf("%zu @%llu pc=0x%llx size=%u\n", i, (unsigned long long)p->offset,
+        printf("%zu @%llu pc=0x%llx size=%u", i, (unsigned long long)p->offset,
                (unsigned long long)p->pc, p->size);
+        if (rvt_index_sources(x) > 1)
+            printf(" src=%u", p->src);
+        putchar('\n');
     }
 }
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "decode_jobs.h"
-#include "jobs_piece.h"
+#include "jobs_run.h"
 #include "util/grow.h"
 
 /* Pieces: about four per thread for balance; with instructions kept, at
@@ -23,14 +23,14 @@ typedef struct plan {
     size_t n, cap;
 } plan;
 
-static piece *plan_add(plan *pl, uint64_t from, uint64_t rec, uint64_t state)
+static piece *plan_add(plan *pl, uint64_t from, uint64_t rec, uint64_t state, int src)
 {
     piece *a = rvt_grow(pl->p, &pl->cap, pl->n + 1, sizeof *a, 64);
     if (!a)
         return NULL;
     pl->p = a;
     piece *p = &pl->p[pl->n++];
-    *p = (piece){ .from = from, .rec = rec, .state = state, .tail = UINT64_MAX };
+    *p = (piece){ .from = from, .rec = rec, .state = state, .tail = UINT64_MAX, .src = src };
     return p;
 }
 
@@ -45,25 +45,26 @@ uint64_t decode_jobs_piece_bytes(uint64_t len, unsigned jobs, bool keep_insns)
     return b ? b : 1;
 }
 
-/* Pieces at points first..last (index positions), the first starting at
- * `start` (0 or the first point's offset), each at least piece_bytes long
- * but the last; the last ends at `end_pt` (an index position, its sync
- * unit included) or at the end of the stream (end_pt == count). */
-static int plan_pieces(const jobs_cfg *c, plan *pl, size_t first, size_t last, bool from_zero)
+/* Pieces at points first..last (index positions) of source `only` (-1:
+ * every point), the first starting at `start` (0 or the first point's
+ * offset), each at least piece_bytes long but the last; the last ends at
+ * `end_pt` (an index position, its sync unit included) or at the end of
+ * the stream (end_pt == count).  The pieces' decoders keep source `src`. */
+static int plan_pieces(const jobs_cfg *c, plan *pl, size_t first, size_t last, bool from_zero,
+                       int only, int src)
 {
     size_t n = rvt_index_count(c->idx);
     const rvt_index_point *f = rvt_index_at(c->idx, first);
-    piece *cur = from_zero || !f ? plan_add(pl, 0, 0, RVT_INDEX_NONE)
-                                 : plan_add(pl, f->offset, f->offset, f->state);
+    piece *cur = from_zero || !f ? plan_add(pl, 0, 0, RVT_INDEX_NONE, src)
+                                 : plan_add(pl, f->offset, f->offset, f->state, src);
     uint64_t want = decode_jobs_piece_bytes(c->len, c->jobs, c->keep_insns);
-    /* one decoder per source's state: split only single-source streams */
-    bool split = rvt_index_sources(c->idx) <= 1;
-    for (size_t i = first; cur && split && f && i <= last && i < n; i++) {
+    for (size_t i = first; cur && f && i <= last && i < n; i++) {
         const rvt_index_point *pt = rvt_index_at(c->idx, i);
-        if (pt->offset <= cur->from || pt->offset - cur->from < want)
+        if ((only >= 0 && pt->src != only) || pt->offset <= cur->from ||
+            pt->offset - cur->from < want)
             continue;
         cur->to = pt->offset + pt->size;
-        cur = plan_add(pl, pt->offset, pt->offset + pt->size, pt->state);
+        cur = plan_add(pl, pt->offset, pt->offset + pt->size, pt->state, src);
     }
     if (!cur)
         return RVT_ERR_NOMEM;
@@ -77,22 +78,72 @@ static int plan_pieces(const jobs_cfg *c, plan *pl, size_t first, size_t last, b
     return 0;
 }
 
-/* ---- threads ---- */
+/* A stream of several N-Trace sources, no --src: each source's stream
+ * cut at its own points, decoded by decoders that keep that source only,
+ * the pieces in the order of their first byte (the merge needs every
+ * source's piece at an offset before any piece after it). */
+static int plan_sources(const jobs_cfg *c, plan *pl)
+{
+    uint16_t src;
+    uint64_t first;
+    size_t n = rvt_index_count(c->idx);
+    for (size_t k = 0; rvt_index_source(c->idx, k, &src, &first) == 0; k++) {
+        size_t from = pl->n;
+        int st = plan_pieces(c, pl, 0, n ? n - 1 : 0, true, src, src);
+        if (st < 0)
+            return st;
+        for (size_t i = from; i < pl->n; i++) {
+            pl->p[i].merged = true;
+            pl->p[i].rank = (unsigned)k;
+        }
+    }
+    return 0;
+}
 
-typedef struct run {
-    const jobs_cfg *c;
-    plan *pl;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    size_t next, consumed, window;
-    bool *done;
-    bool abort;
-} run;
+static int by_start(const void *a, const void *b)
+{
+    const piece *x = a, *y = b;
+    if (x->from != y->from)
+        return x->from < y->from ? -1 : 1;
+    return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* Several sources and no --src: merged when the index knows the sources
+ * (in-memory index; otherwise one piece, one decoder). */
+static bool merging(const jobs_cfg *c)
+{
+    uint16_t src;
+    uint64_t first;
+    return c->kind == KIND_NT && c->src < 0 && !c->range && rvt_index_sources(c->idx) > 1 &&
+           rvt_index_source(c->idx, 0, &src, &first) == 0;
+}
+
+static int plan_stream(const jobs_cfg *c, plan *pl)
+{
+    size_t n = rvt_index_count(c->idx);
+    if (merging(c)) {
+        int st = plan_sources(c, pl);
+        if (st == 0)
+            qsort(pl->p, pl->n, sizeof *pl->p, by_start);
+        return st;
+    }
+    bool several = rvt_index_sources(c->idx) > 1;
+    /* --src N of several: that source's points; several without the
+     * sources known: one piece (a source's state crosses the others'
+     * syncs) */
+    int only = several && c->kind == KIND_NT && c->src >= 0 ? c->src : -1;
+    if (several && only < 0)
+        return plan_pieces(c, pl, n, n ? n - 1 : 0, true, -1, c->src);   /* no point */
+    return c->range ? plan_pieces(c, pl, c->a, c->b, false, only, c->src)
+                    : plan_pieces(c, pl, 0, n ? n - 1 : 0, true, only, c->src);
+}
+
+/* ---- threads ---- */
 
 /* The whole pages of a decoded piece go back to the file (a private,
  * read-only mapping: a later read, by the piece after, faults them in
  * again), so the resident set does not grow with the stream. */
-static void release(const jobs_cfg *c, const piece *p)
+static void release_pages(const jobs_cfg *c, const piece *p)
 {
     if (c->mapped)
         trace_in_drop_pages(c->buf, p->from, p->to);
@@ -100,19 +151,19 @@ static void release(const jobs_cfg *c, const piece *p)
 
 static void *worker(void *arg)
 {
-    run *r = arg;
+    jobs_run *r = arg;
     for (;;) {
         pthread_mutex_lock(&r->mu);
-        while (!r->abort && r->next < r->pl->n && r->next >= r->consumed + r->window)
+        while (!r->abort && r->next < r->n && r->next >= r->released + r->window)
             pthread_cond_wait(&r->cv, &r->mu);
-        if (r->abort || r->next >= r->pl->n) {
+        if (r->abort || r->next >= r->n) {
             pthread_mutex_unlock(&r->mu);
             return NULL;
         }
         size_t i = r->next++;
         pthread_mutex_unlock(&r->mu);
-        piece_decode(r->c, &r->pl->p[i]);
-        release(r->c, &r->pl->p[i]);
+        piece_decode(r->c, &r->p[i]);
+        release_pages(r->c, &r->p[i]);
         pthread_mutex_lock(&r->mu);
         r->done[i] = true;
         pthread_cond_broadcast(&r->cv);
@@ -125,36 +176,58 @@ static void add_result(jobs_result *res, const piece *p)
     res->insns += p->insns;
     res->skipped += p->skipped;
     res->messages += p->messages;
-    if (p->wide_icnt && !res->wide_icnt)
+    if (p->wide_icnt && (!res->wide_icnt || p->wide_icnt_offset < res->wide_icnt_offset))
         res->wide_icnt_offset = p->wide_icnt_offset;
     res->wide_icnt += p->wide_icnt;
 }
 
-/* Piece i's events, once decoded, to the caller's function. */
-static int hand_on(run *r, size_t i, jobs_result *res)
+piece *jobs_run_wait(jobs_run *r, size_t i)
 {
     pthread_mutex_lock(&r->mu);
     while (!r->done[i])
         pthread_cond_wait(&r->cv, &r->mu);
     pthread_mutex_unlock(&r->mu);
-    piece *p = &r->pl->p[i];
+    return &r->p[i];
+}
+
+int jobs_run_release(jobs_run *r, size_t i, jobs_result *res)
+{
+    piece *p = &r->p[i];
     int st = p->status;
-    if (st >= 0 && !res->stopped)
-        res->stopped = ev_tape_replay(&p->tape, r->c->fn, r->c->ctx);
     add_result(res, p);
     ev_tape_free(&p->tape);
     pthread_mutex_lock(&r->mu);
-    r->consumed++;
+    r->released++;
     r->abort = r->abort || st < 0 || res->stopped;
     pthread_cond_broadcast(&r->cv);
     pthread_mutex_unlock(&r->mu);
     return st < 0 ? st : 0;
 }
 
+/* Piece i's events, once decoded, to the caller's function. */
+static int hand_on(jobs_run *r, size_t i, jobs_result *res)
+{
+    piece *p = jobs_run_wait(r, i);
+    if (p->status >= 0 && !res->stopped)
+        res->stopped = ev_tape_replay(&p->tape, r->c->fn, r->c->ctx);
+    return jobs_run_release(r, i, res);
+}
+
+/* Pieces taken and not yet handed on, at most: two per thread ahead of
+ * the writer, and two per source more when the sources are merged (the
+ * merge holds each source's piece at the offset it stands at, and may
+ * need each source's next one before it releases any: jobs_merge.c). */
+static size_t window(const jobs_cfg *c, const plan *pl)
+{
+    size_t w = 2 * (size_t)c->jobs;
+    return pl->n && pl->p[0].merged ? w + 2 * (size_t)rvt_index_sources(c->idx) : w;
+}
+
 static int run_plan(const jobs_cfg *c, plan *pl, jobs_result *res)
 {
     unsigned nt = c->jobs < pl->n ? c->jobs : (unsigned)pl->n;
-    run r = { .c = c, .pl = pl, .window = 2 * (size_t)c->jobs, .done = calloc(pl->n, 1) };
+    jobs_run r = { .c = c, .p = pl->p, .n = pl->n, .window = window(c, pl),
+                   .done = calloc(pl->n, 1) };
     pthread_t *th = calloc(nt, sizeof *th);
     if (!r.done || !th) {
         free(r.done);
@@ -167,7 +240,9 @@ static int run_plan(const jobs_cfg *c, plan *pl, jobs_result *res)
     while (started < nt && pthread_create(&th[started], NULL, worker, &r) == 0)
         started++;
     int st = started ? 0 : RVT_ERR_NOMEM;
-    for (size_t i = 0; st == 0 && !res->stopped && i < pl->n; i++)
+    if (st == 0 && pl->p[0].merged)
+        st = jobs_merge(&r, res);
+    for (size_t i = 0; st == 0 && !pl->p[0].merged && !res->stopped && i < pl->n; i++)
         st = hand_on(&r, i, res);
     pthread_mutex_lock(&r.mu);
     r.abort = true;
@@ -191,11 +266,9 @@ int decode_jobs(const jobs_cfg *c, jobs_result *res)
     if (!c->jobs || (c->range && (c->a > c->b || c->b >= n)))
         return RVT_ERR_INVAL;
     plan pl = { 0 };
-    int st = c->range ? plan_pieces(c, &pl, c->a, c->b, false)
-                      : plan_pieces(c, &pl, 0, n ? n - 1 : 0, true);
-    if (st == 0 && pl.n == 1 && pl.p[0].tail == UINT64_MAX) {
-        /* one piece (a stream of several sources, or too short to cut):
-         * no thread, no tape */
+    int st = plan_stream(c, &pl);
+    if (st == 0 && pl.n == 1 && pl.p[0].tail == UINT64_MAX && !pl.p[0].merged) {
+        /* one piece (too short to cut): no thread, no tape */
         pl.p[0].direct = true;
         piece_decode(c, &pl.p[0]);
         add_result(res, &pl.p[0]);

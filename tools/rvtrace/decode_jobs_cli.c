@@ -43,9 +43,19 @@ int jobs_opts_parse(const cli_args *a, jobs_opts *o)
     return CLI_OK;
 }
 
+static bool is_etrace(const rvt_proto_cfg *cfg)
+{
+    return !strncmp(rvt_proto_name(rvt_proto_cfg_proto(cfg)), "etrace", 6);
+}
+
+bool jobs_runs(const jobs_opts *o, const rvt_proto_cfg *cfg, bool keep_insns)
+{
+    return !is_etrace(cfg) && keep_insns && !o->range;
+}
+
 int jobs_decode_trace(const jobs_opts *o, const char *path, const rvt_proto_cfg *cfg,
                       const trace_in *in, const rvt_mem *mem, int src, bool keep_insns,
-                      rvt_flow_fn fn, void *ctx, jobs_result *r)
+                      bool runs, rvt_flow_fn fn, void *ctx, jobs_result *r)
 {
     /* --range numbers every point (rvtrace index --list); pieces need
      * only the points a piece apart */
@@ -53,11 +63,12 @@ int jobs_decode_trace(const jobs_opts *o, const char *path, const rvt_proto_cfg 
     rvt_index *x = cli_index_get(path, cfg, in, gap);
     if (!x)
         return CLI_FAIL;
-    bool te = !strncmp(rvt_proto_name(rvt_proto_cfg_proto(cfg)), "etrace", 6);
+    bool te = is_etrace(cfg);
     jobs_cfg c = { .kind = te ? KIND_TE : KIND_NT, .native = rvt_proto_cfg_native_const(cfg),
                    .mem = mem, .src = src, .buf = in->buf, .len = in->len, .idx = x,
                    .jobs = o->jobs, .range = o->range, .a = (size_t)o->a, .b = (size_t)o->b,
-                   .keep_insns = keep_insns, .mapped = in->map != NULL, .fn = fn, .ctx = ctx };
+                   .keep_insns = keep_insns, .runs = runs,
+                   .mapped = in->map != NULL, .fn = fn, .ctx = ctx };
     int rc = CLI_OK;
     if (o->range && o->b >= rvt_index_count(x)) {
         cli_err("%s: --range %llu:%llu: the index has %zu points (0..%zu)", path,

@@ -1,32 +1,36 @@
 /* The event tape (ev_tape.h).  A record is a tag byte, then: FULL kind,
  * priv, flags, src, pc, aux, aux2, offset, message (0 none, else its
  * index + 1), all varints; STEP the PC step from the last event as a
- * zigzag varint, every other field as the last event's. */
+ * zigzag varint, every other field as the last event's; RUN (a run of
+ * instructions, RVT_NT_EVENTS_BLOCK) the PC step, aux and aux2, the
+ * others as the last event's. */
 #include <stdlib.h>
 #include <string.h>
 #include "ev_tape.h"
 #include "util/grow.h"
 
-enum { FULL = 0, STEP = 1 };
+enum { FULL = 0, STEP = 1, RUN = 2 };
+enum { RECORD_MAX = 1 + 9 * 10 };     /* a tag and nine 10-byte varints */
 
-static void put_byte(ev_tape *t, uint8_t v)
+/* Room for one record; false (t->failed) when there is none. */
+static bool reserve(ev_tape *t)
 {
-    uint8_t *b = rvt_grow(t->b, &t->cap, t->n + 1, 1, 4096);
+    uint8_t *b = rvt_grow(t->b, &t->cap, t->n + RECORD_MAX, 1, 4096);
     if (!b) {
         t->failed = true;
-        return;
+        return false;
     }
     t->b = b;
-    t->b[t->n++] = v;
+    return true;
 }
 
 static void put_var(ev_tape *t, uint64_t v)
 {
     while (v >= 0x80) {
-        put_byte(t, (uint8_t)(v | 0x80));
+        t->b[t->n++] = (uint8_t)(v | 0x80);
         v >>= 7;
     }
-    put_byte(t, (uint8_t)v);
+    t->b[t->n++] = (uint8_t)v;
 }
 
 static uint64_t get_var(const uint8_t *b, size_t *at)
@@ -39,6 +43,9 @@ static uint64_t get_var(const uint8_t *b, size_t *at)
             return v;
     }
 }
+
+static uint64_t zigzag(uint64_t d) { return (d << 1) ^ (uint64_t)((int64_t)d >> 63); }
+static uint64_t unzigzag(uint64_t z) { return (z >> 1) ^ (0 - (z & 1)); }
 
 static uint64_t msg_ref(ev_tape *t, const char *msg)
 {
@@ -56,25 +63,33 @@ static uint64_t msg_ref(ev_tape *t, const char *msg)
     return t->nmsg;
 }
 
-/* Everything but pc as the last event: a STEP will do. */
-static bool steps(const ev_tape *t, const rvt_flow_event *ev)
+/* An instruction (or run) after one, all but pc, aux and aux2 as the
+ * last event: a STEP (aux and aux2 the same too) or a RUN will do. */
+static bool follows(const ev_tape *t, const rvt_flow_event *ev)
 {
     const rvt_flow_event *l = &t->last;
     return t->n && ev->kind == RVT_EV_INSN && l->kind == RVT_EV_INSN && !ev->msg && !l->msg &&
            ev->priv == l->priv && ev->flags == l->flags && ev->src == l->src &&
-           ev->aux == l->aux && ev->aux2 == l->aux2 && ev->offset == l->offset;
+           ev->offset == l->offset;
 }
 
 void ev_tape_put(ev_tape *t, const rvt_flow_event *ev)
 {
-    if (steps(t, ev)) {
-        uint64_t d = ev->pc - t->last.pc;
-        put_byte(t, STEP);
-        put_var(t, (d << 1) ^ (uint64_t)((int64_t)d >> 63));
+    if (!reserve(t))
+        return;
+    if (follows(t, ev)) {
+        bool step = ev->aux == t->last.aux && ev->aux2 == t->last.aux2;
+        t->b[t->n++] = step ? STEP : RUN;
+        put_var(t, zigzag(ev->pc - t->last.pc));
+        if (!step) {
+            put_var(t, ev->aux);
+            put_var(t, ev->aux2);
+        }
     } else {
-        put_byte(t, FULL);
+        uint64_t msg = msg_ref(t, ev->msg);
         const uint64_t f[] = { ev->kind, ev->priv, ev->flags, ev->src, ev->pc,
-                               ev->aux, ev->aux2, ev->offset, msg_ref(t, ev->msg) };
+                               ev->aux, ev->aux2, ev->offset, msg };
+        t->b[t->n++] = FULL;
         for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
             put_var(t, f[i]);
     }
@@ -88,22 +103,32 @@ void ev_tape_cut(ev_tape *t, size_t at)
     t->last.kind = RVT_EV_END;     /* no STEP from an event cut away */
 }
 
+bool ev_tape_next(const ev_tape *t, size_t *at, rvt_flow_event *ev)
+{
+    if (*at >= t->n)
+        return false;
+    uint8_t tag = t->b[(*at)++];
+    if (tag != FULL) {
+        ev->pc += unzigzag(get_var(t->b, at));
+        if (tag == RUN) {
+            ev->aux = get_var(t->b, at);
+            ev->aux2 = get_var(t->b, at);
+        }
+        return true;
+    }
+    uint64_t f[9];
+    for (size_t i = 0; i < 9; i++)
+        f[i] = get_var(t->b, at);
+    *ev = (rvt_flow_event){ .kind = (uint8_t)f[0], .priv = (uint8_t)f[1], .flags = (uint8_t)f[2],
+                            .src = (uint16_t)f[3], .pc = f[4], .aux = f[5], .aux2 = f[6],
+                            .offset = f[7], .msg = f[8] ? t->msgs[f[8] - 1] : NULL };
+    return true;
+}
+
 int ev_tape_replay(const ev_tape *t, rvt_flow_fn fn, void *ctx)
 {
     rvt_flow_event ev = { 0 };
-    for (size_t at = 0; at < t->n;) {
-        if (t->b[at++] == STEP) {
-            uint64_t z = get_var(t->b, &at);
-            ev.pc += (z >> 1) ^ (0 - (z & 1));
-        } else {
-            uint64_t f[9];
-            for (size_t i = 0; i < 9; i++)
-                f[i] = get_var(t->b, &at);
-            ev = (rvt_flow_event){ .kind = (uint8_t)f[0], .priv = (uint8_t)f[1],
-                                   .flags = (uint8_t)f[2], .src = (uint16_t)f[3], .pc = f[4],
-                                   .aux = f[5], .aux2 = f[6], .offset = f[7],
-                                   .msg = f[8] ? t->msgs[f[8] - 1] : NULL };
-        }
+    for (size_t at = 0; ev_tape_next(t, &at, &ev);) {
         int st = fn(ctx, &ev);
         if (st)
             return st;

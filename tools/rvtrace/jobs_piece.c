@@ -20,10 +20,23 @@ typedef struct rec {
     bool dropping;         /* still in the events of bytes before p->rec */
     bool counting;         /* instructions counted, not kept: the decoder
                               counts them (no instruction events) */
+    rvt_nt_decoder *nt;    /* merged: asked which errors are its own */
+    uint64_t unsynced;     /* rvt_nt_dec_stats.unsynced_errors seen so far */
     bool marked;           /* --range end: where the tail's retirement starts */
     size_t mark;
     uint64_t mark_insns;
 } rec;
+
+/* A merged piece's error that the decoder reported as its own (no source
+ * synchronised), not as its source's loss: marked for the merge. */
+static void mark_unsynced(rec *r, rvt_flow_event *ev)
+{
+    rvt_nt_dec_stats ds;
+    rvt_nt_decoder_stats(r->nt, &ds);
+    if (ds.unsynced_errors != r->unsynced)
+        ev->flags |= PIECE_EVF_UNSYNCED;
+    r->unsynced = ds.unsynced_errors;
+}
 
 static int rec_event(void *ctx, const rvt_flow_event *in)
 {
@@ -32,6 +45,8 @@ static int rec_event(void *ctx, const rvt_flow_event *in)
     rvt_flow_event ev = *in;
     if (ev.offset != UINT64_MAX)
         ev.offset += r->adj;
+    if (ev.kind == RVT_EV_ERROR && r->nt)
+        mark_unsynced(r, &ev);
     if (!p->last && ev.offset != UINT64_MAX && ev.offset >= p->to)
         return 1;                      /* the next piece's: stop here */
     if (ev.kind == RVT_EV_END && !p->last)
@@ -47,7 +62,7 @@ static int rec_event(void *ctx, const rvt_flow_event *in)
         r->mark_insns = p->insns;
     }
     if (ev.kind == RVT_EV_INSN) {
-        p->insns++;
+        p->insns += r->c->runs ? ev.aux : 1;
         if (!r->c->keep_insns)
             return 0;
     }
@@ -85,8 +100,8 @@ static void te_piece(const jobs_cfg *c, piece *p, rec *r)
         p->status = st ? st : RVT_ERR_STATE;
         return;
     }
-    if (c->src >= 0)            /* an encapsulated stream's srcID (its space, its events' src) */
-        rvt_te_decoder_set_source(d, (uint16_t)c->src);
+    if (p->src >= 0)            /* an encapsulated stream's srcID (its space, its events' src) */
+        rvt_te_decoder_set_source(d, (uint16_t)p->src);
     rvt_te_decoder_set_events(d, !r->counting);
     if (p->state != RVT_INDEX_NONE)
         te_prime(d, c->native, c->buf, c->len, p->state);
@@ -159,13 +174,17 @@ static uint64_t nt_feed(rvt_nt_decoder *d, const jobs_cfg *c, const piece *p, co
 static void nt_piece(const jobs_cfg *c, piece *p, rec *r)
 {
     int st = 0;
-    rvt_nt_decoder *d = rvt_nt_decoder_new_mem(c->native, c->mem, c->src, rec_event, r, &st);
+    rvt_nt_decoder *d = rvt_nt_decoder_new_mem(c->native, c->mem, p->src, rec_event, r, &st);
     if (!d) {
         p->status = st ? st : RVT_ERR_STATE;
         return;
     }
+    if (p->merged)
+        r->nt = d;
     if (r->counting)
         rvt_nt_decoder_set_events(d, RVT_NT_EVENTS_COUNT);
+    else if (c->runs)           /* aux instructions from pc (out.h) */
+        rvt_nt_decoder_set_events(d, RVT_NT_EVENTS_BLOCK);
     size_t pre = 0;
     if (p->state != RVT_INDEX_NONE) {
         r->adj = 0;            /* offsets below p->rec: dropped */
@@ -173,12 +192,14 @@ static void nt_piece(const jobs_cfg *c, piece *p, rec *r)
     }
     r->adj = p->from - pre;
     uint64_t before = nt_feed(d, c, p, r, &st);
+    p->end_at = p->tape.n;
     if (st >= 0 && p->last)
         st = rvt_nt_decode_end(d);
     if (st < 0)
         p->status = st;
     rvt_nt_dec_stats ds;
     rvt_nt_decoder_stats(d, &ds);
+    p->msg_end = ds.msg_end + r->adj;
     if (r->counting)
         p->insns = ds.insns - before;
     p->messages = ds.messages;

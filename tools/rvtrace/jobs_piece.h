@@ -19,12 +19,27 @@ typedef struct piece {
     bool last;          /* decodes to the stream's end: its RVT_EV_END counts */
     bool direct;        /* the only piece: events straight to the caller's
                            function, on the caller's thread (no tape) */
+    int src;            /* the decoder's source (N-Trace src_filter,
+                           encapsulated E-Trace srcID), -1: every one */
+    bool merged;        /* one source of several, merged (jobs_merge.c):
+                           the decoder's own transport errors are marked
+                           (PIECE_EVF_UNSYNCED) and its end's events start
+                           at end_at */
+    unsigned rank;      /* merged: its source's place in the index */
     /* results */
     ev_tape tape;
     uint64_t insns, skipped, messages, wide_icnt, wide_icnt_offset;
+    size_t end_at;      /* merged, last: tape position of the end's events */
+    uint64_t msg_end;   /* merged, last: where the last whole message ends */
     int status;
     int stopped;        /* direct: the function's nonzero return */
 } piece;
+
+/* An internal mark on a merged piece's RVT_EV_ERROR (never passed on): a
+ * transport error met while its source was not synchronised, which one
+ * decoder of every source reports once, for src 0, and only when no source
+ * is synchronised (rvt_nt_dec_stats.unsynced_errors). */
+#define PIECE_EVF_UNSYNCED 0x80u
 
 /* Decode p with c's protocol, events onto p->tape. */
 void piece_decode(const jobs_cfg *c, piece *p);
