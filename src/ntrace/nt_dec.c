@@ -12,6 +12,7 @@
 #include "flow/flow_stack.h"
 #include "flow/flow_state.h"
 #include "flow/flow_pull.h"
+#include "flow/flow_pull_direct.h"
 #include "ntrace/nt_return.h"
 #include "ntrace/nt_read.h"
 #include "util/bitio.h"
@@ -544,27 +545,39 @@ walk_blocks_of(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pcp,
     nt_cursor c = s->c;
     const uint64_t bit_limit = d->icnt_max, wide_at = s->extra + d->icnt_max;
     const bool htm = d->cfg.inst_mode == RVT_NT_MODE_HTM, pulled = d->pulled, one = s->nmark;
+    rvt_flow_pull *p = &d->pull;
     uint64_t pc = *pcp, rem = *remp, insns = 0, retired = s->retired_pc, next;
     int st = 0;
     for (;;) {
         const rvt_insn *last = b->last;
-        uint64_t last_pc = b->last_pc;
+        uint64_t last_pc = b->last_pc, fall = b->to[RVT_IBLK_FALL];
+        rvt_block *o = pulled ? rvt_flow_pull_direct(p) : NULL;
         insns += b->n;
-        if ((st = hand_out(d, pulled, &at, b, pc, last_pc)) != 0)
+        if (o)
+            rvt_flow_pull_direct_fill(p, o, &at, pc, b->n, last_pc);
+        else if ((st = hand_out(d, pulled, &at, b, pc, last_pc)) != 0)
             break;
         c.consumed += b->hw;
         retired = last_pc;
         if (final)
             rem -= b->hw;
+        rvt_block_end end;
+        bool plain = false;
         if (htm && b->jclass == RVT_JC_BRANCH && c.hn) {
             unsigned bit;
             take_bit(&c, &bit);
             unsigned edge = bit ? RVT_IBLK_TAKEN : RVT_IBLK_FALL;
             next = b->to[edge];
             b = rvt_iblk_succ(&d->bc, b, edge, next);
+            /* the collector's test (insn_end): next == last_pc + len,
+             * which `fall` is unless the address wrapped */
+            end = next == fall && next > last_pc ? RVT_BLK_BRANCH_NOT_TAKEN
+                                                 : RVT_BLK_BRANCH_TAKEN;
         } else {
             retire_prev(d, &c, b, last_pc);
             if (!step(d, &c, &s->stack, last, last_pc, &next)) {
+                if (o)
+                    rvt_flow_pull_direct_open(p, o, last);
                 pc = s->pc = last_pc;
                 st = lose(d, s, last->jclass == RVT_JC_BRANCH
                                     ? "direct branch without a HIST bit"
@@ -572,13 +585,27 @@ walk_blocks_of(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pcp,
                 break;
             }
             b = next_block(d, b, last_pc, next);
+            plain = rvt_flow_is_plain(last);
+            end = rvt_flow_block_end(last, NT_RULES, next == last_pc + last->len);
         }
         c.prev = last;
         c.prev_pc = last_pc;
         pc = next;
-        if (one || !block_inside(b, rem, final, c.hn))
-            break;
-        if (!final && (c.consumed - c.bit_at > bit_limit || c.consumed > wide_at))
+        bool more = !one && block_inside(b, rem, final, c.hn) &&
+                    (final || (c.consumed - c.bit_at <= bit_limit && c.consumed <= wide_at));
+        /* A block whose successor is the next block of this loop ends
+         * as its last instruction says (no event can come between); one
+         * the walk stops after, or that may go on (its last instruction
+         * is plain: RVT_IBLK_MAX), stays open to what comes next. */
+        if (more && !plain) {
+            if (o)
+                rvt_flow_pull_direct_close(p, o, end, next);
+            else if (pulled && p->open)
+                rvt_flow_pull_close(p, end, next);
+        } else if (o) {
+            rvt_flow_pull_direct_open(p, o, last);
+        }
+        if (!more)
             break;
     }
     s->c = c;

@@ -1,0 +1,83 @@
+/* Blocks a walk writes itself into the caller's next_blocks array
+ * (issue #18, "Block-level decoding"): a walk that knows, when it steps
+ * a block's last instruction, why the block ends and where control goes
+ * (the N-Trace walk: the HIST bit, the jump) writes the whole block in
+ * the caller's array and counts it, with no collector call per block.
+ * Through the collector (rvt_flow_pull_run) the block stayed open until
+ * the next run came, and closing it asked its last instruction again
+ * (insn_end) before a new slot was opened: two thirds of next_blocks'
+ * instructions per block over long.elf's N-Trace stream in callgrind.
+ *
+ * The protocol is: rvt_flow_pull_direct gives the slot (or NULL: the
+ * collector has a block open, or the array is full -- then the walk hands
+ * the block to rvt_flow_pull_run as before); the walk fills it with
+ * rvt_flow_pull_direct_fill and, once it knows what follows, either
+ * closes it (rvt_flow_pull_direct_close) or leaves it open to the
+ * collector (rvt_flow_pull_direct_open: its last instruction is plain, so
+ * the next run may go on with it, or an event is about to end it).  The
+ * blocks come out as the collector would have built them
+ * (tests/unit/test_flow_pull.c compares both ways).
+ *
+ * Internal header: include as "flow/flow_pull_direct.h". */
+#ifndef RVT_FLOW_PULL_DIRECT_H
+#define RVT_FLOW_PULL_DIRECT_H
+
+#include "flow/flow_pull.h"
+
+/* The caller's array slot for the next block, when no block is open and
+ * the array has room; else NULL.  As when the collector opens a block
+ * there, the events queued before it are dropped (flow.h: an event not
+ * taken before the next block is); the ring holds only events then. */
+static inline rvt_block *rvt_flow_pull_direct(rvt_flow_pull *p)
+{
+    if (p->open || p->n_out >= p->max_out)
+        return NULL;
+    p->head = p->n = 0;
+    return &p->out[p->n_out];
+}
+
+/* The block of n instructions from pc to end_pc, `at` giving its offset,
+ * priv and src (what open_block and rvt_flow_pull_extend write). */
+static inline void rvt_flow_pull_direct_fill(const rvt_flow_pull *p, rvt_block *b,
+                                             const rvt_flow_event *at, uint64_t pc, uint64_t n,
+                                             uint64_t end_pc)
+{
+    *b = (rvt_block){ .start_pc = pc, .end_pc = end_pc, .ninsn = n, .context = p->context,
+                      .offset = at->offset, .priv = at->priv, .src = at->src };
+}
+
+/* The block in the slot ends for the reason end, the instruction at
+ * next_pc retired next: it counts. */
+static inline void rvt_flow_pull_direct_close(rvt_flow_pull *p, rvt_block *b, rvt_block_end end,
+                                              uint64_t next_pc)
+{
+    b->end = (uint8_t)end;
+    b->next_pc = next_pc;
+    p->n_out++;
+}
+
+/* The block in the slot stays open in the collector, last its last
+ * instruction: the next run or event closes it, as one it opened. */
+static inline void rvt_flow_pull_direct_open(rvt_flow_pull *p, rvt_block *b, const rvt_insn *last)
+{
+    p->blk = b;
+    p->open = true;
+    p->direct = true;
+    p->last = last;
+}
+
+/* The collector's open block (opened by rvt_flow_pull_run) ends for the
+ * reason end, the instruction at next_pc retired next: what the next run
+ * would have found out by asking its last instruction again. */
+static inline void rvt_flow_pull_close(rvt_flow_pull *p, rvt_block_end end, uint64_t next_pc)
+{
+    p->blk->end = (uint8_t)end;
+    p->blk->next_pc = next_pc;
+    p->open = false;
+    if (p->direct)
+        p->n_out++;
+    else
+        p->n++;
+}
+
+#endif
