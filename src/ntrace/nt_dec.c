@@ -313,13 +313,19 @@ static inline bool is_inferable_jump(const rvt_insn *i)
     return rvt_flow_is_inferable_jump(i, NT_RULES);
 }
 
+/* The oldest of the hn history bits left in hbits (hn >= 1). */
+static inline unsigned pop_bit(uint64_t hbits, unsigned *hn)
+{
+    --*hn;
+    return (unsigned)(hbits >> *hn) & 1u;
+}
+
 static inline bool take_bit(nt_cursor *c, unsigned *bit)
 {
     if (!c->hn)
         return false;
     c->bit_at = c->consumed;
-    c->hn--;
-    *bit = (unsigned)(c->hbits >> c->hn) & 1u;
+    *bit = pop_bit(c->hbits, &c->hn);
     return true;
 }
 
@@ -535,16 +541,25 @@ static inline const rvt_iblock *next_block(rvt_nt_decoder *d, const rvt_iblock *
  * block is not block_inside, a marker is pending (the caller checks it
  * after every block), the callback stopped the walk, a step failed (an
  * error: the source loses synchronisation) or a long history walk needs
- * walk()'s checks.  final is a constant in each caller (walk_blocks), so
- * the compiler makes one loop for spans and one for history walks. */
+ * walk()'s checks.  Pulled (the pull API), a block whose successor is the
+ * loop's next block is written whole into next_blocks' array
+ * (flow/flow_pull_direct.h).  final and pulled are constants in each
+ * caller (walk_blocks), so the compiler makes a loop for spans and one
+ * for history walks, each pulled and pushed (the push loop carries none
+ * of the pull's work: the instruction-level decoder lost 6 % to it). */
 static inline __attribute__((always_inline)) int
 walk_blocks_of(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pcp, uint64_t *remp,
-               const bool final)
+               const bool final, const bool pulled)
 {
     rvt_flow_event at = walk_at(d, s);
+    /* the cursor's hot fields in scalars: step() takes the cursor's
+     * address, which kept the whole struct in memory */
     nt_cursor c = s->c;
+    uint64_t consumed = c.consumed, bit_at = c.bit_at;
+    const uint64_t hbits = c.hbits;
+    unsigned hn = c.hn;
     const uint64_t bit_limit = d->icnt_max, wide_at = s->extra + d->icnt_max;
-    const bool htm = d->cfg.inst_mode == RVT_NT_MODE_HTM, pulled = d->pulled, one = s->nmark;
+    const bool htm = d->cfg.inst_mode == RVT_NT_MODE_HTM, one = s->nmark;
     rvt_flow_pull *p = &d->pull;
     uint64_t pc = *pcp, rem = *remp, insns = 0, retired = s->retired_pc, next;
     int st = 0;
@@ -557,15 +572,15 @@ walk_blocks_of(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pcp,
             rvt_flow_pull_direct_fill(p, o, &at, pc, b->n, last_pc);
         else if ((st = hand_out(d, pulled, &at, b, pc, last_pc)) != 0)
             break;
-        c.consumed += b->hw;
+        consumed += b->hw;
         retired = last_pc;
         if (final)
             rem -= b->hw;
         rvt_block_end end;
         bool plain = false;
-        if (htm && b->jclass == RVT_JC_BRANCH && c.hn) {
-            unsigned bit;
-            take_bit(&c, &bit);
+        if (htm && b->jclass == RVT_JC_BRANCH && hn) {
+            bit_at = consumed;
+            unsigned bit = pop_bit(hbits, &hn);
             unsigned edge = bit ? RVT_IBLK_TAKEN : RVT_IBLK_FALL;
             next = b->to[edge];
             b = rvt_iblk_succ(&d->bc, b, edge, next);
@@ -574,8 +589,14 @@ walk_blocks_of(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pcp,
             end = next == fall && next > last_pc ? RVT_BLK_BRANCH_NOT_TAKEN
                                                  : RVT_BLK_BRANCH_TAKEN;
         } else {
+            c.consumed = consumed;
+            c.bit_at = bit_at;
+            c.hn = hn;
             retire_prev(d, &c, b, last_pc);
-            if (!step(d, &c, &s->stack, last, last_pc, &next)) {
+            bool stepped = step(d, &c, &s->stack, last, last_pc, &next);
+            bit_at = c.bit_at;
+            hn = c.hn;
+            if (!stepped) {
                 if (o)
                     rvt_flow_pull_direct_open(p, o, last);
                 pc = s->pc = last_pc;
@@ -591,8 +612,8 @@ walk_blocks_of(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pcp,
         c.prev = last;
         c.prev_pc = last_pc;
         pc = next;
-        bool more = !one && block_inside(b, rem, final, c.hn) &&
-                    (final || (c.consumed - c.bit_at <= bit_limit && c.consumed <= wide_at));
+        bool more = !one && block_inside(b, rem, final, hn) &&
+                    (final || (consumed - bit_at <= bit_limit && consumed <= wide_at));
         /* A block whose successor is the next block of this loop ends
          * as its last instruction says (no event can come between); one
          * the walk stops after, or that may go on (its last instruction
@@ -608,6 +629,9 @@ walk_blocks_of(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pcp,
         if (!more)
             break;
     }
+    c.consumed = consumed;
+    c.bit_at = bit_at;
+    c.hn = hn;
     s->c = c;
     s->retired_pc = retired;
     d->st.insns += insns;
@@ -619,7 +643,11 @@ walk_blocks_of(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pcp,
 static int walk_blocks(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pc,
                        uint64_t *rem, bool final)
 {
-    return final ? walk_blocks_of(d, s, b, pc, rem, true) : walk_blocks_of(d, s, b, pc, rem, false);
+    if (d->pulled)
+        return final ? walk_blocks_of(d, s, b, pc, rem, true, true)
+                     : walk_blocks_of(d, s, b, pc, rem, false, true);
+    return final ? walk_blocks_of(d, s, b, pc, rem, true, false)
+                 : walk_blocks_of(d, s, b, pc, rem, false, false);
 }
 
 /* A pending marker falls inside the next `hw` half-words (not at their
