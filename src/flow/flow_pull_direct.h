@@ -66,6 +66,20 @@ static inline void rvt_flow_pull_direct_open(rvt_flow_pull *p, rvt_block *b, con
     p->last = last;
 }
 
+/* A walk that can stop between two blocks asks here after each block it
+ * closed, another coming: true, it stops (and goes on at the next call).
+ * The caller of next_blocks has its batch, and the block coming makes the
+ * pull full (as a ring item after a full array does, rvt_flow_pull_full:
+ * the pull core then runs the walk no further); or the pull core's own
+ * rule says so (a caller taking one item at a time lets the walk run
+ * PULL_AHEAD items ahead). */
+static inline bool rvt_flow_pull_direct_stop(rvt_flow_pull *p)
+{
+    if (p->n_out >= p->max_out && p->ahead <= 1)
+        p->full = true;
+    return rvt_flow_pull_full(p);
+}
+
 /* The collector's open block (opened by rvt_flow_pull_run) ends for the
  * reason end, the instruction at next_pc retired next: what the next run
  * would have found out by asking its last instruction again. */

@@ -71,6 +71,18 @@ typedef struct nt_src {
     uint64_t context;         /* the last Ownership message's (7.1), 0 before */
 } nt_src;
 
+/* The pull API: a history walk (ResourceFull HIST or HREPEAT, 9.3) that
+ * stopped because the caller's next_blocks array is full, to go on at the
+ * next pull_step, before the next message (issue #18: the blocks past a
+ * batch had waited in the pull core's ring, built there and copied out). */
+typedef struct nt_resume {
+    bool pending;
+    nt_src *s;
+    rvt_nt_msg m;             /* the ResourceFull message (its timestamp) */
+    uint64_t hist, left;      /* HREPEAT: the history and the copies still to
+                                 walk after the one walking (0: none) */
+} nt_resume;
+
 struct rvt_nt_decoder {
     rvt_nt_cfg cfg;
     int src_filter;
@@ -94,6 +106,7 @@ struct rvt_nt_decoder {
     rvt_nt_reader rd;         /* the input of set_input */
     bool pulled;              /* set_input: the pull API drives the walk */
     rvt_flow_pull pull;
+    nt_resume resume;
 };
 
 rvt_nt_decoder *rvt_nt_decoder_new(const rvt_nt_cfg *cfg, rvt_nt_insn_fn insn,
@@ -623,6 +636,13 @@ walk_blocks_of(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pcp,
                 rvt_flow_pull_direct_close(p, o, end, next);
             else if (pulled && p->open)
                 rvt_flow_pull_close(p, end, next);
+            /* a history walk stops between two blocks once the caller
+             * has what it asked for (nt_resume) */
+            if (pulled && !final && rvt_flow_pull_direct_stop(p)) {
+                d->resume.pending = true;
+                d->resume.s = s;
+                break;
+            }
         } else if (o) {
             rvt_flow_pull_direct_open(p, o, last);
         }
@@ -721,7 +741,7 @@ static int walk(rvt_nt_decoder *d, nt_src *s, uint64_t rem, bool final,
             int m = marks_reached(d, s);
             st = m ? m : st;
         }
-        if (st || !synced(s))
+        if (st || !synced(s) || d->resume.pending)
             break;
     }
     s->pc = pc;
@@ -1087,6 +1107,11 @@ static int hist_repeat(rvt_nt_decoder *d, nt_src *s, uint64_t hist, uint64_t k)
         if (st)
             return st;
         k -= copies;
+        if (d->resume.pending) {
+            d->resume.hist = hist;
+            d->resume.left = k;
+            return 0;
+        }
     }
     return d->stop;
 }
@@ -1215,7 +1240,12 @@ static int message(rvt_nt_decoder *d, const rvt_nt_msg *m)
         break;
     case RVT_NT_RESOURCE_FULL:
         s->last_valid = false;
+        d->resume.left = 0;
         st = resource_full(d, s, m);
+        if (d->resume.pending) {
+            d->resume.m = *m;   /* its walk goes on at the next pull_step */
+            return st;
+        }
         break;
     case RVT_NT_REPEAT_BRANCH:
         st = repeat_msg(d, s, m);
@@ -1370,11 +1400,35 @@ static const rvt_insn *pull_lookup(void *dec, uint64_t pc)
     return rvt_iblk_insn(&((rvt_nt_decoder *)dec)->bc, pc);
 }
 
-/* One message into the pull queue; at the end of the input, the end. */
+/* The ResourceFull message whose history walk stopped (nt_resume) goes
+ * on: the rest of the walk, the copies left, then what message() does
+ * after the walk (its timestamp). */
+static int resume(rvt_nt_decoder *d)
+{
+    nt_resume *r = &d->resume;
+    nt_src *s = r->s;
+    r->pending = false;
+    int st = walk(d, s, 0, false, NULL, NULL);
+    if (!st && !r->pending && r->left) {
+        uint64_t left = r->left;
+        r->left = 0;
+        st = hist_repeat(d, s, r->hist, left);
+    }
+    if (st || r->pending || !synced(s))
+        return st;
+    return timestamp(d, s, &r->m);
+}
+
+/* One message into the pull queue (or the rest of one, nt_resume); at the
+ * end of the input, the end. */
 static int pull_step(void *dec)
 {
     rvt_nt_decoder *d = dec;
     int st = 0;
+    if (d->resume.pending) {
+        st = resume(d);
+        return st < 0 ? st : 1;
+    }
     if (next_message(d, &d->rd, &st))
         return st < 0 ? st : 1;
     d->base += d->rd.len;
