@@ -10,7 +10,8 @@
  *
  * The protocol is: rvt_flow_pull_direct gives the slot (or NULL: the
  * collector has a block open, or the array is full -- then the walk hands
- * the block to rvt_flow_pull_run as before); the walk fills it with
+ * the block to rvt_flow_pull_run as before, and takes the slot back with
+ * rvt_flow_pull_direct_take if it is in the array); the walk fills it with
  * rvt_flow_pull_direct_fill and, once it knows what follows, either
  * closes it (rvt_flow_pull_direct_close) or leaves it open to the
  * collector (rvt_flow_pull_direct_open: its last instruction is plain, so
@@ -80,18 +81,16 @@ static inline bool rvt_flow_pull_direct_stop(rvt_flow_pull *p)
     return rvt_flow_pull_full(p);
 }
 
-/* The collector's open block (opened by rvt_flow_pull_run) ends for the
- * reason end, the instruction at next_pc retired next: what the next run
- * would have found out by asking its last instruction again. */
-static inline void rvt_flow_pull_close(rvt_flow_pull *p, rvt_block_end end, uint64_t next_pc)
+/* The collector's open block, when it is in the caller's array (the walk
+ * handed a block to rvt_flow_pull_run: it opened one there, or went on
+ * with one), becomes the walk's slot, to close or leave open as above;
+ * else NULL (a block in the ring is left to the collector). */
+static inline rvt_block *rvt_flow_pull_direct_take(rvt_flow_pull *p)
 {
-    p->blk->end = (uint8_t)end;
-    p->blk->next_pc = next_pc;
+    if (!p->open || !p->direct)
+        return NULL;
     p->open = false;
-    if (p->direct)
-        p->n_out++;
-    else
-        p->n++;
+    return p->blk;
 }
 
 #endif

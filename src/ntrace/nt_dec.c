@@ -585,6 +585,8 @@ walk_blocks_of(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pcp,
             rvt_flow_pull_direct_fill(p, o, &at, pc, b->n, last_pc);
         else if ((st = hand_out(d, pulled, &at, b, pc, last_pc)) != 0)
             break;
+        else if (pulled)
+            o = rvt_flow_pull_direct_take(p);
         consumed += b->hw;
         retired = last_pc;
         if (final)
@@ -634,8 +636,6 @@ walk_blocks_of(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pcp,
         if (more && !plain) {
             if (o)
                 rvt_flow_pull_direct_close(p, o, end, next);
-            else if (pulled && p->open)
-                rvt_flow_pull_close(p, end, next);
             /* a history walk stops between two blocks once the caller
              * has what it asked for (nt_resume) */
             if (pulled && !final && rvt_flow_pull_direct_stop(p)) {
