@@ -12,6 +12,7 @@
 #include "flow/flow_stack.h"
 #include "flow/flow_state.h"
 #include "flow/flow_pull.h"
+#include "flow/flow_pull_direct.h"
 #include "ntrace/nt_return.h"
 #include "ntrace/nt_read.h"
 #include "util/bitio.h"
@@ -70,6 +71,18 @@ typedef struct nt_src {
     uint64_t context;         /* the last Ownership message's (7.1), 0 before */
 } nt_src;
 
+/* The pull API: a history walk (ResourceFull HIST or HREPEAT, 9.3) that
+ * stopped because the caller's next_blocks array is full, to go on at the
+ * next pull_step, before the next message (issue #18: the blocks past a
+ * batch had waited in the pull core's ring, built there and copied out). */
+typedef struct nt_resume {
+    bool pending;
+    nt_src *s;
+    rvt_nt_msg m;             /* the ResourceFull message (its timestamp) */
+    uint64_t hist, left;      /* HREPEAT: the history and the copies still to
+                                 walk after the one walking (0: none) */
+} nt_resume;
+
 struct rvt_nt_decoder {
     rvt_nt_cfg cfg;
     int src_filter;
@@ -93,6 +106,7 @@ struct rvt_nt_decoder {
     rvt_nt_reader rd;         /* the input of set_input */
     bool pulled;              /* set_input: the pull API drives the walk */
     rvt_flow_pull pull;
+    nt_resume resume;
 };
 
 rvt_nt_decoder *rvt_nt_decoder_new(const rvt_nt_cfg *cfg, rvt_nt_insn_fn insn,
@@ -313,13 +327,19 @@ static inline bool is_inferable_jump(const rvt_insn *i)
     return rvt_flow_is_inferable_jump(i, NT_RULES);
 }
 
+/* The oldest of the hn history bits left in hbits (hn >= 1). */
+static inline unsigned pop_bit(uint64_t hbits, unsigned *hn)
+{
+    --*hn;
+    return (unsigned)(hbits >> *hn) & 1u;
+}
+
 static inline bool take_bit(nt_cursor *c, unsigned *bit)
 {
     if (!c->hn)
         return false;
     c->bit_at = c->consumed;
-    c->hn--;
-    *bit = (unsigned)(c->hbits >> c->hn) & 1u;
+    *bit = pop_bit(c->hbits, &c->hn);
     return true;
 }
 
@@ -535,37 +555,66 @@ static inline const rvt_iblock *next_block(rvt_nt_decoder *d, const rvt_iblock *
  * block is not block_inside, a marker is pending (the caller checks it
  * after every block), the callback stopped the walk, a step failed (an
  * error: the source loses synchronisation) or a long history walk needs
- * walk()'s checks.  final is a constant in each caller (walk_blocks), so
- * the compiler makes one loop for spans and one for history walks. */
+ * walk()'s checks.  Pulled (the pull API), a block whose successor is the
+ * loop's next block is written whole into next_blocks' array
+ * (flow/flow_pull_direct.h).  final and pulled are constants in each
+ * caller (walk_blocks), so the compiler makes a loop for spans and one
+ * for history walks, each pulled and pushed (the push loop carries none
+ * of the pull's work: the instruction-level decoder lost 6 % to it). */
 static inline __attribute__((always_inline)) int
 walk_blocks_of(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pcp, uint64_t *remp,
-               const bool final)
+               const bool final, const bool pulled)
 {
     rvt_flow_event at = walk_at(d, s);
+    /* the cursor's hot fields in scalars: step() takes the cursor's
+     * address, which kept the whole struct in memory */
     nt_cursor c = s->c;
+    uint64_t consumed = c.consumed, bit_at = c.bit_at;
+    const uint64_t hbits = c.hbits;
+    unsigned hn = c.hn;
     const uint64_t bit_limit = d->icnt_max, wide_at = s->extra + d->icnt_max;
-    const bool htm = d->cfg.inst_mode == RVT_NT_MODE_HTM, pulled = d->pulled, one = s->nmark;
+    const bool htm = d->cfg.inst_mode == RVT_NT_MODE_HTM, one = s->nmark;
+    rvt_flow_pull *p = &d->pull;
     uint64_t pc = *pcp, rem = *remp, insns = 0, retired = s->retired_pc, next;
     int st = 0;
     for (;;) {
         const rvt_insn *last = b->last;
-        uint64_t last_pc = b->last_pc;
+        uint64_t last_pc = b->last_pc, fall = b->to[RVT_IBLK_FALL];
+        rvt_block *o = pulled ? rvt_flow_pull_direct(p) : NULL;
         insns += b->n;
-        if ((st = hand_out(d, pulled, &at, b, pc, last_pc)) != 0)
+        if (o)
+            rvt_flow_pull_direct_fill(p, o, &at, pc, b->n, last_pc);
+        else if ((st = hand_out(d, pulled, &at, b, pc, last_pc)) != 0)
             break;
-        c.consumed += b->hw;
+        else if (pulled)
+            o = rvt_flow_pull_direct_take(p);
+        consumed += b->hw;
         retired = last_pc;
         if (final)
             rem -= b->hw;
-        if (htm && b->jclass == RVT_JC_BRANCH && c.hn) {
-            unsigned bit;
-            take_bit(&c, &bit);
+        rvt_block_end end;
+        bool plain = false;
+        if (htm && b->jclass == RVT_JC_BRANCH && hn) {
+            bit_at = consumed;
+            unsigned bit = pop_bit(hbits, &hn);
             unsigned edge = bit ? RVT_IBLK_TAKEN : RVT_IBLK_FALL;
             next = b->to[edge];
             b = rvt_iblk_succ(&d->bc, b, edge, next);
+            /* the collector's test (insn_end): next == last_pc + len,
+             * which `fall` is unless the address wrapped */
+            end = next == fall && next > last_pc ? RVT_BLK_BRANCH_NOT_TAKEN
+                                                 : RVT_BLK_BRANCH_TAKEN;
         } else {
+            c.consumed = consumed;
+            c.bit_at = bit_at;
+            c.hn = hn;
             retire_prev(d, &c, b, last_pc);
-            if (!step(d, &c, &s->stack, last, last_pc, &next)) {
+            bool stepped = step(d, &c, &s->stack, last, last_pc, &next);
+            bit_at = c.bit_at;
+            hn = c.hn;
+            if (!stepped) {
+                if (o)
+                    rvt_flow_pull_direct_open(p, o, last);
                 pc = s->pc = last_pc;
                 st = lose(d, s, last->jclass == RVT_JC_BRANCH
                                     ? "direct branch without a HIST bit"
@@ -573,15 +622,37 @@ walk_blocks_of(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pcp,
                 break;
             }
             b = next_block(d, b, last_pc, next);
+            plain = rvt_flow_is_plain(last);
+            end = rvt_flow_block_end(last, NT_RULES, next == last_pc + last->len);
         }
         c.prev = last;
         c.prev_pc = last_pc;
         pc = next;
-        if (one || !block_inside(b, rem, final, c.hn))
-            break;
-        if (!final && (c.consumed - c.bit_at > bit_limit || c.consumed > wide_at))
+        bool more = !one && block_inside(b, rem, final, hn) &&
+                    (final || (consumed - bit_at <= bit_limit && consumed <= wide_at));
+        /* A block whose successor is the next block of this loop ends
+         * as its last instruction says (no event can come between); one
+         * the walk stops after, or that may go on (its last instruction
+         * is plain: RVT_IBLK_MAX), stays open to what comes next. */
+        if (more && !plain) {
+            if (o)
+                rvt_flow_pull_direct_close(p, o, end, next);
+            /* a history walk stops between two blocks once the caller
+             * has what it asked for (nt_resume) */
+            if (pulled && !final && rvt_flow_pull_direct_stop(p)) {
+                d->resume.pending = true;
+                d->resume.s = s;
+                break;
+            }
+        } else if (o) {
+            rvt_flow_pull_direct_open(p, o, last);
+        }
+        if (!more)
             break;
     }
+    c.consumed = consumed;
+    c.bit_at = bit_at;
+    c.hn = hn;
     s->c = c;
     s->retired_pc = retired;
     d->st.insns += insns;
@@ -590,10 +661,22 @@ walk_blocks_of(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pcp,
     return st;
 }
 
-static int walk_blocks(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pc,
-                       uint64_t *rem, bool final)
+/* Aligned to 64 bytes, so that its loops (the push loop's call per
+ * instruction above all) sit the same way on fetch boundaries in every
+ * program that links the library: that loop's speed moves with where it
+ * sits.  rvtrace_bench's instruction-level N-Trace row read 284-290 M
+ * instr/s unaligned and 312 aligned (main: 312-323), a small driver over
+ * the same stream 311 and 308 (main: 315-317), the code the same
+ * (2026-11-26 16:40-16:55). */
+static __attribute__((aligned(64))) int walk_blocks(rvt_nt_decoder *d, nt_src *s,
+                                                    const rvt_iblock *b, uint64_t *pc,
+                                                    uint64_t *rem, bool final)
 {
-    return final ? walk_blocks_of(d, s, b, pc, rem, true) : walk_blocks_of(d, s, b, pc, rem, false);
+    if (d->pulled)
+        return final ? walk_blocks_of(d, s, b, pc, rem, true, true)
+                     : walk_blocks_of(d, s, b, pc, rem, false, true);
+    return final ? walk_blocks_of(d, s, b, pc, rem, true, false)
+                 : walk_blocks_of(d, s, b, pc, rem, false, false);
 }
 
 /* A pending marker falls inside the next `hw` half-words (not at their
@@ -667,7 +750,7 @@ static int walk(rvt_nt_decoder *d, nt_src *s, uint64_t rem, bool final,
             int m = marks_reached(d, s);
             st = m ? m : st;
         }
-        if (st || !synced(s))
+        if (st || !synced(s) || d->resume.pending)
             break;
     }
     s->pc = pc;
@@ -1033,6 +1116,11 @@ static int hist_repeat(rvt_nt_decoder *d, nt_src *s, uint64_t hist, uint64_t k)
         if (st)
             return st;
         k -= copies;
+        if (d->resume.pending) {
+            d->resume.hist = hist;
+            d->resume.left = k;
+            return 0;
+        }
     }
     return d->stop;
 }
@@ -1161,7 +1249,12 @@ static int message(rvt_nt_decoder *d, const rvt_nt_msg *m)
         break;
     case RVT_NT_RESOURCE_FULL:
         s->last_valid = false;
+        d->resume.left = 0;
         st = resource_full(d, s, m);
+        if (d->resume.pending) {
+            d->resume.m = *m;   /* its walk goes on at the next pull_step */
+            return st;
+        }
         break;
     case RVT_NT_REPEAT_BRANCH:
         st = repeat_msg(d, s, m);
@@ -1317,11 +1410,35 @@ static const rvt_insn *pull_lookup(void *dec, uint64_t pc)
     return rvt_iblk_insn(&((rvt_nt_decoder *)dec)->bc, pc);
 }
 
-/* One message into the pull queue; at the end of the input, the end. */
+/* The ResourceFull message whose history walk stopped (nt_resume) goes
+ * on: the rest of the walk, the copies left, then what message() does
+ * after the walk (its timestamp). */
+static int resume(rvt_nt_decoder *d)
+{
+    nt_resume *r = &d->resume;
+    nt_src *s = r->s;
+    r->pending = false;
+    int st = walk(d, s, 0, false, NULL, NULL);
+    if (!st && !r->pending && r->left) {
+        uint64_t left = r->left;
+        r->left = 0;
+        st = hist_repeat(d, s, r->hist, left);
+    }
+    if (st || r->pending || !synced(s))
+        return st;
+    return timestamp(d, s, &r->m);
+}
+
+/* One message into the pull queue (or the rest of one, nt_resume); at the
+ * end of the input, the end. */
 static int pull_step(void *dec)
 {
     rvt_nt_decoder *d = dec;
     int st = 0;
+    if (d->resume.pending) {
+        st = resume(d);
+        return st < 0 ? st : 1;
+    }
     if (next_message(d, &d->rd, &st))
         return st < 0 ? st : 1;
     d->base += d->rd.len;

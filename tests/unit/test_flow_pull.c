@@ -323,6 +323,18 @@ static void same_blocks(const char *what, const evs *push, puller *p, rvt_image 
             return;
         }
         const rvt_insn *last = rvt_image_insn(img, b.end_pc);
+        /* blocks are as long as they can be: one does not end on a plain
+         * instruction that the next in memory follows, in its privilege
+         * and source, with no event between (the N-Trace walk writes its
+         * blocks into next_blocks' array itself and leaves such a block
+         * open for the next run: RVT_IBLK_MAX cuts cache blocks) */
+        if (by_insn && last && last->jclass == RVT_JC_NONE && last->op != RVT_OP_ECALL &&
+            last->op != RVT_OP_EBREAK && last->op != RVT_OP_ILLEGAL &&
+            after->pc == b.end_pc + last->len && after->priv == b.priv && after->src == b.src) {
+            TH_FAIL("%s: block %zu at %" PRIx64 " ends on a plain instruction the next one follows",
+                    what, blocks, b.start_pc);
+            return;
+        }
         if (b.end == RVT_BLK_BRANCH_NOT_TAKEN || b.end == RVT_BLK_BRANCH_TAKEN) {
             CHECK(last && last->jclass == RVT_JC_BRANCH);
             CHECK((b.next_pc == b.end_pc + last->len) == (b.end == RVT_BLK_BRANCH_NOT_TAKEN));

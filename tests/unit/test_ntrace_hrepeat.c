@@ -1,7 +1,8 @@
 /* N-Trace repeated history (9.3, 8.3.1: ResourceFull RCODE 2, HIST with an
  * HREPEAT count) walked as the same number of RCODE 1 messages would be:
  * the decoder walks the copies a 63-bit history word at a time, not one
- * by one, and that must not move a block.  Blocks and counts below are
+ * by one, and that must not move a block; through next_blocks the walk
+ * stops after the batch asked for.  Blocks and counts below are
  * derived by hand from the program and the bits.
  *
  * Program (RV64I, assembled with riscv64-unknown-elf-as):
@@ -202,6 +203,48 @@ static void test_words(rvt_image *img, const rvt_nt_cfg *cfg)
     CHECK_EQ(one.n, 200);
 }
 
+/* The pull API stops a history walk when the caller's next_blocks array
+ * is full and goes on at the next call (issue #18): the 200 taken bits
+ * from A in batches of 7 blocks.  After the first call the walk has
+ * retired exactly the 7 blocks got (7 x 2 instructions), not the whole
+ * message (before: all 400 instructions, the other 193 blocks queued);
+ * after every call it is at most one block of A (2 instructions) ahead
+ * (a history word's last block is closed by the next word's first,
+ * which then waits), and the blocks are those next_block gives. */
+static void test_batches_stop(rvt_image *img, const rvt_nt_cfg *cfg)
+{
+    static uint8_t buf[8 * RVT_NT_MAX_MSG];
+    size_t len = stream(cfg, 0x3, 200, false, 800, buf, sizeof buf);
+    pull(cfg, img, buf, len, &one);
+    int st;
+    rvt_nt_decoder *d = rvt_nt_decoder_new(cfg, rvt_image_insn_cb, img, -1, NULL, NULL, &st);
+    CHECK(d != NULL);
+    if (!d)
+        return;
+    CHECK_EQ(rvt_nt_decoder_set_input(d, buf, len), 0);
+    memset(&copies, 0, sizeof copies);
+    rvt_block b[7];
+    int got;
+    uint64_t ahead = 0;
+    rvt_nt_dec_stats ds;
+    while ((got = rvt_nt_decoder_next_blocks(d, b, 7)) > 0) {
+        for (int i = 0; i < got && copies.n < MAX_BLOCKS; i++) {
+            copies.b[copies.n++] = b[i];
+            copies.insns += b[i].ninsn;
+        }
+        CHECK_EQ(rvt_nt_decoder_stats(d, &ds), 0);
+        if (copies.n == 7)
+            CHECK_EQ(ds.insns, 14);
+        CHECK(ds.insns >= copies.insns);
+        ahead = ds.insns - copies.insns > ahead ? ds.insns - copies.insns : ahead;
+    }
+    CHECK_EQ(got, 0);
+    CHECK(ahead <= 2);
+    rvt_nt_decoder_free(d);
+    CHECK_EQ(copies.n, 200);
+    same_blocks(&one, &copies);
+}
+
 int main(void)
 {
     rvt_image *img = program();
@@ -209,6 +252,7 @@ int main(void)
     cfg_htm(&cfg);
     test_pattern_by_hand(img, &cfg);
     test_words(img, &cfg);
+    test_batches_stop(img, &cfg);
     rvt_image_free(img);
     return TH_DONE();
 }
