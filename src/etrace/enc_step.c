@@ -397,12 +397,24 @@ static bool quiet_step(const rvt_te_encoder *e, const te_ins *p, const te_ins *c
  * them one by one while no resync comes due in between, which is checked).
  * p only matters to that step through its privilege and being neither a
  * trap nor an uninferable jump, which the merged view's p shares. */
-/* The record half of te_enc_absorb: r is one plain instruction (no
- * jump, trap, flag but CYCLE_END, no context change to report) that
- * follows the current view c in sequence at its privilege. */
+/* Does te_enc_absorb take an instruction of this itype: none, or an
+ * inferable jump or call (table 4.1: 9, 11, 15)?  A jump the decoder
+ * infers changes no state but the return stack a call pushes, which
+ * after() does for the merged view as for the call's own; as the
+ * previous instruction of the next step it counts as plain (figure 8.1
+ * asks only whether it was uninferable, a return or a trap). */
+static inline bool absorb_itype(unsigned itype)
+{
+    return (0x8a01u >> itype) & 1;
+}
+
+/* The record half of te_enc_absorb: r is one instruction, plain or an
+ * inferable jump (absorb_itype; no trap, flag but CYCLE_END, no context
+ * change to report), that follows the current view c in sequence at its
+ * privilege. */
 static inline bool absorb_rec_ok(const te_ins *c, const rvt_irec *r)
 {
-    return r->itype == 0 && r->ilastsize <= 3 && r->iretire == (1u << r->ilastsize) &&
+    return r->itype <= 15 && absorb_itype(r->itype) && r->ilastsize <= 3 && r->iretire == (1u << r->ilastsize) &&
            !(r->flags & ~RVT_IREC_F_CYCLE_END) && r->ctype < 2 && r->priv == c->priv &&
            c->lo + 2 * c->halfwords == r->iaddr;
 }
@@ -430,6 +442,7 @@ static inline void absorb_into(rvt_te_encoder *e, te_ins *c, const rvt_irec *r)
     c->context = r->context;
     c->time = r->time;
     c->ctype = e->a.nocontext ? 0 : r->ctype;     /* as put_one's quiet copy */
+    c->itype = r->itype;        /* a jump ends what the view can take */
 }
 
 bool te_enc_absorb(rvt_te_encoder *e, const rvt_irec *r)
@@ -458,6 +471,10 @@ size_t te_enc_absorb_many(rvt_te_encoder *e, const rvt_irec *recs, size_t n)
             break;
         absorb_into(e, c, r);
         e->stats.halfwords += r->iretire;
+        if (c->itype) {         /* absorb_state_ok refuses more after a jump */
+            i++;
+            break;
+        }
     }
     e->stats.instructions += i;
     return i;

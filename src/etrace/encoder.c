@@ -291,7 +291,9 @@ static bool traced(rvt_te_encoder *e, const rvt_irec *r)
     return !e->trig_off && !(r->flags & (RVT_IREC_F_UNQUAL | RVT_IREC_F_HALTED | RVT_IREC_F_RESET));
 }
 
-static int put_block(rvt_te_encoder *e, const rvt_irec *r)
+/* tried: te_enc_absorb_many has just refused r, so te_enc_absorb would
+ * too unless r is not one instruction, which only te_enc_absorb takes. */
+static int put_block(rvt_te_encoder *e, const rvt_irec *r, bool tried)
 {
     if (r->iretire == 0) {
         if ((r->itype == 1 || r->itype == 2) && e->has_cur) {
@@ -302,7 +304,7 @@ static int put_block(rvt_te_encoder *e, const rvt_irec *r)
         }
         return 0;
     }
-    if (te_enc_absorb(e, r)) {
+    if ((!tried || r->ninstr != 1) && te_enc_absorb(e, r)) {
         e->stats.instructions++;
         e->stats.halfwords += r->iretire;
         return 0;
@@ -378,7 +380,7 @@ static int check_fields(rvt_te_encoder *e, const rvt_irec *r)
 
 const char *rvt_te_encoder_why(const rvt_te_encoder *e) { return e->why; }
 
-static int put_one(rvt_te_encoder *e, const rvt_irec *r)
+static int put_one(rvt_te_encoder *e, const rvt_irec *r, bool tried)
 {
     int fit = check_fields(e, r);
     if (fit < 0)
@@ -390,9 +392,10 @@ static int put_one(rvt_te_encoder *e, const rvt_irec *r)
         quiet = *r;
         quiet.ctype = 0;
         r = &quiet;
+        tried = false;      /* te_enc_absorb_many saw the context change */
     }
     /* The first untraced block after traced ones ends the trace. */
-    int st = traced(e, r) ? put_block(e, r) : flush_end(e);
+    int st = traced(e, r) ? put_block(e, r, tried) : flush_end(e);
     if (st >= 0 && (r->flags & RVT_IREC_F_TRIG_STOP)) {
         st = flush_end(e);
         e->trig_off = true;
@@ -406,11 +409,12 @@ int rvt_te_encoder_put(rvt_te_encoder *e, const rvt_irec *recs, size_t n)
 {
     size_t i = 0;
     while (i < n) {
-        if (e->has_cur && (i += te_enc_absorb_many(e, recs + i, n - i)) == n)
+        bool tried = e->has_cur;
+        if (tried && (i += te_enc_absorb_many(e, recs + i, n - i)) == n)
             break;
         if (!rvt_irec_ok(&recs[i]))
             return RVT_ERR_INVAL;
-        int st = put_one(e, &recs[i++]);
+        int st = put_one(e, &recs[i++], tried);
         if (st < 0)
             return st;
     }

@@ -42,8 +42,8 @@ static size_t make_loop(unsigned iters)
     for (unsigned i = 0; i < iters; i++) {
         add(&g, B, 2, 0);
         add(&g, B + 4, 1, 0);
-        if (i % 7 == 3) {
-            recs[g.n - 1].ctype = 1;
+        if (i % 7 == 3) {           /* table 4.4: imprecise, then precise */
+            recs[g.n - 1].ctype = i % 2 ? 1 : 2;
             recs[g.n - 1].context = i;
         }
         add(&g, B + 6, 2, 0);
