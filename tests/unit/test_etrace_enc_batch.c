@@ -81,8 +81,8 @@ typedef struct run {
     rvt_te_enc_stats stats;
 } run;
 
-/* Encode r[0..n) in pieces of `piece` records (0: all at once). */
-static void encode(const char *kv, const rvt_irec *r, size_t n, size_t piece, run *res)
+/* An encoder with the attributes kv ("name=value ..."), writing to res. */
+static rvt_te_encoder *new_encoder(const char *kv, run *res)
 {
     rvt_te_attrs a;
     rvt_te_attrs_default(&a);
@@ -93,6 +93,13 @@ static void encode(const char *kv, const rvt_irec *r, size_t n, size_t piece, ru
     memset(res, 0, sizeof *res);
     rvt_te_encoder *e = rvt_te_encoder_new(&a, te_buf_put, &res->out, &res->st);
     CHECK(e != NULL);
+    return e;
+}
+
+/* Encode r[0..n) in pieces of `piece` records (0: all at once). */
+static void encode(const char *kv, const rvt_irec *r, size_t n, size_t piece, run *res)
+{
+    rvt_te_encoder *e = new_encoder(kv, res);
     if (!e)
         return;
     size_t step = piece ? piece : n;
@@ -155,15 +162,7 @@ static void test_modes(void)
  * handed over whole (with_steps) or as records. */
 static void encode_rvi(const char *kv, const char *path, bool with_steps, run *res)
 {
-    rvt_te_attrs a;
-    rvt_te_attrs_default(&a);
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", kv);
-    for (char *t = strtok(buf, " "); t; t = strtok(NULL, " "))
-        CHECK_EQ(rvt_te_attrs_set(&a, t), 0);
-    memset(res, 0, sizeof *res);
-    rvt_te_encoder *e = rvt_te_encoder_new(&a, te_buf_put, &res->out, &res->st);
-    CHECK(e != NULL);
+    rvt_te_encoder *e = new_encoder(kv, res);
     if (!e)
         return;
     rvt_irec_sink s = rvt_te_encoder_sink(e);
