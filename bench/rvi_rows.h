@@ -16,8 +16,9 @@
 typedef struct bench_rvi_hooks {
     /* instructions retired and the CPU seconds of the run; < 0 on failure */
     int (*run)(const char *elf, const rvt_irec_sink *s, uint64_t *instret, double *cpu);
-    /* encoder k (BENCH_RVI_ENCODERS) behind *s; *enc for close */
-    int (*enc_open)(int k, unsigned xlen, void **enc, rvt_irec_sink *s);
+    /* encoder k (BENCH_RVI_ENCODERS) behind *s, its taker of runs of
+     * steps in *steps (steps->steps NULL if none); *enc for close */
+    int (*enc_open)(int k, unsigned xlen, void **enc, rvt_irec_sink *s, rvt_irec_steps *steps);
     void (*enc_close)(void *enc);
 } bench_rvi_hooks;
 
@@ -28,7 +29,7 @@ typedef struct bench_rvi {
     double read_mrecs[BENCH_RVI_VERSIONS];       /* replay to a null sink, M records/s */
     double read_mips[BENCH_RVI_VERSIONS];        /* the same in M instr/s */
     double enc_mips[BENCH_RVI_VERSIONS][BENCH_RVI_ENCODERS];   /* replay to the encoder */
-    double enc_alone_mips[BENCH_RVI_ENCODERS];   /* that less the replay alone (version 2) */
+    double enc_alone_mips[BENCH_RVI_ENCODERS];   /* hart to the encoder less hart alone */
 } bench_rvi;
 
 /* Writes elf's records to a temporary .rvi of each version and measures

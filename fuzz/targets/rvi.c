@@ -1,5 +1,7 @@
 /* Fuzz target: the .rvi ingress-record reader (rvt_rvi_reader_*, src/ingress)
- * and rvt_rvi_replay into a counting sink.  The input is the .rvi file.
+ * and rvt_rvi_replay into a counting sink, and rvt_rvi_replay_steps with
+ * runs handed over whole (the same count, the same status).  The input is
+ * the .rvi file.
  * Records are pulled until the end or an error; each call must consume
  * input (the offset grows), offsets stay inside the file, and the number of
  * records is bounded by the file size.
@@ -45,6 +47,17 @@ static int count_data(void *ctx, const rvt_drec *recs, size_t n)
     return 0;
 }
 
+/* A run's steps: bits past the n-th are 0 (the reader refuses others). */
+static int count_steps(void *ctx, const rvt_irec *prev, size_t n, const uint8_t *sizes)
+{
+    counter *c = ctx;
+    RVT_FUZZ_ASSERT(!c->ended && n >= 1 && n <= 256 && prev->itype < 16);
+    if (n % 8)
+        RVT_FUZZ_ASSERT(!(sizes[n / 8] >> (n % 8)));
+    c->blocks += n;
+    return 0;
+}
+
 static int count_end(void *ctx)
 {
     ((counter *)ctx)->ended = true;
@@ -87,5 +100,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     st = rvt_rvi_replay(path, &sink, rvt_fuzz_diag, &d);
     rvt_fuzz_check_status(st);
     RVT_FUZZ_ASSERT(c.blocks + c.data <= 8 * (uint64_t)size);
+    counter w = { 0 };
+    rvt_irec_sink wsink = { &w, count_put, count_data, count_end };
+    rvt_irec_steps steps = { &w, count_steps };
+    int wst = rvt_rvi_replay_steps(path, &wsink, &steps, rvt_fuzz_diag, &d);
+    RVT_FUZZ_ASSERT(wst == st && w.blocks == c.blocks && w.data == c.data && w.ended == c.ended);
     return 0;
 }

@@ -251,6 +251,9 @@ const rvt_te_enc_stats *rvt_te_encoder_stats(const rvt_te_encoder *e);
 void rvt_te_encoder_free(rvt_te_encoder *e);
 /* An rvt_irec_sink feeding the encoder (end() calls _end()). */
 rvt_irec_sink rvt_te_encoder_sink(rvt_te_encoder *e);
+/* Its runs of steps (rvt_rvi_replay_steps): the same bytes as their
+ * records through the sink, without a record each. */
+rvt_irec_steps rvt_te_encoder_steps(rvt_te_encoder *e);
 
 /* ---- flow decoder (ch. 11) ---- */
 /* Instruction lookup: the decoded instruction at pc or NULL.  The default

@@ -178,6 +178,21 @@ void rvt_rvi_reader_close(rvt_rvi_reader *r);
  * replay and is returned. */
 int rvt_rvi_replay(const char *path, const rvt_irec_sink *sink,
                    rvt_diag_fn diag, void *diag_ctx);
+/* Where a sink can take a run of steps whole: n plain steps after *prev,
+ * the block put last, as a version-2 .rvi run holds them (docs/
+ * format-rvi.md): one instruction each (ninstr 1, iretire 2^ilastsize,
+ * ilastsize bit i of sizes, LSB first), itype and sijump 0, each where
+ * the one before ends and one cycle (time) after it, with prev's priv
+ * and context, ctype, tval and cause 0, flags RVT_IREC_F_CYCLE_END.
+ * It must do what putting those n records would. */
+typedef struct rvt_irec_steps {
+    void *ctx;
+    int (*steps)(void *ctx, const rvt_irec *prev, size_t n, const uint8_t *sizes);
+} rvt_irec_steps;
+/* rvt_rvi_replay, handing each run record's steps to steps (when it is
+ * not NULL and steps->steps is set) instead of a record each to sink. */
+int rvt_rvi_replay_steps(const char *path, const rvt_irec_sink *sink, const rvt_irec_steps *steps,
+                         rvt_diag_fn diag, void *diag_ctx);
 
 /* ---- importers (docs/format-import.md) ----
  * Each reads a text trace line by line and produces single-retirement

@@ -57,6 +57,9 @@ struct rvt_te_encoder {
     te_bpjtc t;             /* predictor and jump target cache */
     bool bp_all_ok;         /* every branch in the map was predicted */
     uint64_t pbc;           /* 6.8: predicted branches counted (>= 31), 0 = map in use */
+    /* Bits a record's address, privilege, context and time may not have
+     * (table 9.1 widths; 0 where the field is not checked, check_fields). */
+    uint64_t over_addr, over_priv, over_context, over_time;
     rvt_te_enc_stats stats;
     char why[96];           /* the value that did not fit its field */
 };
@@ -67,6 +70,17 @@ int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n);
  * te_enc_step would do nothing at the current instruction but count it:
  * true if absorbed (r then needs no view of its own). */
 bool te_enc_absorb(rvt_te_encoder *e, const rvt_irec *r);
+/* te_enc_absorb on each of recs[0..n) while it takes them (counted in
+ * the stats): how many it took. */
+size_t te_enc_absorb_many(rvt_te_encoder *e, const rvt_irec *recs, size_t n);
+bool te_enc_absorb_span(rvt_te_encoder *e, const rvt_irec *first, const rvt_irec *last, size_t m, uint64_t hw);
+/* Do the fields of a record that is not a trap fit their packet fields?
+ * (The last instruction's address: iaddr for one instruction.) */
+static inline bool te_enc_fits_plain(const rvt_te_encoder *e, const rvt_irec *r)
+{
+    return !((r->iaddr & e->over_addr) | (r->priv & e->over_priv) | (r->context & e->over_context) |
+             (r->time & e->over_time));
+}
 int te_enc_sync(rvt_te_encoder *e, const te_ins *c);
 int te_enc_trap(rvt_te_encoder *e, const te_ins *c, const te_ins *prev, bool epc_form);
 int te_enc_support(rvt_te_encoder *e, bool enable, unsigned qual);

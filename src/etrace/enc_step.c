@@ -374,13 +374,17 @@ static bool epc_at_discon(rvt_te_encoder *e, const te_ins *p)
 }
 
 /* The common case, decided without the rest of figure 8.1: c follows p
- * in sequence or by an inferable jump, is no branch, trap or notification,
- * no privilege or context change is at either side, no resync is due and
- * the map has room; then nothing is reported at c. */
+ * in sequence or by an inferable jump, is no trap or notification, no
+ * privilege or context change is at either side, no resync is due and
+ * the map has room, nor can a branch at c fill the predicted-branch count
+ * (BP_FULL); then c is reported only for its branch (a full map, or a
+ * failed prediction ending a count), as the rest of figure 8.1 would:
+ * with no discontinuity at p nothing else there applies. */
 static bool quiet_step(const rvt_te_encoder *e, const te_ins *p, const te_ins *c, const te_ins *n)
 {
-    return p && n && !e->start && !p->trap && !itype_uninferable(p->itype) && !c->is_branch &&
-           !c->trap && !c->notify && !e->resync_due && !resync_br(e) && e->branches != 31 && !ppch(p, c) && !ppch(c, n);
+    return p && n && !e->start && !p->trap && !itype_uninferable(p->itype) && !c->trap && !c->notify &&
+           !e->resync_due && !resync_br(e) && e->branches != 31 && !ppch(p, c) && !ppch(c, n) &&
+           !(c->is_branch && e->pbc && e->pbc - 31 == UINT32_MAX - 1);
 }
 
 /* With retirement width 1 (4.2.1) every instruction is a record of its
@@ -393,25 +397,113 @@ static bool quiet_step(const rvt_te_encoder *e, const te_ins *p, const te_ins *c
  * them one by one while no resync comes due in between, which is checked).
  * p only matters to that step through its privilege and being neither a
  * trap nor an uninferable jump, which the merged view's p shares. */
-bool te_enc_absorb(rvt_te_encoder *e, const rvt_irec *r)
+/* Does te_enc_absorb take an instruction of this itype: none, or an
+ * inferable jump or call (table 4.1: 9, 11, 15)?  A jump the decoder
+ * infers changes no state but the return stack a call pushes, which
+ * after() does for the merged view as for the call's own; as the
+ * previous instruction of the next step it counts as plain (figure 8.1
+ * asks only whether it was uninferable, a return or a trap). */
+static inline bool absorb_itype(unsigned itype)
 {
-    te_ins *p = e->prev, *c = e->cur;
-    if (!e->has_prev || !e->has_cur || r->itype != 0 || r->iretire != (1u << r->ilastsize) ||
-        (r->flags & ~RVT_IREC_F_CYCLE_END) || r->ctype >= 2 || r->priv != c->priv)
+    return (0x8a01u >> itype) & 1;
+}
+
+/* The record half of te_enc_absorb: r is one instruction, plain or an
+ * inferable jump (absorb_itype; no trap, flag but CYCLE_END, no context
+ * change to report), that follows the current view c in sequence at its
+ * privilege. */
+static inline bool absorb_rec_ok(const te_ins *c, const rvt_irec *r)
+{
+    return r->itype <= 15 && absorb_itype(r->itype) && r->ilastsize <= 3 && r->iretire == (1u << r->ilastsize) &&
+           !(r->flags & ~RVT_IREC_F_CYCLE_END) && r->ctype < 2 && r->priv == c->priv &&
+           c->lo + 2 * c->halfwords == r->iaddr;
+}
+
+/* The state half: the step at c would be a quiet one (quiet_step) and
+ * stays so with one more instruction in c (no resync comes due). */
+static inline bool absorb_state_ok(const rvt_te_encoder *e)
+{
+    const te_ins *p = e->prev, *c = e->cur;
+    if (!e->has_prev || !e->has_cur)
         return false;
     if (c->itype || c->is_branch || c->trap || c->notify || c->ctype >= 2 || c->priv != p->priv ||
-        c->lo + 2 * c->halfwords != r->iaddr || p->trap || itype_uninferable(p->itype))
+        p->trap || itype_uninferable(p->itype))
         return false;
-    if (e->start || e->resync_due || resync_br(e) || e->branches == 31 ||
-        resync_reached(e, resync_cnt_after(e, c)))
-        return false;
+    return !e->start && !e->resync_due && !resync_br(e) && e->branches != 31 &&
+           !resync_reached(e, resync_cnt_after(e, c));
+}
+
+static inline void absorb_into(rvt_te_encoder *e, te_ins *c, const rvt_irec *r)
+{
     e->steps++;
     c->addr = r->iaddr;
     c->halfwords += r->iretire;
     c->next_seq = r->iaddr + r->iretire * 2ull;
     c->context = r->context;
     c->time = r->time;
-    c->ctype = r->ctype;
+    c->ctype = e->a.nocontext ? 0 : r->ctype;     /* as put_one's quiet copy */
+    c->itype = r->itype;        /* a jump ends what the view can take */
+}
+
+bool te_enc_absorb(rvt_te_encoder *e, const rvt_irec *r)
+{
+    if (!e->has_cur || !absorb_rec_ok(e->cur, r) || !absorb_state_ok(e))
+        return false;
+    absorb_into(e, e->cur, r);
+    return true;
+}
+
+/* te_enc_absorb over recs[0..n) as long as it takes them, as
+ * rvt_te_encoder_put would one by one, without its calls per record:
+ * absorbing changes no state absorb_state_ok reads but the resync count
+ * (re-checked when it counts half-words or cycles).  A plain record
+ * (ninstr 1) passes rvt_irec_ok; its only field checks are the widths. */
+size_t te_enc_absorb_many(rvt_te_encoder *e, const rvt_irec *recs, size_t n)
+{
+    if (e->trig_off || !absorb_state_ok(e))
+        return 0;
+    te_ins *c = e->cur;
+    bool recount = e->a.resync_mode == RVT_TE_RESYNC_HALFWORDS || e->a.resync_mode == RVT_TE_RESYNC_CYCLES;
+    size_t i = 0;
+    for (; i < n; i++) {
+        const rvt_irec *r = &recs[i];
+        if (!absorb_rec_ok(c, r) || r->ninstr != 1 || !te_enc_fits_plain(e, r) || (recount && i && resync_reached(e, resync_cnt_after(e, c))))
+            break;
+        absorb_into(e, c, r);
+        e->stats.halfwords += r->iretire;
+        if (c->itype) {         /* absorb_state_ok refuses more after a jump */
+            i++;
+            break;
+        }
+    }
+    e->stats.instructions += i;
+    return i;
+}
+
+/* te_enc_absorb on each of m >= 2 plain records in sequence from first
+ * to last (one instruction each, hw half-words in all, the same privilege
+ * and context, time rising by one; rvt_irec_steps), all at once.  The
+ * resync count only rises with them (half-words, cycles) or stays
+ * (packets): if it has not come due before the last one, it did not
+ * before any; their addresses and times rising, the first and the last
+ * fitting their fields means all do.  False: none taken. */
+bool te_enc_absorb_span(rvt_te_encoder *e, const rvt_irec *first, const rvt_irec *last, size_t m, uint64_t hw)
+{
+    if (m < 2 || e->trig_off || !e->has_cur || last->iaddr < first->iaddr || last->time < first->time)
+        return false;
+    if (!absorb_rec_ok(e->cur, first) || !absorb_state_ok(e) || !te_enc_fits_plain(e, first) ||
+        !te_enc_fits_plain(e, last))
+        return false;
+    te_ins *c = e->cur, before_last = *c;     /* c with all but the last absorbed */
+    before_last.halfwords += hw - last->iretire;
+    before_last.time = last->time - 1;
+    if (resync_reached(e, resync_cnt_after(e, &before_last)))
+        return false;
+    absorb_into(e, c, last);
+    c->halfwords += hw - last->iretire;
+    e->steps += m - 1;
+    e->stats.instructions += m;
+    e->stats.halfwords += hw;
     return true;
 }
 
@@ -420,8 +512,15 @@ int te_enc_step(rvt_te_encoder *e, te_ins *p, te_ins *c, const te_ins *n)
     int st = 0;
     e->steps++;
     if (quiet_step(e, p, c, n)) {
+        if (c->is_branch) {
+            int bp = take_branch(e, c);
+            if (bp == BP_FAIL)
+                st = emit_count(e);
+            else if (e->branches == 31)
+                st = emit_full_map(e);
+        }
         after(e, c);
-        return 0;
+        return st;
     }
     if (e->start || !p) {
         e->start = false;

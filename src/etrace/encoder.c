@@ -9,6 +9,7 @@
 #include "rvtrace/etrace.h"
 #include "util/bitio.h"
 #include "etrace/enc_state.h"
+#include "ingress/steps.h"
 
 
 static uint64_t resync_limit(const rvt_te_attrs *a)
@@ -16,6 +17,22 @@ static uint64_t resync_limit(const rvt_te_attrs *a)
     if (a->resync_interval)
         return a->resync_interval;
     return 1ull << (a->resync_max + 4);    /* table 2.1 ResyncMax */
+}
+
+/* The bits above a field of this width (none when it is 64 or more). */
+static uint64_t over(unsigned width)
+{
+    return width >= 64 ? 0 : ~0ull << width;
+}
+
+/* check_fields' widths as masks, for te_enc_fits_plain. */
+static void set_over(rvt_te_encoder *e)
+{
+    const rvt_te_attrs *a = &e->a;
+    e->over_addr = over(a->iaddress_width);
+    e->over_priv = over(a->privilege_width);
+    e->over_context = a->nocontext ? 0 : over(a->context_width);
+    e->over_time = a->version == RVT_TE_V20 && !a->notime ? over(a->time_width) : 0;
 }
 
 rvt_te_encoder *rvt_te_encoder_new(const rvt_te_attrs *a, rvt_te_byte_fn out, void *ctx, int *status)
@@ -38,6 +55,7 @@ rvt_te_encoder *rvt_te_encoder_new(const rvt_te_attrs *a, rvt_te_byte_fn out, vo
     e->out = out;
     e->ctx = ctx;
     e->resync_max = resync_limit(a);
+    set_over(e);
     /* 3.2.5: a stack of return addresses, or only a count of calls */
     uint64_t max = rvt_flow_stack_entries(a->return_stack_size, a->call_counter_size, 0);
     uint64_t *slot = a->return_stack_size ? calloc(max, sizeof *slot) : NULL;
@@ -273,7 +291,9 @@ static bool traced(rvt_te_encoder *e, const rvt_irec *r)
     return !e->trig_off && !(r->flags & (RVT_IREC_F_UNQUAL | RVT_IREC_F_HALTED | RVT_IREC_F_RESET));
 }
 
-static int put_block(rvt_te_encoder *e, const rvt_irec *r)
+/* tried: te_enc_absorb_many has just refused r, so te_enc_absorb would
+ * too unless r is not one instruction, which only te_enc_absorb takes. */
+static int put_block(rvt_te_encoder *e, const rvt_irec *r, bool tried)
 {
     if (r->iretire == 0) {
         if ((r->itype == 1 || r->itype == 2) && e->has_cur) {
@@ -284,7 +304,7 @@ static int put_block(rvt_te_encoder *e, const rvt_irec *r)
         }
         return 0;
     }
-    if (te_enc_absorb(e, r)) {
+    if ((!tried || r->ninstr != 1) && te_enc_absorb(e, r)) {
         e->stats.instructions++;
         e->stats.halfwords += r->iretire;
         return 0;
@@ -360,7 +380,7 @@ static int check_fields(rvt_te_encoder *e, const rvt_irec *r)
 
 const char *rvt_te_encoder_why(const rvt_te_encoder *e) { return e->why; }
 
-static int put_one(rvt_te_encoder *e, const rvt_irec *r)
+static int put_one(rvt_te_encoder *e, const rvt_irec *r, bool tried)
 {
     int fit = check_fields(e, r);
     if (fit < 0)
@@ -372,9 +392,10 @@ static int put_one(rvt_te_encoder *e, const rvt_irec *r)
         quiet = *r;
         quiet.ctype = 0;
         r = &quiet;
+        tried = false;      /* te_enc_absorb_many saw the context change */
     }
     /* The first untraced block after traced ones ends the trace. */
-    int st = traced(e, r) ? put_block(e, r) : flush_end(e);
+    int st = traced(e, r) ? put_block(e, r, tried) : flush_end(e);
     if (st >= 0 && (r->flags & RVT_IREC_F_TRIG_STOP)) {
         st = flush_end(e);
         e->trig_off = true;
@@ -382,12 +403,18 @@ static int put_one(rvt_te_encoder *e, const rvt_irec *r)
     return st;
 }
 
+/* Runs of plain instructions the current view absorbs are taken in one
+ * call (te_enc_absorb_many); the rest one by one. */
 int rvt_te_encoder_put(rvt_te_encoder *e, const rvt_irec *recs, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
+    size_t i = 0;
+    while (i < n) {
+        bool tried = e->has_cur;
+        if (tried && (i += te_enc_absorb_many(e, recs + i, n - i)) == n)
+            break;
         if (!rvt_irec_ok(&recs[i]))
             return RVT_ERR_INVAL;
-        int st = put_one(e, &recs[i]);
+        int st = put_one(e, &recs[i++], tried);
         if (st < 0)
             return st;
     }
@@ -404,6 +431,51 @@ static int sink_put(void *ctx, const rvt_irec *recs, size_t n)
     return rvt_te_encoder_put(ctx, recs, n);
 }
 
+/* Steps [i, n) after r (step i, made) absorbed at once, if the current
+ * view takes them (te_enc_absorb_span). */
+static bool absorb_steps(rvt_te_encoder *e, const rvt_irec *r, const uint8_t *sizes, size_t i, size_t n)
+{
+    uint64_t hw = rvt_steps_halfwords(sizes, i, n);
+    unsigned lsz = rvt_step_size(sizes, n - 1);
+    /* the last step: where the others end, n - 1 - i cycles after r
+     * (rvt_step_put counts the last of them) */
+    rvt_step_base t = { r->iaddr + 2 * (hw - (1u << lsz)), r->time + (n - i - 2), r->context, r->priv };
+    rvt_irec last;
+    rvt_step_put(&last, &t, 0, false, lsz, 0);
+    return te_enc_absorb_span(e, r, &last, n - i, hw);
+}
+
+#define STEPS_HEAD 3        /* steps put one by one before the view can take the rest */
+#define STEPS_CHUNK 256
+
+/* rvt_irec_steps: the first steps as records until the current view
+ * can take all the rest at once (after a jump, two: the jump's target
+ * and one more, as te_enc_absorb would); else the rest as records. */
+static int sink_steps(void *ctx, const rvt_irec *prev, size_t n, const uint8_t *sizes)
+{
+    rvt_te_encoder *e = ctx;
+    rvt_step_base s = rvt_step_base_of(prev);
+    rvt_irec r[STEPS_CHUNK];
+    size_t i = 0;
+    for (; i < n && i < STEPS_HEAD; i++) {
+        rvt_step_put(&r[0], &s, 0, false, rvt_step_size(sizes, i), 0);
+        if (i + 1 < n && absorb_steps(e, &r[0], sizes, i, n))
+            return 0;
+        int st = rvt_te_encoder_put(e, &r[0], 1);
+        if (st < 0)
+            return st;
+    }
+    while (i < n) {
+        size_t m = 0;
+        for (; i < n && m < STEPS_CHUNK; i++)
+            rvt_step_put(&r[m++], &s, 0, false, rvt_step_size(sizes, i), 0);
+        int st = rvt_te_encoder_put(e, r, m);
+        if (st < 0)
+            return st;
+    }
+    return 0;
+}
+
 static int sink_end(void *ctx)
 {
     return rvt_te_encoder_end(ctx);
@@ -413,4 +485,9 @@ rvt_irec_sink rvt_te_encoder_sink(rvt_te_encoder *e)
 {
     rvt_irec_sink s = { e, sink_put, NULL, sink_end };
     return s;
+}
+
+rvt_irec_steps rvt_te_encoder_steps(rvt_te_encoder *e)
+{
+    return (rvt_irec_steps){ e, sink_steps };
 }

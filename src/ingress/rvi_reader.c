@@ -13,6 +13,8 @@
 #include "rvtrace/ingress.h"
 #include "rvtrace/io.h"
 #include "ingress/rvi_format.h"
+#include "ingress/rvi_runs.h"
+#include "ingress/steps.h"
 
 #define RVI_RBUF (1024u * 1024u)
 
@@ -30,6 +32,7 @@ struct rvt_rvi_reader {
     bool have_prev;
     rvt_irec prev;
     unsigned run_left, run_i;   /* steps of a 0x05 record not yet handed out */
+    bool keep_runs;             /* rvt_rvi_reader_blocks stops at them (rvi_runs.h) */
     uint8_t run_bits[RVI_RUN_MAX / 8];
     rvt_diag_fn diag;
     void *diag_ctx;
@@ -314,18 +317,18 @@ static size_t payload_len(unsigned kind)
     }
 }
 
-/* Version 2 step (rvi_format.h): the block after prev whose kind byte is
- * bits, delta away from where prev's instructions end. */
+/* Version 2 step (rvi_format.h): the block after s whose kind byte is
+ * bits, delta away from where s's instructions end; s moves past it. */
+static inline void step_put(rvt_irec *b, rvt_step_base *s, unsigned bits, int64_t delta)
+{
+    rvt_step_put(b, s, bits & RVI_STEP_ITYPE, (bits & RVI_STEP_SIJUMP) != 0, (bits & RVI_STEP_ILAST) != 0,
+                 delta);
+}
+
 static inline void step_rec(rvt_irec *b, const rvt_irec *prev, unsigned bits, int64_t delta)
 {
-    unsigned last = (bits & RVI_STEP_ILAST) != 0;
-    *b = (rvt_irec){
-        .iaddr = prev->iaddr + 2 * (uint64_t)prev->iretire + (uint64_t)delta,
-        .context = prev->context, .time = prev->time + 1, .iretire = 1u << last, .ninstr = 1,
-        .itype = (uint8_t)(bits & RVI_STEP_ITYPE), .ilastsize = (uint8_t)last,
-        .priv = prev->priv, .sijump = (bits & RVI_STEP_SIJUMP) != 0,
-        .flags = RVT_IREC_F_CYCLE_END,
-    };
+    rvt_step_base s = rvt_step_base_of(prev);
+    step_put(b, &s, bits, delta);
 }
 
 /* Length of a version-2 step (kind byte included) at buf+pos. */
@@ -418,17 +421,17 @@ static int rd_run(rvt_rvi_reader *r, const uint8_t *q, uint64_t off)
 /* Up to max steps of the pending run into out. */
 static size_t run_take(rvt_rvi_reader *r, rvt_irec *out, size_t max)
 {
-    size_t k = 0;
-    const rvt_irec *prev = &r->prev;
-    for (; k < max && r->run_left; k++, r->run_left--, r->run_i++) {
-        unsigned i = r->run_i;
-        step_rec(&out[k], prev, (r->run_bits[i / 8] >> (i % 8) & 1) ? RVI_STEP_ILAST : 0, 0);
-        prev = &out[k];
-    }
-    if (k) {
-        r->prev = out[k - 1];
-        r->count += k;
-    }
+    size_t k = r->run_left < max ? r->run_left : max;
+    if (!k)
+        return 0;
+    rvt_step_base s = rvt_step_base_of(&r->prev);
+    unsigned i = r->run_i;
+    for (size_t j = 0; j < k; j++, i++)
+        step_put(&out[j], &s, rvt_step_size(r->run_bits, i) ? RVI_STEP_ILAST : 0, 0);
+    r->run_i = i;
+    r->run_left -= (unsigned)k;
+    r->prev = out[k - 1];
+    r->count += k;
     return k;
 }
 
@@ -492,16 +495,15 @@ static size_t fast_steps(rvt_rvi_reader *r, rvt_irec *out, size_t max)
     if (r->version < 2 || !r->have_prev)
         return 0;
     const uint8_t *b = r->buf;
-    size_t pos = r->pos, k = 0;
-    const rvt_irec *prev = &r->prev;
-    while (k < max && r->len - pos > RVI_VARINT_MAX && b[pos] >= RVI_STEP) {
+    size_t pos = r->pos, k = 0, len = r->len;
+    rvt_step_base s = rvt_step_base_of(&r->prev);
+    while (k < max && len - pos > RVI_VARINT_MAX && b[pos] >= RVI_STEP) {
         unsigned kind = b[pos];
         int64_t d = 0;
         int n = 0;
         if ((kind & RVI_STEP_JUMP) && (n = rvi_get_varint(b + pos + 1, RVI_VARINT_MAX, &d)) <= 0)
             break;
-        step_rec(&out[k], prev, kind, d);
-        prev = &out[k++];
+        step_put(&out[k++], &s, kind, d);
         pos += 1 + (size_t)n;
     }
     if (k) {
@@ -563,6 +565,8 @@ int rvt_rvi_reader_blocks(rvt_rvi_reader *r, rvt_irec *recs, size_t max, size_t 
     size_t k = 0;
     int rc = r->err ? r->err : 1;
     while (rc == 1 && k < max) {
+        if (r->keep_runs && r->run_left)
+            break;                  /* rvi_reader_take_run hands them out */
         k += run_take(r, recs + k, max - k);
         if (k == max || r->done) {
             rc = r->done && !r->run_left ? 0 : 1;
@@ -584,6 +588,35 @@ int rvt_rvi_reader_blocks(rvt_rvi_reader *r, rvt_irec *recs, size_t max, size_t 
     }
     *n = k;
     return rc;
+}
+
+void rvi_reader_keep_runs(rvt_rvi_reader *r)
+{
+    r->keep_runs = true;
+}
+
+size_t rvi_reader_take_run(rvt_rvi_reader *r, rvt_irec *prev, uint8_t sizes[RVI_RUN_MAX / 8])
+{
+    size_t n = r->run_left;
+    if (!n)
+        return 0;
+    *prev = r->prev;
+    memset(sizes, 0, RVI_RUN_MAX / 8);
+    if (r->run_i % 8 == 0)
+        memcpy(sizes, r->run_bits + r->run_i / 8, (n + 7) / 8);
+    else
+        for (size_t j = 0; j < n; j++)
+            sizes[j / 8] |= (uint8_t)(rvt_step_size(r->run_bits, r->run_i + j) << (j % 8));
+    /* the last step becomes the previous block: where the others end */
+    unsigned last = rvt_step_size(sizes, n - 1);
+    rvt_step_base s = rvt_step_base_of(prev);
+    s.next += 2 * (rvt_steps_halfwords(sizes, 0, n) - (1u << last));
+    s.time += n - 1;
+    rvt_step_put(&r->prev, &s, 0, false, last, 0);
+    r->run_i += (unsigned)n;
+    r->run_left = 0;
+    r->count += n;
+    return n;
 }
 
 void rvt_rvi_reader_close(rvt_rvi_reader *r)

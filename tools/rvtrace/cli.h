@@ -52,14 +52,19 @@ void cli_decode_progress_run(cli_decode_progress *d, const struct rvt_flow_event
 /* n instructions at once, from the packet at byte offset (a pulled block). */
 void cli_decode_progress_insns(cli_decode_progress *d, uint64_t n, uint64_t offset);
 /* An ingress sink in front of `down` that shows the instructions passed
- * so far (encode: the records of FILE) and forwards everything. */
+ * so far (encode: the records of FILE; counted only while the line is
+ * shown) and forwards everything, runs of steps whole. */
 typedef struct cli_sink_progress {
     cli_progress p;
     rvt_irec_sink down;
     const char *file;
+    rvt_irec_steps down_steps;
     uint64_t insns, records, next_check;
 } cli_sink_progress;
 rvt_irec_sink cli_progress_sink(cli_sink_progress *sp, const char *file, const rvt_irec_sink *down);
+/* The same in front of a taker of runs of steps (rvt_rvi_replay_steps);
+ * after cli_progress_sink. */
+rvt_irec_steps cli_progress_steps(cli_sink_progress *sp, const rvt_irec_steps *down);
 /* encode: CLI_OK if records passed, else CLI_FAIL saying FILE had none. */
 int cli_sink_nonempty(const cli_sink_progress *sp);
 /* Read a whole input file (regular files only; "-" = stdin); prints the

@@ -101,20 +101,42 @@ void cli_decode_progress_run(cli_decode_progress *d, const rvt_flow_event *ev)
         cli_decode_progress_insns(d, ev->aux, ev->offset);
 }
 
+/* The line, with the clock read once in 2^20 instructions. */
+static void sp_show(cli_sink_progress *sp)
+{
+    if (sp->insns < sp->next_check)
+        return;
+    sp->next_check = sp->insns + (1u << 20);
+    if (cli_progress_due(&sp->p)) {
+        char a[32];
+        cli_progress_show(&sp->p, "%s: %s instructions", sp->file, cli_thousands(sp->insns, a, sizeof a));
+    }
+}
+
+/* Only a shown line needs the instructions: without one (not a
+ * terminal) a batch costs one addition, not a pass over its records. */
 static int sp_put(void *ctx, const rvt_irec *recs, size_t n)
 {
     cli_sink_progress *sp = ctx;
     sp->records += n;
-    for (size_t i = 0; i < n; i++)
-        sp->insns += recs[i].ninstr;
-    if (sp->insns >= sp->next_check) {      /* the clock once in 2^20 */
-        sp->next_check = sp->insns + (1u << 20);
-        if (cli_progress_due(&sp->p)) {
-            char a[32];
-            cli_progress_show(&sp->p, "%s: %s instructions", sp->file, cli_thousands(sp->insns, a, sizeof a));
-        }
+    if (sp->p.on) {
+        for (size_t i = 0; i < n; i++)
+            sp->insns += recs[i].ninstr;
+        sp_show(sp);
     }
     return sp->down.put(sp->down.ctx, recs, n);
+}
+
+/* A run of steps (one instruction each) passes on whole. */
+static int sp_steps(void *ctx, const rvt_irec *prev, size_t n, const uint8_t *sizes)
+{
+    cli_sink_progress *sp = ctx;
+    sp->records += n;
+    if (sp->p.on) {
+        sp->insns += n;
+        sp_show(sp);
+    }
+    return sp->down_steps.steps(sp->down_steps.ctx, prev, n, sizes);
 }
 
 static int sp_data(void *ctx, const rvt_drec *recs, size_t n)
@@ -146,6 +168,13 @@ rvt_irec_sink cli_progress_sink(cli_sink_progress *sp, const char *file, const r
     sp->insns = 0;
     sp->records = 0;
     sp->next_check = 1u << 20;
+    sp->down_steps = (rvt_irec_steps){ NULL, NULL };
     rvt_irec_sink s = { sp, sp_put, down->data ? sp_data : NULL, sp_end };
     return s;
+}
+
+rvt_irec_steps cli_progress_steps(cli_sink_progress *sp, const rvt_irec_steps *down)
+{
+    sp->down_steps = *down;
+    return (rvt_irec_steps){ sp, down->steps ? sp_steps : NULL };
 }

@@ -206,6 +206,17 @@ static unsigned rvi_xlen(const char *in)
     return x;
 }
 
+/* The taker of runs of steps for hart k's sink h, where its records go
+ * straight to an encoder that has one (E-Trace without data trace; no
+ * filter or time stamping stage between, which need every record). */
+static rvt_irec_steps hart_steps(enc_sink *s, unsigned k, const rvt_irec_sink *h)
+{
+    rvt_irec_sink bare = hart_sink(s, k);
+    if (s->kind != KIND_TE || s->te[k].dt || h->put != bare.put || h->ctx != bare.ctx)
+        return (rvt_irec_steps){ NULL, NULL };
+    return rvt_te_encoder_steps(s->te[k].te);
+}
+
 /* One input: an .rvi file, else the reference flow's encoder-input CSV
  * (the importer ends the sink). */
 static int encode_one(int argc, char **argv, const char *in, enc_sink *s)
@@ -214,10 +225,12 @@ static int encode_one(int argc, char **argv, const char *in, enc_sink *s)
     rvt_irec_sink k = s->kind == KIND_TE ? cli_container_timed_sink(&h) : h;
     encode_filter ef;
     int rc = encode_filter_open(argc, argv, &k, &ef), st = 0;
+    rvt_irec_steps runs = hart_steps(s, 0, &k);
     cli_sink_progress sp;
     k = cli_progress_sink(&sp, in, &k);
+    runs = cli_progress_steps(&sp, &runs);
     if (rc == CLI_OK && cli_has_suffix(in, ".rvi")) {
-        st = rvt_rvi_replay(in, &k, cli_diag, (void *)in);
+        st = rvt_rvi_replay_steps(in, &k, &runs, cli_diag, (void *)in);
     } else if (rc == CLI_OK) {
         char w[16] = "";
         rvt_proto_cfg_get(s->cfg, s->kind == KIND_TE ? "itype_width" : "rvtItypeBits", w, sizeof w);

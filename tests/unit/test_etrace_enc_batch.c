@@ -1,0 +1,290 @@
+/* The E-Trace encoder takes runs of plain instructions a batch at a time
+ * (te_enc_absorb_many) and steps a branch between them without the rest
+ * of figure 8.1 (quiet_step): neither may change what it writes.  The
+ * same records give the same bytes, statistics and errors whether they
+ * come in one call, one at a time or in odd-sized pieces, in every mode
+ * where absorbing has a condition of its own: resync counting half-words
+ * or cycles (the count can come due inside a run), context changes
+ * without a context field (6.1), a field too wide for its packet field
+ * inside a run (table 9.1), trace switched off by trigger[1] (4.2.4),
+ * branch prediction (3.2.6: a full count, a failed prediction).  And
+ * from a version-2 .rvi, its run records handed to the encoder whole
+ * (rvt_rvi_replay_steps) give the bytes of its records put one by one. */
+#include <unistd.h>
+#include "test_etrace_util.h"
+
+#define MAXR 40000
+
+static rvt_irec recs[MAXR];
+
+typedef struct gen {
+    size_t n;
+    uint64_t time;
+} gen;
+
+static void add(gen *g, uint64_t iaddr, unsigned hw, unsigned itype)
+{
+    if (g->n >= MAXR)
+        return;
+    recs[g->n++] = (rvt_irec){ .iaddr = iaddr, .iretire = hw, .ninstr = 1, .ilastsize = hw == 2,
+                               .itype = (uint8_t)itype, .priv = 3, .time = ++g->time,
+                               .flags = RVT_IREC_F_CYCLE_END };
+}
+
+/* A loop: three plain instructions (4, 2, 4 bytes), a branch back taken
+ * but every fifth time, then a call to a leaf of plain instructions and
+ * its return, a jump back; every 97th pass an ecall into a handler and
+ * its mret; every 7th a context change on the second instruction. */
+static size_t make_loop(unsigned iters)
+{
+    const uint64_t B = 0x80000000ull, F = 0x80000100ull, H = 0x80000200ull;
+    gen g = { 0, 0 };
+    for (unsigned i = 0; i < iters; i++) {
+        add(&g, B, 2, 0);
+        add(&g, B + 4, 1, 0);
+        if (i % 7 == 3) {           /* table 4.4: imprecise, then precise */
+            recs[g.n - 1].ctype = i % 2 ? 1 : 2;
+            recs[g.n - 1].context = i;
+        }
+        add(&g, B + 6, 2, 0);
+        /* later passes: long predictable stretches (a predicted-branch
+         * count, 6.8, ended by a failed prediction) */
+        bool back = i < 500 ? i % 5 != 4 : i % 60 != 59;
+        add(&g, B + 10, 2, back ? 5 : 4);
+        if (back)
+            continue;
+        add(&g, B + 14, 2, 9);                  /* jal ra, F */
+        uint64_t a = F;                         /* a run of 29 (.rvi version 2) */
+        for (unsigned k = 0; k < 29; k++) {
+            unsigned hw = (k + i) % 3 ? 2 : 1;
+            add(&g, a, hw, 0);
+            a += 2 * hw;
+        }
+        add(&g, a, 2, 13);                      /* ret */
+        if (i % 97 == 9) {
+            add(&g, B + 18, 2, 1);              /* ecall */
+            recs[g.n - 1].cause = 11;
+            add(&g, H, 2, 0);
+            add(&g, H + 4, 2, 3);               /* mret to B + 22 */
+            add(&g, B + 22, 2, 11);             /* j B */
+        } else {
+            add(&g, B + 18, 2, 11);             /* j B */
+        }
+    }
+    return g.n;
+}
+
+typedef struct run {
+    te_buf out;
+    int st;
+    char why[96];
+    rvt_te_enc_stats stats;
+} run;
+
+/* An encoder with the attributes kv ("name=value ..."), writing to res. */
+static rvt_te_encoder *new_encoder(const char *kv, run *res)
+{
+    rvt_te_attrs a;
+    rvt_te_attrs_default(&a);
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", kv);
+    for (char *t = strtok(buf, " "); t; t = strtok(NULL, " "))
+        CHECK_EQ(rvt_te_attrs_set(&a, t), 0);
+    memset(res, 0, sizeof *res);
+    rvt_te_encoder *e = rvt_te_encoder_new(&a, te_buf_put, &res->out, &res->st);
+    CHECK(e != NULL);
+    return e;
+}
+
+/* Encode r[0..n) in pieces of `piece` records (0: all at once). */
+static void encode(const char *kv, const rvt_irec *r, size_t n, size_t piece, run *res)
+{
+    rvt_te_encoder *e = new_encoder(kv, res);
+    if (!e)
+        return;
+    size_t step = piece ? piece : n;
+    for (size_t i = 0; i < n && res->st == 0; i += step)
+        res->st = rvt_te_encoder_put(e, r + i, n - i < step ? n - i : step);
+    if (res->st == 0)
+        res->st = rvt_te_encoder_end(e);
+    snprintf(res->why, sizeof res->why, "%s", rvt_te_encoder_why(e));
+    res->stats = *rvt_te_encoder_stats(e);
+    rvt_te_encoder_free(e);
+}
+
+static void same(const char *kv, const rvt_irec *r, size_t n)
+{
+    static const size_t pieces[] = { 1, 7, 1024 };
+    run whole, part;
+    encode(kv, r, n, 0, &whole);
+    for (size_t p = 0; p < sizeof pieces / sizeof pieces[0]; p++) {
+        encode(kv, r, n, pieces[p], &part);
+        bool ok = whole.st == part.st && whole.out.n == part.out.n &&
+                  !memcmp(whole.out.b, part.out.b, whole.out.n) && !strcmp(whole.why, part.why) &&
+                  whole.stats.instructions == part.stats.instructions &&
+                  whole.stats.halfwords == part.stats.halfwords && whole.stats.packets == part.stats.packets;
+        if (!ok)
+            TH_FAIL("%s, pieces of %zu: status %d/%d, %zu/%zu bytes, %llu/%llu instructions", kv,
+                    pieces[p], whole.st, part.st, whole.out.n, part.out.n,
+                    (unsigned long long)whole.stats.instructions,
+                    (unsigned long long)part.stats.instructions);
+        else
+            th_passed++;
+        free(part.out.b);
+    }
+    free(whole.out.b);
+}
+
+static const char *const modes[] = {
+    "",
+    "options=all",
+    "options=all version=1.1",
+    "options=all resync_mode=halfwords resync_interval=37",
+    "options=all resync_mode=halfwords resync_interval=500",
+    "options=all resync_mode=cycles resync_interval=400",
+    "options=implicit-return resync_mode=cycles resync_interval=53 notime=0 time_width=64",
+    "options=all nocontext=1",
+    "options=all nocontext=0 context_width=32",
+    "options=branch-prediction bpred_size=4",
+    "options=full-address resync_max=0",
+};
+
+/* Every mode: batches and single records agree. */
+static void test_modes(void)
+{
+    size_t n = make_loop(1500);
+    CHECK(n > 6000);
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++)
+        same(modes[m], recs, n);
+}
+
+/* Encode r[0..n) from a version-2 .rvi file written of them, its runs
+ * handed over whole (with_steps) or as records. */
+static void encode_rvi(const char *kv, const char *path, bool with_steps, run *res)
+{
+    rvt_te_encoder *e = new_encoder(kv, res);
+    if (!e)
+        return;
+    rvt_irec_sink s = rvt_te_encoder_sink(e);
+    rvt_irec_steps st = rvt_te_encoder_steps(e);
+    res->st = rvt_rvi_replay_steps(path, &s, with_steps ? &st : NULL, NULL, NULL);
+    res->stats = *rvt_te_encoder_stats(e);
+    rvt_te_encoder_free(e);
+}
+
+static void test_rvi_runs(void)
+{
+    char path[] = "/tmp/rvt_test_enc_batch_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0)
+        return;
+    close(fd);
+    size_t n = make_loop(1500);
+    int st = 0;
+    rvt_rvi_writer *w = rvt_rvi_writer_open(path, 64, &st);
+    CHECK(w != NULL);
+    if (!w)
+        return;
+    rvt_irec_sink ws = rvt_rvi_writer_sink(w);
+    CHECK_EQ(ws.put(ws.ctx, recs, n), 0);
+    CHECK_EQ(rvt_rvi_writer_close(w), 0);
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        run direct, plain, steps;
+        encode(modes[m], recs, n, 1, &direct);
+        encode_rvi(modes[m], path, false, &plain);
+        encode_rvi(modes[m], path, true, &steps);
+        bool ok = direct.st == 0 && plain.st == 0 && steps.st == 0 && direct.out.n == steps.out.n &&
+                  plain.out.n == steps.out.n && !memcmp(direct.out.b, steps.out.b, steps.out.n) &&
+                  !memcmp(plain.out.b, steps.out.b, steps.out.n) &&
+                  direct.stats.instructions == steps.stats.instructions &&
+                  direct.stats.halfwords == steps.stats.halfwords;
+        if (!ok)
+            TH_FAIL("%s: status %d/%d/%d, %zu/%zu/%zu bytes", modes[m], direct.st, plain.st, steps.st,
+                    direct.out.n, plain.out.n, steps.out.n);
+        else
+            th_passed++;
+        free(direct.out.b);
+        free(plain.out.b);
+        free(steps.out.b);
+    }
+    remove(path);
+}
+
+/* The run counts every instruction once, its half-words too: 3 plain
+ * instructions of 2, 1, 2 half-words and a branch of 2 per pass. */
+static void test_counts(void)
+{
+    size_t n = make_loop(4);        /* passes 0-3: no call, no trap */
+    CHECK_EQ(n, 16);
+    run r;
+    encode("options=all", recs, n, 0, &r);
+    CHECK_EQ(r.st, 0);
+    CHECK_EQ(r.stats.instructions, 16);
+    CHECK_EQ(r.stats.halfwords, 4 * 7);
+    free(r.out.b);
+}
+
+/* A plain instruction whose address does not fit iaddress_width=32, in
+ * the middle of a run: refused at that record however it comes. */
+static void test_wide_address(void)
+{
+    size_t n = make_loop(40);
+    rvt_irec *r = malloc(n * sizeof *r);
+    CHECK(r != NULL);
+    if (!r)
+        return;
+    memcpy(r, recs, n * sizeof *r);
+    for (size_t i = 0; i < n; i++)
+        r[i].iaddr = (r[i].iaddr & 0xfffffffful) | (i >= 101 ? 0x100000000ull : 0);
+    run whole;
+    encode("iaddress_width=32", r, n, 0, &whole);
+    CHECK_EQ(whole.st, RVT_ERR_RANGE);
+    CHECK_HAS(whole.why, "does not fit iaddress_width=32");
+    same("iaddress_width=32", r, n);
+    free(whole.out.b);
+    free(r);
+}
+
+/* A run of plain instructions crossing 2^32 with iaddress_width=32: the
+ * first one past it is refused, however the run comes, after the same
+ * bytes. */
+static void test_wide_in_run(void)
+{
+    gen g = { 0, 0 };
+    add(&g, 0xffffff00ull, 2, 11);
+    for (uint64_t a = 0xffffffe0ull; a < 0x100000020ull; a += 4)
+        add(&g, a, 2, 0);
+    run whole;
+    encode("iaddress_width=32", recs, g.n, 0, &whole);
+    CHECK_EQ(whole.st, RVT_ERR_RANGE);
+    CHECK_STR(whole.why, "address 4294967296 (0x100000000) does not fit iaddress_width=32");
+    same("iaddress_width=32", recs, g.n);
+    free(whole.out.b);
+}
+
+/* trigger[1] ends the trace after its block; plain records after it are
+ * not traced (not absorbed into the last view) until trigger[0]. */
+static void test_trigger_off(void)
+{
+    size_t n = make_loop(60);
+    recs[20].flags |= RVT_IREC_F_TRIG_STOP;
+    recs[30].flags |= RVT_IREC_F_TRIG_START;
+    run r;
+    encode("options=all", recs, n, 0, &r);
+    CHECK_EQ(r.st, 0);
+    CHECK_EQ(r.stats.instructions, n - 9);      /* records 21-29 untraced */
+    same("options=all", recs, n);
+    free(r.out.b);
+}
+
+int main(void)
+{
+    test_modes();
+    test_counts();
+    test_wide_address();
+    test_trigger_off();
+    test_wide_in_run();
+    test_rvi_runs();
+    return TH_DONE();
+}
