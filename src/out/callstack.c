@@ -9,7 +9,7 @@ void rvt_cs_init(rvt_callstack *cs, rvt_image *img)
 {
     memset(cs, 0, sizeof *cs);
     cs->img = img;
-    cs->dirty = true;
+    rvt_cs_changed(cs);
 }
 
 /* The stack effect of a jump class (table 4.4's call/return/swap). */
@@ -49,6 +49,8 @@ void rvt_cs_blk_fill(rvt_callstack *cs, struct rvt_cs_blk *e, uint64_t start, ui
     bool one = !cs->img || (end - lo < hi - lo && end >= start);
     e->start = start;
     e->end = end;
+    e->lo = one ? lo : 0;
+    e->hi = one ? hi : 0;
     e->name = one ? (n ? n : rvt_cs_unknown) : NULL;
     e->effect = effect_of(i ? i->jclass : RVT_JC_NONE);
 }
@@ -62,17 +64,17 @@ static void push(rvt_callstack *cs, const char *name)
         cs->max_depth = cs->depth;
     if (cs->rel && (int64_t)(cs->depth - cs->under) > cs->max_rel)
         cs->max_rel = (int64_t)(cs->depth - cs->under);
-    cs->dirty = true;
+    rvt_cs_changed(cs);
 }
 
 static void pop(rvt_callstack *cs)
 {
     if (cs->depth) {
         cs->depth--;
-        cs->dirty = true;
+        rvt_cs_changed(cs);
     } else if (cs->rel) {           /* a frame of the piece's unknown start */
         cs->under++;
-        cs->dirty = true;
+        rvt_cs_changed(cs);
     }
 }
 
@@ -111,8 +113,9 @@ void rvt_cs_reset(rvt_callstack *cs)
     cs->depth = 0;
     cs->rel = false;
     cs->leaf = NULL;
+    cs->leaf_lo = cs->leaf_hi = 0;
     cs->pending = RVT_CS_NONE;
-    cs->dirty = true;
+    rvt_cs_changed(cs);
 }
 
 bool rvt_cs_event(rvt_callstack *cs, const rvt_flow_event *ev)

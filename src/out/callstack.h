@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "rvtrace/flow.h"
 #include "rvtrace/out.h"
 
 #define RVT_CS_MAX_DEPTH 1024u      /* frames named; deeper calls are only counted */
@@ -38,12 +39,19 @@ typedef struct rvt_callstack {
     int64_t max_rel;
     const char *leaf;           /* function of the current instruction; NULL
                                    before the first one and after a reset */
+    uint64_t leaf_lo, leaf_hi;  /* [lo, hi): addresses of leaf's function when
+                                   rvt_cs_block named it, else empty */
     /* What each instruction needs, looked up once per pc: the function
      * symbol (a binary search) and the jump class (the image's decode). */
     struct { uint64_t pc; const char *name; uint8_t effect; } cache[RVT_CS_CACHE];
     /* The same per block (rvt_cs_block): its function when all of it lies
      * in one (NULL: it crosses a symbol), its last instruction's effect. */
-    struct rvt_cs_blk { uint64_t start, end; const char *name; uint8_t effect; } blk[RVT_CS_BLOCKS];
+    struct rvt_cs_blk {
+        uint64_t start, end;
+        uint64_t lo, hi;        /* the span of name's function (rvt_image_symbol_span) */
+        const char *name;
+        uint8_t effect;
+    } blk[RVT_CS_BLOCKS];
 } rvt_callstack;
 
 /* "[unknown]": the function name of a pc no symbol covers. */
@@ -71,6 +79,7 @@ static inline const char *rvt_cs_insn(rvt_callstack *cs, uint64_t pc)
         rvt_cs_fill(cs, k, pc);
     cs->pending = cs->cache[k].effect;
     cs->leaf = cs->cache[k].name;
+    cs->leaf_lo = cs->leaf_hi = 0;
     return cs->leaf;
 }
 /* Internal to rvt_cs_block: the entry e filled for the block start..end. */
@@ -96,7 +105,36 @@ static inline const char *rvt_cs_block(rvt_callstack *cs, uint64_t start, uint64
         rvt_cs_apply(cs);
     cs->pending = e->effect;
     cs->leaf = e->name;
+    cs->leaf_lo = e->lo;
+    cs->leaf_hi = e->hi;
     return e->name;
+}
+/* The callers changed (or may have): the caller finds its entry again
+ * (dirty), and no block counts as staying in the leaf until rvt_cs_block
+ * names it again (the span emptied). */
+static inline void rvt_cs_changed(rvt_callstack *cs)
+{
+    cs->dirty = true;
+    cs->leaf_lo = cs->leaf_hi = 0;
+}
+/* Whether block b leaves the stack as it is: it ends in a conditional
+ * branch (no stack effect, whatever the protocol's call rules), lies in
+ * the current leaf's function, the instruction before it had no effect,
+ * and the callers have not changed since rvt_cs_block named the leaf
+ * (rvt_cs_changed empties the span: no separate test of dirty, whose
+ * load next to the byte just stored in pending would wait on it).
+ * rvt_cs_block would then only clear cs->effect, as this does: a writer
+ * counts b's instructions in its current entry and looks up nothing
+ * (issue #17: most blocks of a loop stay in their function). */
+static inline bool rvt_cs_block_stays(rvt_callstack *cs, const rvt_block *b)
+{
+    uint64_t w = cs->leaf_hi - cs->leaf_lo;
+    if (cs->pending != RVT_CS_NONE || b->start_pc - cs->leaf_lo >= w ||
+        b->end_pc - cs->leaf_lo >= w ||
+        (b->end != RVT_BLK_BRANCH_TAKEN && b->end != RVT_BLK_BRANCH_NOT_TAKEN))
+        return false;
+    cs->effect = RVT_CS_NONE;
+    return true;
 }
 /* A trap or interrupt: the interrupted function becomes a caller. */
 void rvt_cs_trap(rvt_callstack *cs);

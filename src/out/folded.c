@@ -201,7 +201,7 @@ void rvt_folded_switch(rvt_folded *fo, uint16_t src)
     fo->hart = k;
     fo->src = src;
     fo->cs = &h->cs;
-    fo->cs->dirty = true;           /* the next instruction finds its entry */
+    rvt_cs_changed(fo->cs);           /* the next instruction finds its entry */
     fo->prev_leaf = h->prev_leaf;
     fo->cur = h->cur;
     fo->deep = h->deep;

@@ -103,6 +103,17 @@ static inline void rvt_folded_insn(rvt_folded *fo, uint64_t pc)
 {
     rvt_folded_leaf(fo, rvt_cs_insn(fo->cs, pc));
 }
+/* b on the current hart leaving the function and the stack as they are
+ * (rvt_cs_block_stays), the stack's entry known: counted in that entry,
+ * true; else false, nothing done (rvt_folded_block does the rest). */
+static inline bool rvt_folded_block_stays(rvt_folded *fo, const struct rvt_block *b)
+{
+    if (b->src != fo->src || fo->prev_leaf != fo->cs->leaf || fo->cur == SIZE_MAX ||
+        !rvt_cs_block_stays(fo->cs, b))
+        return false;
+    fo->n += b->ninsn;
+    return true;
+}
 /* rvt_folded_block's visitor (block_visit.h). */
 typedef struct rvt_fo_visit {
     rvt_folded *fo;
@@ -146,6 +157,8 @@ static inline void rvt_fo_visit_insn(void *ctx, uint64_t pc)
 static inline void rvt_folded_block(rvt_folded *fo, const struct rvt_block *b,
                                     void (*each)(void *ctx, uint64_t pc), void *ctx)
 {
+    if (!each && rvt_folded_block_stays(fo, b))     /* (a hook sees every block) */
+        return;
     rvt_folded_src(fo, b->src);
     /* the one-function case here, not through the visitor: each is then
      * this call's argument, which the compiler calls directly (through

@@ -226,6 +226,11 @@ static inline __attribute__((always_inline)) void block_insn(void *ctx, uint64_t
 
 static inline __attribute__((always_inline)) void block(rvt_profile *p, const rvt_block *b)
 {
+    /* in the same function, mode and hart as the instruction before, with
+     * no call: insn() would find nothing to do for any of b's */
+    if (b->priv == p->run_priv && b->src == p->run_src && p->last_leaf == p->fo->cs->leaf &&
+        rvt_folded_block_stays(p->fo, b))
+        return;
     block_ctx c = { p, b->priv, b->src };
     rvt_folded_block(p->fo, b, block_insn, &c);
 }

@@ -355,7 +355,7 @@ static void end_hart(compose *c, const prow *r)
     cs->max_depth = deepest > cs->max_depth ? deepest : cs->max_depth;
     cs->leaf = name_of(c, v[12]);
     cs->pending = (uint8_t)v[13];
-    cs->dirty = true;
+    rvt_cs_changed(cs);
     fo->cur = entry_of(c, v[14]);
     fo->prev_leaf = cs->leaf;
     fo->deep = cs->depth > RVT_CS_MAX_DEPTH;
