@@ -223,6 +223,10 @@ static inline __attribute__((always_inline)) void block(tl_out *o, const rvt_blo
     tl_hart *h = hart_of(o, b->src);
     if (!h)
         return;
+    if (h->leaf == h->cs.leaf && rvt_cs_block_stays(&h->cs, b)) {
+        o->insns += b->ninsn;           /* no slice opens or closes */
+        return;
+    }
     tl_visit w = { o, h };
     rvt_block_visit(b, &h->cs, (rvt_block_visitor){ visit_block, visit_insn, &w });
 }
