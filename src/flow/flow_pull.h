@@ -9,8 +9,10 @@
  * each block and stops there: right after a next_blocks batch, and for a
  * caller taking one item at a time (next_block, next_insn, next_event)
  * once PULL_AHEAD items wait (flow_pull.c: stopping per block cost more
- * than the block).  A walk that cannot (N-Trace today) leaves what one
- * message produced in the ring, bounded by the walk limit, not the
+ * than the block).  The N-Trace walk writes its blocks into the array
+ * itself (flow/flow_pull_direct.h) and stops a history walk (ResourceFull,
+ * HREPEAT) when the array is full; an I-CNT span goes to its end, what
+ * does not fit waiting in the ring, bounded by the walk limit, not the
  * stream's length.
  *
  * Internal header: include as "flow/flow_pull.h". */
