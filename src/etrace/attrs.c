@@ -49,8 +49,8 @@ static const struct { const char *name; size_t off; const char *help; } num_attr
     ATTR(privilege_width, "width of the privilege field"),
     ATTR(call_counter_size, "implicit return: log2 of the call counter's range"),
     ATTR(return_stack_size, "implicit return: log2 of the return stack's entries"),
-    ATTR(bpred_size, "branch predictor: log2 of its entries"),
-    ATTR(cache_size, "jump target cache: log2 of its entries"),
+    ATTR(bpred_size, "branch predictor: log2 of its entries, 1-16 (0: 8 when the mode is on)"),
+    ATTR(cache_size, "jump target cache: log2 of its entries, 1-16 (0: 4 when the mode is on)"),
     ATTR(f0s_width, "format 0 subformat width (6.8.1)"),
     ATTR(sijump, "1: the hart gives the sijump input (3.2.4)"),
     ATTR(retires, "instructions retired per cycle"),
@@ -263,11 +263,12 @@ int rvt_te_attrs_check(const rvt_te_attrs *a)
     if (a->bpred_size > 16 || a->cache_size > 16 || a->return_stack_size > 12 ||
         a->call_counter_size > 32 || a->f0s_width > 2)
         return RVT_ERR_INVAL;
-    if (a->bpred_size == 1 || a->cache_size == 1)
-        return RVT_ERR_INVAL;            /* 9.1: minimum of 2 entries */
     /* 6.8.1: with both format 0 subformats in use the field is needed. */
     if ((a->options & RVT_TE_OPT_BRANCH_PRED) && (a->options & RVT_TE_OPT_JTC) && a->f0s_width == 0)
         return RVT_ERR_INVAL;
+    /* Table 9.1: 2^size entries, at least 2, so size 1 is the smallest
+     * predictor or cache and 0 means none is implemented: the mode cannot
+     * be in use without one. */
     if ((a->options & RVT_TE_OPT_BRANCH_PRED) && a->bpred_size == 0)
         return RVT_ERR_INVAL;
     if ((a->options & RVT_TE_OPT_JTC) && a->cache_size == 0)

@@ -421,6 +421,54 @@ static void jump_target_cache(void)
     free(s.b);
 }
 
+/* The smallest cache and predictor table 9.1 allows: cache_size_p and
+ * bpred_size_p 1, two entries each (they were refused as too small).
+ * loop2's jump targets 50 and 20 both index entry 0 of a two-entry cache
+ * (3.2.7: address bits 1:1, 0x50 >> 1 = 0x28 and 0x20 >> 1 = 0x10, both
+ * even), so each evicts the other and no jump hits: by hand from 8.1 and
+ * 6.4-6.7, the packets of loop2 with the jump target cache only are
+ *  1 f3 sf3 support (options 0x08), 2 f3 sf0 sync at 0x80000000,
+ *  3 jalr 1c -> 50, a miss: format 1, branches 1, map 0, address 0x28,
+ *  4 ret 54 -> 20, a miss (entry 0 holds 50): format 2, address -0x18,
+ *  5 jalr 1c -> 50, a miss (entry 0 holds 20): format 1, branches 2,
+ *    map 0, address (0x50 - 0x20) >> 1 = 0x18,
+ *  6 ret 54 -> 20, a miss again: format 2, address -0x18,
+ *  7 the j at 38: format 1, branches 1, map 1, address 0xc,
+ *  8 f3 sf3 support, enable 0. */
+static void smallest_tables(void)
+{
+    rvt_te_attrs a;
+    attrs(&a, "jump-target-cache", "cache_size=1");
+    CHECK_EQ(rvt_te_attrs_check(&a), 0);
+    CHECK_EQ(a.cache_size, 1);
+    te_buf s;
+    round_trip(&a, loop2, NB(loop2), &s, "two-entry jump target cache");
+    rvt_te_pkt p[32];
+    size_t n = packets(&a, &s, p, 32);
+    CHECK_EQ(n, 8);
+    if (n == 8) {
+        CHECK(p[2].format == 1 && p[2].branches == 1 && p[2].address == 0x28);
+        CHECK(p[3].format == 2 && p[3].address == ((0 - 0x18ull) & (UINT64_MAX >> 1)));
+        CHECK(p[4].format == 1 && p[4].branches == 2 && (p[4].branch_map & 3) == 0 &&
+              p[4].address == 0x18);
+        CHECK(p[5].format == 2 && p[5].address == ((0 - 0x18ull) & (UINT64_MAX >> 1)));
+        CHECK(p[6].format == 1 && p[6].branches == 1 && (p[6].branch_map & 1) == 1 &&
+              p[6].address == 0xc);
+    }
+    free(s.b);
+    /* A two-entry predictor (3.2.6, index address bits 1:1) decodes what
+     * it encoded over the calls program's branches. */
+    attrs(&a, "branch-prediction", "bpred_size=1");
+    CHECK_EQ(rvt_te_attrs_check(&a), 0);
+    CHECK_EQ(a.bpred_size, 1);
+    round_trip(&a, calls, NB(calls), &s, "two-entry branch predictor");
+    free(s.b);
+    /* 0 means no table: the mode cannot be in force without one. */
+    rvt_te_attrs_default(&a);
+    a.options = RVT_TE_OPT_JTC;
+    CHECK(rvt_te_attrs_check(&a) < 0);
+}
+
 /* 6.6.2 updiscon, for the packet reporting the target of an uninferable
  * jump when a format 3 follows (here a trap right after it to the handler
  * 58: mret -> 60).  It tells the decoder to go on past an earlier
@@ -491,6 +539,7 @@ int main(void)
     thaddr_epc();
     multiple_retirement();
     jump_target_cache();
+    smallest_tables();
     updiscon_when_needed();
     return TH_DONE();
 }
