@@ -90,4 +90,26 @@ static inline int rvt_fuzz_flow_event(void *ctx, const rvt_flow_event *ev)
     return 0;
 }
 
+/* A pull decoder's next_blocks, behind a void pointer so one loop serves
+ * every protocol's fuzz target. */
+typedef int (*rvt_fuzz_next_blocks_fn)(void *dec, rvt_block *out, size_t max);
+
+/* Instructions in the blocks next(dec) hands out until its input is used
+ * up, or until they pass cap (a pull walk that runs on past what the push
+ * run retired is a finding the caller's comparison reports, not a hang).
+ * UINT64_MAX: next failed (out of memory under the fuzzer's limit). */
+static inline uint64_t rvt_fuzz_blocks_retired(void *dec, rvt_fuzz_next_blocks_fn next, uint64_t cap)
+{
+    rvt_block b[16];
+    uint64_t n = 0;
+    int got = 0;
+    while (n <= cap && (got = next(dec, b, 16)) > 0)
+        for (int i = 0; i < got; i++) {
+            RVT_FUZZ_ASSERT(b[i].ninsn >= 1);
+            n += b[i].ninsn;
+        }
+    rvt_fuzz_check_status(got);
+    return got < 0 ? UINT64_MAX : n;
+}
+
 #endif

@@ -32,9 +32,15 @@ static uint64_t retired_events_off(const rvt_te_attrs *a, rvt_image *img, const 
     return s.instructions;
 }
 
+static int te_next_blocks(void *d, rvt_block *out, size_t max)
+{
+    return rvt_te_decoder_next_blocks(d, out, max);
+}
+
 /* Instructions in the blocks next_blocks hands out (UINT64_MAX: it
  * failed, out of memory under the fuzzer's limit). */
-static uint64_t retired_in_blocks(const rvt_te_attrs *a, rvt_image *img, const rvt_fuzz_in *in)
+static uint64_t retired_in_blocks(const rvt_te_attrs *a, rvt_image *img, const rvt_fuzz_in *in,
+                                  uint64_t cap)
 {
     int st = 0;
     rvt_te_decoder *d = rvt_te_decoder_new(a, img, NULL, NULL, &st);
@@ -42,15 +48,9 @@ static uint64_t retired_in_blocks(const rvt_te_attrs *a, rvt_image *img, const r
     if (!d)
         return UINT64_MAX;
     RVT_FUZZ_ASSERT(rvt_te_decoder_set_input(d, in->p, in->n) == 0);
-    rvt_block b[16];
-    uint64_t n = 0;
-    int got;
-    while ((got = rvt_te_decoder_next_blocks(d, b, 16)) > 0)
-        for (int i = 0; i < got; i++)
-            n += b[i].ninsn;
-    rvt_fuzz_check_status(got);
+    uint64_t n = rvt_fuzz_blocks_retired(d, te_next_blocks, cap);
     rvt_te_decoder_free(d);
-    return got < 0 ? UINT64_MAX : n;
+    return n;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -81,7 +81,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     RVT_FUZZ_ASSERT(s.packets <= in.n);
     rvt_te_decoder_free(d);
     if (!f.stopped) {   /* the walk's other ways retire what the push run did */
-        uint64_t off = retired_events_off(&a, img, &in), blk = retired_in_blocks(&a, img, &in);
+        uint64_t off = retired_events_off(&a, img, &in);
+        uint64_t blk = retired_in_blocks(&a, img, &in, s.instructions);
         RVT_FUZZ_ASSERT(off == UINT64_MAX || off == s.instructions);
         RVT_FUZZ_ASSERT(blk == UINT64_MAX || blk == s.instructions);
     }

@@ -7,7 +7,8 @@
  * one half-word per instruction: a walk that does not move fails at once;
  * COUNT itself reports nothing, so the work cap could not stop legal
  * compression such as a huge I-CNT), then the MSEO bytes.  Checked:
- * fuzz_flow.h.
+ * fuzz_flow.h, and that the pull API (next_blocks; next_event with
+ * next_insn) retires what the push run did.
  * FUZZ_ARGS: -max_len=1024 */
 #include "../fuzz_ntrace.h"
 #include "../fuzz_flow.h"
@@ -20,6 +21,52 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     rvt_fuzz_load_images();
     return 0;
 }
+
+static int nt_next_blocks(void *d, rvt_block *out, size_t max)
+{
+    return rvt_nt_decoder_next_blocks(d, out, max);
+}
+
+/* Instructions from next_insn, taking the events next_event hands out
+ * between them, until the input is used up or cap is passed (UINT64_MAX:
+ * a call failed). */
+static uint64_t retired_one_by_one(rvt_nt_decoder *d, uint64_t cap)
+{
+    uint64_t n = 0;
+    rvt_flow_event ev;
+    rvt_flow_insn fi;
+    while (n <= cap) {
+        int e = rvt_nt_decoder_next_event(d, &ev);
+        if (e > 0)
+            continue;
+        int i = e < 0 ? e : rvt_nt_decoder_next_insn(d, &fi);
+        rvt_fuzz_check_status(i);
+        if (i < 0)
+            return UINT64_MAX;
+        if (i == 0)
+            break;
+        n++;
+    }
+    return n;
+}
+
+/* What a pull decoder over the whole stream retires: by blocks, or one
+ * instruction at a time (UINT64_MAX: it failed, out of memory under the
+ * fuzzer's limit). */
+static uint64_t retired_by_pull(const rvt_nt_cfg *c, rvt_image *img, const rvt_fuzz_in *in,
+                                bool blocks, uint64_t cap)
+{
+    int st = 0;
+    rvt_nt_decoder *d = rvt_nt_decoder_new(c, rvt_image_insn_cb, img, -1, NULL, NULL, &st);
+    rvt_fuzz_check_status(st);
+    if (!d)
+        return UINT64_MAX;
+    RVT_FUZZ_ASSERT(rvt_nt_decoder_set_input(d, in->p, in->n) == 0);
+    uint64_t n = blocks ? rvt_fuzz_blocks_retired(d, nt_next_blocks, cap) : retired_one_by_one(d, cap);
+    rvt_nt_decoder_free(d);
+    return n;
+}
+
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -49,5 +96,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rvt_nt_decoder_stats(d, &s);
     RVT_FUZZ_ASSERT(s.messages <= in.n);
     rvt_nt_decoder_free(d);
+    /* The pull API retires what the push run did, where the push run was
+     * fed as rvt_nt_decode asks (chunks that end on message boundaries:
+     * MSEO 11 on a chunk's last byte, N-Trace 3.1). */
+    bool whole = split == 0 || split == in.n || (in.p[split - 1] & 3u) == 3u;
+    if (!f.stopped && whole) {
+        uint64_t pulled = retired_by_pull(&c, img, &in, f.blocks, f.insns);
+        RVT_FUZZ_ASSERT(pulled == UINT64_MAX || pulled == f.insns);
+    }
     return 0;
 }
