@@ -67,7 +67,6 @@ static uint64_t retired_by_pull(const rvt_nt_cfg *c, rvt_image *img, const rvt_f
     return n;
 }
 
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     rvt_fuzz_in in = { data, size };
