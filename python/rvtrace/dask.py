@@ -54,10 +54,13 @@ def split(path, elf, min_gap=0, protocol=None):
 def _range_results(t, piece, what):
     cov = Counter()
     prof = ffi.gc(lib.rvt_profile_piece_new(t.image._img), lib.rvt_profile_free) if "profile" in what else None
+    end = [False]
 
     def event(ev):
         if ev.kind == splitting.EV_INSN:
             cov[ev.pc] += 1
+        elif ev.kind == splitting.EV_END:
+            end[0] = bool(ev.aux & splitting.END_INCOMPLETE)
         if prof is not None:
             lib.rvt_profile_event(prof, ev)
 
@@ -68,7 +71,8 @@ def _range_results(t, piece, what):
     if "coverage" in what:
         out["coverage"] = dict(cov)
     if prof is not None:    # composed with the trace's other pieces by finish()
-        out["pieces"] = [((piece.path, tuple(piece.elf)), piece.range.start, piece_text(prof))]
+        r = piece.range
+        out["pieces"] = [((piece.path, tuple(piece.elf)), (r.src, r.start, end[0]), piece_text(prof))]
     return out
 
 
@@ -100,16 +104,32 @@ def merge_results(results):
     return {k: MERGES[k](v) if len(v) > 1 else v[0] for k, v in parts.items()}
 
 
+def _in_order(parts):
+    """A trace's piece texts in composing order: each source's pieces in
+    stream order, source after source (a source's state is its own, and
+    composing switches to the piece's hart, profile_piece.h).  The composed
+    end is the last piece's, so the sources whose stream ends incomplete
+    go last: the end is then incomplete when any source's is, as one
+    decoder's is (docs/parallel.md "Several N-Trace sources")."""
+    by_src = {}
+    for (src, start, incomplete), text in parts:
+        by_src.setdefault(src, []).append((start, incomplete, text))
+    for ps in by_src.values():
+        ps.sort(key=lambda p: p[0])
+    order = sorted(by_src, key=lambda src: (by_src[src][-1][1], -1 if src is None else src))
+    return [text for src in order for _, _, text in by_src[src]]
+
+
 def finish(result):
     """The merged result with the range pieces' profiles composed: each
-    trace's pieces in stream order (rvt_profile_compose), then merged with
-    the whole traces' profiles (a lone profile is kept as it is)."""
+    trace's pieces (_in_order) into one profile (rvt_profile_compose),
+    then merged with the whole traces' profiles (a lone profile is kept as
+    it is)."""
     result = dict(result)
     groups = {}
-    for key, start, text in result.pop("pieces", []):
-        groups.setdefault(key, []).append((start, text))
-    profiles = [compose(Image(*elf), [t for _, t in sorted(parts)], path)
-                for (path, elf), parts in groups.items()]
+    for key, order, text in result.pop("pieces", []):
+        groups.setdefault(key, []).append((order, text))
+    profiles = [compose(Image(*elf), _in_order(parts), path) for (path, elf), parts in groups.items()]
     if "profile" in result:
         profiles.append(result["profile"])
     if profiles:

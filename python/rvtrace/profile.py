@@ -49,7 +49,8 @@ def compose(image, pieces, title):
 
 
 class Profile:
-    """instructions, errors, lost, incomplete; functions {name: Function};
+    """instructions, errors, lost, incomplete; functions {name: Function}
+    (a name listed twice, from two programs: the last);
     modes/contexts/harts/images {key: instructions}; traps (the report's
     list); raw: the report's JSON object."""
 
@@ -80,6 +81,10 @@ class Profile:
         return isinstance(other, Profile) and self.key() == other.key()
 
     def key(self):
-        """What merging keeps exactly (docs/python.md)."""
-        return (self.instructions, self.errors, self.lost, self.incomplete,
-                dict(self.functions), self.tables)
+        """What merging keeps exactly (docs/python.md): the functions as
+        the report lists them (programs of several sources may each have
+        a `main`: functions keeps the last), the tables and the traps
+        whatever their order."""
+        fns = sorted((f["name"], f["children"], f["self"], f["calls"]) for f in self.raw.get("functions", []))
+        traps = sorted((t["trap"], t["count"]) for t in self.traps)
+        return (self.instructions, self.errors, self.lost, self.incomplete, fns, self.tables, traps)

@@ -3,15 +3,17 @@ counts, coverage and profile equal the single-process run, and the merge
 rules (docs/python.md) hold against the CLI's own numbers."""
 import json
 import os
+import subprocess
 from collections import Counter
 
 import pytest
 
-from conftest import SRC, cli
+from conftest import SRC, cli, rvtrace_bin
 
 pytest.importorskip("dask")
 distributed = pytest.importorskip("distributed")
 import rvtrace  # noqa: E402
+import rvtrace.profile  # noqa: E402
 import rvtrace.dask as rd  # noqa: E402
 
 NAMES = ["sort", "ecall", "fptr", "recurse"]
@@ -95,3 +97,41 @@ def test_split_inside_deep_call_chains(client, tmp_path, kind):
     assert len(ps) > 20
     got = rd.analyse(client, ps, what=("profile",), fan_in=5)
     assert got["profile"].json_text == rvtrace.Trace(tr, elf=elf).profile().json_text
+
+
+def test_sources_split_per_source(client, tmp_path):
+    # the three-hart stream of tests/e2e/decode_jobs_sources.sh: privs,
+    # fptr and setjmp on N-Trace SRC 0-2, messages interleaved, HTM with
+    # implicit return, context and timestamps, one program per source
+    # (FILE@src=N).  Each source's pieces are cut at its own points and
+    # decoded by a decoder of that source only; merged, the result is the
+    # whole trace's single-process profile and one decoder's (the CLI's)
+    # retired PCs and report
+    progs = [os.path.join(SRC, "programs", n + ".elf") for n in ("privs", "fptr", "setjmp")]
+    rvis = [str(tmp_path / f"{i}.rvi") for i in range(3)]
+    for elf, rvi in zip(progs, rvis):      # privs exits non-zero on purpose
+        subprocess.run([rvtrace_bin(), "run", elf, "--quiet", "--ingress", rvi], capture_output=True)
+    tr = str(tmp_path / "three.nt")
+    cli("encode", "--ntrace", *rvis, "-o", tr, "--nt-opt", "sync=1:0,implicit-return=3,context,timestamps")
+    elfs = [f"{elf}@src={i}" for i, elf in enumerate(progs)]
+    elf_args = [a for e in elfs for a in ("--elf", e)]
+
+    ps = rd.split(tr, elfs)
+    assert [p.range.src for p in ps if p.range.start == 0] == [0, 1, 2]    # each source from byte 0
+    assert len(ps) > 60
+    got = rd.analyse(client, ps, fan_in=4)
+    local = rd.analyse_local(ps)
+    assert got["counts"] == local["counts"] and got["coverage"] == local["coverage"]
+    assert got["profile"] == local["profile"]
+    assert got["profile"] == rvtrace.Trace(tr, elf=elfs).profile()
+    # one decoder's: the CLI's retired PCs (every source's) and its report
+    pcs = Counter(int(x, 16) for x in cli("decode", *elf_args, tr, "--pcs", "-").stdout.split())
+    assert got["coverage"] == dict(pcs)
+    assert got["counts"]["instructions"] == sum(pcs.values())
+    rep = rvtrace.profile.Profile(json.loads(cli("report", "--json", *elf_args, tr).stdout))
+    assert got["profile"] == rep
+    # fewer, longer pieces (per source) give the same
+    few = rd.split(tr, elfs, min_gap=os.path.getsize(tr) // 4)
+    assert 3 < len(few) < len(ps)
+    again = rd.analyse_local(few)
+    assert again["coverage"] == got["coverage"] and again["profile"] == got["profile"]
