@@ -93,6 +93,11 @@ void rvt_proto_decoder_free(rvt_proto_decoder *d);
 int rvt_proto_decoder_run(rvt_proto_decoder *d, const uint8_t *buf, size_t len);
 int rvt_proto_decoder_finish(rvt_proto_decoder *d);
 int rvt_proto_decoder_set_source(rvt_proto_decoder *d, int src);
+typedef struct rvt_proto_dec_stats {
+    uint64_t units, instructions, errors, resyncs, skipped, wide_icnt, wide_icnt_offset,
+             cache_flushes, unsynced_errors;
+} rvt_proto_dec_stats;
+int rvt_proto_decoder_stats(const rvt_proto_decoder *d, rvt_proto_dec_stats *out);
 int rvt_proto_decoder_set_input(rvt_proto_decoder *d, const uint8_t *buf, size_t len);
 int rvt_proto_decoder_next_blocks(rvt_proto_decoder *d, rvt_block *out, size_t max);
 int rvt_proto_decoder_next_insns(rvt_proto_decoder *d, rvt_flow_insn *out, size_t max);

@@ -55,6 +55,7 @@ def _range_results(t, piece, what):
     cov = Counter()
     prof = ffi.gc(lib.rvt_profile_piece_new(t.image._img), lib.rvt_profile_free) if "profile" in what else None
     end = [False]
+    errors = ([], [])       # a merged piece's: its decoder's own, its source's
 
     def event(ev):
         if ev.kind == splitting.EV_INSN:
@@ -64,7 +65,7 @@ def _range_results(t, piece, what):
         if prof is not None:
             lib.rvt_profile_event(prof, ev)
 
-    splitting.each_event(t, piece.range, event)
+    splitting.each_event(t, piece.range, event, lambda at, own: errors[0 if own else 1].append(at))
     out = {}
     if "counts" in what:
         out["counts"] = {"instructions": sum(cov.values())}
@@ -72,7 +73,7 @@ def _range_results(t, piece, what):
         out["coverage"] = dict(cov)
     if prof is not None:    # composed with the trace's other pieces by finish()
         r = piece.range
-        out["pieces"] = [((piece.path, tuple(piece.elf)), (r.src, r.start, end[0]), piece_text(prof))]
+        out["pieces"] = [((piece.path, tuple(piece.elf)), (r.src, r.start, end[0]), piece_text(prof), errors)]
     return out
 
 
@@ -120,16 +121,36 @@ def _in_order(parts):
     return [text for src in order for _, _, text in by_src[src]]
 
 
+def _own_errors(parts):
+    """What one decoder of every source reports once for the errors the
+    sources' decoders reported as their own (none of their sources
+    synchronised, rvtrace.split.each_event): an error for src 0 at each
+    such offset where no source was synchronised (no source's error there),
+    and then an incomplete end when src 0 is no source of the stream (one
+    decoder counts src 0 among its sources then, and it has no end marker;
+    docs/parallel.md "Several N-Trace sources")."""
+    own, sources_ = set(), set()
+    for (src, _, _), _, (mine, theirs) in parts:
+        own.update(mine)
+        sources_.update(theirs)
+    ats = sorted(own - sources_)
+    events = [{"kind": splitting.EV_ERROR, "src": 0, "offset": at} for at in ats]
+    if ats and 0 not in {src for (src, _, _), _, _ in parts}:
+        events.append({"kind": splitting.EV_END, "aux": splitting.END_INCOMPLETE})
+    return events
+
+
 def finish(result):
     """The merged result with the range pieces' profiles composed: each
     trace's pieces (_in_order) into one profile (rvt_profile_compose),
-    then merged with the whole traces' profiles (a lone profile is kept as
-    it is)."""
+    with one decoder's own errors (_own_errors), then merged with the
+    whole traces' profiles (a lone profile is kept as it is)."""
     result = dict(result)
     groups = {}
-    for key, order, text in result.pop("pieces", []):
-        groups.setdefault(key, []).append((order, text))
-    profiles = [compose(Image(*elf), _in_order(parts), path) for (path, elf), parts in groups.items()]
+    for key, order, text, errors in result.pop("pieces", []):
+        groups.setdefault(key, []).append((order, text, errors))
+    profiles = [compose(Image(*elf), _in_order([(o, t) for o, t, _ in parts]), path, _own_errors(parts))
+                for (path, elf), parts in groups.items()]
     if "profile" in result:
         profiles.append(result["profile"])
     if profiles:

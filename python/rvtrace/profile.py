@@ -37,14 +37,17 @@ def piece_text(prof):
     return written(lambda f: lib.rvt_profile_piece_write(prof, f), "rvt_profile_piece_write")
 
 
-def compose(image, pieces, title):
+def compose(image, pieces, title, then=()):
     """The profile of one trace from its pieces' texts, in stream order
-    (rvt_profile_compose): the single decode's, exactly."""
+    (rvt_profile_compose): the single decode's, exactly; then the events
+    `then` ({rvt_flow_event field: value} each) fed after them."""
     q = ffi.gc(lib.rvt_profile_new(image._img), lib.rvt_profile_free)
     for t in pieces:
         st = lib.rvt_profile_compose(q, t, len(t))
         if st < 0:
             raise RvtError(f"{title}: composing a piece's profile: {text(lib.rvt_status_str(st))}", st)
+    for ev in then:
+        lib.rvt_profile_event(q, ffi.new("rvt_flow_event *", ev))
     return Profile.from_c(q, title)
 
 

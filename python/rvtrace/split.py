@@ -24,6 +24,7 @@ Range = namedtuple("Range", "start rec stop state src", defaults=(None,))
 WHOLE = Range(0, 0, None, None)
 INDEX_NONE = 2**64 - 1
 EV_INSN = 0
+EV_ERROR = 8        # RVT_EV_ERROR
 EV_END = 9          # RVT_EV_END: the last piece's, wherever the stream stopped
 END_INCOMPLETE = 1  # RVT_END_INCOMPLETE in its aux
 DUMP_NOTEXT = 2
@@ -87,21 +88,38 @@ def _unit_size(trace, at):
     return size[0] if size else 0
 
 
-def each_event(trace, r, fn):
+def each_event(trace, r, fn, errors=None):
     """fn(ev) (an rvt_flow_event) for each event piece r of trace owns, in
     order: from after its own first sync unit up to the next piece's, and
-    the decoder's last events (the end) for the last piece."""
+    the decoder's last events (the end) for the last piece.  A piece of
+    one source of several (r.src) also tells errors(offset, own) of each
+    of its errors, own when the decoder reported it as its own (none of
+    its sources synchronised: rvt_proto_dec_stats.unsynced_errors), which
+    one decoder of every source reports once, for src 0, and only when no
+    source is synchronised: such an error is not passed to fn."""
     primer = b"" if r.state is None else trace.data_slice(r.state, r.state + _unit_size(trace, r.state))
     shift = r.start - len(primer)
     stop = INDEX_NONE if r.stop is None else r.stop
+    stats, unsynced = ffi.new("rvt_proto_dec_stats *"), [0]
+
+    def own():
+        """The error just reported was the decoder's own (the count grew)."""
+        lib.rvt_proto_decoder_stats(d, stats)
+        seen, unsynced[0] = unsynced[0], stats.unsynced_errors
+        return stats.unsynced_errors != seen
 
     @ffi.callback("int(void *, const rvt_flow_event *)")
     def on(ctx, ev):
+        told = ev.kind == EV_ERROR and r.src is not None and errors is not None
+        mine = told and own()           # asked at every error: the count stays in step
         if ev.offset + shift < r.rec and ev.kind != EV_END:
             return 0
         if ev.offset + shift >= stop:
             return 1                    # the next piece's
-        fn(ev)
+        if told:
+            errors(ev.offset + shift, mine)
+        if not mine:
+            fn(ev)
         return 0
 
     d, mem = trace._decoder(on, ffi.NULL)

@@ -11,7 +11,8 @@ from conftest import SRC
 from rvtrace._lib import ffi
 
 STRUCTS = ["rvt_block", "rvt_flow_insn", "rvt_proto_item", "rvt_proto_dump_end", "rvt_trace_opts",
-           "rvt_hart_cfg", "rvt_hart_stats", "rvt_profile_opts", "rvt_space", "rvt_index_point"]
+           "rvt_hart_cfg", "rvt_hart_stats", "rvt_profile_opts", "rvt_space", "rvt_index_point",
+           "rvt_proto_dec_stats"]
 
 
 def test_struct_layouts_match_headers(tmp_path):
