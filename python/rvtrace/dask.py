@@ -19,7 +19,14 @@ partial results are merged on the workers by the rules of rvtrace.merge
 single-process run.  A range piece's profile is recorded relative to the
 call stack it starts with (include/rvtrace/profile_piece.h); the pieces of
 one trace are composed in stream order at the end, each resolved with the
-stack the one before ended with, so the profile is the whole trace's."""
+stack the one before ended with, so the profile is the whole trace's.  A
+stream of several N-Trace sources is split per source (rvtrace.split),
+its pieces composed source after source, and the errors every source's
+decoder reports as its own counted once (docs/parallel.md "Sources decoded
+apart, on other machines").
+
+    elf = ["a.elf@src=0", "b.elf@src=1"]             # a program per hart
+    result = rd.analyse(client, rd.split("harts.nt", elf=elf))"""
 from collections import Counter, namedtuple
 from functools import reduce
 

@@ -11,7 +11,8 @@ piece's, and what a fresh decoder retires for its own first sync is the
 piece before's.  The events' offsets are those of the packet/message that
 retired them (the push decoder's; the pull API hands out instructions it
 walked ahead, tagged with the packet it was at, so pieces use the push
-decoder)."""
+decoder).  A stream of several N-Trace sources is cut per source, each
+piece decoded by a decoder of its source only (ranges)."""
 from collections import namedtuple
 
 from ._lib import ffi, lib
