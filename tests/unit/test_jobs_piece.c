@@ -11,20 +11,10 @@
 #include "rvtrace/mem.h"
 #include "rvtrace/ntrace.h"
 #include "test_ntrace_util.h"
-#include "test_bytes_util.h"
+#include "test_stream_util.h"
 
 #define BASE 0x80000000u
 #define SPAN 20u            /* I-CNT half-words: above 2^4 */
-
-static uint64_t put(te_buf *s, const rvt_nt_cfg *c, const rvt_nt_msg *m)
-{
-    uint8_t b[RVT_NT_MAX_MSG];
-    int n = rvt_nt_msg_encode(m, c, b, sizeof b);
-    CHECK(n > 0);
-    uint64_t at = s->n;
-    te_buf_put(s, b, n > 0 ? (size_t)n : 0);
-    return at;
-}
 
 /* ProgTraceSync, SYNC 3 (table 25: restarts the encoder), at BASE */
 static uint64_t sync_msg(te_buf *s, const rvt_nt_cfg *c)
@@ -33,7 +23,7 @@ static uint64_t sync_msg(te_buf *s, const rvt_nt_cfg *c)
     rvt_nt_set(&m, RVT_NT_F_SYNC, 3);
     rvt_nt_set(&m, RVT_NT_F_ICNT, 0);
     rvt_nt_set(&m, RVT_NT_F_FADDR, BASE >> 1);
-    return put(s, c, &m);
+    return th_nt_put(s, c, &m);
 }
 
 /* IndirectBranch after SPAN half-words (the c.jr that ends them), back to
@@ -44,7 +34,7 @@ static uint64_t wide_branch(te_buf *s, const rvt_nt_cfg *c)
     rvt_nt_set(&m, RVT_NT_F_BTYPE, 0);
     rvt_nt_set(&m, RVT_NT_F_ICNT, SPAN);
     rvt_nt_set(&m, RVT_NT_F_UADDR, 0);
-    return put(s, c, &m);
+    return th_nt_put(s, c, &m);
 }
 
 static int no_events(void *ctx, const rvt_flow_event *ev)

@@ -17,13 +17,8 @@ static const rvt_nt_cfg *ncfg(const rvt_proto_cfg *c) { return rvt_proto_cfg_nat
 
 static uint64_t put(te_buf *s, const rvt_proto_cfg *c, rvt_nt_msg m, unsigned src)
 {
-    uint8_t b[RVT_NT_MAX_MSG];
     rvt_nt_set(&m, RVT_NT_F_SRC, src);
-    int n = rvt_nt_msg_encode(&m, ncfg(c), b, sizeof b);
-    CHECK(n > 0);
-    uint64_t at = s->n;
-    te_buf_put(s, b, n > 0 ? (size_t)n : 0);
-    return at;
+    return th_nt_put(s, ncfg(c), &m);
 }
 
 /* ProgTraceSync, SYNC 3 (table 25: restarts the encoder), at pc */
