@@ -118,7 +118,8 @@ def _in_order(parts):
     composing switches to the piece's hart, profile_piece.h).  The composed
     end is the last piece's, so the sources whose stream ends incomplete
     go last: the end is then incomplete when any source's is, as one
-    decoder's is (docs/parallel.md "Several N-Trace sources")."""
+    decoder's is (docs/parallel.md "Sources decoded apart, on other
+    machines")."""
     by_src = {}
     for (src, start, incomplete), text in parts:
         by_src.setdefault(src, []).append((start, incomplete, text))
@@ -135,7 +136,7 @@ def _own_errors(parts):
     such offset where no source was synchronised (no source's error there),
     and then an incomplete end when src 0 is no source of the stream (one
     decoder counts src 0 among its sources then, and it has no end marker;
-    docs/parallel.md "Several N-Trace sources")."""
+    docs/parallel.md "Sources decoded apart, on other machines")."""
     own, sources_ = set(), set()
     for (src, _, _), _, (mine, theirs) in parts:
         own.update(mine)
