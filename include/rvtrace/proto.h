@@ -253,6 +253,12 @@ typedef struct rvt_proto_dec_stats {
     uint64_t wide_icnt_offset;   /* the first of them */
     uint64_t cache_flushes;  /* whole flushes of the instruction/block cache
                                 (rvt_te_dec_stats.cache_flushes) */
+    uint64_t unsynced_errors;    /* N-Trace: of errors, the transport errors
+                                    (3.4) met while none of the decoder's
+                                    sources was synchronised: its own, not a
+                                    source's loss (rvt_nt_dec_stats; decoding
+                                    the sources apart, one decoder reports
+                                    such an error once); E-Trace: 0 */
 } rvt_proto_dec_stats;
 /* 0, RVT_ERR_INVAL (d or out NULL). */
 int rvt_proto_decoder_stats(const rvt_proto_decoder *d, rvt_proto_dec_stats *out);

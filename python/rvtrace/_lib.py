@@ -27,7 +27,11 @@ unsigned rvt_image_xlen(const rvt_image *img);
 uint64_t rvt_image_entry(const rvt_image *img);
 const char *rvt_image_symbol(void *img, uint64_t addr, uint64_t *off);
 typedef struct rvt_mem rvt_mem;
-typedef struct rvt_space rvt_space;
+typedef struct rvt_space {
+    uint64_t context;
+    uint32_t priv;
+    uint32_t source;
+} rvt_space;
 rvt_mem *rvt_mem_new(void);
 void rvt_mem_free(rvt_mem *m);
 int rvt_mem_add_image(rvt_mem *m, const rvt_space *key, const rvt_image *img);
@@ -88,6 +92,12 @@ rvt_proto_decoder *rvt_proto_decoder_new(const rvt_proto_cfg *c, const rvt_mem *
 void rvt_proto_decoder_free(rvt_proto_decoder *d);
 int rvt_proto_decoder_run(rvt_proto_decoder *d, const uint8_t *buf, size_t len);
 int rvt_proto_decoder_finish(rvt_proto_decoder *d);
+int rvt_proto_decoder_set_source(rvt_proto_decoder *d, int src);
+typedef struct rvt_proto_dec_stats {
+    uint64_t units, instructions, errors, resyncs, skipped, wide_icnt, wide_icnt_offset,
+             cache_flushes, unsynced_errors;
+} rvt_proto_dec_stats;
+int rvt_proto_decoder_stats(const rvt_proto_decoder *d, rvt_proto_dec_stats *out);
 int rvt_proto_decoder_set_input(rvt_proto_decoder *d, const uint8_t *buf, size_t len);
 int rvt_proto_decoder_next_blocks(rvt_proto_decoder *d, rvt_block *out, size_t max);
 int rvt_proto_decoder_next_insns(rvt_proto_decoder *d, rvt_flow_insn *out, size_t max);
@@ -196,6 +206,7 @@ void rvt_index_free(rvt_index *x);
 size_t rvt_index_count(const rvt_index *x);
 const rvt_index_point *rvt_index_at(const rvt_index *x, size_t i);
 unsigned rvt_index_sources(const rvt_index *x);
+int rvt_index_source(const rvt_index *x, size_t i, uint16_t *src, uint64_t *first);
 
 /* the C library's, for rvt_profile_write and rvt_profile_piece_write */
 FILE *fopen(const char *path, const char *mode);

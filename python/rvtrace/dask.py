@@ -19,7 +19,14 @@ partial results are merged on the workers by the rules of rvtrace.merge
 single-process run.  A range piece's profile is recorded relative to the
 call stack it starts with (include/rvtrace/profile_piece.h); the pieces of
 one trace are composed in stream order at the end, each resolved with the
-stack the one before ended with, so the profile is the whole trace's."""
+stack the one before ended with, so the profile is the whole trace's.  A
+stream of several N-Trace sources is split per source (rvtrace.split),
+its pieces composed source after source, and the errors every source's
+decoder reports as its own counted once (docs/parallel.md "Sources decoded
+apart, on other machines").
+
+    elf = ["a.elf@src=0", "b.elf@src=1"]             # a program per hart
+    result = rd.analyse(client, rd.split("harts.nt", elf=elf))"""
 from collections import Counter, namedtuple
 from functools import reduce
 
@@ -54,21 +61,26 @@ def split(path, elf, min_gap=0, protocol=None):
 def _range_results(t, piece, what):
     cov = Counter()
     prof = ffi.gc(lib.rvt_profile_piece_new(t.image._img), lib.rvt_profile_free) if "profile" in what else None
+    end = [False]
+    errors = ([], [])       # a merged piece's: its decoder's own, its source's
 
     def event(ev):
         if ev.kind == splitting.EV_INSN:
             cov[ev.pc] += 1
+        elif ev.kind == splitting.EV_END:
+            end[0] = bool(ev.aux & splitting.END_INCOMPLETE)
         if prof is not None:
             lib.rvt_profile_event(prof, ev)
 
-    splitting.each_event(t, piece.range, event)
+    splitting.each_event(t, piece.range, event, lambda at, own: errors[0 if own else 1].append(at))
     out = {}
     if "counts" in what:
         out["counts"] = {"instructions": sum(cov.values())}
     if "coverage" in what:
         out["coverage"] = dict(cov)
     if prof is not None:    # composed with the trace's other pieces by finish()
-        out["pieces"] = [((piece.path, tuple(piece.elf)), piece.range.start, piece_text(prof))]
+        r = piece.range
+        out["pieces"] = [((piece.path, tuple(piece.elf)), (r.src, r.start, end[0]), piece_text(prof), errors)]
     return out
 
 
@@ -100,15 +112,52 @@ def merge_results(results):
     return {k: MERGES[k](v) if len(v) > 1 else v[0] for k, v in parts.items()}
 
 
+def _in_order(parts):
+    """A trace's piece texts in composing order: each source's pieces in
+    stream order, source after source (a source's state is its own, and
+    composing switches to the piece's hart, profile_piece.h).  The composed
+    end is the last piece's, so the sources whose stream ends incomplete
+    go last: the end is then incomplete when any source's is, as one
+    decoder's is (docs/parallel.md "Sources decoded apart, on other
+    machines")."""
+    by_src = {}
+    for (src, start, incomplete), text in parts:
+        by_src.setdefault(src, []).append((start, incomplete, text))
+    for ps in by_src.values():
+        ps.sort(key=lambda p: p[0])
+    order = sorted(by_src, key=lambda src: (by_src[src][-1][1], -1 if src is None else src))
+    return [text for src in order for _, _, text in by_src[src]]
+
+
+def _own_errors(parts):
+    """What one decoder of every source reports once for the errors the
+    sources' decoders reported as their own (none of their sources
+    synchronised, rvtrace.split.each_event): an error for src 0 at each
+    such offset where no source was synchronised (no source's error there),
+    and then an incomplete end when src 0 is no source of the stream (one
+    decoder counts src 0 among its sources then, and it has no end marker;
+    docs/parallel.md "Sources decoded apart, on other machines")."""
+    own, sources_ = set(), set()
+    for (src, _, _), _, (mine, theirs) in parts:
+        own.update(mine)
+        sources_.update(theirs)
+    ats = sorted(own - sources_)
+    events = [{"kind": splitting.EV_ERROR, "src": 0, "offset": at} for at in ats]
+    if ats and 0 not in {src for (src, _, _), _, _ in parts}:
+        events.append({"kind": splitting.EV_END, "aux": splitting.END_INCOMPLETE})
+    return events
+
+
 def finish(result):
     """The merged result with the range pieces' profiles composed: each
-    trace's pieces in stream order (rvt_profile_compose), then merged with
-    the whole traces' profiles (a lone profile is kept as it is)."""
+    trace's pieces (_in_order) into one profile (rvt_profile_compose),
+    with one decoder's own errors (_own_errors), then merged with the
+    whole traces' profiles (a lone profile is kept as it is)."""
     result = dict(result)
     groups = {}
-    for key, start, text in result.pop("pieces", []):
-        groups.setdefault(key, []).append((start, text))
-    profiles = [compose(Image(*elf), [t for _, t in sorted(parts)], path)
+    for key, order, text, errors in result.pop("pieces", []):
+        groups.setdefault(key, []).append((order, text, errors))
+    profiles = [compose(Image(*elf), _in_order([(o, t) for o, t, _ in parts]), path, _own_errors(parts))
                 for (path, elf), parts in groups.items()]
     if "profile" in result:
         profiles.append(result["profile"])

@@ -37,19 +37,23 @@ def piece_text(prof):
     return written(lambda f: lib.rvt_profile_piece_write(prof, f), "rvt_profile_piece_write")
 
 
-def compose(image, pieces, title):
+def compose(image, pieces, title, then=()):
     """The profile of one trace from its pieces' texts, in stream order
-    (rvt_profile_compose): the single decode's, exactly."""
+    (rvt_profile_compose): the single decode's, exactly; then the events
+    `then` ({rvt_flow_event field: value} each) fed after them."""
     q = ffi.gc(lib.rvt_profile_new(image._img), lib.rvt_profile_free)
     for t in pieces:
         st = lib.rvt_profile_compose(q, t, len(t))
         if st < 0:
             raise RvtError(f"{title}: composing a piece's profile: {text(lib.rvt_status_str(st))}", st)
+    for ev in then:
+        lib.rvt_profile_event(q, ffi.new("rvt_flow_event *", ev))
     return Profile.from_c(q, title)
 
 
 class Profile:
-    """instructions, errors, lost, incomplete; functions {name: Function};
+    """instructions, errors, lost, incomplete; functions {name: Function}
+    (a name listed twice, from two programs: the last);
     modes/contexts/harts/images {key: instructions}; traps (the report's
     list); raw: the report's JSON object."""
 
@@ -80,6 +84,10 @@ class Profile:
         return isinstance(other, Profile) and self.key() == other.key()
 
     def key(self):
-        """What merging keeps exactly (docs/python.md)."""
-        return (self.instructions, self.errors, self.lost, self.incomplete,
-                dict(self.functions), self.tables)
+        """What merging keeps exactly (docs/python.md): the functions as
+        the report lists them (programs of several sources may each have
+        a `main`: functions keeps the last), the tables and the traps
+        whatever their order."""
+        fns = sorted((f["name"], f["children"], f["self"], f["calls"]) for f in self.raw.get("functions", []))
+        traps = sorted((t["trap"], t["count"]) for t in self.traps)
+        return (self.instructions, self.errors, self.lost, self.incomplete, fns, self.tables, traps)

@@ -16,7 +16,9 @@ DUMP_JSON, DUMP_NOTEXT, DUMP_PCS = 1, 2, 4     # RVT_PROTO_DUMP_*
 class Trace:
     """Trace(path, elf=..., protocol=None, container=None, settings=None).
 
-    elf: one ELF path, a list of them, or an Image (needed to decode).
+    elf: one ELF path, a list of them, or an Image (needed to decode); a
+    path may be "PATH@KEY" (rvtrace.image: e.g. "a.elf@src=1", the program
+    of N-Trace source 1, as `rvtrace decode --elf a.elf@src=1`).
     protocol ("etrace", "ntrace", ...) and container ("encap", "refflow")
     override what rvt_trace_open finds; settings {name: value} override the
     sidecar's (rvt_proto_cfg_set, then the filled policies again)."""
@@ -102,7 +104,7 @@ class Trace:
         if self.image is None:
             raise RvtError(f"{self.path}: decoding needs the program (elf=...)", -2)
         mem = ffi.gc(lib.rvt_mem_new(), lib.rvt_mem_free)
-        check(lib.rvt_mem_add_image(mem, ffi.NULL, self.image._img), "rvt_mem_add_image")
+        self.image.add_to(mem)
         st = ffi.new("int *")
         d = lib.rvt_proto_decoder_new(self._cfg, mem, fn, ctx, st)
         if d == ffi.NULL:

@@ -8,7 +8,7 @@ import os
 import pytest
 
 import rvtrace
-from conftest import WORKLOADS, cli
+from conftest import SRC, WORKLOADS, cli
 
 
 def as_list(a):
@@ -101,3 +101,26 @@ def test_errors_say_why(traced, tmp_path):
     with pytest.raises(rvtrace.RvtError, match="needs the program"):
         rvtrace.Trace(w.nt).pcs()
     assert rvtrace.version().count(".") == 2
+
+
+def test_keyed_programs(tmp_path):
+    # one program per N-Trace source, "FILE@src=N" as the CLI's --elf
+    # FILE@KEY: the profile is `rvtrace report`'s, byte for byte
+    progs = [os.path.join(SRC, "programs", n + ".elf") for n in ("sort", "fptr")]
+    rvis = [str(tmp_path / f"{i}.rvi") for i in range(2)]
+    retired = []
+    for elf, rvi in zip(progs, rvis):
+        cli("run", elf, "--quiet", "--ingress", rvi, "--pcs-retired", rvi + ".pcs")
+        with open(rvi + ".pcs") as f:
+            retired.append(sum(1 for _ in f))
+    tr = str(tmp_path / "two.nt")
+    cli("encode", "--ntrace", *rvis, "-o", tr)
+    elfs = [f"{elf}@src={i}" for i, elf in enumerate(progs)]
+    want = cli("report", "--json", *[a for e in elfs for a in ("--elf", e)], tr).stdout
+    got = rvtrace.Trace(tr, elf=elfs).profile()
+    assert got.json_text == want
+    assert got.tables["harts"] == {0: retired[0], 1: retired[1]}
+    assert got.tables["images"] == {progs[1]: got.instructions}    # the later file shadows the earlier
+    for bad in ("src=4096", "priv=X", "cpu=1", "src=one"):
+        with pytest.raises(rvtrace.RvtError, match="want FILE@KEY"):
+            rvtrace.Image(f"{progs[0]}@{bad}")

@@ -178,7 +178,8 @@ static void nt_dec_stats(const void *d, rvt_proto_dec_stats *out)
     *out = (rvt_proto_dec_stats){ .units = s.messages, .instructions = s.insns,
                                   .errors = s.errors, .resyncs = s.resyncs,
                                   .wide_icnt = s.wide_icnt, .wide_icnt_offset = s.wide_icnt_offset,
-                                  .cache_flushes = s.cache_flushes };
+                                  .cache_flushes = s.cache_flushes,
+                                  .unsynced_errors = s.unsynced_errors };
 }
 
 static const proto_dec_ops nt_dec = {

@@ -131,4 +131,12 @@ for tr in "$T/deep.te" "$T/deep.nt"; do
     done
 done
 export RVTRACE_PIECE_BYTES=1
+# I-CNTs wider than rvtIcntBits (8.4.4), noted with their count and the
+# first one's offset: one decoder's, although the sync message at a cut
+# and the message after it are read by two pieces' decoders
+for w in --json --count; do
+    same "$RC" "$T/deep.nt" "2 3" --nt-opt icnt-bits=4 "$w"
+    grep -q "I-CNT wider than rvtIcntBits=4 (8.4.4) in [1-9][0-9]* message" "$T/err.0" ||
+        { echo "FAIL: deep.nt icnt-bits=4: no note: $(cat "$T/err.0")"; exit 1; }
+done
 echo "decode --jobs: outputs identical"

@@ -81,15 +81,7 @@ static void te_points(void)
 
 /* ---- N-Trace ---- */
 
-static uint64_t nt_put(te_buf *s, const rvt_nt_msg *m)
-{
-    uint8_t b[RVT_NT_MAX_MSG];
-    int n = rvt_nt_msg_encode(m, NULL, b, sizeof b);
-    CHECK(n > 0);
-    uint64_t at = s->n;
-    te_buf_put(s, b, n > 0 ? (size_t)n : 0);
-    return at;
-}
+static uint64_t nt_put(te_buf *s, const rvt_nt_msg *m) { return th_nt_put(s, NULL, m); }
 
 static rvt_nt_msg nt_sync(unsigned tcode, unsigned sync, uint64_t pc)
 {

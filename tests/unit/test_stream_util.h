@@ -31,4 +31,16 @@ static inline void th_nt_stream(rvt_proto_cfg *c, rvt_image *img, te_buf *out, u
     rvt_nt_encoder_free(e);
 }
 
+/* One message m encoded with c (NULL: the defaults) at the end of s: its
+ * offset (hand-built N-Trace streams). */
+static inline uint64_t th_nt_put(te_buf *s, const rvt_nt_cfg *c, const rvt_nt_msg *m)
+{
+    uint8_t b[RVT_NT_MAX_MSG];
+    int n = rvt_nt_msg_encode(m, c, b, sizeof b);
+    CHECK(n > 0);
+    uint64_t at = s->n;
+    te_buf_put(s, b, n > 0 ? (size_t)n : 0);
+    return at;
+}
+
 #endif

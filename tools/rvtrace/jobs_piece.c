@@ -145,30 +145,45 @@ static size_t nt_prime(rvt_nt_decoder *d, const rvt_nt_cfg *cfg, const uint8_t *
     return n;
 }
 
-/* A counting piece: the decoder counts (no instruction events) and is
- * given the bytes through the next piece's sync message, where the
- * stream's MSEO framing ends a message (3.1-3.4), the point's own sync
- * message first: what a fresh decoder counts for it is the piece
- * before's.  Otherwise it reads on to the stream's end and is stopped at
- * the first event past the piece. */
-static uint64_t nt_feed(rvt_nt_decoder *d, const jobs_cfg *c, const piece *p, const rec *r,
-                        int *st)
+/* The piece's bytes, in three parts that end on message boundaries
+ * (rvt_nt_decode's chunks): the point's own sync message (from p->from to
+ * p->rec: what a fresh decoder retires or counts for it is the piece
+ * before's), the messages the piece owns (through the next piece's sync
+ * message, p->to), and, keeping instructions, the rest of the stream,
+ * read on until the first event past the piece stops the decoder.  A
+ * counting piece is given no more than it owns: MSEO ends a message at
+ * p->to (3.1-3.4).  *before and *owned: the decoder's stats before and
+ * after the messages it owns, so that what two pieces' decoders read --
+ * the sync message at a cut, and the message after it, read before its
+ * first event stops the decoder -- counts for its owner only
+ * (instructions, wide I-CNTs: 8.4.4). */
+static int nt_feed(rvt_nt_decoder *d, const jobs_cfg *c, const piece *p, const rec *r,
+                   rvt_nt_dec_stats *before, rvt_nt_dec_stats *owned)
 {
     const uint8_t *b = c->buf + p->from;
     size_t n = c->len - (size_t)p->from;
-    if (!r->counting) {
-        *st = rvt_nt_decode(d, b, n);
-        return 0;
-    }
     size_t first = (size_t)(p->rec - p->from);
-    rvt_nt_dec_stats ds;
-    *st = rvt_nt_decode(d, b, first);
-    rvt_nt_decoder_stats(d, &ds);
-    if (!p->last)
-        n = (size_t)(p->to - p->from);
-    if (*st >= 0)
-        *st = rvt_nt_decode(d, b + first, n - first);
-    return ds.insns;
+    size_t upto = p->last ? n : (size_t)(p->to - p->from);
+    int st = rvt_nt_decode(d, b, first);
+    rvt_nt_decoder_stats(d, before);
+    if (st == 0)
+        st = rvt_nt_decode(d, b + first, upto - first);
+    rvt_nt_decoder_stats(d, owned);
+    if (st == 0 && !r->counting && upto < n)
+        st = rvt_nt_decode(d, b + upto, n - upto);
+    return st;
+}
+
+/* The wide I-CNTs of the piece's own messages: counted between the two
+ * snapshots; the first one's offset is known when the decoder had counted
+ * none before (else the piece before owns an earlier one, its own first
+ * sync message's, which both read). */
+static void nt_wide(piece *p, const rvt_nt_dec_stats *before, const rvt_nt_dec_stats *owned,
+                    uint64_t adj)
+{
+    p->wide_icnt = owned->wide_icnt - before->wide_icnt;
+    p->wide_icnt_offset = p->wide_icnt && !before->wide_icnt ? owned->wide_icnt_offset + adj
+                                                             : UINT64_MAX;
 }
 
 static void nt_piece(const jobs_cfg *c, piece *p, rec *r)
@@ -191,20 +206,21 @@ static void nt_piece(const jobs_cfg *c, piece *p, rec *r)
         pre = nt_prime(d, c->native, c->buf, c->len, p->state);
     }
     r->adj = p->from - pre;
-    uint64_t before = nt_feed(d, c, p, r, &st);
+    rvt_nt_dec_stats before, owned, ds;
+    st = nt_feed(d, c, p, r, &before, &owned);
     p->end_at = p->tape.n;
     if (st >= 0 && p->last)
         st = rvt_nt_decode_end(d);
     if (st < 0)
         p->status = st;
-    rvt_nt_dec_stats ds;
     rvt_nt_decoder_stats(d, &ds);
+    if (p->last)
+        owned = ds;
     p->msg_end = ds.msg_end + r->adj;
     if (r->counting)
-        p->insns = ds.insns - before;
+        p->insns = owned.insns - before.insns;
     p->messages = ds.messages;
-    p->wide_icnt = ds.wide_icnt;
-    p->wide_icnt_offset = ds.wide_icnt ? ds.wide_icnt_offset + r->adj : UINT64_MAX;
+    nt_wide(p, &before, &owned, r->adj);
     rvt_nt_decoder_free(d);
 }
 
