@@ -699,6 +699,77 @@ static inline bool chain_takes(const rvt_iblock *b, uint64_t pc, uint64_t addres
            (outcomes >= 2 || b->n == 1 || b->last_pc != address);
 }
 
+/* chain_fast's state: where the run of branches stands (locals). */
+struct te_chain {
+    const rvt_iblock *b;        /* the block at pc */
+    uint64_t pc, last;          /* d->pc, d->last_pc */
+    uint64_t room;              /* instructions the walk may still follow */
+};
+
+/* A correct prediction's update (3.2.6, counted branches of 6.8): the
+ * entry saturates towards its MSB (00, 01 -> 00; 10, 11 -> 11), so no
+ * table: two operations, not a dependent load. */
+static inline void te_bp_confirm(uint8_t *e)
+{
+    *e = (uint8_t)((*e >> 1) * 3);
+}
+
+/* chain_run's steps where nothing but the block can end the run: at most
+ * `steps`, each using an outcome of one kind (map bits, or with `counted`
+ * correct predictions, 6.8, from the predictor table tab), with at least
+ * one outcome left after them (so chain_takes holds for any block with
+ * b->chains), with room in the budget and the span for `steps` blocks of
+ * RVT_IBLK_MAX; a branch to the reported address ends it (returns true).
+ * span's open block was opened by the span at ch->pc (one instruction),
+ * so each block is written whole over it, once (rvt_flow_span_whole).
+ * *map, ch: advanced; *done: the steps taken. */
+static inline bool chain_fast(rvt_iblocks *c, struct te_chain *ch, uint64_t *map, uint64_t steps,
+                              uint8_t *tab, unsigned lsb, uint64_t mask, uint64_t address,
+                              rvt_flow_span *span, bool counted, uint64_t *done)
+{
+    const rvt_iblock *b = ch->b;
+    uint64_t pc = ch->pc, last = ch->last, m = *map, room = ch->room, i = 0;
+    uint64_t key = c->space_key;
+    bool there = false;
+    while (i < steps && b->chains) {
+        uint8_t *e = tab ? te_bp_at(tab, lsb, mask, b->last_pc) : NULL;
+        bool taken;
+        if (counted) {
+            taken = (*e >> 1) & 1;
+            te_bp_confirm(e);
+        } else {
+            taken = !(m & 1);
+            m >>= 1;
+            if (e)
+                te_bp_learn(e, taken);
+        }
+        uint64_t to = b->to[taken];
+        if (span)
+            rvt_flow_span_whole(span, pc, b->n, b->last_pc,
+                                to == b->to[RVT_IBLK_FALL] ? RVT_BLK_BRANCH_NOT_TAKEN
+                                                           : RVT_BLK_BRANCH_TAKEN, to);
+        last = b->last_pc;
+        room -= b->n;
+        pc = to;
+        i++;
+        const rvt_iblock *s = b->succ[taken];
+        b = s && s->tag == (to ^ key) ? s : rvt_iblk_succ(c, b, taken, to);
+        if (to == address) {
+            there = true;
+            break;
+        }
+    }
+    if (span && i)
+        rvt_flow_span_open(span, pc);
+    *map = m;
+    *done = i;
+    ch->b = b;
+    ch->pc = pc;
+    ch->last = last;
+    ch->room = room;
+    return there;
+}
+
 /* follow's run of branches (issue #18): whole cache blocks, each ending
  * in a branch, as many as chain_outcomes and chain_takes allow, from the
  * block *bp at d->pc, each in one step -- what straight and next_pc do
@@ -709,45 +780,69 @@ static inline bool chain_takes(const rvt_iblock *b, uint64_t pc, uint64_t addres
  * locals, written back once.  arrived() after each branch is 0 but for
  * the last outcome (chain_outcomes) or a branch to the reported address,
  * so the chain stops there and follow checks; walk_loops is
- * walk_branch_steps.  Returns the instructions retired (0: none, follow
- * goes on a step at a time); *bp is then the block at d->pc.  Inline
- * into branch_chain's two calls, so that without output the loop keeps
- * no span (fewer live values: it spilled). */
+ * walk_branch_steps.  After each step with the checks, the steps that
+ * need none (chain_fast) as far as they go.  Returns the instructions
+ * retired (0: none, follow goes on a step at a time); *bp is then the
+ * block at d->pc.  Inline into branch_chain's two calls, so that without
+ * output the loop keeps no span (fewer live values: it spilled). */
 static inline uint64_t chain_run(rvt_te_decoder *d, const rvt_iblock **bp, uint64_t address,
                                  uint64_t budget, rvt_flow_span *span)
 {
-    const rvt_iblock *b = *bp;
+    struct te_chain ch = { *bp, d->pc, d->last_pc, budget };
     struct te_outcomes oc = d->oc;
     uint8_t *tab = d->t.bp;
     unsigned lsb = d->t.lsb;
     uint64_t mask = tab ? te_bp_mask(&d->t) : 0;
-    uint64_t outcomes = chain_outcomes(d), left = outcomes, room = budget;
-    uint64_t pc = d->pc, last = d->last_pc;
-    while (left && chain_takes(b, pc, address, room, left) && (!span || rvt_flow_span_room(span))) {
+    uint64_t outcomes = chain_outcomes(d), left = outcomes;
+    while (left && chain_takes(ch.b, ch.pc, address, ch.room, left) &&
+           (!span || rvt_flow_span_room(span))) {
+        const rvt_iblock *b = ch.b;
         bool taken = next_outcome(&oc, tab ? te_bp_at(tab, lsb, mask, b->last_pc) : NULL);
         uint64_t to = b->to[taken];
         if (span)
             rvt_flow_span_block(span, b->n - 1, b->last_pc,
                                 to == b->to[RVT_IBLK_FALL] ? RVT_BLK_BRANCH_NOT_TAKEN
                                                            : RVT_BLK_BRANCH_TAKEN, to);
-        last = b->last_pc;
-        pc = to;
-        room -= b->n;
+        ch.last = b->last_pc;
+        ch.pc = to;
+        ch.room -= b->n;
         left--;
-        b = rvt_iblk_succ(&d->bc, b, taken, to);
+        ch.b = rvt_iblk_succ(&d->bc, b, taken, to);
         if (to == address)
             break;
+        if (left < 2)
+            continue;
+        uint64_t steps = left - 1, fast = 0;
+        if (ch.room / RVT_IBLK_MAX < steps)
+            steps = ch.room / RVT_IBLK_MAX;
+        if (span && (uint64_t)(span->last - span->blk) < steps)
+            steps = (uint64_t)(span->last - span->blk);
+        bool there = false;
+        if (oc.branches) {
+            steps = steps < oc.branches ? steps : oc.branches;
+            there = chain_fast(&d->bc, &ch, &oc.map, steps, tab, lsb, mask, address, span, false,
+                               &fast);
+            oc.branches -= (unsigned)fast;
+        } else if (tab && oc.pcount) {
+            steps = steps < oc.pcount ? steps : oc.pcount;
+            there = chain_fast(&d->bc, &ch, &oc.map, steps, tab, lsb, mask, address, span, true,
+                               &fast);
+            oc.pcount -= fast;
+        }
+        left -= fast;
+        if (there)
+            break;
     }
-    uint64_t done = budget - room;
+    uint64_t done = budget - ch.room;
     if (!done)
         return 0;
     d->oc = oc;
-    d->pc = pc;
-    d->last_pc = last;
+    d->pc = ch.pc;
+    d->last_pc = ch.last;
     d->stats.instructions += done;
     d->inferred_jump = TE_JUMP_NONE;
     walk_branch_steps(d, outcomes - left);
-    *bp = b;
+    *bp = ch.b;
     return done;
 }
 

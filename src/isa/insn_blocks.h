@@ -82,6 +82,9 @@ typedef struct rvt_iblock {
     uint32_t n;
     uint8_t jclass;              /* its rvt_jclass */
     uint8_t illegal;             /* it is an illegal encoding (traps) */
+    uint8_t chains;              /* it is a branch and the block does not
+                                    wrap: one test for a walk taking a run
+                                    of branches a block at a time */
 } rvt_iblock;
 
 enum { RVT_IBLK_FALL = 0, RVT_IBLK_TAKEN = 1 };
