@@ -721,17 +721,22 @@ static inline void te_bp_confirm(uint8_t *e)
  * b->chains), with room in the budget and the span for `steps` blocks of
  * RVT_IBLK_MAX; a branch to the reported address ends it (returns true).
  * span's open block was opened by the span at ch->pc (one instruction),
- * so each block is written whole over it, once (rvt_flow_span_whole).
+ * so each block is written whole over it, once (rvt_flow_block_whole).
  * *map, ch: advanced; *done: the steps taken. */
-static inline bool chain_fast(rvt_iblocks *c, struct te_chain *ch, uint64_t *map, uint64_t steps,
-                              uint8_t *tab, unsigned lsb, uint64_t mask, uint64_t address,
-                              rvt_flow_span *span, bool counted, uint64_t *done)
+static inline __attribute__((always_inline)) bool
+chain_fast(rvt_iblocks *c, struct te_chain *ch, uint64_t *map, uint64_t steps, uint8_t *tab,
+           unsigned lsb, uint64_t mask, uint64_t address, rvt_flow_span *span, bool counted,
+           uint64_t *done)
 {
     const rvt_iblock *b = ch->b;
-    uint64_t pc = ch->pc, last = ch->last, m = *map, room = ch->room, i = 0;
+    uint64_t pc = ch->pc, last = ch->last, m = *map, room = ch->room, k = steps;
     uint64_t key = c->space_key;
+    /* the span's cursor and template in locals: a store into the array
+     * may alias *span, and the compiler reloaded them every block */
+    rvt_block *out = span ? span->blk : NULL;
+    rvt_block tmpl = span ? span->tmpl : (rvt_block){ 0 };
     bool there = false;
-    while (i < steps && b->chains) {
+    while (k && b->chains) {
         uint8_t *e = tab ? te_bp_at(tab, lsb, mask, b->last_pc) : NULL;
         bool taken;
         if (counted) {
@@ -745,13 +750,13 @@ static inline bool chain_fast(rvt_iblocks *c, struct te_chain *ch, uint64_t *map
         }
         uint64_t to = b->to[taken];
         if (span)
-            rvt_flow_span_whole(span, pc, b->n, b->last_pc,
-                                to == b->to[RVT_IBLK_FALL] ? RVT_BLK_BRANCH_NOT_TAKEN
-                                                           : RVT_BLK_BRANCH_TAKEN, to);
+            rvt_flow_block_whole(out++, pc, b->n, b->last_pc,
+                                 to == b->to[RVT_IBLK_FALL] ? RVT_BLK_BRANCH_NOT_TAKEN
+                                                            : RVT_BLK_BRANCH_TAKEN, to, &tmpl);
         last = b->last_pc;
         room -= b->n;
         pc = to;
-        i++;
+        k--;
         const rvt_iblock *s = b->succ[taken];
         b = s && s->tag == (to ^ key) ? s : rvt_iblk_succ(c, b, taken, to);
         if (to == address) {
@@ -759,10 +764,12 @@ static inline bool chain_fast(rvt_iblocks *c, struct te_chain *ch, uint64_t *map
             break;
         }
     }
-    if (span && i)
+    if (span && out != span->blk) {
+        span->blk = out;
         rvt_flow_span_open(span, pc);
+    }
     *map = m;
-    *done = i;
+    *done = steps - k;
     ch->b = b;
     ch->pc = pc;
     ch->last = last;
@@ -785,8 +792,9 @@ static inline bool chain_fast(rvt_iblocks *c, struct te_chain *ch, uint64_t *map
  * retired (0: none, follow goes on a step at a time); *bp is then the
  * block at d->pc.  Inline into branch_chain's two calls, so that without
  * output the loop keeps no span (fewer live values: it spilled). */
-static inline uint64_t chain_run(rvt_te_decoder *d, const rvt_iblock **bp, uint64_t address,
-                                 uint64_t budget, rvt_flow_span *span)
+static inline __attribute__((always_inline)) uint64_t
+chain_run(rvt_te_decoder *d, const rvt_iblock **bp, uint64_t address, uint64_t budget,
+          rvt_flow_span *span)
 {
     struct te_chain ch = { *bp, d->pc, d->last_pc, budget };
     struct te_outcomes oc = d->oc;

@@ -273,18 +273,9 @@ static inline void rvt_flow_span_block(rvt_flow_span *s, uint64_t n, uint64_t en
     s->blk = rvt_flow_block_next(s->blk, end, pc, &s->tmpl);
 }
 
-/* The open block, opened by the span at pc (rvt_flow_span_block: one
- * instruction so far), is written whole over: n instructions to end_pc,
- * whose control transfer (end) goes to next_pc; the slot after it is
- * left unopened (rvt_flow_span_open) -- a run of blocks written once
- * each, not opened and then extended. */
-static inline void rvt_flow_span_whole(rvt_flow_span *s, uint64_t pc, uint64_t n, uint64_t end_pc,
-                                       rvt_block_end end, uint64_t next_pc)
-{
-    rvt_flow_block_whole(s->blk++, pc, n, end_pc, end, next_pc, &s->tmpl);
-}
-
-/* Open the block at pc in the span's slot after rvt_flow_span_whole's. */
+/* Open the block at pc in the span's current slot: after a walk wrote
+ * blocks whole (rvt_flow_block_whole) from the open one, opened by the
+ * span (rvt_flow_span_block), and moved s->blk past them. */
 static inline void rvt_flow_span_open(rvt_flow_span *s, uint64_t pc)
 {
     rvt_flow_block_open(s->blk, pc, &s->tmpl);
