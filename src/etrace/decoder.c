@@ -707,6 +707,14 @@ struct te_chain {
     uint64_t steps;             /* blocks taken (walk_branch_steps) */
 };
 
+/* rvt_iblk_succ along edge k of b, with the space's key in a local. */
+static inline const rvt_iblock *chain_next(rvt_iblocks *c, const rvt_iblock *b, uint64_t key,
+                                           unsigned k)
+{
+    const rvt_iblock *s = b->succ[k];
+    return s && s->tag == (b->to[k] ^ key) ? s : rvt_iblk_succ(c, b, k, b->to[k]);
+}
+
 /* chain_run's steps where nothing but the block can end the run: blocks
  * that end in a branch, using at most `outcomes` outcomes of one kind
  * (map bits, or with `counted` correct predictions, 6.8, from the
@@ -726,14 +734,6 @@ struct te_chain {
  * pending falls and no later state repeats it (a jump followed by
  * anything else would change when a loop of jumps alone is found, and
  * so the events of a damaged stream: tests/unit/test_flow_pull.c). */
-/* rvt_iblk_succ along edge k of b, with the space's key in a local. */
-static inline const rvt_iblock *chain_next(rvt_iblocks *c, const rvt_iblock *b, uint64_t key,
-                                           unsigned k)
-{
-    const rvt_iblock *s = b->succ[k];
-    return s && s->tag == (b->to[k] ^ key) ? s : rvt_iblk_succ(c, b, k, b->to[k]);
-}
-
 static inline __attribute__((always_inline)) bool
 chain_fast(rvt_iblocks *c, struct te_chain *ch, uint64_t *map, uint64_t outcomes, uint64_t blocks,
            uint8_t *tab, unsigned lsb, uint64_t mask, uint64_t amask, uint64_t address,
