@@ -58,11 +58,22 @@ static inline bool te_bp_predict(const te_bpjtc *t, uint64_t pc)
 }
 
 /* 3.2.6 transitions of entry s: 00 -fail-> 01; 01 -ok-> 00, -fail-> 11;
- * 11 -fail-> 10; 10 -ok-> 11, -fail-> 00.  Indexed [state][taken]. */
+ * 11 -fail-> 10; 10 -ok-> 11, -fail-> 00.  As a table [state][taken] of
+ * 2-bit states, { { 0, 1 }, { 0, 3 }, { 0, 3 }, { 2, 3 } }, packed in one
+ * constant (entry 2 * state + taken at bit 2 * that): a shift, not a load
+ * that waits for the state's own (the decoder's run of branches). */
+#define TE_BP_NEXT 0xECC4u
 static inline void te_bp_learn(uint8_t *s, bool taken)
 {
-    static const uint8_t next[4][2] = { { 0, 1 }, { 0, 3 }, { 0, 3 }, { 2, 3 } };
-    *s = next[*s][taken];
+    *s = (uint8_t)((TE_BP_NEXT >> (4u * *s + 2u * taken)) & 3u);
+}
+
+/* te_bp_learn for a correct prediction (the counted branches of 6.8):
+ * the entry saturates towards its MSB (00, 01 -> 00; 10, 11 -> 11), with
+ * no lookup: two operations on the state. */
+static inline void te_bp_confirm(uint8_t *s)
+{
+    *s = (uint8_t)((*s >> 1) * 3u);
 }
 
 static inline void te_bp_update(te_bpjtc *t, uint64_t pc, bool taken)

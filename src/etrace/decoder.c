@@ -699,6 +699,105 @@ static inline bool chain_takes(const rvt_iblock *b, uint64_t pc, uint64_t addres
            (outcomes >= 2 || b->n == 1 || b->last_pc != address);
 }
 
+/* chain_fast's state: where the run of branches stands (locals). */
+struct te_chain {
+    const rvt_iblock *b;        /* the block at pc */
+    uint64_t pc, last;          /* d->pc, d->last_pc */
+    uint64_t room;              /* instructions the walk may still follow */
+    uint64_t steps;             /* blocks taken (walk_branch_steps) */
+};
+
+/* rvt_iblk_succ along edge k of b, with the space's key in a local. */
+static inline const rvt_iblock *chain_next(rvt_iblocks *c, const rvt_iblock *b, uint64_t key,
+                                           unsigned k)
+{
+    const rvt_iblock *s = b->succ[k];
+    return s && s->tag == (b->to[k] ^ key) ? s : rvt_iblk_succ(c, b, k, b->to[k]);
+}
+
+/* chain_run's steps where nothing but the block can end the run: blocks
+ * that end in a branch, using at most `outcomes` outcomes of one kind
+ * (map bits, or with `counted` correct predictions, 6.8, from the
+ * predictor table tab), at least one being left after them (so
+ * chain_takes holds for any branch block with b->chains), and blocks that
+ * end in a direct jump that links nothing (next_pc: its fixed target,
+ * within the address width amask; no outcome, no return stack) to a
+ * block that ends in a branch, with an outcome for it; at most
+ * `blocks` blocks, for which the budget (RVT_IBLK_MAX each) and the span
+ * have room.  A step to the reported address ends it (returns true).
+ * span's open block was opened by the span at ch->pc (one instruction),
+ * so each block is written whole over it, once (rvt_flow_block_whole).
+ * *map, ch: advanced; *used: the outcomes used.  Brent's check
+ * (walk_branch_steps) counts the jumps as steps; its reasoning holds for
+ * them as for branches: the state after such a jump is followed by a
+ * step that uses an outcome (here or in chain_run's next step), so
+ * pending falls and no later state repeats it (a jump followed by
+ * anything else would change when a loop of jumps alone is found, and
+ * so the events of a damaged stream: tests/unit/test_flow_pull.c). */
+static inline __attribute__((always_inline)) bool
+chain_fast(rvt_iblocks *c, struct te_chain *ch, uint64_t *map, uint64_t outcomes, uint64_t blocks,
+           uint8_t *tab, unsigned lsb, uint64_t mask, uint64_t amask, uint64_t address,
+           rvt_flow_span *span, bool counted, uint64_t *used)
+{
+    const rvt_iblock *b = ch->b;
+    uint64_t pc = ch->pc, last = ch->last, m = *map, room = ch->room, k = blocks, o = outcomes;
+    uint64_t key = c->space_key;
+    /* the span's cursor and template in locals: a store into the array
+     * may alias *span, and the compiler reloaded them every block */
+    rvt_block *out = span ? span->blk : NULL;
+    rvt_block tmpl = span ? span->tmpl : (rvt_block){ 0 };
+    bool there = false;
+    while (k && b->chains) {
+        bool taken = true;
+        rvt_block_end end = RVT_BLK_JUMP;
+        if (b->chains == RVT_IBLK_CHAIN_JUMP) {
+            if (!o || b->to[RVT_IBLK_TAKEN] > amask ||
+                chain_next(c, b, key, RVT_IBLK_TAKEN)->chains != RVT_IBLK_CHAIN_BRANCH)
+                break;
+        } else {
+            if (!o)
+                break;
+            o--;
+            uint8_t *e = tab ? te_bp_at(tab, lsb, mask, b->last_pc) : NULL;
+            if (counted) {
+                taken = (*e >> 1) & 1;
+                te_bp_confirm(e);
+            } else {
+                taken = !(m & 1);
+                m >>= 1;
+                if (e)
+                    te_bp_learn(e, taken);
+            }
+            end = b->to[taken] == b->to[RVT_IBLK_FALL] ? RVT_BLK_BRANCH_NOT_TAKEN
+                                                         : RVT_BLK_BRANCH_TAKEN;
+        }
+        uint64_t to = b->to[taken];
+        if (span)
+            rvt_flow_block_whole(out++, pc, b->n, b->last_pc, end, to, &tmpl);
+        last = b->last_pc;
+        room -= b->n;
+        pc = to;
+        k--;
+        b = chain_next(c, b, key, taken);
+        if (to == address) {
+            there = true;
+            break;
+        }
+    }
+    if (span && out != span->blk) {
+        span->blk = out;
+        rvt_flow_span_open(span, pc);
+    }
+    *map = m;
+    *used = outcomes - o;
+    ch->b = b;
+    ch->pc = pc;
+    ch->last = last;
+    ch->room = room;
+    ch->steps += blocks - k;
+    return there;
+}
+
 /* follow's run of branches (issue #18): whole cache blocks, each ending
  * in a branch, as many as chain_outcomes and chain_takes allow, from the
  * block *bp at d->pc, each in one step -- what straight and next_pc do
@@ -709,45 +808,70 @@ static inline bool chain_takes(const rvt_iblock *b, uint64_t pc, uint64_t addres
  * locals, written back once.  arrived() after each branch is 0 but for
  * the last outcome (chain_outcomes) or a branch to the reported address,
  * so the chain stops there and follow checks; walk_loops is
- * walk_branch_steps.  Returns the instructions retired (0: none, follow
- * goes on a step at a time); *bp is then the block at d->pc.  Inline
- * into branch_chain's two calls, so that without output the loop keeps
- * no span (fewer live values: it spilled). */
-static inline uint64_t chain_run(rvt_te_decoder *d, const rvt_iblock **bp, uint64_t address,
-                                 uint64_t budget, rvt_flow_span *span)
+ * walk_branch_steps.  After each step with the checks, the steps that
+ * need none (chain_fast) as far as they go.  Returns the instructions
+ * retired (0: none, follow goes on a step at a time); *bp is then the
+ * block at d->pc.  Inline into branch_chain's two calls, so that without
+ * output the loop keeps no span (fewer live values: it spilled). */
+static inline __attribute__((always_inline)) uint64_t
+chain_run(rvt_te_decoder *d, const rvt_iblock **bp, uint64_t address, uint64_t budget,
+          rvt_flow_span *span)
 {
-    const rvt_iblock *b = *bp;
+    struct te_chain ch = { *bp, d->pc, d->last_pc, budget, 0 };
     struct te_outcomes oc = d->oc;
     uint8_t *tab = d->t.bp;
     unsigned lsb = d->t.lsb;
     uint64_t mask = tab ? te_bp_mask(&d->t) : 0;
-    uint64_t outcomes = chain_outcomes(d), left = outcomes, room = budget;
-    uint64_t pc = d->pc, last = d->last_pc;
-    while (left && chain_takes(b, pc, address, room, left) && (!span || rvt_flow_span_room(span))) {
+    uint64_t amask = rvt_mask(d->a.iaddress_width);
+    uint64_t left = chain_outcomes(d);
+    while (left && chain_takes(ch.b, ch.pc, address, ch.room, left) &&
+           (!span || rvt_flow_span_room(span))) {
+        const rvt_iblock *b = ch.b;
         bool taken = next_outcome(&oc, tab ? te_bp_at(tab, lsb, mask, b->last_pc) : NULL);
         uint64_t to = b->to[taken];
         if (span)
             rvt_flow_span_block(span, b->n - 1, b->last_pc,
                                 to == b->to[RVT_IBLK_FALL] ? RVT_BLK_BRANCH_NOT_TAKEN
                                                            : RVT_BLK_BRANCH_TAKEN, to);
-        last = b->last_pc;
-        pc = to;
-        room -= b->n;
+        ch.last = b->last_pc;
+        ch.pc = to;
+        ch.room -= b->n;
+        ch.steps++;
         left--;
-        b = rvt_iblk_succ(&d->bc, b, taken, to);
+        ch.b = rvt_iblk_succ(&d->bc, b, taken, to);
         if (to == address)
             break;
+        if (left < 2)
+            continue;
+        uint64_t blocks = ch.room / RVT_IBLK_MAX, used = 0;
+        if (span && (uint64_t)(span->last - span->blk) < blocks)
+            blocks = (uint64_t)(span->last - span->blk);
+        bool there = false;
+        if (oc.branches) {
+            uint64_t n = left - 1 < oc.branches ? left - 1 : oc.branches;
+            there = chain_fast(&d->bc, &ch, &oc.map, n, blocks, tab, lsb, mask, amask, address,
+                               span, false, &used);
+            oc.branches -= (unsigned)used;
+        } else if (tab && oc.pcount) {
+            uint64_t n = left - 1 < oc.pcount ? left - 1 : oc.pcount;
+            there = chain_fast(&d->bc, &ch, &oc.map, n, blocks, tab, lsb, mask, amask, address,
+                               span, true, &used);
+            oc.pcount -= used;
+        }
+        left -= used;
+        if (there)
+            break;
     }
-    uint64_t done = budget - room;
+    uint64_t done = budget - ch.room;
     if (!done)
         return 0;
     d->oc = oc;
-    d->pc = pc;
-    d->last_pc = last;
+    d->pc = ch.pc;
+    d->last_pc = ch.last;
     d->stats.instructions += done;
     d->inferred_jump = TE_JUMP_NONE;
-    walk_branch_steps(d, outcomes - left);
-    *bp = b;
+    walk_branch_steps(d, ch.steps);
+    *bp = ch.b;
     return done;
 }
 

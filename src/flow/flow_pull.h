@@ -168,6 +168,30 @@ static inline bool rvt_flow_pull_room(const rvt_flow_pull *p)
     return p->open && p->direct && p->n_out + 1 < p->max_out;
 }
 
+/* Write block b whole: n instructions from pc to end_pc, ended for the
+ * reason end with next_pc retired next, the rest from tmpl.  Field by
+ * field: a struct copy was built in a stack temporary with narrow stores
+ * and read back wide, a store-forwarding stall a block. */
+static inline void rvt_flow_block_whole(rvt_block *b, uint64_t pc, uint64_t n, uint64_t end_pc,
+                                        rvt_block_end end, uint64_t next_pc, const rvt_block *tmpl)
+{
+    b->start_pc = pc;
+    b->end_pc = end_pc;
+    b->ninsn = n;
+    b->next_pc = next_pc;
+    b->context = tmpl->context;
+    b->offset = tmpl->offset;
+    b->end = (uint8_t)end;
+    b->priv = tmpl->priv;
+    b->src = tmpl->src;
+}
+
+/* Open block b at pc from tmpl: its first instruction, no end yet. */
+static inline void rvt_flow_block_open(rvt_block *b, uint64_t pc, const rvt_block *tmpl)
+{
+    rvt_flow_block_whole(b, pc, 1, pc, 0, 0, tmpl);
+}
+
 /* Close block b for the reason end, the instruction at pc retired next,
  * and open the next block in the slot after it, from tmpl (ninsn 1, its
  * context, offset, priv, src) at pc.  Returns the new block. */
@@ -176,17 +200,7 @@ static inline rvt_block *rvt_flow_block_next(rvt_block *b, rvt_block_end end, ui
 {
     b->end = (uint8_t)end;
     b->next_pc = pc;
-    /* field by field: a struct copy was built in a stack temporary with
-     * narrow stores and read back wide, a store-forwarding stall a block */
-    ++b;
-    b->start_pc = b->end_pc = pc;
-    b->ninsn = 1;
-    b->next_pc = 0;
-    b->context = tmpl->context;
-    b->offset = tmpl->offset;
-    b->end = 0;
-    b->priv = tmpl->priv;
-    b->src = tmpl->src;
+    rvt_flow_block_open(++b, pc, tmpl);
     return b;
 }
 
@@ -257,6 +271,14 @@ static inline void rvt_flow_span_block(rvt_flow_span *s, uint64_t n, uint64_t en
     s->blk->end_pc = end_pc;
     s->blk->ninsn += n;
     s->blk = rvt_flow_block_next(s->blk, end, pc, &s->tmpl);
+}
+
+/* Open the block at pc in the span's current slot: after a walk wrote
+ * blocks whole (rvt_flow_block_whole) from the open one, opened by the
+ * span (rvt_flow_span_block), and moved s->blk past them. */
+static inline void rvt_flow_span_open(rvt_flow_span *s, uint64_t pc)
+{
+    rvt_flow_block_open(s->blk, pc, &s->tmpl);
 }
 
 /* The walk wrote its span's blocks: the pull takes them over. */

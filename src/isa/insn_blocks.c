@@ -57,6 +57,11 @@ static void last_facts(const rvt_iblocks *c, rvt_iblock *b, uint64_t pc)
     b->to[RVT_IBLK_TAKEN] = fixed ? (b->last_pc + (uint64_t)i->imm) & c->xmask : 0;
     b->jclass = i->jclass;
     b->illegal = i->op == RVT_OP_ILLEGAL;
+    bool jump = i->op == RVT_OP_JAL && (i->jclass == RVT_JC_TAIL_INF || i->jclass == RVT_JC_JUMP_INF);
+    b->chains = b->last_pc < pc                    ? 0
+                : b->jclass == RVT_JC_BRANCH ? RVT_IBLK_CHAIN_BRANCH
+                : jump                       ? RVT_IBLK_CHAIN_JUMP
+                                             : 0;
 }
 
 const rvt_iblock *rvt_iblk_block_miss(rvt_iblocks *c, uint64_t pc)
@@ -65,7 +70,7 @@ const rvt_iblock *rvt_iblk_block_miss(rvt_iblocks *c, uint64_t pc)
     rvt_iblock *b = &c->blocks[rvt_iblk_slot(t, RVT_IBLK_BLOCK_BITS)];
     b->tag = t;
     b->n = b->hw = b->lens = 0;
-    b->jclass = b->illegal = 0;
+    b->jclass = b->illegal = b->chains = 0;
     b->last = b->prev = NULL;
     b->succ[RVT_IBLK_FALL] = b->succ[RVT_IBLK_TAKEN] = NULL;
     for (uint64_t p = pc; b->n < RVT_IBLK_MAX;) {

@@ -82,7 +82,15 @@ typedef struct rvt_iblock {
     uint32_t n;
     uint8_t jclass;              /* its rvt_jclass */
     uint8_t illegal;             /* it is an illegal encoding (traps) */
+    uint8_t chains;              /* RVT_IBLK_CHAIN_*: one test for a walk
+                                    taking a run of blocks one a step */
 } rvt_iblock;
+
+/* rvt_iblock.chains: the block does not wrap and its last instruction is
+ * a branch (BRANCH), or a direct jump that links no return address
+ * (JUMP: jal x0 and other non-call jal: to[RVT_IBLK_TAKEN] always);
+ * else 0. */
+enum { RVT_IBLK_CHAIN_BRANCH = 1, RVT_IBLK_CHAIN_JUMP = 2 };
 
 enum { RVT_IBLK_FALL = 0, RVT_IBLK_TAKEN = 1 };
 

@@ -1,8 +1,8 @@
 /* The instruction/block cache both flow decoders share (src/isa/
  * insn_blocks.h): block boundaries, counts and lens bitmaps derived by
  * hand from the instruction lengths below, lookups cached once, odd and
- * missing pcs, the 32-instruction cap, and a flush that keeps blocks
- * already handed out readable. */
+ * missing pcs, the 32-instruction cap, a flush that keeps blocks
+ * already handed out readable, and which blocks a walk may chain. */
 #include "isa/insn_blocks.h"
 #include "tharness.h"
 
@@ -26,11 +26,32 @@ static const uint8_t code[] = {
     0x13, 0x05, 0x15, 0x00,   /* 18 addi           4: no code after it */
 };
 
+/* Jumps (rvt_iblock.chains), at JUMP_BASE: jal rd, 8 = imm[10:1] = 4 at
+ * bits 30:21 | rd << 7 | 0x6f; jalr x0, 0(x1) = rs1 1 << 15 | 0x67. */
+#define JUMP_BASE 0x6000u
+static const uint32_t jumps[] = {
+    0x00150513,               /* 00 addi a0,a0,1 */
+    0x0080006f,               /* 04 jal x0, 8: a jump (TAIL_INF) */
+    0x008000ef,               /* 08 jal x1, 8: a call */
+    0x008001ef,               /* 0c jal x3, 8: a jump linking x3 (JUMP_INF) */
+    0x00008067,               /* 10 jalr x0, 0(x1): a return */
+};
+/* A block that wraps: addi at 2^64 - 4, beq a0,a1,8 at 0 (only when
+ * `wrapping`: the tests below ask pcs near 0 for no code). */
+#define WRAP_TOP 0xfffffffffffffffcull
+static bool wrapping;
+
 static rvt_insn slots[0x2000];
+static rvt_insn jump_slots[8];
 static unsigned calls;
 static rvt_iblocks cache;
 /* Self-modifying code: the ecall at 0c is rewritten as addi a0,a0,1. */
 static bool patched;
+
+static const rvt_insn *decoded(rvt_insn *s, uint32_t raw)
+{
+    return rvt_isa_decode(raw, 64, s) < 0 ? NULL : s;
+}
 
 /* Lookup over code[] at BASE and 40 c.nop at CAP_BASE. */
 static const rvt_insn *lookup(void *ctx, uint64_t pc)
@@ -47,6 +68,10 @@ static const rvt_insn *lookup(void *ctx, uint64_t pc)
             raw = 0x00150513;
     } else if (pc >= CAP_BASE && pc < CAP_BASE + 80) {
         raw = 0x0001;
+    } else if (pc >= JUMP_BASE && pc < JUMP_BASE + sizeof jumps && !(pc & 3)) {
+        return decoded(&jump_slots[(pc - JUMP_BASE) / 4], jumps[(pc - JUMP_BASE) / 4]);
+    } else if (wrapping && (pc == WRAP_TOP || pc == 0)) {
+        return decoded(&jump_slots[7 - (pc == 0)], pc ? 0x00150513 : 0x00b50463);
     } else {
         return NULL;
     }
@@ -142,6 +167,39 @@ static void successors(void)
     CHECK(rvt_iblk_succ(&cache, b1, RVT_IBLK_FALL, BASE + 0x0c) == fall0);
 }
 
+/* What a walk's run of blocks may take at once (rvt_iblock.chains): a
+ * block ending in a branch, or in a jal that links no return address
+ * (x0 or another register than x1/x5), unless it wraps; not a call, a
+ * return, a trap, fence.i, or a block cut short. */
+static void chains(void)
+{
+    rvt_iblk_flush(&cache);
+    CHECK_EQ(rvt_iblk_block(&cache, BASE)->chains, RVT_IBLK_CHAIN_BRANCH);
+    CHECK_EQ(rvt_iblk_block(&cache, BASE + 0x04)->chains, RVT_IBLK_CHAIN_BRANCH);
+    CHECK_EQ(rvt_iblk_block(&cache, BASE + 0x0c)->chains, 0);     /* ecall */
+    CHECK_EQ(rvt_iblk_block(&cache, BASE + 0x10)->chains, 0);     /* fence.i */
+    CHECK_EQ(rvt_iblk_block(&cache, BASE + 0x18)->chains, 0);     /* no code after */
+    CHECK_EQ(rvt_iblk_block(&cache, BASE + 0x1c)->chains, 0);     /* no code */
+    CHECK_EQ(rvt_iblk_block(&cache, CAP_BASE)->chains, 0);        /* 32 c.nop */
+    const rvt_iblock *j = rvt_iblk_block(&cache, JUMP_BASE);
+    CHECK_EQ(j->n, 2);
+    CHECK_EQ(j->chains, RVT_IBLK_CHAIN_JUMP);
+    CHECK_EQ(j->to[RVT_IBLK_TAKEN], JUMP_BASE + 0x04 + 8);
+    CHECK_EQ(rvt_iblk_block(&cache, JUMP_BASE + 0x04)->chains, RVT_IBLK_CHAIN_JUMP);
+    CHECK_EQ(rvt_iblk_block(&cache, JUMP_BASE + 0x08)->chains, 0);   /* call */
+    CHECK_EQ(rvt_iblk_block(&cache, JUMP_BASE + 0x0c)->chains, RVT_IBLK_CHAIN_JUMP);
+    CHECK_EQ(rvt_iblk_block(&cache, JUMP_BASE + 0x10)->chains, 0);   /* return */
+    wrapping = true;
+    rvt_iblk_flush(&cache);
+    const rvt_iblock *w = rvt_iblk_block(&cache, WRAP_TOP);
+    CHECK_EQ(w->n, 2);
+    CHECK_EQ(w->last->jclass, RVT_JC_BRANCH);
+    CHECK_EQ(w->chains, 0);
+    CHECK_EQ(rvt_iblk_block(&cache, 0)->chains, RVT_IBLK_CHAIN_BRANCH);
+    wrapping = false;
+    rvt_iblk_flush(&cache);
+}
+
 int main(void)
 {
     rvt_iblk_init(&cache, lookup, NULL, UINT64_MAX);
@@ -192,5 +250,6 @@ int main(void)
     CHECK_EQ(calls, 1);
     check_block(BASE, 4, 6, 0x9, BASE + 0x08);
     successors();
+    chains();
     return TH_DONE();
 }
