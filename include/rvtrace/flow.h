@@ -58,7 +58,8 @@ typedef struct rvt_block {
     uint64_t next_pc;           /* the instruction retired after end_pc, when
                                    end is a branch, jump, call, return or
                                    DISCON; else end_pc */
-    uint64_t context;           /* the last RVT_EV_CONTEXT's value, 0 before */
+    uint64_t context;           /* the last RVT_EV_CONTEXT's value of its
+                                   source (src), 0 before */
     uint64_t offset;            /* byte offset of the packet/message that
                                    produced the first instruction */
     uint8_t end;                /* rvt_block_end */

@@ -121,6 +121,13 @@ def test_keyed_programs(tmp_path):
     assert got.json_text == want
     assert got.tables["harts"] == {0: retired[0], 1: retired[1]}
     assert got.tables["images"] == {progs[1]: got.instructions}    # the later file shadows the earlier
+    # the pull API gives every instruction from its own source's program,
+    # also where the walk has gone on into the other source's messages
+    # (the library once stepped through queued blocks with the other's
+    # instruction lengths): the CLI's retired PCs, in its order
+    pcs = [int(x, 16) for x in cli("decode", *[a for e in elfs for a in ("--elf", e)], tr,
+                                   "--pcs", "-").stdout.split()]
+    assert as_list(rvtrace.Trace(tr, elf=elfs).pcs()) == pcs
     for bad in ("src=4096", "priv=X", "cpu=1", "src=one"):
         with pytest.raises(rvtrace.RvtError, match="want FILE@KEY"):
             rvtrace.Image(f"{progs[0]}@{bad}")

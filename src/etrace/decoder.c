@@ -1437,7 +1437,13 @@ int rvt_te_decoder_run_transport(rvt_te_decoder *d, rvt_transport *tp)
 
 /* ---- the pull API (rvtrace/flow.h, src/flow/flow_pull.h) ---- */
 
-static const rvt_insn *pull_lookup(void *dec, uint64_t pc) { return insn_at(dec, pc); }
+static const rvt_insn *pull_lookup(void *dec, uint64_t pc, const rvt_flow_insn *where)
+{
+    rvt_te_decoder *d = dec;
+    if (!where)
+        return insn_at(d, pc);
+    return rvt_dec_mem_insn_in(&d->mem, &d->bc, pc, where->context, where->priv, where->src);
+}
 
 /* One packet, or the rest of a paused one, to the pull core; at the end
  * of the input, the end. */

@@ -102,7 +102,7 @@ static void open_block(rvt_flow_pull *p, uint64_t pc, const rvt_flow_event *firs
     if (!b)
         return;
     p->blk = b;
-    *b = (rvt_block){ .start_pc = pc, .end_pc = pc, .context = p->context,
+    *b = (rvt_block){ .start_pc = pc, .end_pc = pc, .context = rvt_flow_pull_context(p, first->src),
                       .offset = first->offset, .priv = first->priv, .src = first->src };
     p->open = true;
 }
@@ -165,13 +165,13 @@ int rvt_flow_pull_event(void *pull, const rvt_flow_event *ev)
 {
     rvt_flow_pull *p = pull;
     if (ev->kind == RVT_EV_INSN) {
-        rvt_flow_pull_run(p, ev, ev->pc, 1, ev->pc, p->lookup(p->lookup_ctx, ev->pc));
+        rvt_flow_pull_run(p, ev, ev->pc, 1, ev->pc, p->lookup(p->lookup_ctx, ev->pc, NULL));
         return 0;
     }
     if (p->open)
         close_block(p, event_end(ev->kind), p->blk->end_pc);
     if (ev->kind == RVT_EV_CONTEXT)
-        p->context = ev->aux;
+        p->context[ev->src & (RVT_FLOW_SRCS - 1)] = ev->aux;
     rvt_flow_item *item = tail(p);
     if (item) {
         item->is_block = false;
@@ -310,7 +310,7 @@ int rvt_flow_pull_next_insn(rvt_flow_pull *p, rvt_flow_insn *out)
          * one follows in memory */
         p->it.pc += p->it.insn ? p->it.insn->len : 0;
     }
-    p->it.insn = p->lookup(p->lookup_ctx, p->it.pc);
+    p->it.insn = p->lookup(p->lookup_ctx, p->it.pc, &p->it);
     p->it_left--;
     *out = p->it;
     return 1;

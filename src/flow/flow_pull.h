@@ -28,7 +28,16 @@
  * stopped in (rvt_flow_pull_full): > 0 fed, 0 input used up (the decoder
  * has sent RVT_EV_END), < 0 an error. */
 typedef int (*rvt_flow_step_fn)(void *dec);
-typedef const rvt_insn *(*rvt_flow_lookup_fn)(void *ctx, uint64_t pc);
+/* The instruction at pc: where NULL, in the space the decoder is in now
+ * (the walk's own instruction); else in where's (its context, priv and
+ * src): next_insn steps through a block queued before the walk went on,
+ * perhaps into another source's or context's code (mem.h spaces). */
+typedef const rvt_insn *(*rvt_flow_lookup_fn)(void *ctx, uint64_t pc, const rvt_flow_insn *where);
+
+/* Contexts kept apart, one per source (N-Trace SRC: at most 12 bits,
+ * trTeSrcBits); a source id is taken modulo this.  One decoder of E-Trace
+ * decodes one source. */
+#define RVT_FLOW_SRCS 4096u
 
 typedef struct rvt_flow_item {
     bool is_block;
@@ -57,7 +66,7 @@ typedef struct rvt_flow_pull {
     rvt_block *blk;                /* the open block: out[n_out] or the
                                       ring's tail slot */
     const rvt_insn *last;          /* blk's last instruction (NULL: unknown) */
-    uint64_t context;
+    uint64_t context[RVT_FLOW_SRCS]; /* per source: the last RVT_EV_CONTEXT's value */
     bool done;                     /* the step function said: no more input */
     int err;                       /* first error (NOMEM) */
     rvt_flow_insn it;              /* next_insn: the block being walked */
@@ -204,10 +213,17 @@ static inline rvt_block *rvt_flow_block_next(rvt_block *b, rvt_block_end end, ui
     return b;
 }
 
+/* The context of source src's blocks (rvt_block.context). */
+static inline uint64_t rvt_flow_pull_context(const rvt_flow_pull *p, uint16_t src)
+{
+    return p->context[src & (RVT_FLOW_SRCS - 1)];
+}
+
 /* The block the instruction of `at` opens: ninsn 1, no pcs yet. */
 static inline rvt_block rvt_flow_pull_opening(const rvt_flow_pull *p, const rvt_flow_event *at)
 {
-    return (rvt_block){ .ninsn = 1, .context = p->context, .offset = at->offset, .priv = at->priv,
+    return (rvt_block){ .ninsn = 1, .context = rvt_flow_pull_context(p, at->src),
+                        .offset = at->offset, .priv = at->priv,
                         .src = at->src };
 }
 

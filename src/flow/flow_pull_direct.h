@@ -43,7 +43,8 @@ static inline void rvt_flow_pull_direct_fill(const rvt_flow_pull *p, rvt_block *
                                              const rvt_flow_event *at, uint64_t pc, uint64_t n,
                                              uint64_t end_pc)
 {
-    *b = (rvt_block){ .start_pc = pc, .end_pc = end_pc, .ninsn = n, .context = p->context,
+    *b = (rvt_block){ .start_pc = pc, .end_pc = end_pc, .ninsn = n,
+                      .context = rvt_flow_pull_context(p, at->src),
                       .offset = at->offset, .priv = at->priv, .src = at->src };
 }
 

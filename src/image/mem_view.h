@@ -69,6 +69,22 @@ static inline void rvt_dec_mem_space(rvt_dec_mem *dm, rvt_iblocks *bc, uint64_t 
     rvt_dec_mem_switch(dm, bc, &sp);
 }
 
+/* The instruction at pc in space (context, priv, source), the decoder
+ * staying in its own: the pull API steps through blocks queued before the
+ * walk went on into another space (flow/flow_pull.h). */
+static inline const rvt_insn *rvt_dec_mem_insn_in(rvt_dec_mem *dm, rvt_iblocks *bc, uint64_t pc,
+                                                  uint64_t context, unsigned priv, unsigned source)
+{
+    if (!dm->view || (dm->space.context == context && dm->space.priv == priv &&
+                      dm->space.source == source))
+        return rvt_iblk_insn(bc, pc);
+    rvt_space now = dm->space, there = { .context = context, .priv = priv, .source = source };
+    rvt_dec_mem_switch(dm, bc, &there);
+    const rvt_insn *i = rvt_iblk_insn(bc, pc);
+    rvt_dec_mem_switch(dm, bc, &now);
+    return i;
+}
+
 /* Forget every decode (11.4: the code changed). */
 static inline void rvt_dec_mem_flush(rvt_dec_mem *dm, rvt_iblocks *bc)
 {

@@ -1405,9 +1405,12 @@ int rvt_nt_decoder_run_transport(rvt_nt_decoder *d, rvt_transport *tp)
 
 /* ---- the pull API (rvtrace/flow.h, src/flow/flow_pull.h) ---- */
 
-static const rvt_insn *pull_lookup(void *dec, uint64_t pc)
+static const rvt_insn *pull_lookup(void *dec, uint64_t pc, const rvt_flow_insn *where)
 {
-    return rvt_iblk_insn(&((rvt_nt_decoder *)dec)->bc, pc);
+    rvt_nt_decoder *d = dec;
+    if (!where)
+        return rvt_iblk_insn(&d->bc, pc);
+    return rvt_dec_mem_insn_in(&d->mem, &d->bc, pc, where->context, where->priv, where->src);
 }
 
 /* The ResourceFull message whose history walk stopped (nt_resume) goes
