@@ -107,6 +107,8 @@ struct rvt_nt_decoder {
     bool pulled;              /* set_input: the pull API drives the walk */
     rvt_flow_pull pull;
     nt_resume resume;
+    uint64_t steps;           /* blocks walked that ended other than by a
+                                 HIST bit's branch edge (nt_probe) */
 };
 
 rvt_nt_decoder *rvt_nt_decoder_new(const rvt_nt_cfg *cfg, rvt_nt_insn_fn insn,
@@ -426,6 +428,7 @@ static int walk_one(rvt_nt_decoder *d, nt_src *s, uint64_t *pc, uint64_t *rem, b
                                    "retiring (8.4)"
                                  : "I-CNT covers an instruction of reserved length (>= 80 bits)");
     uint64_t sz = i->len >> 1;
+    d->steps++;
     if (final && sz > *rem)
         return lose(d, s, "I-CNT ends inside an instruction (8.4.1)");
     d->st.insns++;
@@ -575,7 +578,7 @@ walk_blocks_of(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pcp,
     const uint64_t bit_limit = d->icnt_max, wide_at = s->extra + d->icnt_max;
     const bool htm = d->cfg.inst_mode == RVT_NT_MODE_HTM, one = s->nmark;
     rvt_flow_pull *p = &d->pull;
-    uint64_t pc = *pcp, rem = *remp, insns = 0, retired = s->retired_pc, next;
+    uint64_t pc = *pcp, rem = *remp, insns = 0, retired = s->retired_pc, next, steps = 0;
     int st = 0;
     for (;;) {
         const rvt_insn *last = b->last;
@@ -608,6 +611,7 @@ walk_blocks_of(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pcp,
             c.consumed = consumed;
             c.bit_at = bit_at;
             c.hn = hn;
+            steps++;
             retire_prev(d, &c, b, last_pc);
             bool stepped = step(d, &c, &s->stack, last, last_pc, &next);
             bit_at = c.bit_at;
@@ -656,6 +660,7 @@ walk_blocks_of(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pcp,
     s->c = c;
     s->retired_pc = retired;
     d->st.insns += insns;
+    d->steps += steps;
     *pcp = pc;
     *remp = rem;
     return st;
@@ -1095,27 +1100,95 @@ static int repeat_msg(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     return d->stop;
 }
 
+/* Where the walk of one copy of a repeated history (9.3) began: enough
+ * to tell whether it came back there through HIST branch edges alone
+ * (repeat_copies). */
+typedef struct nt_probe {
+    uint64_t pc, consumed, insns, steps;
+} nt_probe;
+
+static nt_probe probe_start(const rvt_nt_decoder *d, const nt_src *s)
+{
+    return (nt_probe){ s->pc, s->c.consumed, d->st.insns, d->steps };
+}
+
+/* Copies of a repeated history walked one at a time before the walk goes
+ * a word at a time: a loop's first copy may lead into it from elsewhere. */
+#define NT_PROBES 2
+
+/* Pulled (next_blocks): the copy of an n-bit history just walked from pr
+ * came back to where it began through HIST branch edges alone -- one
+ * block a bit, no call, return or jump (d->steps did not move), so the
+ * return stack and the previous instruction (9.1) are untouched, and no
+ * event came.  Every later copy then walks the same blocks from the same
+ * state, so up to k of them are written into the caller's array as
+ * copies of the last n blocks (flow/flow_pull_direct.h: no walk, no
+ * pointer chase; long.elf's stream is two thirds repeated history), and
+ * the source's counts move as their walk would move them.  The copies
+ * stop short of 2^rvtIcntBits half-words since the last I-CNT report,
+ * where the walk counts a wide I-CNT (wide_icnt).  Returns the copies
+ * made: 0 when the copy was not such a cycle or the array has no room. */
+static uint64_t repeat_copies(rvt_nt_decoder *d, nt_src *s, const nt_probe *pr, unsigned n,
+                              uint64_t k)
+{
+    rvt_flow_pull *p = &d->pull;
+    if (!d->pulled || !synced(s) || d->stop || d->resume.pending || s->nmark || s->held ||
+        s->c.hn || s->pc != pr->pc || d->steps != pr->steps)
+        return 0;
+    uint64_t times = rvt_flow_pull_direct_repeats(p, n);
+    if (!times || rvt_flow_pull_direct_recent(p, n)->start_pc != pr->pc)
+        return 0;
+    uint64_t hw = s->c.consumed - pr->consumed, insns = d->st.insns - pr->insns;
+    uint64_t wide_at = s->extra + d->icnt_max;
+    uint64_t fit = s->c.consumed < wide_at && hw ? (wide_at - s->c.consumed) / hw : 0;
+    times = times < k ? times : k;
+    times = times < fit ? times : fit;
+    if (!times)
+        return 0;
+    /* the last copy's last block as the walk leaves it: open at the end
+     * of the history, else closed, the walk stopping there when the
+     * caller's array is full (nt_resume) */
+    rvt_flow_pull_direct_repeat(p, n, times, times == k);
+    s->c.consumed += times * hw;
+    s->c.bit_at = s->c.consumed;      /* each copy ends on the branch taking its last bit */
+    d->st.insns += times * insns;
+    if (times < k && rvt_flow_pull_direct_stop(p)) {
+        d->resume.pending = true;
+        d->resume.s = s;
+    }
+    return times;
+}
+
 /* 9.3 (8.3.1): the history `hist` k times over, as k ResourceFull
  * messages with it would be.  Each copy's walk stops right after the
  * branch that takes its last bit and the next copy goes on from there, so
  * as many whole copies as fit a 63-bit history word are walked as one
  * word: the same path and events, one walk per word, not per copy (a
- * short pattern repeated often, as a loop gives, is the common case).  A
- * history with no branch bits repeats nothing. */
+ * short pattern repeated often, as a loop gives, is the common case).
+ * Pulled, the first copies are walked one at a time (NT_PROBES), and once
+ * one comes back where it began, the next are copies of its blocks
+ * (repeat_copies).  A history with no branch bits repeats nothing. */
 static int hist_repeat(rvt_nt_decoder *d, nt_src *s, uint64_t hist, uint64_t k)
 {
     if (hist <= 1)
         return 0;
     unsigned n = 63u - (unsigned)__builtin_clzll(hist);
     uint64_t pattern = hist & rvt_mask(n), per_word = 63u / n;
+    unsigned probes = d->pulled ? NT_PROBES : 0;
     while (k && synced(s) && !d->stop) {
-        uint64_t copies = k < per_word ? k : per_word, word = 1;    /* the stop bit (8.3) */
+        uint64_t copies = probes ? 1 : k < per_word ? k : per_word, word = 1; /* the stop bit (8.3) */
+        nt_probe pr = probe_start(d, s);
         for (uint64_t i = 0; i < copies; i++)
             word = word << n | pattern;
         int st = hist_chunk(d, s, word);
         if (st)
             return st;
         k -= copies;
+        if (probes) {
+            uint64_t made = repeat_copies(d, s, &pr, n, k);
+            k -= made;
+            probes = made ? 0 : probes - 1;
+        }
         if (d->resume.pending) {
             d->resume.hist = hist;
             d->resume.left = k;

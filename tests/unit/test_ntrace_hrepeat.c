@@ -245,6 +245,130 @@ static void test_batches_stop(rvt_image *img, const rvt_nt_cfg *cfg)
     same_blocks(&one, &copies);
 }
 
+/* Every block through next_blocks, `batch` a call (the offsets too: the
+ * same stream pulled two ways must agree on them). */
+static void pull_batches(const rvt_nt_cfg *cfg, rvt_image *img, const uint8_t *buf, size_t len,
+                         size_t batch, blocks *out, rvt_nt_dec_stats *ds)
+{
+    int st;
+    memset(out, 0, sizeof *out);
+    rvt_nt_decoder *d = rvt_nt_decoder_new(cfg, rvt_image_insn_cb, img, -1, NULL, NULL, &st);
+    CHECK(d != NULL);
+    if (!d)
+        return;
+    CHECK_EQ(rvt_nt_decoder_set_input(d, buf, len), 0);
+    static rvt_block b[256];
+    int got;
+    while ((got = rvt_nt_decoder_next_blocks(d, b, batch)) > 0)
+        for (int i = 0; i < got; i++) {
+            if (out->n < MAX_BLOCKS)
+                out->b[out->n++] = b[i];
+            out->insns += b[i].ninsn;
+        }
+    CHECK_EQ(got, 0);
+    CHECK_EQ(rvt_nt_decoder_stats(d, ds), 0);
+    rvt_nt_decoder_free(d);
+}
+
+static int count_insn(void *ctx, const rvt_flow_event *ev)
+{
+    *(uint64_t *)ctx += ev->kind == RVT_EV_INSN;
+    return 0;
+}
+
+/* The push decoder's counts over the same stream (it copies no blocks). */
+static void push_stats(const rvt_nt_cfg *cfg, rvt_image *img, const uint8_t *buf, size_t len,
+                       rvt_nt_dec_stats *ds)
+{
+    int st;
+    uint64_t n = 0;
+    rvt_nt_decoder *d = rvt_nt_decoder_new(cfg, rvt_image_insn_cb, img, -1, count_insn, &n, &st);
+    CHECK(d != NULL);
+    if (!d)
+        return;
+    CHECK_EQ(rvt_nt_decode(d, buf, len), 0);
+    CHECK_EQ(rvt_nt_decode_end(d), 0);
+    CHECK_EQ(rvt_nt_decoder_stats(d, ds), 0);
+    CHECK_EQ(n, ds->insns);
+    rvt_nt_decoder_free(d);
+}
+
+static blocks batched;
+
+/* Histories whose copies come back where they began through branches
+ * alone: next_blocks writes the later copies as copies of the first's
+ * blocks (repeat_copies in nt_dec.c), which must give what the walk
+ * gives, at every batch size (a copy cut by the batch's end, the rest at
+ * the next call) and with the wide-I-CNT count where the walk makes it.
+ * By hand, from A:
+ * - 0x3 (bit 1), 200 times: A taken -> A each time: 200 blocks of 2
+ *   instructions, 800 half-words;
+ * - 0x5 (bits 0,1), 150 times: A not -> B, B taken -> A: 300 blocks,
+ *   3 instructions and 6 half-words a copy: 450, 900;
+ * - 0x6 (bits 1,0), 100 times: A taken -> A, A not -> B, then from B
+ *   every copy is B taken -> A, A not -> B (the second copy is the first
+ *   that comes back where it began): 200 blocks, 2 + 2 + 99 * 3 = 301
+ *   instructions, 602 half-words. */
+static void test_copies(rvt_image *img, const rvt_nt_cfg *cfg)
+{
+    static uint8_t buf[260 * RVT_NT_MAX_MSG];
+    static const struct { uint64_t hist, k, nblk, insns; } cases[] = {
+        { 0x3, 200, 200, 400 }, { 0x5, 150, 300, 450 }, { 0x6, 100, 200, 301 },
+    };
+    static const size_t sizes[] = { 1, 2, 3, 5, 7, 64, 255, 256 };
+    rvt_nt_dec_stats ds, ps;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        uint64_t icnt = 2 * cases[c].insns;   /* every instruction is 4 bytes */
+        size_t len = stream(cfg, cases[c].hist, cases[c].k, true, icnt, buf, sizeof buf);
+        pull(cfg, img, buf, len, &copies);
+        CHECK_EQ(copies.errors, 0);
+        CHECK_EQ(copies.n, cases[c].nblk);
+        CHECK_EQ(copies.insns, cases[c].insns);
+        len = stream(cfg, cases[c].hist, cases[c].k, false, icnt, buf, sizeof buf);
+        pull(cfg, img, buf, len, &one);
+        same_blocks(&one, &copies);
+        push_stats(cfg, img, buf, len, &ps);
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+            pull_batches(cfg, img, buf, len, sizes[z], &batched, &ds);
+            batched.errors = one.errors;
+            same_blocks(&one, &batched);
+            for (size_t i = 0; i < one.n && i < batched.n; i++)
+                CHECK_EQ(one.b[i].offset, batched.b[i].offset);
+            CHECK_EQ(ds.insns, ps.insns);
+            CHECK_EQ(ds.errors, 0);
+            CHECK_EQ(ds.wide_icnt, ps.wide_icnt);
+            CHECK_EQ(ds.wide_icnt_offset, ps.wide_icnt_offset);
+        }
+    }
+}
+
+/* The same with rvtIcntBits 6 (2^6 = 64 half-words): the copies pass it
+ * (0x3 x 200: 800 half-words), where the walk counts one wide I-CNT for
+ * the ResourceFull message (8.4.4, wide_icnt); the copies must not skip
+ * that count. */
+static void test_copies_wide(rvt_image *img, const rvt_nt_cfg *htm)
+{
+    rvt_nt_cfg cfg = *htm;
+    cfg.icnt_bits = 6;
+    CHECK_EQ(rvt_nt_cfg_check(&cfg), 0);
+    static uint8_t buf[8 * RVT_NT_MAX_MSG];
+    size_t len = stream(&cfg, 0x3, 200, false, 800, buf, sizeof buf);
+    rvt_nt_dec_stats ds, ps;
+    push_stats(&cfg, img, buf, len, &ps);
+    CHECK(ps.wide_icnt >= 1);
+    pull(&cfg, img, buf, len, &one);
+    CHECK_EQ(one.n, 200);
+    CHECK_EQ(one.errors, 0);
+    static const size_t sizes[] = { 2, 7, 256 };
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+        pull_batches(&cfg, img, buf, len, sizes[z], &batched, &ds);
+        same_blocks(&one, &batched);
+        CHECK_EQ(ds.insns, 400);
+        CHECK_EQ(ds.wide_icnt, ps.wide_icnt);
+        CHECK_EQ(ds.wide_icnt_offset, ps.wide_icnt_offset);
+    }
+}
+
 int main(void)
 {
     rvt_image *img = program();
@@ -253,6 +377,8 @@ int main(void)
     test_pattern_by_hand(img, &cfg);
     test_words(img, &cfg);
     test_batches_stop(img, &cfg);
+    test_copies(img, &cfg);
+    test_copies_wide(img, &cfg);
     rvt_image_free(img);
     return TH_DONE();
 }
