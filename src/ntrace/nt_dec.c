@@ -547,6 +547,100 @@ static inline const rvt_iblock *next_block(rvt_nt_decoder *d, const rvt_iblock *
     }
 }
 
+/* walk_blocks_of's pulled history walk, a run of HTM branches (7.2)
+ * written straight into next_blocks' array with its state in locals: the
+ * collector's fields (slot, count, context) and the cache's space key are
+ * read once, not after every block's stores (a byte store may alias them,
+ * so the general loop reloaded them each block).  Entered with b at pc
+ * block_inside, no block open and a slot free; leaves when the next block
+ * is not a branch (CHAIN_ON: the general loop goes on with it), or the
+ * walk ends or stops as the general loop would (CHAIN_STOP: the last block
+ * left open to the collector, or closed with the caller's array full and
+ * the walk to resume, nt_resume). */
+enum { CHAIN_ON, CHAIN_STOP };
+
+typedef struct nt_chain {
+    const rvt_iblock *b;
+    uint64_t pc, consumed, insns;
+    unsigned hn;
+    const rvt_insn *last;     /* the last block stepped (NULL: none) */
+    uint64_t last_pc;
+} nt_chain;
+
+static inline __attribute__((always_inline)) int
+branch_chain(rvt_nt_decoder *d, nt_src *s, const rvt_flow_event *at, nt_chain *k, uint64_t hbits,
+             uint64_t wide_at)
+{
+    rvt_flow_pull *p = &d->pull;
+    const rvt_iblock *b = k->b;
+    unsigned hn = k->hn;
+    k->last = NULL;
+    if (p->open || p->full || p->n_out >= p->max_out || b->jclass != RVT_JC_BRANCH || !hn)
+        return CHAIN_ON;
+    rvt_block *out = p->out, *o = out + p->n_out, *const lim = out + p->max_out;
+    const uint64_t key = d->bc.space_key, context = p->context, offset = at->offset;
+    const uint8_t priv = at->priv;
+    const uint16_t src = at->src;
+    const bool stop_full = p->ahead <= 1;
+    uint64_t pc = k->pc, consumed = k->consumed, insns = k->insns, last_pc;
+    const rvt_insn *last;
+    int r = CHAIN_ON;
+    p->head = p->n = 0;       /* as rvt_flow_pull_direct: the ring holds no block */
+    for (;;) {
+        last = b->last;
+        last_pc = b->last_pc;
+        uint64_t fall = b->to[RVT_IBLK_FALL];
+        o->start_pc = pc;
+        o->end_pc = last_pc;
+        o->ninsn = b->n;
+        o->next_pc = 0;
+        o->context = context;
+        o->offset = offset;
+        o->end = 0;
+        o->priv = priv;
+        o->src = src;
+        insns += b->n;
+        consumed += b->hw;
+        unsigned edge = pop_bit(hbits, &hn) ? RVT_IBLK_TAKEN : RVT_IBLK_FALL;
+        uint64_t next = b->to[edge];
+        const rvt_iblock *nb = b->succ[edge];
+        if (!nb || nb->tag != (next ^ key))
+            nb = rvt_iblk_succ(&d->bc, b, edge, next);
+        pc = next;
+        b = nb;
+        /* walk_blocks_of's `more`: bit_at is consumed here */
+        if (!hn || !b->n || b->illegal || consumed > wide_at) {
+            rvt_flow_pull_direct_open(p, o, last);
+            r = CHAIN_STOP;
+            break;
+        }
+        /* the collector's test (insn_end), as in walk_blocks_of */
+        o->end = next == fall && next > last_pc ? RVT_BLK_BRANCH_NOT_TAKEN : RVT_BLK_BRANCH_TAKEN;
+        o->next_pc = next;
+        if (++o == lim) {
+            /* rvt_flow_pull_direct_stop: the caller has its batch */
+            if (stop_full) {
+                p->full = true;
+                d->resume.pending = true;
+                d->resume.s = s;
+                r = CHAIN_STOP;
+            }
+            break;
+        }
+        if (b->jclass != RVT_JC_BRANCH)
+            break;
+    }
+    p->n_out = (size_t)(o - out);
+    k->b = b;
+    k->pc = pc;
+    k->hn = hn;
+    k->consumed = consumed;
+    k->insns = insns;
+    k->last = last;
+    k->last_pc = last_pc;
+    return r;
+}
+
 /* Whole straight-line blocks from *pc (b, the first, is block_inside),
  * each last instruction stepped over, one cache block a step: the loop
  * most instructions of a trace go through (issue #18).  A run of HTM
@@ -581,6 +675,22 @@ walk_blocks_of(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pcp,
     uint64_t pc = *pcp, rem = *remp, insns = 0, retired = s->retired_pc, next, steps = 0;
     int st = 0;
     for (;;) {
+        if (pulled && !final && htm && !one) {
+            nt_chain k = { .b = b, .pc = pc, .consumed = consumed, .insns = insns, .hn = hn };
+            int r = branch_chain(d, s, &at, &k, hbits, wide_at);
+            if (k.last) {
+                b = k.b;
+                pc = k.pc;
+                hn = k.hn;
+                consumed = bit_at = k.consumed;
+                insns = k.insns;
+                retired = k.last_pc;
+                c.prev = k.last;
+                c.prev_pc = k.last_pc;
+            }
+            if (r == CHAIN_STOP)
+                break;
+        }
         const rvt_insn *last = b->last;
         uint64_t last_pc = b->last_pc, fall = b->to[RVT_IBLK_FALL];
         rvt_block *o = pulled ? rvt_flow_pull_direct(p) : NULL;
@@ -611,7 +721,7 @@ walk_blocks_of(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pcp,
             c.consumed = consumed;
             c.bit_at = bit_at;
             c.hn = hn;
-            steps++;
+            steps += pulled;    /* nt_probe's (the push loop stays as it was) */
             retire_prev(d, &c, b, last_pc);
             bool stepped = step(d, &c, &s->stack, last, last_pc, &next);
             bit_at = c.bit_at;
@@ -660,7 +770,8 @@ walk_blocks_of(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pcp,
     s->c = c;
     s->retired_pc = retired;
     d->st.insns += insns;
-    d->steps += steps;
+    if (pulled)
+        d->steps += steps;
     *pcp = pc;
     *remp = rem;
     return st;

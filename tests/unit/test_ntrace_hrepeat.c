@@ -351,7 +351,7 @@ static void test_copies_wide(rvt_image *img, const rvt_nt_cfg *htm)
     rvt_nt_cfg cfg = *htm;
     cfg.icnt_bits = 6;
     CHECK_EQ(rvt_nt_cfg_check(&cfg), 0);
-    static uint8_t buf[8 * RVT_NT_MAX_MSG];
+    static uint8_t buf[208 * RVT_NT_MAX_MSG];
     size_t len = stream(&cfg, 0x3, 200, false, 800, buf, sizeof buf);
     rvt_nt_dec_stats ds, ps;
     push_stats(&cfg, img, buf, len, &ps);
@@ -360,12 +360,105 @@ static void test_copies_wide(rvt_image *img, const rvt_nt_cfg *htm)
     CHECK_EQ(one.n, 200);
     CHECK_EQ(one.errors, 0);
     static const size_t sizes[] = { 2, 7, 256 };
+    for (int as_copies = 0; as_copies < 2; as_copies++) {
+        /* as RCODE 1 messages: walked by branch_chain, which stops there too */
+        len = stream(&cfg, 0x3, 200, as_copies, 800, buf, sizeof buf);
+        push_stats(&cfg, img, buf, len, &ps);
+        CHECK(ps.wide_icnt >= 1);
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+            pull_batches(&cfg, img, buf, len, sizes[z], &batched, &ds);
+            same_blocks(&one, &batched);
+            CHECK_EQ(ds.insns, 400);
+            CHECK_EQ(ds.wide_icnt, ps.wide_icnt);
+            CHECK_EQ(ds.wide_icnt_offset, ps.wide_icnt_offset);
+        }
+    }
+    /* one HIST message of 31 taken bits: 31 blocks of A, 124 half-words,
+     * past 64 at the 17th block, inside the message's one history walk:
+     * the wide I-CNT is that message's (offset 4, after the 4-byte sync),
+     * not the ProgTraceCorrelation's */
+    len = stream(&cfg, 0xFFFFFFFFull, 1, true, 124, buf, sizeof buf);
+    push_stats(&cfg, img, buf, len, &ps);
+    CHECK_EQ(ps.wide_icnt_offset, 4);
     for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
         pull_batches(&cfg, img, buf, len, sizes[z], &batched, &ds);
-        same_blocks(&one, &batched);
-        CHECK_EQ(ds.insns, 400);
+        CHECK_EQ(batched.n, 31);
+        CHECK_EQ(ds.insns, 62);
         CHECK_EQ(ds.wide_icnt, ps.wide_icnt);
-        CHECK_EQ(ds.wide_icnt_offset, ps.wide_icnt_offset);
+        CHECK_EQ(ds.wide_icnt_offset, 4);
+    }
+}
+
+/* The blocks of HIST bits from A, by hand from the program (top of this
+ * file): A (2 instructions) taken -> A, not -> B; B taken -> A, not -> C;
+ * C jumps to A with no bit.  The walk stops after the branch taking the
+ * last bit; that block ends where the trace stops (7.12). */
+static void by_hand(const uint64_t *hist, size_t nhist, blocks *out)
+{
+    memset(out, 0, sizeof *out);
+    uint64_t pc = A;
+    for (size_t h = 0; h < nhist; h++) {
+        for (int i = 62 - __builtin_clzll(hist[h]); i >= 0; i--) {
+            unsigned bit = (unsigned)(hist[h] >> i) & 1u;
+            rvt_block *b = &out->b[out->n++];
+            if (pc == C) {
+                *b = (rvt_block){ .start_pc = C, .end_pc = C, .ninsn = 1, .end = RVT_BLK_JUMP,
+                                  .next_pc = A };
+                out->insns++;
+                b = &out->b[out->n++];
+                pc = A;
+            }
+            uint64_t to = bit ? A : pc == A ? B : C;
+            *b = (rvt_block){ .start_pc = pc, .end_pc = pc == A ? A + 4 : pc, .ninsn = pc == A ? 2 : 1,
+                              .end = bit ? RVT_BLK_BRANCH_TAKEN : RVT_BLK_BRANCH_NOT_TAKEN,
+                              .next_pc = to };
+            out->insns += b->ninsn;
+            pc = to;
+        }
+    }
+    out->b[out->n - 1].end = RVT_BLK_STOP;
+    out->b[out->n - 1].next_pc = out->b[out->n - 1].end_pc;
+}
+
+/* HIST messages (RCODE 1), each walked as a run of branches written into
+ * the caller's array with the walk's state in locals (branch_chain in
+ * nt_dec.c, left at C's jump and at the array's end): every batch size
+ * gives the blocks worked out by hand. */
+static void test_chain_by_hand(rvt_image *img, const rvt_nt_cfg *cfg)
+{
+    static const uint64_t hist[] = { 0xB5A596D3ull, 0x8000000Full, 0xE4F0C3A1ull, 0x2D };
+    static uint8_t buf[8 * RVT_NT_MAX_MSG];
+    static blocks want;
+    by_hand(hist, 4, &want);
+    rvt_nt_msg m;
+    size_t n = 0;
+    memset(&m, 0, sizeof m);
+    m.tcode = RVT_NT_PROG_TRACE_SYNC;
+    rvt_nt_set(&m, RVT_NT_F_SYNC, 3);
+    rvt_nt_set(&m, RVT_NT_F_ICNT, 0);
+    rvt_nt_set(&m, RVT_NT_F_FADDR, A >> 1);
+    n = put(&m, cfg, buf, n, sizeof buf);
+    for (size_t h = 0; h < 4; h++) {
+        memset(&m, 0, sizeof m);
+        m.tcode = RVT_NT_RESOURCE_FULL;
+        rvt_nt_set(&m, RVT_NT_F_RCODE, RVT_NT_RCODE_HIST);
+        rvt_nt_set(&m, RVT_NT_F_RDATA, hist[h]);
+        n = put(&m, cfg, buf, n, sizeof buf);
+    }
+    memset(&m, 0, sizeof m);
+    m.tcode = RVT_NT_PROG_TRACE_CORRELATION;
+    rvt_nt_set(&m, RVT_NT_F_EVCODE, 0);
+    rvt_nt_set(&m, RVT_NT_F_CDF, 0);
+    rvt_nt_set(&m, RVT_NT_F_ICNT, 2 * want.insns);     /* 4-byte instructions */
+    n = put(&m, cfg, buf, n, sizeof buf);
+    pull(cfg, img, buf, n, &one);
+    same_blocks(&want, &one);
+    static const size_t sizes[] = { 1, 2, 3, 4, 7, 16, 256 };
+    rvt_nt_dec_stats ds;
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+        pull_batches(cfg, img, buf, n, sizes[z], &batched, &ds);
+        same_blocks(&want, &batched);
+        CHECK_EQ(ds.errors, 0);
     }
 }
 
@@ -379,6 +472,7 @@ int main(void)
     test_batches_stop(img, &cfg);
     test_copies(img, &cfg);
     test_copies_wide(img, &cfg);
+    test_chain_by_hand(img, &cfg);
     rvt_image_free(img);
     return TH_DONE();
 }
