@@ -44,11 +44,12 @@ static size_t put(const rvt_nt_msg *m, const rvt_nt_cfg *cfg, uint8_t *buf, size
     return n + (size_t)(k > 0 ? k : 0);
 }
 
-/* ProgTraceSync at A; the history `hist` k times (one RCODE 2 message, or
- * k RCODE 1 messages when `as_copies`); ProgTraceCorrelation (EVCODE 0)
- * with I-CNT = the half-words walked, so nothing more is walked. */
-static size_t stream(const rvt_nt_cfg *cfg, uint64_t hist, uint64_t k, bool as_copies,
-                     uint64_t icnt, uint8_t *buf, size_t cap)
+/* ProgTraceSync at A; each of the nhist histories k times (one RCODE 2
+ * message, or k RCODE 1 messages when `as_copies`); ProgTraceCorrelation
+ * (EVCODE 0) with I-CNT = the half-words walked, so nothing more is
+ * walked. */
+static size_t stream_of(const rvt_nt_cfg *cfg, const uint64_t *hist, size_t nhist, uint64_t k,
+                        bool as_copies, uint64_t icnt, uint8_t *buf, size_t cap)
 {
     rvt_nt_msg m;
     size_t n = 0;
@@ -58,21 +59,40 @@ static size_t stream(const rvt_nt_cfg *cfg, uint64_t hist, uint64_t k, bool as_c
     rvt_nt_set(&m, RVT_NT_F_ICNT, 0);
     rvt_nt_set(&m, RVT_NT_F_FADDR, A >> 1);
     n = put(&m, cfg, buf, n, cap);
-    for (uint64_t i = 0; i < (as_copies ? k : 1); i++) {
-        memset(&m, 0, sizeof m);
-        m.tcode = RVT_NT_RESOURCE_FULL;
-        rvt_nt_set(&m, RVT_NT_F_RCODE, as_copies ? RVT_NT_RCODE_HIST : RVT_NT_RCODE_HREPEAT);
-        rvt_nt_set(&m, RVT_NT_F_RDATA, hist);
-        if (!as_copies)
-            rvt_nt_set(&m, RVT_NT_F_HREPEAT, k);
-        n = put(&m, cfg, buf, n, cap);
-    }
+    for (size_t h = 0; h < nhist; h++)
+        for (uint64_t i = 0; i < (as_copies ? k : 1); i++) {
+            memset(&m, 0, sizeof m);
+            m.tcode = RVT_NT_RESOURCE_FULL;
+            rvt_nt_set(&m, RVT_NT_F_RCODE, as_copies ? RVT_NT_RCODE_HIST : RVT_NT_RCODE_HREPEAT);
+            rvt_nt_set(&m, RVT_NT_F_RDATA, hist[h]);
+            if (!as_copies)
+                rvt_nt_set(&m, RVT_NT_F_HREPEAT, k);
+            n = put(&m, cfg, buf, n, cap);
+        }
     memset(&m, 0, sizeof m);
     m.tcode = RVT_NT_PROG_TRACE_CORRELATION;
     rvt_nt_set(&m, RVT_NT_F_EVCODE, 0);
     rvt_nt_set(&m, RVT_NT_F_CDF, 0);
     rvt_nt_set(&m, RVT_NT_F_ICNT, icnt);
     return put(&m, cfg, buf, n, cap);
+}
+
+static size_t stream(const rvt_nt_cfg *cfg, uint64_t hist, uint64_t k, bool as_copies,
+                     uint64_t icnt, uint8_t *buf, size_t cap)
+{
+    return stream_of(cfg, &hist, 1, k, as_copies, icnt, buf, cap);
+}
+
+/* A decoder pulling buf (NULL, a failed check, if it cannot be made). */
+static rvt_nt_decoder *pulling(const rvt_nt_cfg *cfg, rvt_image *img, const uint8_t *buf,
+                               size_t len)
+{
+    int st;
+    rvt_nt_decoder *d = rvt_nt_decoder_new(cfg, rvt_image_insn_cb, img, -1, NULL, NULL, &st);
+    CHECK(d != NULL);
+    if (d)
+        CHECK_EQ(rvt_nt_decoder_set_input(d, buf, len), 0);
+    return d;
 }
 
 typedef struct blocks {
@@ -84,13 +104,10 @@ typedef struct blocks {
 /* Every block through next_block, and the errors through next_event. */
 static void pull(const rvt_nt_cfg *cfg, rvt_image *img, const uint8_t *buf, size_t len, blocks *out)
 {
-    int st;
     memset(out, 0, sizeof *out);
-    rvt_nt_decoder *d = rvt_nt_decoder_new(cfg, rvt_image_insn_cb, img, -1, NULL, NULL, &st);
-    CHECK(d != NULL);
+    rvt_nt_decoder *d = pulling(cfg, img, buf, len);
     if (!d)
         return;
-    CHECK_EQ(rvt_nt_decoder_set_input(d, buf, len), 0);
     rvt_flow_event ev;
     rvt_block blk;
     for (;;) {
@@ -216,12 +233,9 @@ static void test_batches_stop(rvt_image *img, const rvt_nt_cfg *cfg)
     static uint8_t buf[8 * RVT_NT_MAX_MSG];
     size_t len = stream(cfg, 0x3, 200, false, 800, buf, sizeof buf);
     pull(cfg, img, buf, len, &one);
-    int st;
-    rvt_nt_decoder *d = rvt_nt_decoder_new(cfg, rvt_image_insn_cb, img, -1, NULL, NULL, &st);
-    CHECK(d != NULL);
+    rvt_nt_decoder *d = pulling(cfg, img, buf, len);
     if (!d)
         return;
-    CHECK_EQ(rvt_nt_decoder_set_input(d, buf, len), 0);
     memset(&copies, 0, sizeof copies);
     rvt_block b[7];
     int got;
@@ -250,13 +264,10 @@ static void test_batches_stop(rvt_image *img, const rvt_nt_cfg *cfg)
 static void pull_batches(const rvt_nt_cfg *cfg, rvt_image *img, const uint8_t *buf, size_t len,
                          size_t batch, blocks *out, rvt_nt_dec_stats *ds)
 {
-    int st;
     memset(out, 0, sizeof *out);
-    rvt_nt_decoder *d = rvt_nt_decoder_new(cfg, rvt_image_insn_cb, img, -1, NULL, NULL, &st);
-    CHECK(d != NULL);
+    rvt_nt_decoder *d = pulling(cfg, img, buf, len);
     if (!d)
         return;
-    CHECK_EQ(rvt_nt_decoder_set_input(d, buf, len), 0);
     static rvt_block b[256];
     int got;
     while ((got = rvt_nt_decoder_next_blocks(d, b, batch)) > 0)
@@ -430,27 +441,8 @@ static void test_chain_by_hand(rvt_image *img, const rvt_nt_cfg *cfg)
     static uint8_t buf[8 * RVT_NT_MAX_MSG];
     static blocks want;
     by_hand(hist, 4, &want);
-    rvt_nt_msg m;
-    size_t n = 0;
-    memset(&m, 0, sizeof m);
-    m.tcode = RVT_NT_PROG_TRACE_SYNC;
-    rvt_nt_set(&m, RVT_NT_F_SYNC, 3);
-    rvt_nt_set(&m, RVT_NT_F_ICNT, 0);
-    rvt_nt_set(&m, RVT_NT_F_FADDR, A >> 1);
-    n = put(&m, cfg, buf, n, sizeof buf);
-    for (size_t h = 0; h < 4; h++) {
-        memset(&m, 0, sizeof m);
-        m.tcode = RVT_NT_RESOURCE_FULL;
-        rvt_nt_set(&m, RVT_NT_F_RCODE, RVT_NT_RCODE_HIST);
-        rvt_nt_set(&m, RVT_NT_F_RDATA, hist[h]);
-        n = put(&m, cfg, buf, n, sizeof buf);
-    }
-    memset(&m, 0, sizeof m);
-    m.tcode = RVT_NT_PROG_TRACE_CORRELATION;
-    rvt_nt_set(&m, RVT_NT_F_EVCODE, 0);
-    rvt_nt_set(&m, RVT_NT_F_CDF, 0);
-    rvt_nt_set(&m, RVT_NT_F_ICNT, 2 * want.insns);     /* 4-byte instructions */
-    n = put(&m, cfg, buf, n, sizeof buf);
+    /* I-CNT: every instruction is 4 bytes */
+    size_t n = stream_of(cfg, hist, 4, 1, true, 2 * want.insns, buf, sizeof buf);
     pull(cfg, img, buf, n, &one);
     same_blocks(&want, &one);
     static const size_t sizes[] = { 1, 2, 3, 4, 7, 16, 256 };
