@@ -7,7 +7,10 @@
  * one half-word per instruction: a walk that does not move fails at once;
  * COUNT itself reports nothing, so the work cap could not stop legal
  * compression such as a huge I-CNT), then the MSEO bytes.  Checked:
- * fuzz_flow.h.
+ * fuzz_flow.h; and the pull API (next_blocks, with its copies of repeated
+ * history and its runs of branches written in place, nt_dec.c) retires as
+ * many instructions as a push run over the whole stream, when that run
+ * finished under the work cap (so the pull walks no further).
  * FUZZ_ARGS: -max_len=1024 */
 #include "../fuzz_ntrace.h"
 #include "../fuzz_flow.h"
@@ -19,6 +22,49 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argv;
     rvt_fuzz_load_images();
     return 0;
+}
+
+/* Instructions of a push run over the whole stream (BLOCK events, the
+ * work cap of fuzz_flow.h); UINT64_MAX when the cap stopped it or the
+ * decoder could not be made. */
+static uint64_t retired_pushed(const rvt_nt_cfg *c, rvt_image *img, const rvt_fuzz_in *in)
+{
+    rvt_fuzz_flow f = { .len = in->n, .blocks = true };
+    int st = 0;
+    rvt_nt_decoder *d = rvt_nt_decoder_new(c, rvt_image_insn_cb, img, -1, rvt_fuzz_flow_event, &f,
+                                           &st);
+    rvt_fuzz_check_status(st);
+    if (!d)
+        return UINT64_MAX;
+    rvt_nt_decoder_set_events(d, RVT_NT_EVENTS_BLOCK);
+    rvt_fuzz_check_status(rvt_nt_decode(d, in->p, in->n));
+    if (!f.stopped)
+        rvt_fuzz_check_status(rvt_nt_decode_end(d));
+    rvt_nt_dec_stats s;
+    RVT_FUZZ_ASSERT(rvt_nt_decoder_stats(d, &s) == 0);
+    rvt_nt_decoder_free(d);
+    return f.stopped ? UINT64_MAX : s.insns;
+}
+
+/* Instructions in the blocks next_blocks hands out, 16 a call
+ * (UINT64_MAX: it failed, out of memory under the fuzzer's limit). */
+static uint64_t retired_in_blocks(const rvt_nt_cfg *c, rvt_image *img, const rvt_fuzz_in *in)
+{
+    int st = 0;
+    rvt_nt_decoder *d = rvt_nt_decoder_new(c, rvt_image_insn_cb, img, -1, NULL, NULL, &st);
+    rvt_fuzz_check_status(st);
+    if (!d)
+        return UINT64_MAX;
+    RVT_FUZZ_ASSERT(rvt_nt_decoder_set_input(d, in->p, in->n) == 0);
+    rvt_block b[16];
+    uint64_t n = 0;
+    int got;
+    while ((got = rvt_nt_decoder_next_blocks(d, b, 16)) > 0)
+        for (int i = 0; i < got; i++)
+            n += b[i].ninsn;
+    rvt_fuzz_check_status(got);
+    rvt_nt_decoder_free(d);
+    return got < 0 ? UINT64_MAX : n;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -49,5 +95,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rvt_nt_decoder_stats(d, &s);
     RVT_FUZZ_ASSERT(s.messages <= in.n);
     rvt_nt_decoder_free(d);
+    uint64_t pushed = retired_pushed(&c, img, &in);
+    if (pushed != UINT64_MAX) {
+        uint64_t blk = retired_in_blocks(&c, img, &in);
+        RVT_FUZZ_ASSERT(blk == UINT64_MAX || blk == pushed);
+    }
     return 0;
 }

@@ -104,8 +104,8 @@ static inline rvt_block *rvt_flow_pull_direct_take(rvt_flow_pull *p)
  * came). */
 static inline size_t rvt_flow_pull_direct_repeats(const rvt_flow_pull *p, size_t n)
 {
-    if (!n || !p->open || !p->direct || !p->out || p->n || p->blk != p->out + p->n_out ||
-        p->n_out + 1 < n || !p->last)
+    if (!n || !p->open || !p->direct || !p->out || p->n || p->n_out >= p->max_out ||
+        p->blk != p->out + p->n_out || p->n_out + 1 < n || !p->last)
         return 0;
     return (p->max_out - 1 - p->n_out) / n;
 }
