@@ -90,4 +90,19 @@ static inline int rvt_fuzz_flow_event(void *ctx, const rvt_flow_event *ev)
     return 0;
 }
 
+/* Instructions in the blocks a pulling decoder d hands out, 16 a call
+ * through next (its protocol's next_blocks); UINT64_MAX when a call
+ * failed (out of memory under the fuzzer's limit). */
+static inline uint64_t rvt_fuzz_blocks_retired(void *d, int (*next)(void *, rvt_block *, size_t))
+{
+    rvt_block b[16];
+    uint64_t n = 0;
+    int got;
+    while ((got = next(d, b, 16)) > 0)
+        for (int i = 0; i < got; i++)
+            n += b[i].ninsn;
+    rvt_fuzz_check_status(got);
+    return got < 0 ? UINT64_MAX : n;
+}
+
 #endif

@@ -46,6 +46,11 @@ static uint64_t retired_pushed(const rvt_nt_cfg *c, rvt_image *img, const rvt_fu
     return f.stopped ? UINT64_MAX : s.insns;
 }
 
+static int next_blocks(void *d, rvt_block *b, size_t max)
+{
+    return rvt_nt_decoder_next_blocks(d, b, max);
+}
+
 /* Instructions in the blocks next_blocks hands out, 16 a call
  * (UINT64_MAX: it failed, out of memory under the fuzzer's limit). */
 static uint64_t retired_in_blocks(const rvt_nt_cfg *c, rvt_image *img, const rvt_fuzz_in *in)
@@ -56,15 +61,9 @@ static uint64_t retired_in_blocks(const rvt_nt_cfg *c, rvt_image *img, const rvt
     if (!d)
         return UINT64_MAX;
     RVT_FUZZ_ASSERT(rvt_nt_decoder_set_input(d, in->p, in->n) == 0);
-    rvt_block b[16];
-    uint64_t n = 0;
-    int got;
-    while ((got = rvt_nt_decoder_next_blocks(d, b, 16)) > 0)
-        for (int i = 0; i < got; i++)
-            n += b[i].ninsn;
-    rvt_fuzz_check_status(got);
+    uint64_t n = rvt_fuzz_blocks_retired(d, next_blocks);
     rvt_nt_decoder_free(d);
-    return got < 0 ? UINT64_MAX : n;
+    return n;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
