@@ -7,8 +7,11 @@
  * one half-word per instruction: a walk that does not move fails at once;
  * COUNT itself reports nothing, so the work cap could not stop legal
  * compression such as a huge I-CNT), then the MSEO bytes.  Checked:
- * fuzz_flow.h, and that the pull API (next_blocks; next_event with
- * next_insn) retires what the push run did.
+ * fuzz_flow.h; and the pull API (next_blocks, with its copies of repeated
+ * history and its runs of branches written in place, nt_dec.c; or
+ * next_event with next_insn, by the same bit as the push run's events)
+ * retires as many instructions as a push run over the whole stream, when
+ * that run finished under the work cap (so the pull walks no further).
  * FUZZ_ARGS: -max_len=1024 */
 #include "../fuzz_ntrace.h"
 #include "../fuzz_flow.h"
@@ -20,6 +23,28 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argv;
     rvt_fuzz_load_images();
     return 0;
+}
+
+/* Instructions of a push run over the whole stream (BLOCK events, the
+ * work cap of fuzz_flow.h); UINT64_MAX when the cap stopped it or the
+ * decoder could not be made. */
+static uint64_t retired_pushed(const rvt_nt_cfg *c, rvt_image *img, const rvt_fuzz_in *in)
+{
+    rvt_fuzz_flow f = { .len = in->n, .blocks = true };
+    int st = 0;
+    rvt_nt_decoder *d = rvt_nt_decoder_new(c, rvt_image_insn_cb, img, -1, rvt_fuzz_flow_event, &f,
+                                           &st);
+    rvt_fuzz_check_status(st);
+    if (!d)
+        return UINT64_MAX;
+    rvt_nt_decoder_set_events(d, RVT_NT_EVENTS_BLOCK);
+    rvt_fuzz_check_status(rvt_nt_decode(d, in->p, in->n));
+    if (!f.stopped)
+        rvt_fuzz_check_status(rvt_nt_decode_end(d));
+    rvt_nt_dec_stats s;
+    RVT_FUZZ_ASSERT(rvt_nt_decoder_stats(d, &s) == 0);
+    rvt_nt_decoder_free(d);
+    return f.stopped ? UINT64_MAX : s.insns;
 }
 
 static int nt_next_blocks(void *d, rvt_block *out, size_t max)
@@ -95,13 +120,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rvt_nt_decoder_stats(d, &s);
     RVT_FUZZ_ASSERT(s.messages <= in.n);
     rvt_nt_decoder_free(d);
-    /* The pull API retires what the push run did, where the push run was
-     * fed as rvt_nt_decode asks (chunks that end on message boundaries:
-     * MSEO 11 on a chunk's last byte, N-Trace 3.1). */
-    bool whole = split == 0 || split == in.n || (in.p[split - 1] & 3u) == 3u;
-    if (!f.stopped && whole) {
-        uint64_t pulled = retired_by_pull(&c, img, &in, f.blocks, f.insns);
-        RVT_FUZZ_ASSERT(pulled == UINT64_MAX || pulled == f.insns);
+    uint64_t pushed = retired_pushed(&c, img, &in);
+    if (pushed != UINT64_MAX) {
+        uint64_t pulled = retired_by_pull(&c, img, &in, f.blocks, pushed);
+        RVT_FUZZ_ASSERT(pulled == UINT64_MAX || pulled == pushed);
     }
     return 0;
 }

@@ -23,6 +23,7 @@
 #ifndef RVT_FLOW_PULL_DIRECT_H
 #define RVT_FLOW_PULL_DIRECT_H
 
+#include <string.h>
 #include "flow/flow_pull.h"
 
 /* The caller's array slot for the next block, when no block is open and
@@ -92,6 +93,59 @@ static inline rvt_block *rvt_flow_pull_direct_take(rvt_flow_pull *p)
         return NULL;
     p->open = false;
     return p->blk;
+}
+
+/* Blocks a walk knows will repeat (the N-Trace walk: a repeated history,
+ * 9.3, that leads from a block back to itself through branches alone
+ * gives the same blocks on every copy): the last n blocks it wrote, n - 1
+ * closed and the open one, all in the caller's array, are written again
+ * `times` times after themselves, as the walk would have built them, with
+ * no walk.  rvt_flow_pull_direct_repeats: how many times they fit, 0 when
+ * they are not all there (the collector put one in the ring, or an event
+ * came). */
+static inline size_t rvt_flow_pull_direct_repeats(const rvt_flow_pull *p, size_t n)
+{
+    if (!n || !p->open || !p->direct || !p->out || p->n || p->n_out >= p->max_out ||
+        p->blk != p->out + p->n_out || p->n_out + 1 < n || !p->last)
+        return 0;
+    return (p->max_out - 1 - p->n_out) / n;
+}
+
+/* The first of those n blocks (rvt_flow_pull_direct_repeats > 0). */
+static inline const rvt_block *rvt_flow_pull_direct_recent(const rvt_flow_pull *p, size_t n)
+{
+    return p->out + p->n_out + 1 - n;
+}
+
+/* Repeat them (times <= rvt_flow_pull_direct_repeats): the open block
+ * closes as the collector closes it (insn_end: its last instruction, the
+ * next one at the first block's start), each copy follows, and the last
+ * copy's last block stays open when keep_open (what follows it is not
+ * known yet: the walk leaves a history word's last block open), else it
+ * is closed as the others (another copy follows it). */
+static inline void rvt_flow_pull_direct_repeat(rvt_flow_pull *p, size_t n, size_t times,
+                                               bool keep_open)
+{
+    rvt_block *first = p->out + p->n_out + 1 - n;
+    uint64_t next_pc = first->start_pc;
+    p->blk->end = (uint8_t)rvt_flow_block_end(p->last, p->rules,
+                                              next_pc == p->blk->end_pc + p->last->len);
+    p->blk->next_pc = next_pc;
+    /* doubling: the blocks written so far are copied at once (a copy
+     * per call was mostly the call's own start-up cost: a copy is one or
+     * two blocks in long.elf) */
+    size_t done = 1, total = times + 1;
+    while (done < total) {
+        size_t now = done < total - done ? done : total - done;
+        memcpy(first + done * n, first, now * n * sizeof *first);
+        done += now;
+    }
+    p->n_out += times * n;
+    p->blk = p->out + p->n_out;
+    if (!keep_open) {
+        p->n_out++;
+        p->open = false;
+    }
 }
 
 #endif

@@ -107,6 +107,8 @@ struct rvt_nt_decoder {
     bool pulled;              /* set_input: the pull API drives the walk */
     rvt_flow_pull pull;
     nt_resume resume;
+    uint64_t steps;           /* blocks walked that ended other than by a
+                                 HIST bit's branch edge (nt_probe) */
 };
 
 rvt_nt_decoder *rvt_nt_decoder_new(const rvt_nt_cfg *cfg, rvt_nt_insn_fn insn,
@@ -426,6 +428,7 @@ static int walk_one(rvt_nt_decoder *d, nt_src *s, uint64_t *pc, uint64_t *rem, b
                                    "retiring (8.4)"
                                  : "I-CNT covers an instruction of reserved length (>= 80 bits)");
     uint64_t sz = i->len >> 1;
+    d->steps++;
     if (final && sz > *rem)
         return lose(d, s, "I-CNT ends inside an instruction (8.4.1)");
     d->st.insns++;
@@ -544,6 +547,100 @@ static inline const rvt_iblock *next_block(rvt_nt_decoder *d, const rvt_iblock *
     }
 }
 
+/* walk_blocks_of's pulled history walk, a run of HTM branches (7.2)
+ * written straight into next_blocks' array with its state in locals: the
+ * collector's fields (slot, count, context) and the cache's space key are
+ * read once, not after every block's stores (a byte store may alias them,
+ * so the general loop reloaded them each block).  Entered with b at pc
+ * block_inside, no block open and a slot free; leaves when the next block
+ * is not a branch (CHAIN_ON: the general loop goes on with it), or the
+ * walk ends or stops as the general loop would (CHAIN_STOP: the last block
+ * left open to the collector, or closed with the caller's array full and
+ * the walk to resume, nt_resume). */
+enum { CHAIN_ON, CHAIN_STOP };
+
+typedef struct nt_chain {
+    const rvt_iblock *b;
+    uint64_t pc, consumed, insns;
+    unsigned hn;
+    const rvt_insn *last;     /* the last block stepped (NULL: none) */
+    uint64_t last_pc;
+} nt_chain;
+
+static inline __attribute__((always_inline)) int
+branch_chain(rvt_nt_decoder *d, nt_src *s, const rvt_flow_event *at, nt_chain *k, uint64_t hbits,
+             uint64_t wide_at)
+{
+    rvt_flow_pull *p = &d->pull;
+    const rvt_iblock *b = k->b;
+    unsigned hn = k->hn;
+    k->last = NULL;
+    if (p->open || p->full || p->n_out >= p->max_out || b->jclass != RVT_JC_BRANCH || !hn)
+        return CHAIN_ON;
+    rvt_block *out = p->out, *o = out + p->n_out, *const lim = out + p->max_out;
+    const uint16_t src = at->src;
+    const uint64_t key = d->bc.space_key, context = rvt_flow_pull_context(p, src), offset = at->offset;
+    const uint8_t priv = at->priv;
+    const bool stop_full = p->ahead <= 1;
+    uint64_t pc = k->pc, consumed = k->consumed, insns = k->insns, last_pc;
+    const rvt_insn *last;
+    int r = CHAIN_ON;
+    p->head = p->n = 0;       /* as rvt_flow_pull_direct: the ring holds no block */
+    for (;;) {
+        last = b->last;
+        last_pc = b->last_pc;
+        uint64_t fall = b->to[RVT_IBLK_FALL];
+        o->start_pc = pc;
+        o->end_pc = last_pc;
+        o->ninsn = b->n;
+        o->next_pc = 0;
+        o->context = context;
+        o->offset = offset;
+        o->end = 0;
+        o->priv = priv;
+        o->src = src;
+        insns += b->n;
+        consumed += b->hw;
+        unsigned edge = pop_bit(hbits, &hn) ? RVT_IBLK_TAKEN : RVT_IBLK_FALL;
+        uint64_t next = b->to[edge];
+        const rvt_iblock *nb = b->succ[edge];
+        if (!nb || nb->tag != (next ^ key))
+            nb = rvt_iblk_succ(&d->bc, b, edge, next);
+        pc = next;
+        b = nb;
+        /* walk_blocks_of's `more`: bit_at is consumed here */
+        if (!hn || !b->n || b->illegal || consumed > wide_at) {
+            rvt_flow_pull_direct_open(p, o, last);
+            r = CHAIN_STOP;
+            break;
+        }
+        /* the collector's test (insn_end), as in walk_blocks_of */
+        o->end = next == fall && next > last_pc ? RVT_BLK_BRANCH_NOT_TAKEN : RVT_BLK_BRANCH_TAKEN;
+        o->next_pc = next;
+        if (++o == lim) {
+            /* rvt_flow_pull_direct_stop: the caller has its batch */
+            if (stop_full) {
+                p->full = true;
+                d->resume.pending = true;
+                d->resume.s = s;
+                r = CHAIN_STOP;
+            }
+            break;
+        }
+        if (b->jclass != RVT_JC_BRANCH)
+            break;
+    }
+    p->n_out = (size_t)(o - out);
+    k->b = b;
+    k->pc = pc;
+    k->hn = hn;
+    k->consumed = consumed;
+    k->insns = insns;
+    k->last = last;
+    k->last_pc = last_pc;
+    return r;
+}
+
 /* Whole straight-line blocks from *pc (b, the first, is block_inside),
  * each last instruction stepped over, one cache block a step: the loop
  * most instructions of a trace go through (issue #18).  A run of HTM
@@ -575,9 +672,25 @@ walk_blocks_of(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pcp,
     const uint64_t bit_limit = d->icnt_max, wide_at = s->extra + d->icnt_max;
     const bool htm = d->cfg.inst_mode == RVT_NT_MODE_HTM, one = s->nmark;
     rvt_flow_pull *p = &d->pull;
-    uint64_t pc = *pcp, rem = *remp, insns = 0, retired = s->retired_pc, next;
+    uint64_t pc = *pcp, rem = *remp, insns = 0, retired = s->retired_pc, next, steps = 0;
     int st = 0;
     for (;;) {
+        if (pulled && !final && htm && !one) {
+            nt_chain k = { .b = b, .pc = pc, .consumed = consumed, .insns = insns, .hn = hn };
+            int r = branch_chain(d, s, &at, &k, hbits, wide_at);
+            if (k.last) {
+                b = k.b;
+                pc = k.pc;
+                hn = k.hn;
+                consumed = bit_at = k.consumed;
+                insns = k.insns;
+                retired = k.last_pc;
+                c.prev = k.last;
+                c.prev_pc = k.last_pc;
+            }
+            if (r == CHAIN_STOP)
+                break;
+        }
         const rvt_insn *last = b->last;
         uint64_t last_pc = b->last_pc, fall = b->to[RVT_IBLK_FALL];
         rvt_block *o = pulled ? rvt_flow_pull_direct(p) : NULL;
@@ -608,6 +721,7 @@ walk_blocks_of(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pcp,
             c.consumed = consumed;
             c.bit_at = bit_at;
             c.hn = hn;
+            steps += pulled;    /* nt_probe's (the push loop stays as it was) */
             retire_prev(d, &c, b, last_pc);
             bool stepped = step(d, &c, &s->stack, last, last_pc, &next);
             bit_at = c.bit_at;
@@ -656,6 +770,8 @@ walk_blocks_of(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, uint64_t *pcp,
     s->c = c;
     s->retired_pc = retired;
     d->st.insns += insns;
+    if (pulled)
+        d->steps += steps;
     *pcp = pc;
     *remp = rem;
     return st;
@@ -1095,27 +1211,95 @@ static int repeat_msg(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     return d->stop;
 }
 
+/* Where the walk of one copy of a repeated history (9.3) began: enough
+ * to tell whether it came back there through HIST branch edges alone
+ * (repeat_copies). */
+typedef struct nt_probe {
+    uint64_t pc, consumed, insns, steps;
+} nt_probe;
+
+static nt_probe probe_start(const rvt_nt_decoder *d, const nt_src *s)
+{
+    return (nt_probe){ s->pc, s->c.consumed, d->st.insns, d->steps };
+}
+
+/* Copies of a repeated history walked one at a time before the walk goes
+ * a word at a time: a loop's first copy may lead into it from elsewhere. */
+#define NT_PROBES 2
+
+/* Pulled (next_blocks): the copy of an n-bit history just walked from pr
+ * came back to where it began through HIST branch edges alone -- one
+ * block a bit, no call, return or jump (d->steps did not move), so the
+ * return stack and the previous instruction (9.1) are untouched, and no
+ * event came.  Every later copy then walks the same blocks from the same
+ * state, so up to k of them are written into the caller's array as
+ * copies of the last n blocks (flow/flow_pull_direct.h: no walk, no
+ * pointer chase; long.elf's stream is two thirds repeated history), and
+ * the source's counts move as their walk would move them.  The copies
+ * stop short of 2^rvtIcntBits half-words since the last I-CNT report,
+ * where the walk counts a wide I-CNT (wide_icnt).  Returns the copies
+ * made: 0 when the copy was not such a cycle or the array has no room. */
+static uint64_t repeat_copies(rvt_nt_decoder *d, nt_src *s, const nt_probe *pr, unsigned n,
+                              uint64_t k)
+{
+    rvt_flow_pull *p = &d->pull;
+    if (!d->pulled || !synced(s) || d->stop || d->resume.pending || s->nmark || s->held ||
+        s->c.hn || s->pc != pr->pc || d->steps != pr->steps)
+        return 0;
+    uint64_t times = rvt_flow_pull_direct_repeats(p, n);
+    if (!times || rvt_flow_pull_direct_recent(p, n)->start_pc != pr->pc)
+        return 0;
+    uint64_t hw = s->c.consumed - pr->consumed, insns = d->st.insns - pr->insns;
+    uint64_t wide_at = s->extra + d->icnt_max;
+    uint64_t fit = s->c.consumed < wide_at && hw ? (wide_at - s->c.consumed) / hw : 0;
+    times = times < k ? times : k;
+    times = times < fit ? times : fit;
+    if (!times)
+        return 0;
+    /* the last copy's last block as the walk leaves it: open at the end
+     * of the history, else closed, the walk stopping there when the
+     * caller's array is full (nt_resume) */
+    rvt_flow_pull_direct_repeat(p, n, times, times == k);
+    s->c.consumed += times * hw;
+    s->c.bit_at = s->c.consumed;      /* each copy ends on the branch taking its last bit */
+    d->st.insns += times * insns;
+    if (times < k && rvt_flow_pull_direct_stop(p)) {
+        d->resume.pending = true;
+        d->resume.s = s;
+    }
+    return times;
+}
+
 /* 9.3 (8.3.1): the history `hist` k times over, as k ResourceFull
  * messages with it would be.  Each copy's walk stops right after the
  * branch that takes its last bit and the next copy goes on from there, so
  * as many whole copies as fit a 63-bit history word are walked as one
  * word: the same path and events, one walk per word, not per copy (a
- * short pattern repeated often, as a loop gives, is the common case).  A
- * history with no branch bits repeats nothing. */
+ * short pattern repeated often, as a loop gives, is the common case).
+ * Pulled, the first copies are walked one at a time (NT_PROBES), and once
+ * one comes back where it began, the next are copies of its blocks
+ * (repeat_copies).  A history with no branch bits repeats nothing. */
 static int hist_repeat(rvt_nt_decoder *d, nt_src *s, uint64_t hist, uint64_t k)
 {
     if (hist <= 1)
         return 0;
     unsigned n = 63u - (unsigned)__builtin_clzll(hist);
     uint64_t pattern = hist & rvt_mask(n), per_word = 63u / n;
+    unsigned probes = d->pulled ? NT_PROBES : 0;
     while (k && synced(s) && !d->stop) {
-        uint64_t copies = k < per_word ? k : per_word, word = 1;    /* the stop bit (8.3) */
+        uint64_t copies = probes ? 1 : k < per_word ? k : per_word, word = 1; /* the stop bit (8.3) */
+        nt_probe pr = probe_start(d, s);
         for (uint64_t i = 0; i < copies; i++)
             word = word << n | pattern;
         int st = hist_chunk(d, s, word);
         if (st)
             return st;
         k -= copies;
+        if (probes) {
+            uint64_t made = repeat_copies(d, s, &pr, n, k);
+            k -= made;
+            probes = made ? 0 : probes - 1;
+        }
         if (d->resume.pending) {
             d->resume.hist = hist;
             d->resume.left = k;

@@ -44,11 +44,12 @@ static size_t put(const rvt_nt_msg *m, const rvt_nt_cfg *cfg, uint8_t *buf, size
     return n + (size_t)(k > 0 ? k : 0);
 }
 
-/* ProgTraceSync at A; the history `hist` k times (one RCODE 2 message, or
- * k RCODE 1 messages when `as_copies`); ProgTraceCorrelation (EVCODE 0)
- * with I-CNT = the half-words walked, so nothing more is walked. */
-static size_t stream(const rvt_nt_cfg *cfg, uint64_t hist, uint64_t k, bool as_copies,
-                     uint64_t icnt, uint8_t *buf, size_t cap)
+/* ProgTraceSync at A; each of the nhist histories k times (one RCODE 2
+ * message, or k RCODE 1 messages when `as_copies`); ProgTraceCorrelation
+ * (EVCODE 0) with I-CNT = the half-words walked, so nothing more is
+ * walked. */
+static size_t stream_of(const rvt_nt_cfg *cfg, const uint64_t *hist, size_t nhist, uint64_t k,
+                        bool as_copies, uint64_t icnt, uint8_t *buf, size_t cap)
 {
     rvt_nt_msg m;
     size_t n = 0;
@@ -58,21 +59,40 @@ static size_t stream(const rvt_nt_cfg *cfg, uint64_t hist, uint64_t k, bool as_c
     rvt_nt_set(&m, RVT_NT_F_ICNT, 0);
     rvt_nt_set(&m, RVT_NT_F_FADDR, A >> 1);
     n = put(&m, cfg, buf, n, cap);
-    for (uint64_t i = 0; i < (as_copies ? k : 1); i++) {
-        memset(&m, 0, sizeof m);
-        m.tcode = RVT_NT_RESOURCE_FULL;
-        rvt_nt_set(&m, RVT_NT_F_RCODE, as_copies ? RVT_NT_RCODE_HIST : RVT_NT_RCODE_HREPEAT);
-        rvt_nt_set(&m, RVT_NT_F_RDATA, hist);
-        if (!as_copies)
-            rvt_nt_set(&m, RVT_NT_F_HREPEAT, k);
-        n = put(&m, cfg, buf, n, cap);
-    }
+    for (size_t h = 0; h < nhist; h++)
+        for (uint64_t i = 0; i < (as_copies ? k : 1); i++) {
+            memset(&m, 0, sizeof m);
+            m.tcode = RVT_NT_RESOURCE_FULL;
+            rvt_nt_set(&m, RVT_NT_F_RCODE, as_copies ? RVT_NT_RCODE_HIST : RVT_NT_RCODE_HREPEAT);
+            rvt_nt_set(&m, RVT_NT_F_RDATA, hist[h]);
+            if (!as_copies)
+                rvt_nt_set(&m, RVT_NT_F_HREPEAT, k);
+            n = put(&m, cfg, buf, n, cap);
+        }
     memset(&m, 0, sizeof m);
     m.tcode = RVT_NT_PROG_TRACE_CORRELATION;
     rvt_nt_set(&m, RVT_NT_F_EVCODE, 0);
     rvt_nt_set(&m, RVT_NT_F_CDF, 0);
     rvt_nt_set(&m, RVT_NT_F_ICNT, icnt);
     return put(&m, cfg, buf, n, cap);
+}
+
+static size_t stream(const rvt_nt_cfg *cfg, uint64_t hist, uint64_t k, bool as_copies,
+                     uint64_t icnt, uint8_t *buf, size_t cap)
+{
+    return stream_of(cfg, &hist, 1, k, as_copies, icnt, buf, cap);
+}
+
+/* A decoder pulling buf (NULL, a failed check, if it cannot be made). */
+static rvt_nt_decoder *pulling(const rvt_nt_cfg *cfg, rvt_image *img, const uint8_t *buf,
+                               size_t len)
+{
+    int st;
+    rvt_nt_decoder *d = rvt_nt_decoder_new(cfg, rvt_image_insn_cb, img, -1, NULL, NULL, &st);
+    CHECK(d != NULL);
+    if (d)
+        CHECK_EQ(rvt_nt_decoder_set_input(d, buf, len), 0);
+    return d;
 }
 
 typedef struct blocks {
@@ -84,13 +104,10 @@ typedef struct blocks {
 /* Every block through next_block, and the errors through next_event. */
 static void pull(const rvt_nt_cfg *cfg, rvt_image *img, const uint8_t *buf, size_t len, blocks *out)
 {
-    int st;
     memset(out, 0, sizeof *out);
-    rvt_nt_decoder *d = rvt_nt_decoder_new(cfg, rvt_image_insn_cb, img, -1, NULL, NULL, &st);
-    CHECK(d != NULL);
+    rvt_nt_decoder *d = pulling(cfg, img, buf, len);
     if (!d)
         return;
-    CHECK_EQ(rvt_nt_decoder_set_input(d, buf, len), 0);
     rvt_flow_event ev;
     rvt_block blk;
     for (;;) {
@@ -216,12 +233,9 @@ static void test_batches_stop(rvt_image *img, const rvt_nt_cfg *cfg)
     static uint8_t buf[8 * RVT_NT_MAX_MSG];
     size_t len = stream(cfg, 0x3, 200, false, 800, buf, sizeof buf);
     pull(cfg, img, buf, len, &one);
-    int st;
-    rvt_nt_decoder *d = rvt_nt_decoder_new(cfg, rvt_image_insn_cb, img, -1, NULL, NULL, &st);
-    CHECK(d != NULL);
+    rvt_nt_decoder *d = pulling(cfg, img, buf, len);
     if (!d)
         return;
-    CHECK_EQ(rvt_nt_decoder_set_input(d, buf, len), 0);
     memset(&copies, 0, sizeof copies);
     rvt_block b[7];
     int got;
@@ -245,6 +259,201 @@ static void test_batches_stop(rvt_image *img, const rvt_nt_cfg *cfg)
     same_blocks(&one, &copies);
 }
 
+/* Every block through next_blocks, `batch` a call (the offsets too: the
+ * same stream pulled two ways must agree on them). */
+static void pull_batches(const rvt_nt_cfg *cfg, rvt_image *img, const uint8_t *buf, size_t len,
+                         size_t batch, blocks *out, rvt_nt_dec_stats *ds)
+{
+    memset(out, 0, sizeof *out);
+    rvt_nt_decoder *d = pulling(cfg, img, buf, len);
+    if (!d)
+        return;
+    static rvt_block b[256];
+    int got;
+    while ((got = rvt_nt_decoder_next_blocks(d, b, batch)) > 0)
+        for (int i = 0; i < got; i++) {
+            if (out->n < MAX_BLOCKS)
+                out->b[out->n++] = b[i];
+            out->insns += b[i].ninsn;
+        }
+    CHECK_EQ(got, 0);
+    CHECK_EQ(rvt_nt_decoder_stats(d, ds), 0);
+    rvt_nt_decoder_free(d);
+}
+
+static int count_insn(void *ctx, const rvt_flow_event *ev)
+{
+    *(uint64_t *)ctx += ev->kind == RVT_EV_INSN;
+    return 0;
+}
+
+/* The push decoder's counts over the same stream (it copies no blocks). */
+static void push_stats(const rvt_nt_cfg *cfg, rvt_image *img, const uint8_t *buf, size_t len,
+                       rvt_nt_dec_stats *ds)
+{
+    int st;
+    uint64_t n = 0;
+    rvt_nt_decoder *d = rvt_nt_decoder_new(cfg, rvt_image_insn_cb, img, -1, count_insn, &n, &st);
+    CHECK(d != NULL);
+    if (!d)
+        return;
+    CHECK_EQ(rvt_nt_decode(d, buf, len), 0);
+    CHECK_EQ(rvt_nt_decode_end(d), 0);
+    CHECK_EQ(rvt_nt_decoder_stats(d, ds), 0);
+    CHECK_EQ(n, ds->insns);
+    rvt_nt_decoder_free(d);
+}
+
+static blocks batched;
+
+/* Histories whose copies come back where they began through branches
+ * alone: next_blocks writes the later copies as copies of the first's
+ * blocks (repeat_copies in nt_dec.c), which must give what the walk
+ * gives, at every batch size (a copy cut by the batch's end, the rest at
+ * the next call) and with the wide-I-CNT count where the walk makes it.
+ * By hand, from A:
+ * - 0x3 (bit 1), 200 times: A taken -> A each time: 200 blocks of 2
+ *   instructions, 800 half-words;
+ * - 0x5 (bits 0,1), 150 times: A not -> B, B taken -> A: 300 blocks,
+ *   3 instructions and 6 half-words a copy: 450, 900;
+ * - 0x6 (bits 1,0), 100 times: A taken -> A, A not -> B, then from B
+ *   every copy is B taken -> A, A not -> B (the second copy is the first
+ *   that comes back where it began): 200 blocks, 2 + 2 + 99 * 3 = 301
+ *   instructions, 602 half-words. */
+static void test_copies(rvt_image *img, const rvt_nt_cfg *cfg)
+{
+    static uint8_t buf[260 * RVT_NT_MAX_MSG];
+    static const struct { uint64_t hist, k, nblk, insns; } cases[] = {
+        { 0x3, 200, 200, 400 }, { 0x5, 150, 300, 450 }, { 0x6, 100, 200, 301 },
+    };
+    static const size_t sizes[] = { 1, 2, 3, 5, 7, 64, 255, 256 };
+    rvt_nt_dec_stats ds, ps;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        uint64_t icnt = 2 * cases[c].insns;   /* every instruction is 4 bytes */
+        size_t len = stream(cfg, cases[c].hist, cases[c].k, true, icnt, buf, sizeof buf);
+        pull(cfg, img, buf, len, &copies);
+        CHECK_EQ(copies.errors, 0);
+        CHECK_EQ(copies.n, cases[c].nblk);
+        CHECK_EQ(copies.insns, cases[c].insns);
+        len = stream(cfg, cases[c].hist, cases[c].k, false, icnt, buf, sizeof buf);
+        pull(cfg, img, buf, len, &one);
+        same_blocks(&one, &copies);
+        push_stats(cfg, img, buf, len, &ps);
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+            pull_batches(cfg, img, buf, len, sizes[z], &batched, &ds);
+            batched.errors = one.errors;
+            same_blocks(&one, &batched);
+            for (size_t i = 0; i < one.n && i < batched.n; i++)
+                CHECK_EQ(one.b[i].offset, batched.b[i].offset);
+            CHECK_EQ(ds.insns, ps.insns);
+            CHECK_EQ(ds.errors, 0);
+            CHECK_EQ(ds.wide_icnt, ps.wide_icnt);
+            CHECK_EQ(ds.wide_icnt_offset, ps.wide_icnt_offset);
+        }
+    }
+}
+
+/* The same with rvtIcntBits 6 (2^6 = 64 half-words): the copies pass it
+ * (0x3 x 200: 800 half-words), where the walk counts one wide I-CNT for
+ * the ResourceFull message (8.4.4, wide_icnt); the copies must not skip
+ * that count. */
+static void test_copies_wide(rvt_image *img, const rvt_nt_cfg *htm)
+{
+    rvt_nt_cfg cfg = *htm;
+    cfg.icnt_bits = 6;
+    CHECK_EQ(rvt_nt_cfg_check(&cfg), 0);
+    static uint8_t buf[208 * RVT_NT_MAX_MSG];
+    size_t len = stream(&cfg, 0x3, 200, false, 800, buf, sizeof buf);
+    rvt_nt_dec_stats ds, ps;
+    push_stats(&cfg, img, buf, len, &ps);
+    CHECK(ps.wide_icnt >= 1);
+    pull(&cfg, img, buf, len, &one);
+    CHECK_EQ(one.n, 200);
+    CHECK_EQ(one.errors, 0);
+    static const size_t sizes[] = { 2, 7, 256 };
+    for (int as_copies = 0; as_copies < 2; as_copies++) {
+        /* as RCODE 1 messages: walked by branch_chain, which stops there too */
+        len = stream(&cfg, 0x3, 200, as_copies, 800, buf, sizeof buf);
+        push_stats(&cfg, img, buf, len, &ps);
+        CHECK(ps.wide_icnt >= 1);
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+            pull_batches(&cfg, img, buf, len, sizes[z], &batched, &ds);
+            same_blocks(&one, &batched);
+            CHECK_EQ(ds.insns, 400);
+            CHECK_EQ(ds.wide_icnt, ps.wide_icnt);
+            CHECK_EQ(ds.wide_icnt_offset, ps.wide_icnt_offset);
+        }
+    }
+    /* one HIST message of 31 taken bits: 31 blocks of A, 124 half-words,
+     * past 64 at the 17th block, inside the message's one history walk:
+     * the wide I-CNT is that message's (offset 4, after the 4-byte sync),
+     * not the ProgTraceCorrelation's */
+    len = stream(&cfg, 0xFFFFFFFFull, 1, true, 124, buf, sizeof buf);
+    push_stats(&cfg, img, buf, len, &ps);
+    CHECK_EQ(ps.wide_icnt_offset, 4);
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+        pull_batches(&cfg, img, buf, len, sizes[z], &batched, &ds);
+        CHECK_EQ(batched.n, 31);
+        CHECK_EQ(ds.insns, 62);
+        CHECK_EQ(ds.wide_icnt, ps.wide_icnt);
+        CHECK_EQ(ds.wide_icnt_offset, 4);
+    }
+}
+
+/* The blocks of HIST bits from A, by hand from the program (top of this
+ * file): A (2 instructions) taken -> A, not -> B; B taken -> A, not -> C;
+ * C jumps to A with no bit.  The walk stops after the branch taking the
+ * last bit; that block ends where the trace stops (7.12). */
+static void by_hand(const uint64_t *hist, size_t nhist, blocks *out)
+{
+    memset(out, 0, sizeof *out);
+    uint64_t pc = A;
+    for (size_t h = 0; h < nhist; h++) {
+        for (int i = 62 - __builtin_clzll(hist[h]); i >= 0; i--) {
+            unsigned bit = (unsigned)(hist[h] >> i) & 1u;
+            rvt_block *b = &out->b[out->n++];
+            if (pc == C) {
+                *b = (rvt_block){ .start_pc = C, .end_pc = C, .ninsn = 1, .end = RVT_BLK_JUMP,
+                                  .next_pc = A };
+                out->insns++;
+                b = &out->b[out->n++];
+                pc = A;
+            }
+            uint64_t to = bit ? A : pc == A ? B : C;
+            *b = (rvt_block){ .start_pc = pc, .end_pc = pc == A ? A + 4 : pc, .ninsn = pc == A ? 2 : 1,
+                              .end = bit ? RVT_BLK_BRANCH_TAKEN : RVT_BLK_BRANCH_NOT_TAKEN,
+                              .next_pc = to };
+            out->insns += b->ninsn;
+            pc = to;
+        }
+    }
+    out->b[out->n - 1].end = RVT_BLK_STOP;
+    out->b[out->n - 1].next_pc = out->b[out->n - 1].end_pc;
+}
+
+/* HIST messages (RCODE 1), each walked as a run of branches written into
+ * the caller's array with the walk's state in locals (branch_chain in
+ * nt_dec.c, left at C's jump and at the array's end): every batch size
+ * gives the blocks worked out by hand. */
+static void test_chain_by_hand(rvt_image *img, const rvt_nt_cfg *cfg)
+{
+    static const uint64_t hist[] = { 0xB5A596D3ull, 0x8000000Full, 0xE4F0C3A1ull, 0x2D };
+    static uint8_t buf[8 * RVT_NT_MAX_MSG];
+    static blocks want;
+    by_hand(hist, 4, &want);
+    /* I-CNT: every instruction is 4 bytes */
+    size_t n = stream_of(cfg, hist, 4, 1, true, 2 * want.insns, buf, sizeof buf);
+    pull(cfg, img, buf, n, &one);
+    same_blocks(&want, &one);
+    static const size_t sizes[] = { 1, 2, 3, 4, 7, 16, 256 };
+    rvt_nt_dec_stats ds;
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+        pull_batches(cfg, img, buf, n, sizes[z], &batched, &ds);
+        same_blocks(&want, &batched);
+        CHECK_EQ(ds.errors, 0);
+    }
+}
+
 int main(void)
 {
     rvt_image *img = program();
@@ -253,6 +462,9 @@ int main(void)
     test_pattern_by_hand(img, &cfg);
     test_words(img, &cfg);
     test_batches_stop(img, &cfg);
+    test_copies(img, &cfg);
+    test_copies_wide(img, &cfg);
+    test_chain_by_hand(img, &cfg);
     rvt_image_free(img);
     return TH_DONE();
 }
