@@ -54,4 +54,38 @@ static inline uint64_t rvt_steps_halfwords(const uint8_t *sizes, size_t i, size_
     return hw;
 }
 
+/* Step n - 1 of a run, given step i (made, r) and hw, the half-words of
+ * steps [i, n): an encoder that takes steps [i, n - 1) at once still
+ * sees the last one as a record. */
+static inline rvt_irec rvt_step_last(const rvt_irec *r, const uint8_t *sizes, size_t i, size_t n,
+                                     uint64_t hw)
+{
+    unsigned lsz = rvt_step_size(sizes, n - 1);
+    /* where the others end, n - 1 - i cycles after r (rvt_step_put
+     * counts the last of them) */
+    rvt_step_base t = { r->iaddr + 2 * (hw - (1u << lsz)), r->time + (n - i - 2), r->context, r->priv };
+    rvt_irec last;
+    rvt_step_put(&last, &t, 0, false, lsz, 0);
+    return last;
+}
+
+#define RVT_STEPS_CHUNK 256
+
+/* Steps [i, n) after s made into records and put to `put` a chunk at a
+ * time: for an encoder whose current state cannot take them at once. */
+static inline int rvt_steps_put(int (*put)(void *ctx, const rvt_irec *recs, size_t n), void *ctx,
+                                rvt_step_base *s, const uint8_t *sizes, size_t i, size_t n)
+{
+    rvt_irec r[RVT_STEPS_CHUNK];
+    while (i < n) {
+        size_t m = 0;
+        for (; i < n && m < RVT_STEPS_CHUNK; i++)
+            rvt_step_put(&r[m++], s, 0, false, rvt_step_size(sizes, i), 0);
+        int st = put(ctx, r, m);
+        if (st < 0)
+            return st;
+    }
+    return 0;
+}
+
 #endif
