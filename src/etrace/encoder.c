@@ -431,11 +431,11 @@ static int sink_put(void *ctx, const rvt_irec *recs, size_t n)
     return rvt_te_encoder_put(ctx, recs, n);
 }
 
-/* Steps [i, n) after r (step i, made) absorbed at once, if the current
- * view takes them (te_enc_absorb_span). */
-static bool absorb_steps(rvt_te_encoder *e, const rvt_irec *r, const uint8_t *sizes, size_t i, size_t n)
+/* Steps [i, n) of hw half-words after r (step i, made) absorbed at
+ * once, if the current view takes them (te_enc_absorb_span). */
+static bool absorb_steps(rvt_te_encoder *e, const rvt_irec *r, const uint8_t *sizes, size_t i, size_t n,
+                         uint64_t hw)
 {
-    uint64_t hw = rvt_steps_halfwords(sizes, i, n);
     rvt_irec last = rvt_step_last(r, sizes, i, n, hw);
     return te_enc_absorb_span(e, r, &last, n - i, hw);
 }
@@ -449,15 +449,17 @@ static int sink_steps(void *ctx, const rvt_irec *prev, size_t n, const uint8_t *
 {
     rvt_te_encoder *e = ctx;
     rvt_step_base s = rvt_step_base_of(prev);
+    uint64_t hw = rvt_steps_halfwords(sizes, 0, n);     /* of steps [i, n) */
     rvt_irec r;
     size_t i = 0;
     for (; i < n && i < STEPS_HEAD; i++) {
         rvt_step_put(&r, &s, 0, false, rvt_step_size(sizes, i), 0);
-        if (i + 1 < n && absorb_steps(e, &r, sizes, i, n))
+        if (i + 1 < n && absorb_steps(e, &r, sizes, i, n, hw))
             return 0;
         int st = rvt_te_encoder_put(e, &r, 1);
         if (st < 0)
             return st;
+        hw -= r.iretire;
     }
     return rvt_steps_put(sink_put, e, &s, sizes, i, n);
 }

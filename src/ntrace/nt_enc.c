@@ -770,6 +770,8 @@ static int sink_steps(void *ctx, const rvt_irec *prev, size_t n, const uint8_t *
 {
     rvt_nt_encoder *e = ctx;
     rvt_step_base s = rvt_step_base_of(prev);
+    /* half-words of steps [i + 1, n - 1) once step i is put */
+    uint64_t hw = rvt_steps_halfwords(sizes, 0, n) - (1u << rvt_step_size(sizes, n - 1));
     rvt_irec r;
     size_t i = 0;
     for (; i < n && i < STEPS_HEAD; i++) {
@@ -777,8 +779,9 @@ static int sink_steps(void *ctx, const rvt_irec *prev, size_t n, const uint8_t *
         int st = rvt_nt_encoder_put(e, &r, 1);
         if (st < 0)
             return st;
+        hw -= r.iretire;
         if (i + 2 < n) {
-            uint64_t hw = rvt_steps_halfwords(sizes, i + 1, n - 1), k = n - 2 - i;
+            uint64_t k = n - 2 - i;
             if (absorb_plain(e, k, hw, s.time)) {
                 s.next += 2 * hw;
                 s.time += k;
