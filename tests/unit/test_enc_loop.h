@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "rvtrace/ingress.h"
 #include "tharness.h"
+#include "test_bytes_util.h"   /* te_buf */
 
 typedef struct enc_gen {
     rvt_irec *r;
@@ -88,6 +89,54 @@ static inline bool enc_loop_rvi(char *path, const rvt_irec *r, size_t n)
     CHECK_EQ(ws.put(ws.ctx, r, n), 0);
     CHECK_EQ(rvt_rvi_writer_close(w), 0);
     return true;
+}
+
+/* What one encoding gave, whichever the encoder (messages: N-Trace
+ * messages or E-Trace packets). */
+typedef struct enc_result {
+    te_buf out;
+    int st;
+    uint64_t instructions, halfwords, messages;
+} enc_result;
+
+/* A test's encoder with the settings kv, ended: over r[0..n) a record at
+ * a time (path NULL), or from the .rvi at path with its runs handed over
+ * whole (with_steps) or as records. */
+typedef void (*enc_run_fn)(const char *kv, const rvt_irec *r, size_t n, const char *path, bool with_steps,
+                           enc_result *res);
+
+static inline bool enc_same(const enc_result *a, const enc_result *b)
+{
+    return a->st == b->st && a->out.n == b->out.n && !memcmp(a->out.b, b->out.b, a->out.n) &&
+           a->instructions == b->instructions && a->halfwords == b->halfwords && a->messages == b->messages;
+}
+
+/* r[0..n) through a version-2 .rvi in every setting of modes: its runs
+ * whole, its records one by one and the records put directly give the
+ * same stream and counts, without error. */
+static inline void enc_same_from_rvi(enc_run_fn run, const rvt_irec *r, size_t n, const char *const *modes,
+                                     size_t nmodes)
+{
+    char path[] = "/tmp/rvt_test_enc_loop_XXXXXX";
+    if (!enc_loop_rvi(path, r, n))
+        return;
+    for (size_t m = 0; m < nmodes; m++) {
+        enc_result direct, plain, steps;
+        run(modes[m], r, n, NULL, false, &direct);
+        run(modes[m], r, n, path, false, &plain);
+        run(modes[m], r, n, path, true, &steps);
+        if (direct.st != 0 || !enc_same(&direct, &plain) || !enc_same(&direct, &steps))
+            TH_FAIL("%s: status %d/%d/%d, %zu/%zu/%zu bytes, %llu/%llu/%llu instructions", modes[m],
+                    direct.st, plain.st, steps.st, direct.out.n, plain.out.n, steps.out.n,
+                    (unsigned long long)direct.instructions, (unsigned long long)plain.instructions,
+                    (unsigned long long)steps.instructions);
+        else
+            th_passed++;
+        free(direct.out.b);
+        free(plain.out.b);
+        free(steps.out.b);
+    }
+    remove(path);
 }
 
 #endif

@@ -8,18 +8,11 @@
  * stamps (7.1, 8.7), trace starting disabled (8.6), triggers (4.2.4). */
 #include "tharness.h"
 #include "rvtrace/ntrace.h"
-#include "test_bytes_util.h"
 #include "test_enc_loop.h"
 
 #define MAXR 40000
 
 static rvt_irec recs[MAXR];
-
-typedef struct run {
-    te_buf out;
-    int st;
-    rvt_nt_enc_stats stats;
-} run;
 
 /* The settings kv ("name=value ...") over the defaults. */
 static rvt_nt_cfg cfg_of(const char *kv)
@@ -40,9 +33,9 @@ static rvt_nt_cfg cfg_of(const char *kv)
     return c;
 }
 
-/* Encode with kv: r[0..n) put one at a time (path NULL), else the .rvi
- * at path, its runs handed over whole (with_steps) or as records. */
-static void encode(const char *kv, const rvt_irec *r, size_t n, const char *path, bool with_steps, run *res)
+/* enc_run_fn of the N-Trace encoder. */
+static void encode(const char *kv, const rvt_irec *r, size_t n, const char *path, bool with_steps,
+                   enc_result *res)
 {
     rvt_nt_cfg c = cfg_of(kv);
     memset(res, 0, sizeof *res);
@@ -60,41 +53,12 @@ static void encode(const char *kv, const rvt_irec *r, size_t n, const char *path
         if (res->st == 0)
             res->st = rvt_nt_encoder_end(e);
     }
-    rvt_nt_encoder_stats(e, &res->stats);
+    rvt_nt_enc_stats stats;
+    rvt_nt_encoder_stats(e, &stats);
+    res->instructions = stats.instructions;
+    res->halfwords = stats.halfwords;
+    res->messages = stats.messages;
     rvt_nt_encoder_free(e);
-}
-
-static bool same_run(const run *a, const run *b)
-{
-    return a->st == b->st && a->out.n == b->out.n && !memcmp(a->out.b, b->out.b, a->out.n) &&
-           a->stats.records == b->stats.records && a->stats.instructions == b->stats.instructions &&
-           a->stats.halfwords == b->stats.halfwords && a->stats.messages == b->stats.messages;
-}
-
-/* r[0..n) through a .rvi with every setting of modes: the same. */
-static void same_from_rvi(const rvt_irec *r, size_t n, const char *const *modes, size_t nmodes)
-{
-    char path[] = "/tmp/rvt_test_nt_enc_batch_XXXXXX";
-    if (!enc_loop_rvi(path, r, n))
-        return;
-    for (size_t m = 0; m < nmodes; m++) {
-        run direct, plain, steps;
-        encode(modes[m], r, n, NULL, false, &direct);
-        encode(modes[m], r, n, path, false, &plain);
-        encode(modes[m], r, n, path, true, &steps);
-        if (direct.st != 0 || !same_run(&direct, &plain) || !same_run(&direct, &steps))
-            TH_FAIL("%s: status %d/%d/%d, %zu/%zu/%zu bytes, %llu/%llu/%llu instructions", modes[m],
-                    direct.st, plain.st, steps.st, direct.out.n, plain.out.n, steps.out.n,
-                    (unsigned long long)direct.stats.instructions,
-                    (unsigned long long)plain.stats.instructions,
-                    (unsigned long long)steps.stats.instructions);
-        else
-            th_passed++;
-        free(direct.out.b);
-        free(plain.out.b);
-        free(steps.out.b);
-    }
-    remove(path);
 }
 
 static const char *const modes[] = {
@@ -118,7 +82,7 @@ static void test_modes(void)
 {
     size_t n = enc_loop(recs, MAXR, 1500);
     CHECK(n > 6000);
-    same_from_rvi(recs, n, modes, sizeof modes / sizeof modes[0]);
+    enc_same_from_rvi(encode, recs, n, modes, sizeof modes / sizeof modes[0]);
 }
 
 /* Trace off by trigger[1] before a run, on by trigger[0] inside one, and
@@ -134,7 +98,7 @@ static void test_triggers(void)
             break;
         }
     }
-    same_from_rvi(recs, n, modes, 3);
+    enc_same_from_rvi(encode, recs, n, modes, 3);
 }
 
 /* A plain block, a run of 20 plain instructions of 2, 2, 1 half-words
@@ -158,12 +122,12 @@ static void test_icnt(void)
     char path[] = "/tmp/rvt_test_nt_enc_icnt_XXXXXX";
     if (!enc_loop_rvi(path, recs, g.n))
         return;
-    run r;
+    enc_result r;
     encode("", recs, g.n, path, true, &r);
     remove(path);
     CHECK_EQ(r.st, 0);
-    CHECK_EQ(r.stats.instructions, 23);
-    CHECK_EQ(r.stats.halfwords, 2 + 33 + 2 + 2);
+    CHECK_EQ(r.instructions, 23);
+    CHECK_EQ(r.halfwords, 2 + 33 + 2 + 2);
     rvt_nt_cfg c = cfg_of("");
     rvt_nt_reader rd;
     rvt_nt_msg m[4];
