@@ -250,7 +250,8 @@ static int hook_enc_open(int k, unsigned xlen, void **enc, rvt_irec_sink *s, rvt
 {
     encoder *e = malloc(sizeof *e);
     int rc = e ? encoder_open(e, &modes[k ? MODE_NT_BEST : MODE_TE_ALL], xlen, false, s) : -1;
-    *steps = rc >= 0 && e->te ? rvt_te_encoder_steps(e->te) : (rvt_irec_steps){ NULL, NULL };
+    *steps = rc < 0 ? (rvt_irec_steps){ NULL, NULL }
+             : e->te ? rvt_te_encoder_steps(e->te) : rvt_nt_encoder_steps(e->nt);
     if (rc < 0 && e) {
         encoder_close(e);
         free(e);

@@ -210,6 +210,10 @@ int rvt_nt_encoder_end(rvt_nt_encoder *e);
 void rvt_nt_encoder_stats(const rvt_nt_encoder *e, rvt_nt_enc_stats *out);
 /* An rvt_irec_sink feeding this encoder (end() calls _end()). */
 rvt_irec_sink rvt_nt_encoder_sink(rvt_nt_encoder *e);
+/* Its runs of steps (rvt_rvi_replay_steps): the same bytes as their
+ * records put one by one; a run of plain instructions costs only the
+ * I-CNT arithmetic (8.4). */
+rvt_irec_steps rvt_nt_encoder_steps(rvt_nt_encoder *e);
 
 /* Probe port: packs bytes into words of cfg.port_bytes, pads the final
  * partial word with idle 0xFF (3.3), writes to a FILE. */

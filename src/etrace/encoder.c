@@ -431,22 +431,16 @@ static int sink_put(void *ctx, const rvt_irec *recs, size_t n)
     return rvt_te_encoder_put(ctx, recs, n);
 }
 
-/* Steps [i, n) after r (step i, made) absorbed at once, if the current
- * view takes them (te_enc_absorb_span). */
-static bool absorb_steps(rvt_te_encoder *e, const rvt_irec *r, const uint8_t *sizes, size_t i, size_t n)
+/* Steps [i, n) of hw half-words after r (step i, made) absorbed at
+ * once, if the current view takes them (te_enc_absorb_span). */
+static bool absorb_steps(rvt_te_encoder *e, const rvt_irec *r, const uint8_t *sizes, size_t i, size_t n,
+                         uint64_t hw)
 {
-    uint64_t hw = rvt_steps_halfwords(sizes, i, n);
-    unsigned lsz = rvt_step_size(sizes, n - 1);
-    /* the last step: where the others end, n - 1 - i cycles after r
-     * (rvt_step_put counts the last of them) */
-    rvt_step_base t = { r->iaddr + 2 * (hw - (1u << lsz)), r->time + (n - i - 2), r->context, r->priv };
-    rvt_irec last;
-    rvt_step_put(&last, &t, 0, false, lsz, 0);
+    rvt_irec last = rvt_step_last(r, sizes, i, n, hw);
     return te_enc_absorb_span(e, r, &last, n - i, hw);
 }
 
 #define STEPS_HEAD 3        /* steps put one by one before the view can take the rest */
-#define STEPS_CHUNK 256
 
 /* rvt_irec_steps: the first steps as records until the current view
  * can take all the rest at once (after a jump, two: the jump's target
@@ -455,25 +449,19 @@ static int sink_steps(void *ctx, const rvt_irec *prev, size_t n, const uint8_t *
 {
     rvt_te_encoder *e = ctx;
     rvt_step_base s = rvt_step_base_of(prev);
-    rvt_irec r[STEPS_CHUNK];
+    uint64_t hw = rvt_steps_halfwords(sizes, 0, n);     /* of steps [i, n) */
+    rvt_irec r;
     size_t i = 0;
     for (; i < n && i < STEPS_HEAD; i++) {
-        rvt_step_put(&r[0], &s, 0, false, rvt_step_size(sizes, i), 0);
-        if (i + 1 < n && absorb_steps(e, &r[0], sizes, i, n))
+        rvt_step_put(&r, &s, 0, false, rvt_step_size(sizes, i), 0);
+        if (i + 1 < n && absorb_steps(e, &r, sizes, i, n, hw))
             return 0;
-        int st = rvt_te_encoder_put(e, &r[0], 1);
+        int st = rvt_te_encoder_put(e, &r, 1);
         if (st < 0)
             return st;
+        hw -= r.iretire;
     }
-    while (i < n) {
-        size_t m = 0;
-        for (; i < n && m < STEPS_CHUNK; i++)
-            rvt_step_put(&r[m++], &s, 0, false, rvt_step_size(sizes, i), 0);
-        int st = rvt_te_encoder_put(e, r, m);
-        if (st < 0)
-            return st;
-    }
-    return 0;
+    return rvt_steps_put(sink_put, e, &s, sizes, i, n);
 }
 
 static int sink_end(void *ctx)

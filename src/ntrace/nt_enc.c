@@ -7,6 +7,7 @@
 #include "flow/flow_stack.h"
 #include "ntrace/nt_return.h"
 #include "util/bitio.h"
+#include "ingress/steps.h"
 
 /* What the last block left to report once the next PC is known (table 3:
  * "an address emitted is known at the next ingress port cycle"). */
@@ -727,6 +728,70 @@ static int sink_put(void *ctx, const rvt_irec *recs, size_t n)
     return rvt_nt_encoder_put(ctx, recs, n);
 }
 
+/* Nothing is pending that a plain traced instruction would act on
+ * (put_one): no flow change to resolve, no marker, no sync due, HIST not
+ * full, trace on and running. */
+static bool quiet(const rvt_nt_encoder *e)
+{
+    return e->enabled && e->active && !e->in_halt && e->need_sync == 0xff && e->pend == P_NONE &&
+           !e->notify && !e->sync_due && !(e->hist_data_bits && (e->hist >> e->hist_data_bits));
+}
+
+/* k plain steps of hw half-words after the one at `time` (the last put)
+ * counted at once, when none of them would send a message: in a quiet
+ * encoder a plain instruction only adds to I-CNT (8.4; HIST takes only
+ * branches, 8.3), so only the I-CNT limit (8.4.4) and the periodic sync
+ * counts (cycles, I-CNT) can make one of them act. */
+static bool absorb_plain(rvt_nt_encoder *e, uint64_t k, uint64_t hw, uint64_t time)
+{
+    if (!quiet(e) || e->icnt + hw >= e->icnt_limit)
+        return false;
+    if (e->cfg.sync_mode == 2 && time + k - e->last_ts >= e->sync_period)
+        return false;
+    if (e->cfg.sync_mode == 3 && e->sync_count + hw >= e->sync_period)
+        return false;
+    if (e->cfg.sync_mode == 3)
+        e->sync_count += hw;
+    e->st.records += k;
+    e->st.instructions += k;
+    e->st.halfwords += hw;
+    e->icnt += hw;
+    e->pend_time = time + k;
+    return true;
+}
+
+#define STEPS_HEAD 2        /* steps put one by one before the rest is tried at once */
+
+/* rvt_irec_steps: the first step resolves what the block before left
+ * pending; once the encoder is quiet, all steps but the last are counted
+ * at once and the last is put as a record (the state it leaves is then
+ * exactly put_one's); else the rest as records. */
+static int sink_steps(void *ctx, const rvt_irec *prev, size_t n, const uint8_t *sizes)
+{
+    rvt_nt_encoder *e = ctx;
+    rvt_step_base s = rvt_step_base_of(prev);
+    /* half-words of steps [i + 1, n - 1) once step i is put */
+    uint64_t hw = rvt_steps_halfwords(sizes, 0, n) - (1u << rvt_step_size(sizes, n - 1));
+    rvt_irec r;
+    size_t i = 0;
+    for (; i < n && i < STEPS_HEAD; i++) {
+        rvt_step_put(&r, &s, 0, false, rvt_step_size(sizes, i), 0);
+        int st = rvt_nt_encoder_put(e, &r, 1);
+        if (st < 0)
+            return st;
+        hw -= r.iretire;
+        if (i + 2 < n) {
+            uint64_t k = n - 2 - i;
+            if (absorb_plain(e, k, hw, s.time)) {
+                s.next += 2 * hw;
+                s.time += k;
+                i = n - 2;
+            }
+        }
+    }
+    return rvt_steps_put(sink_put, e, &s, sizes, i, n);
+}
+
 static int sink_end(void *ctx)
 {
     return rvt_nt_encoder_end(ctx);
@@ -736,4 +801,9 @@ rvt_irec_sink rvt_nt_encoder_sink(rvt_nt_encoder *e)
 {
     rvt_irec_sink s = { e, sink_put, NULL, sink_end };
     return s;
+}
+
+rvt_irec_steps rvt_nt_encoder_steps(rvt_nt_encoder *e)
+{
+    return (rvt_irec_steps){ e, sink_steps };
 }

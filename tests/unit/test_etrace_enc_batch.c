@@ -10,68 +10,16 @@
  * branch prediction (3.2.6: a full count, a failed prediction).  And
  * from a version-2 .rvi, its run records handed to the encoder whole
  * (rvt_rvi_replay_steps) give the bytes of its records put one by one. */
-#include <unistd.h>
 #include "test_etrace_util.h"
+#include "test_enc_loop.h"
 
 #define MAXR 40000
 
 static rvt_irec recs[MAXR];
 
-typedef struct gen {
-    size_t n;
-    uint64_t time;
-} gen;
-
-static void add(gen *g, uint64_t iaddr, unsigned hw, unsigned itype)
-{
-    if (g->n >= MAXR)
-        return;
-    recs[g->n++] = (rvt_irec){ .iaddr = iaddr, .iretire = hw, .ninstr = 1, .ilastsize = hw == 2,
-                               .itype = (uint8_t)itype, .priv = 3, .time = ++g->time,
-                               .flags = RVT_IREC_F_CYCLE_END };
-}
-
-/* A loop: three plain instructions (4, 2, 4 bytes), a branch back taken
- * but every fifth time, then a call to a leaf of plain instructions and
- * its return, a jump back; every 97th pass an ecall into a handler and
- * its mret; every 7th a context change on the second instruction. */
 static size_t make_loop(unsigned iters)
 {
-    const uint64_t B = 0x80000000ull, F = 0x80000100ull, H = 0x80000200ull;
-    gen g = { 0, 0 };
-    for (unsigned i = 0; i < iters; i++) {
-        add(&g, B, 2, 0);
-        add(&g, B + 4, 1, 0);
-        if (i % 7 == 3) {           /* table 4.4: imprecise, then precise */
-            recs[g.n - 1].ctype = i % 2 ? 1 : 2;
-            recs[g.n - 1].context = i;
-        }
-        add(&g, B + 6, 2, 0);
-        /* later passes: long predictable stretches (a predicted-branch
-         * count, 6.8, ended by a failed prediction) */
-        bool back = i < 500 ? i % 5 != 4 : i % 60 != 59;
-        add(&g, B + 10, 2, back ? 5 : 4);
-        if (back)
-            continue;
-        add(&g, B + 14, 2, 9);                  /* jal ra, F */
-        uint64_t a = F;                         /* a run of 29 (.rvi version 2) */
-        for (unsigned k = 0; k < 29; k++) {
-            unsigned hw = (k + i) % 3 ? 2 : 1;
-            add(&g, a, hw, 0);
-            a += 2 * hw;
-        }
-        add(&g, a, 2, 13);                      /* ret */
-        if (i % 97 == 9) {
-            add(&g, B + 18, 2, 1);              /* ecall */
-            recs[g.n - 1].cause = 11;
-            add(&g, H, 2, 0);
-            add(&g, H + 4, 2, 3);               /* mret to B + 22 */
-            add(&g, B + 22, 2, 11);             /* j B */
-        } else {
-            add(&g, B + 18, 2, 11);             /* j B */
-        }
-    }
-    return g.n;
+    return enc_loop(recs, MAXR, iters);
 }
 
 typedef struct run {
@@ -172,43 +120,22 @@ static void encode_rvi(const char *kv, const char *path, bool with_steps, run *r
     rvt_te_encoder_free(e);
 }
 
+/* enc_run_fn of the E-Trace encoder. */
+static void encode_way(const char *kv, const rvt_irec *r, size_t n, const char *path, bool with_steps,
+                       enc_result *res)
+{
+    run x;
+    if (path)
+        encode_rvi(kv, path, with_steps, &x);
+    else
+        encode(kv, r, n, 1, &x);
+    *res = (enc_result){ x.out, x.st, x.stats.instructions, x.stats.halfwords, x.stats.packets };
+}
+
 static void test_rvi_runs(void)
 {
-    char path[] = "/tmp/rvt_test_enc_batch_XXXXXX";
-    int fd = mkstemp(path);
-    CHECK(fd >= 0);
-    if (fd < 0)
-        return;
-    close(fd);
     size_t n = make_loop(1500);
-    int st = 0;
-    rvt_rvi_writer *w = rvt_rvi_writer_open(path, 64, &st);
-    CHECK(w != NULL);
-    if (!w)
-        return;
-    rvt_irec_sink ws = rvt_rvi_writer_sink(w);
-    CHECK_EQ(ws.put(ws.ctx, recs, n), 0);
-    CHECK_EQ(rvt_rvi_writer_close(w), 0);
-    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
-        run direct, plain, steps;
-        encode(modes[m], recs, n, 1, &direct);
-        encode_rvi(modes[m], path, false, &plain);
-        encode_rvi(modes[m], path, true, &steps);
-        bool ok = direct.st == 0 && plain.st == 0 && steps.st == 0 && direct.out.n == steps.out.n &&
-                  plain.out.n == steps.out.n && !memcmp(direct.out.b, steps.out.b, steps.out.n) &&
-                  !memcmp(plain.out.b, steps.out.b, steps.out.n) &&
-                  direct.stats.instructions == steps.stats.instructions &&
-                  direct.stats.halfwords == steps.stats.halfwords;
-        if (!ok)
-            TH_FAIL("%s: status %d/%d/%d, %zu/%zu/%zu bytes", modes[m], direct.st, plain.st, steps.st,
-                    direct.out.n, plain.out.n, steps.out.n);
-        else
-            th_passed++;
-        free(direct.out.b);
-        free(plain.out.b);
-        free(steps.out.b);
-    }
-    remove(path);
+    enc_same_from_rvi(encode_way, recs, n, modes, sizeof modes / sizeof modes[0]);
 }
 
 /* The run counts every instruction once, its half-words too: 3 plain
@@ -251,10 +178,10 @@ static void test_wide_address(void)
  * bytes. */
 static void test_wide_in_run(void)
 {
-    gen g = { 0, 0 };
-    add(&g, 0xffffff00ull, 2, 11);
+    enc_gen g = { recs, 0, MAXR, 0 };
+    enc_gen_add(&g, 0xffffff00ull, 2, 11);
     for (uint64_t a = 0xffffffe0ull; a < 0x100000020ull; a += 4)
-        add(&g, a, 2, 0);
+        enc_gen_add(&g, a, 2, 0);
     run whole;
     encode("iaddress_width=32", recs, g.n, 0, &whole);
     CHECK_EQ(whole.st, RVT_ERR_RANGE);

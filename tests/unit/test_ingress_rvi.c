@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include "rvtrace/ingress.h"
+#include "ingress/steps.h"
 #include "tharness.h"
 
 static char tmpdir[] = "/tmp/rvt_test_rvi_XXXXXX";
@@ -651,6 +652,28 @@ static void test_v2_roundtrip(void)
     test_replay();
 }
 
+/* A run's half-words from its size bits (docs/format-rvi.md 0x05: bit i,
+ * LSB first, set for a 4-byte step): every third step of 256 is 4 bytes
+ * (steps 0, 3, ..., 255: 86 of them); counted by hand over ranges that
+ * start and end inside bytes and 64-bit words. */
+static void test_steps_halfwords(void)
+{
+    uint8_t sizes[32] = { 0 };        /* 256 steps, the most in a run */
+    for (unsigned i = 0; i < 256; i += 3)
+        sizes[i / 8] |= (uint8_t)(1u << (i % 8));
+    CHECK_EQ(rvt_steps_halfwords(sizes, 0, 256), 256 + 86);
+    CHECK_EQ(rvt_steps_halfwords(sizes, 0, 1), 2);
+    CHECK_EQ(rvt_steps_halfwords(sizes, 1, 3), 2);          /* steps 1, 2 */
+    CHECK_EQ(rvt_steps_halfwords(sizes, 1, 4), 4);          /* and 3 */
+    CHECK_EQ(rvt_steps_halfwords(sizes, 5, 5), 0);
+    CHECK_EQ(rvt_steps_halfwords(sizes, 60, 70), 10 + 4);   /* 60, 63, 66, 69 */
+    CHECK_EQ(rvt_steps_halfwords(sizes, 62, 130), 68 + 23); /* 63 + 3k, k = 0..22 */
+    CHECK_EQ(rvt_steps_halfwords(sizes, 255, 256), 2);
+    /* a run of 9 steps: bytes past the second are not part of it */
+    uint8_t short_run[2] = { 0xff, 0x01 };
+    CHECK_EQ(rvt_steps_halfwords(short_run, 0, 9), 18);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir))
@@ -668,6 +691,7 @@ int main(void)
     test_v2_truncated();
     test_v2_corrupt();
     test_v2_roundtrip();
+    test_steps_halfwords();
     unlink(path);
     unlink(path2);
     rmdir(tmpdir);

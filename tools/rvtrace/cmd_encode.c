@@ -207,14 +207,14 @@ static unsigned rvi_xlen(const char *in)
 }
 
 /* The taker of runs of steps for hart k's sink h, where its records go
- * straight to an encoder that has one (E-Trace without data trace; no
- * filter or time stamping stage between, which need every record). */
+ * straight to an encoder (E-Trace without data trace; no filter or time
+ * stamping stage between, which need every record). */
 static rvt_irec_steps hart_steps(enc_sink *s, unsigned k, const rvt_irec_sink *h)
 {
     rvt_irec_sink bare = hart_sink(s, k);
-    if (s->kind != KIND_TE || s->te[k].dt || h->put != bare.put || h->ctx != bare.ctx)
+    if ((s->kind == KIND_TE && s->te[k].dt) || h->put != bare.put || h->ctx != bare.ctx)
         return (rvt_irec_steps){ NULL, NULL };
-    return rvt_te_encoder_steps(s->te[k].te);
+    return s->kind == KIND_TE ? rvt_te_encoder_steps(s->te[k].te) : rvt_nt_encoder_steps(s->harts[k]);
 }
 
 /* One input: an .rvi file, else the reference flow's encoder-input CSV
