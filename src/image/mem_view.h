@@ -56,14 +56,22 @@ void rvt_dec_mem_close(rvt_dec_mem *dm);
  * the cache tells apart were met). */
 void rvt_dec_mem_switch(rvt_dec_mem *dm, rvt_iblocks *bc, const rvt_space *space);
 
+/* The view decodes in (context, priv, source) now (or has no view: one
+ * space). */
+static inline bool rvt_dec_mem_in(const rvt_dec_mem *dm, uint64_t context, unsigned priv,
+                                  unsigned source)
+{
+    return !dm->view || (dm->space.context == context && dm->space.priv == priv &&
+                         dm->space.source == source);
+}
+
 /* The decoder now decodes in (context, priv, source).  The block cache
  * keeps every space's entries (tagged by the space's number), so a kernel
  * switching contexts often keeps its blocks. */
 static inline void rvt_dec_mem_space(rvt_dec_mem *dm, rvt_iblocks *bc, uint64_t context,
                                      unsigned priv, unsigned source)
 {
-    if (!dm->view || (dm->space.context == context && dm->space.priv == priv &&
-                      dm->space.source == source))
+    if (rvt_dec_mem_in(dm, context, priv, source))
         return;
     rvt_space sp = { .context = context, .priv = priv, .source = source };
     rvt_dec_mem_switch(dm, bc, &sp);
@@ -75,8 +83,7 @@ static inline void rvt_dec_mem_space(rvt_dec_mem *dm, rvt_iblocks *bc, uint64_t 
 static inline const rvt_insn *rvt_dec_mem_insn_in(rvt_dec_mem *dm, rvt_iblocks *bc, uint64_t pc,
                                                   uint64_t context, unsigned priv, unsigned source)
 {
-    if (!dm->view || (dm->space.context == context && dm->space.priv == priv &&
-                      dm->space.source == source))
+    if (rvt_dec_mem_in(dm, context, priv, source))
         return rvt_iblk_insn(bc, pc);
     rvt_space now = dm->space, there = { .context = context, .priv = priv, .source = source };
     rvt_dec_mem_switch(dm, bc, &there);
