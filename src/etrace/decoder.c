@@ -707,14 +707,6 @@ struct te_chain {
     uint64_t steps;             /* blocks taken (walk_branch_steps) */
 };
 
-/* rvt_iblk_succ along edge k of b, with the space's key in a local. */
-static inline const rvt_iblock *chain_next(rvt_iblocks *c, const rvt_iblock *b, uint64_t key,
-                                           unsigned k)
-{
-    const rvt_iblock *s = b->succ[k];
-    return s && s->tag == (b->to[k] ^ key) ? s : rvt_iblk_succ(c, b, k, b->to[k]);
-}
-
 /* chain_run's steps where nothing but the block can end the run: blocks
  * that end in a branch, using at most `outcomes` outcomes of one kind
  * (map bits, or with `counted` correct predictions, 6.8, from the
@@ -752,7 +744,7 @@ chain_fast(rvt_iblocks *c, struct te_chain *ch, uint64_t *map, uint64_t outcomes
         rvt_block_end end = RVT_BLK_JUMP;
         if (b->chains == RVT_IBLK_CHAIN_JUMP) {
             if (!o || b->to[RVT_IBLK_TAKEN] > amask ||
-                chain_next(c, b, key, RVT_IBLK_TAKEN)->chains != RVT_IBLK_CHAIN_BRANCH)
+                rvt_iblk_succ_keyed(c, b, RVT_IBLK_TAKEN, b->to[RVT_IBLK_TAKEN], key)->chains != RVT_IBLK_CHAIN_BRANCH)
                 break;
         } else {
             if (!o)
@@ -778,7 +770,7 @@ chain_fast(rvt_iblocks *c, struct te_chain *ch, uint64_t *map, uint64_t outcomes
         room -= b->n;
         pc = to;
         k--;
-        b = chain_next(c, b, key, taken);
+        b = rvt_iblk_succ_keyed(c, b, taken, to, key);
         if (to == address) {
             there = true;
             break;

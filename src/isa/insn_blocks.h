@@ -169,6 +169,17 @@ static inline const rvt_iblock *rvt_iblk_succ(rvt_iblocks *c, const rvt_iblock *
     return s;
 }
 
+/* rvt_iblk_succ with the current space's key given: a walk that holds
+ * it in a register compares the successor's tag without loading it from
+ * c (a store into the walk's output may alias c, and the compiler
+ * reloaded it every block). */
+static inline const rvt_iblock *rvt_iblk_succ_keyed(rvt_iblocks *c, const rvt_iblock *b, unsigned k,
+                                                    uint64_t pc, uint64_t key)
+{
+    const rvt_iblock *s = b->succ[k];
+    return s && s->tag == (pc ^ key) ? s : rvt_iblk_succ(c, b, k, pc);
+}
+
 /* Address of the block's last instruction (b->n >= 1, starting at pc). */
 static inline uint64_t rvt_iblk_last_pc(const rvt_iblocks *c, const rvt_iblock *b, uint64_t pc)
 {

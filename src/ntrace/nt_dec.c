@@ -578,9 +578,9 @@ branch_chain(rvt_nt_decoder *d, nt_src *s, const rvt_flow_event *at, nt_chain *k
     if (p->open || p->full || p->n_out >= p->max_out || b->jclass != RVT_JC_BRANCH || !hn)
         return CHAIN_ON;
     rvt_block *out = p->out, *o = out + p->n_out, *const lim = out + p->max_out;
-    const uint16_t src = at->src;
-    const uint64_t key = d->bc.space_key, context = rvt_flow_pull_context(p, src), offset = at->offset;
-    const uint8_t priv = at->priv;
+    const rvt_block tmpl = { .context = rvt_flow_pull_context(p, at->src), .offset = at->offset,
+                             .priv = at->priv, .src = at->src };
+    const uint64_t key = d->bc.space_key;
     const bool stop_full = p->ahead <= 1;
     uint64_t pc = k->pc, consumed = k->consumed, insns = k->insns, last_pc;
     const rvt_insn *last;
@@ -590,24 +590,13 @@ branch_chain(rvt_nt_decoder *d, nt_src *s, const rvt_flow_event *at, nt_chain *k
         last = b->last;
         last_pc = b->last_pc;
         uint64_t fall = b->to[RVT_IBLK_FALL];
-        o->start_pc = pc;
-        o->end_pc = last_pc;
-        o->ninsn = b->n;
-        o->next_pc = 0;
-        o->context = context;
-        o->offset = offset;
-        o->end = 0;
-        o->priv = priv;
-        o->src = src;
+        rvt_flow_block_whole(o, pc, b->n, last_pc, 0, 0, &tmpl);
         insns += b->n;
         consumed += b->hw;
         unsigned edge = pop_bit(hbits, &hn) ? RVT_IBLK_TAKEN : RVT_IBLK_FALL;
         uint64_t next = b->to[edge];
-        const rvt_iblock *nb = b->succ[edge];
-        if (!nb || nb->tag != (next ^ key))
-            nb = rvt_iblk_succ(&d->bc, b, edge, next);
         pc = next;
-        b = nb;
+        b = rvt_iblk_succ_keyed(&d->bc, b, edge, next, key);
         /* walk_blocks_of's `more`: bit_at is consumed here */
         if (!hn || !b->n || b->illegal || consumed > wide_at) {
             rvt_flow_pull_direct_open(p, o, last);
