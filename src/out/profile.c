@@ -40,6 +40,7 @@ void rvt_profile_free(rvt_profile *p)
     free(p->fns);
     free(p->edge_calls);
     free(p->ctx_insns);
+    free(p->src_ctx);
     free(p->hart_insns);
     free(p->trap_counts);
     free(p);
@@ -102,6 +103,31 @@ static void call(rvt_profile *p, const rvt_callstack *cs)
         ++*e;
 }
 
+/* A context event belongs to its hart: on a stream of several harts each
+ * runs in its own (E-Trace and N-Trace report contexts per source), so
+ * one hart's instructions are counted in that hart's last context, not in
+ * the last one of any hart. */
+uint64_t rvt_prof_context(const rvt_profile *p, uint16_t src)
+{
+    return src < p->src_ctx_cap ? p->src_ctx[src] : 0;
+}
+
+bool rvt_prof_set_context(rvt_profile *p, uint16_t src, uint64_t context)
+{
+    if (src >= p->src_ctx_cap) {
+        size_t had = p->src_ctx_cap;
+        uint64_t *g = rvt_grow(p->src_ctx, &p->src_ctx_cap, (size_t)src + 1, sizeof *g, 4);
+        if (!g) {
+            p->oom = true;
+            return false;
+        }
+        memset(g + had, 0, (p->src_ctx_cap - had) * sizeof *g);
+        p->src_ctx = g;
+    }
+    p->src_ctx[src] = context;
+    return true;
+}
+
 /* Instructions per privilege mode, context and hart are counted in runs:
  * a run ends when one of them changes, and its length is added to their
  * counters then (a compare per instruction, not three table updates). */
@@ -113,7 +139,8 @@ static void end_run(rvt_profile *p, uint64_t upto)
         return;
     p->priv_insns[p->run_priv & 7] += n;
     uint64_t *c = p->ctx_inherited ? &p->head_ctx_insns
-                                   : count_of(p, &p->ctx_ix, &p->ctx_insns, &p->ctx_cap, p->context, 0);
+                                   : count_of(p, &p->ctx_ix, &p->ctx_insns, &p->ctx_cap,
+                                              rvt_prof_context(p, p->run_src), 0);
     if (c)
         *c += n;
     uint64_t *h = count_of(p, &p->hart_ix, &p->hart_insns, &p->hart_cap, p->run_src, 0);
@@ -179,7 +206,7 @@ static inline __attribute__((always_inline)) void feed(rvt_profile *p, const rvt
     case RVT_EV_INTERRUPT: trap(p, ev); break;
     case RVT_EV_CONTEXT:
         end_run(p, p->fo->n);
-        p->context = ev->aux;
+        rvt_prof_set_context(p, ev->src, ev->aux);
         p->ctx_inherited = false;
         break;
     case RVT_EV_TIME: time_event(p, ev->aux); break;

@@ -36,7 +36,8 @@ struct rvt_profile {
     rvt_keymap ctx_ix;             /* context -> ctx_insns */
     uint64_t *ctx_insns;
     size_t ctx_cap;
-    uint64_t context;              /* the current one (RVT_EV_CONTEXT) */
+    uint64_t *src_ctx;             /* each hart's current context (RVT_EV_CONTEXT), */
+    size_t src_ctx_cap;            /* by src; 0 past the end (none seen yet) */
     uint64_t run_start;            /* instructions before the current run */
     uint16_t run_src;              /* its hart and privilege (profile.c end_run) */
     uint8_t run_priv;
@@ -65,6 +66,10 @@ rvt_prof_fn *rvt_prof_function(rvt_profile *p, const char *name);
 uint64_t *rvt_prof_counter(rvt_profile *p, rvt_keymap *m, uint64_t **arr, size_t *cap, uint64_t a,
                           uint64_t b);
 void rvt_prof_end_run(rvt_profile *p, uint64_t upto);
+/* Hart src's current context (0 before its first context event), and
+ * setting it (false when out of memory, p->oom set). */
+uint64_t rvt_prof_context(const rvt_profile *p, uint16_t src);
+bool rvt_prof_set_context(rvt_profile *p, uint16_t src, uint64_t context);
 void rvt_prof_feed(rvt_profile *p, const rvt_flow_event *ev);
 /* profile_piece.c: a piece's event (its start bookkeeping, then
  * rvt_prof_feed); its state freed. */

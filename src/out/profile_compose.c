@@ -228,10 +228,12 @@ static void add_tables(compose *c)
     rvt_profile *q = c->q;
     const parsed *ps = c->ps;
     const uint64_t *ctx = single(ps, "context", 3), *priv = single(ps, "priv", 8);
-    if (ctx[2])                                 /* run in the context q ended with */
-        count_row(c, &q->ctx_ix, &q->ctx_insns, &q->ctx_cap, q->context, 0, ctx[2]);
+    const prow *h = hart_row(ps);
+    uint16_t src = (uint16_t)(h ? ps->v[h->at] : single(ps, "run", 2)[1]);   /* the piece's one hart */
+    if (ctx[2])                                 /* run in the context its hart ended with in q */
+        count_row(c, &q->ctx_ix, &q->ctx_insns, &q->ctx_cap, rvt_prof_context(q, src), 0, ctx[2]);
     if (!ctx[0])
-        q->context = ctx[1];
+        rvt_prof_set_context(q, src, ctx[1]);
     for (unsigned m = 0; m < 8; m++)
         q->priv_insns[m] += priv[m];
     size_t f = 0;

@@ -128,10 +128,12 @@ static void put_table(FILE *f, const char *tag, const rvt_keymap *m, const uint6
 
 static void put_profile(FILE *f, const rvt_profile *p)
 {
+    const struct rvt_prof_piece *pc = p->piece;
+    uint64_t context = rvt_prof_context(p, pc->nharts ? pc->harts[0].src : 0);   /* its one hart's */
     fprintf(f, "%s\ninsns %" PRIu64 "\nerrors %" PRIu64 "\nlost %" PRIu64 "\nend %d %d\n", RVT_PIECE_MAGIC,
             p->fo->n, p->errors, p->lost, p->piece->ended, p->incomplete);
     fprintf(f, "time %d %" PRIu64 " %" PRIu64 "\ncontext %d %" PRIu64 " %" PRIu64 "\nrun %u %u\npriv",
-            p->have_time, p->t_first, p->t_last, p->ctx_inherited, p->context, p->head_ctx_insns,
+            p->have_time, p->t_first, p->t_last, p->ctx_inherited, context, p->head_ctx_insns,
             p->run_priv, p->run_src);
     for (unsigned m = 0; m < 8; m++)
         fprintf(f, " %" PRIu64, p->priv_insns[m]);
@@ -146,7 +148,6 @@ static void put_profile(FILE *f, const rvt_profile *p)
         const char *b = (const char *)(uintptr_t)p->edge_ix.keys[i].b;
         fprintf(f, "edge %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", fn_ix(p, a), fn_ix(p, b), p->edge_calls[i]);
     }
-    const struct rvt_prof_piece *pc = p->piece;
     for (size_t i = 0; i < pc->rel_edges.n; i++) {
         const char *a = (const char *)(uintptr_t)pc->rel_edges.keys[i].a;
         uint64_t b = pc->rel_edges.keys[i].b;

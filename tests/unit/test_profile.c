@@ -120,6 +120,34 @@ static void neighbours(rvt_image *img)
     rvt_profile_free(p);
 }
 
+/* Contexts belong to their hart: hart 0 switches to context 0xa, hart 1
+ * to 0xb, then their instructions interleave (0, 0, 1, 0, 1, 1, 0).  By
+ * hand: 0xa runs hart 0's four instructions, 0xb hart 1's three; hart 1's
+ * instructions after hart 0's context event are not 0xa's, nor hart 0's
+ * after hart 1's event 0xb's (one context for all harts counted 1 under
+ * 0xa and 6 under 0xb). */
+static void contexts_per_hart(rvt_image *img)
+{
+    static const uint16_t src[] = { 0, 0, 1, 0, 1, 1, 0 };
+    rvt_profile *p = rvt_profile_new(img);
+    rvt_flow_event ctx_a = { .kind = RVT_EV_CONTEXT, .src = 0, .aux = 0xa };
+    rvt_flow_event ctx_b = { .kind = RVT_EV_CONTEXT, .src = 1, .aux = 0xb };
+    rvt_profile_event(p, &ctx_a);
+    rvt_profile_event(p, &(rvt_flow_event){ .kind = RVT_EV_INSN, .src = 0, .pc = 0x80000054 });
+    rvt_profile_event(p, &ctx_b);
+    for (size_t i = 1; i < sizeof src / sizeof src[0]; i++)
+        rvt_profile_event(p, &(rvt_flow_event){ .kind = RVT_EV_INSN, .src = src[i], .pc = 0x80000056 });
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    CHECK_EQ(rvt_profile_write(p, f, &(rvt_profile_opts){ .json = true }), 0);
+    fclose(f);
+    has(text, "\"contexts\":[{\"context\":\"0xa\",\"instructions\":4},"
+              "{\"context\":\"0xb\",\"instructions\":3}]");
+    free(text);
+    rvt_profile_free(p);
+}
+
 /* Folded stacks across a trap and a loss: parity_entry's 80000056 (no
  * jump), an interrupt whose handler is is_even (80000044): the trap
  * pushes parity_entry; a loss forgets the stack, so is_even's 80000046
@@ -155,6 +183,7 @@ int main(void)
     json(img);
     neighbours(img);
     folded_trap_loss(img);
+    contexts_per_hart(img);
     rvt_image_free(img);
     return TH_DONE();
 }

@@ -183,6 +183,39 @@ static void by_hand(rvt_image *img)
     rvt_profile_free(p);
 }
 
+/* Two harts, each with its own context (0x42 for hart 0, 0x43 for hart
+ * 1), their instructions interleaved; cut into one piece per event and
+ * into pieces where the hart changes, so a piece may begin with no
+ * context event of its own: its instructions are in its hart's context
+ * (by hand: 0x42 four, 0x43 three), not in the one the piece before, of
+ * the other hart, ended with. */
+#define H(s, at) { .kind = RVT_EV_INSN, .src = s, .pc = at }
+static void two_harts(rvt_image *img)
+{
+    static const rvt_flow_event ev[] = {
+        { .kind = RVT_EV_CONTEXT, .src = 0, .aux = 0x42 }, H(0, 0x80000054), H(0, 0x80000056),
+        { .kind = RVT_EV_CONTEXT, .src = 1, .aux = 0x43 }, H(1, 0x80000054),
+        H(0, 0x80000056), H(0, 0x80000056), H(1, 0x80000056), H(1, 0x80000056),
+        { .kind = RVT_EV_END, .src = 1 },     /* a piece is of one hart */
+    };
+    enum { N = sizeof ev / sizeof ev[0] };
+    evs e = { ev, N };
+    char *want = whole(img, e);
+    CHECK_HAS(want, "\"contexts\":[{\"context\":\"0x42\",\"instructions\":4},"
+                    "{\"context\":\"0x43\",\"instructions\":3}]");
+    bool at_change[N + 1] = { false }, every[N + 1];
+    for (size_t i = 0; i <= N; i++)
+        every[i] = true;
+    at_change[3] = at_change[5] = at_change[7] = true;
+    char *got = composed(img, e, at_change);
+    CHECK_STR(got, want);
+    free(got);
+    got = composed(img, e, every);
+    CHECK_STR(got, want);
+    free(got);
+    free(want);
+}
+
 /* Damaged texts: a byte or two of a piece changed, cut short or grown:
  * compose says so or composes, never reads outside what it was given. */
 static void damaged(rvt_image *img)
@@ -253,6 +286,7 @@ int main(void)
         return 0;
     same_as_whole(img);
     by_hand(img);
+    two_harts(img);
     damaged(img);
     deep_stacks(img);
     rvt_image_free(img);
