@@ -4,6 +4,7 @@
  * writes bench/RESULTS.md.  Rates use process CPU time, so a busy machine
  * slows them less than wall time would; both are reported for the hart. */
 #include <dirent.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -946,6 +947,16 @@ static void print_encoder_rows(FILE *f, const long_result *L)
  * measured (best of 3 runs each), printed, and replaced by their names in
  * the results file `out` (rows not there are left out: run the full
  * bench once).  The exit status. */
+/* A results file that is not there yet gets the rows as printed (the
+ * row filters otherwise replace their lines in an existing one): NULL when
+ * path exists, else path opened for writing (errno set when it cannot be:
+ * the caller tells them apart by *fresh). */
+static FILE *new_results(const char *path, bool *fresh)
+{
+    *fresh = access(path, F_OK) != 0 && errno == ENOENT;
+    return *fresh ? fopen(path, "w") : NULL;
+}
+
 static int rows_alone(const char *dir, const char *long_name, const char *out, const char *what,
                       int (*measure)(const char *elf, long_result *L, int repeat),
                       void (*print)(FILE *f, const long_result *L), line_fn line)
@@ -957,7 +968,11 @@ static int rows_alone(const char *dir, const char *long_name, const char *out, c
     if (measure(path, &L, 3) < 0)
         return 1;
     print(stdout, &L);
-    if (rewrite_results(out, line, &L, NULL) < 0) {
+    bool fresh;
+    FILE *f = new_results(out, &fresh);
+    if (f)
+        print(f, &L);
+    if (fresh ? !f || fclose(f) != 0 : rewrite_results(out, line, &L, NULL) < 0) {
         perror(out);
         return 1;
     }
@@ -1205,9 +1220,15 @@ int main(int argc, char **argv)
     if (interop_only) {     /* the reference comparison alone: on stdout, and in --out when given */
         int st = interop_measure(interop_dir, &ir);
         interop_report(stdout, &ir);
-        if (st >= 0 && out_given && ir.present && interop_update(out, &ir) < 0) {
-            perror(out);
-            return 1;
+        if (st >= 0 && out_given && ir.present) {
+            bool fresh;
+            FILE *f = new_results(out, &fresh);
+            if (f)
+                interop_report(f, &ir);
+            if (fresh ? !f || fclose(f) != 0 : interop_update(out, &ir) < 0) {
+                perror(out);
+                return 1;
+            }
         }
         return st < 0 ? 1 : 0;
     }
@@ -1224,7 +1245,12 @@ int main(int argc, char **argv)
         if (bench_rvi_measure(path, elf_xlen(path), &rvi_hooks, 3, &R) < 0)
             return 1;
         bench_rvi_report(stdout, &R, long_name);
-        if (rewrite_results(out, rvi_line, &(rvi_edit){ .R = &R, .long_name = long_name }, NULL) < 0) {
+        bool fresh;
+        FILE *f = new_results(out, &fresh);
+        if (f)
+            bench_rvi_report(f, &R, long_name);
+        if (fresh ? !f || fclose(f) != 0
+                  : rewrite_results(out, rvi_line, &(rvi_edit){ .R = &R, .long_name = long_name }, NULL) < 0) {
             perror(out);
             return 1;
         }
@@ -1242,7 +1268,11 @@ int main(int argc, char **argv)
         report_outputs(stdout, &L, when);
         if (only_pass)          /* one row measured: the file keeps the full table */
             return 0;
-        if (update_outputs(out, &L, when) < 0) {
+        bool fresh;
+        FILE *f = new_results(out, &fresh);
+        if (f)
+            report_outputs(f, &L, when);
+        if (fresh ? !f || fclose(f) != 0 : update_outputs(out, &L, when) < 0) {
             fprintf(stderr, "bench: %s: no output-paths table to update (run the full bench once)\n", out);
             return 1;
         }

@@ -62,3 +62,15 @@ grep -qx "new parallel" "$t/new.md" && ! grep -q "^parallel figures" "$t/new.md"
     [ "$(grep -c '^## ' "$t/new.md")" = 3 ] ||
     { echo "FAIL write_section:"; cat "$t/new.md"; exit 1; }
 echo "ok   write_section replaces one section in place"
+# The C harness's row filters replace their rows in an existing results
+# file; a file not there yet gets the rows as printed (it failed before).
+if [ -n "${RVT_BIN:-}" ]; then
+    "$RVT_BIN" bench --decoders-only --programs "$RVT_SRC/programs" --long crc.elf --out "$t/fresh.md" \
+        >"$t/rows.txt" 2>/dev/null || { echo "FAIL --decoders-only into a new file"; exit 1; }
+    cmp -s "$t/rows.txt" "$t/fresh.md" && [ "$(grep -c 'decoder' "$t/fresh.md")" = 4 ] ||
+        { echo "FAIL --decoders-only rows:"; cat "$t/fresh.md"; exit 1; }
+    "$RVT_BIN" bench --decoders-only --programs "$RVT_SRC/programs" --long crc.elf --out "$t/fresh.md" \
+        >/dev/null 2>&1 && [ "$(grep -c 'decoder' "$t/fresh.md")" = 4 ] ||
+        { echo "FAIL --decoders-only again: rows not replaced in place"; cat "$t/fresh.md"; exit 1; }
+    echo "ok   a row filter writes a results file that is not there yet, then replaces its rows"
+fi
