@@ -1,8 +1,9 @@
 /* Fuzz target: the N-Trace flow decoder (rvt_nt_decoder_*, rvt_nt_decode)
  * over a fixed program image from programs/.  Input: byte 0 picks the image
  * (fuzz_images.h), 5 setting bytes (fuzz_ntrace.h; xlen follows the image),
- * byte 6 splits the stream in two chunks (the decoder is fed incrementally,
- * as from a pipe) and, by its low bit, picks INSN or BLOCK events (BLOCK
+ * byte 6 splits the stream in two chunks anywhere (the decoder is fed
+ * incrementally, as from a pipe: the split run must retire, read and
+ * report as many instructions, messages and errors as the whole) and, by its low bit, picks INSN or BLOCK events (BLOCK
  * walks as COUNT does, and fuzz_flow.h checks each block retires at least
  * one half-word per instruction: a walk that does not move fails at once;
  * COUNT itself reports nothing, so the work cap could not stop legal
@@ -28,7 +29,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 /* Instructions of a push run over the whole stream (BLOCK events, the
  * work cap of fuzz_flow.h); UINT64_MAX when the cap stopped it or the
  * decoder could not be made. */
-static uint64_t retired_pushed(const rvt_nt_cfg *c, rvt_image *img, const rvt_fuzz_in *in)
+static uint64_t retired_pushed(const rvt_nt_cfg *c, rvt_image *img, const rvt_fuzz_in *in,
+                               rvt_nt_dec_stats *s)
 {
     rvt_fuzz_flow f = { .len = in->n, .blocks = true };
     int st = 0;
@@ -41,10 +43,9 @@ static uint64_t retired_pushed(const rvt_nt_cfg *c, rvt_image *img, const rvt_fu
     rvt_fuzz_check_status(rvt_nt_decode(d, in->p, in->n));
     if (!f.stopped)
         rvt_fuzz_check_status(rvt_nt_decode_end(d));
-    rvt_nt_dec_stats s;
-    RVT_FUZZ_ASSERT(rvt_nt_decoder_stats(d, &s) == 0);
+    RVT_FUZZ_ASSERT(rvt_nt_decoder_stats(d, s) == 0);
     rvt_nt_decoder_free(d);
-    return f.stopped ? UINT64_MAX : s.insns;
+    return f.stopped ? UINT64_MAX : s->insns;
 }
 
 static int nt_next_blocks(void *d, rvt_block *out, size_t max)
@@ -120,7 +121,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rvt_nt_decoder_stats(d, &s);
     RVT_FUZZ_ASSERT(s.messages <= in.n);
     rvt_nt_decoder_free(d);
-    uint64_t pushed = retired_pushed(&c, img, &in);
+    rvt_nt_dec_stats ws;
+    uint64_t pushed = retired_pushed(&c, img, &in, &ws);
+    /* two chunks cut anywhere decode as the whole stream (nt_chunk.c) */
+    if (pushed != UINT64_MAX && !f.stopped)
+        RVT_FUZZ_ASSERT(s.insns == pushed && s.messages == ws.messages && s.errors == ws.errors);
     if (pushed != UINT64_MAX) {
         uint64_t pulled = retired_by_pull(&c, img, &in, f.blocks, pushed);
         RVT_FUZZ_ASSERT(pulled == UINT64_MAX || pulled == pushed);

@@ -263,8 +263,11 @@ rvt_nt_decoder *rvt_nt_decoder_new(const rvt_nt_cfg *cfg, rvt_nt_insn_fn insn,
 rvt_nt_decoder *rvt_nt_decoder_new_mem(const rvt_nt_cfg *cfg, const rvt_mem *mem, int src_filter,
                                        rvt_flow_fn fn, void *fn_ctx, int *status);
 void rvt_nt_decoder_free(rvt_nt_decoder *d);
-/* Decode a buffer (may be called repeatedly for consecutive chunks that
- * end on message boundaries); events go to the callback given at new.
+/* Decode a buffer, or the next chunk of a stream (called again for each
+ * chunk in order, cut anywhere: a message a chunk leaves open is kept
+ * until the next one completes it, and rvt_nt_decode_end reports it cut
+ * short if none does; the events are those of the whole stream at once);
+ * events go to the callback given at new.
  * Returns 0, the callback's nonzero return value, RVT_ERR_INVAL (d NULL,
  * no callback given at new, buf NULL with len > 0) or RVT_ERR_STATE (the
  * pull API's input given).  Errors are reported as RVT_EV_ERROR events,
@@ -275,6 +278,12 @@ int rvt_nt_decode(rvt_nt_decoder *d, const uint8_t *buf, size_t len);
  * does not end with a ProgTraceCorrelation (7.12), or no message was seen
  * at all; offset = where the last whole message ends. */
 int rvt_nt_decode_end(rvt_nt_decoder *d);
+/* The stream ends here, but without RVT_EV_END yet: a message the chunks
+ * left open is decoded as it is (reported cut short).  rvt_nt_decode_end
+ * does this first; a caller that must tell the events of the stream from
+ * those of its end (decode --jobs) calls it before.  Returns as
+ * rvt_nt_decode_end. */
+int rvt_nt_decode_flush(rvt_nt_decoder *d);
 /* Decode every frame of tp (borrowed; rvt_nt_reader_init_transport: the
  * "mseo" transport over a stream, a sink buffer put in order, or another
  * framing), then RVT_EV_END, as rvt_nt_decode over the whole stream and

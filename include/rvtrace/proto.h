@@ -172,8 +172,8 @@ rvt_proto_decoder *rvt_proto_decoder_new(const rvt_proto_cfg *c, const rvt_mem *
                                          rvt_flow_fn fn, void *ctx, int *status);
 void rvt_proto_decoder_free(rvt_proto_decoder *d);
 /* Push: decode buf, events to fn (E-Trace: the whole stream, which it
- * also ends, rvt_te_decoder_run; N-Trace: a chunk ending on a message
- * boundary, again for the next one, rvt_nt_decode).  0, fn's nonzero
+ * also ends, rvt_te_decoder_run; N-Trace: a chunk of the stream, cut
+ * anywhere, again for the next one, rvt_nt_decode).  0, fn's nonzero
  * return, RVT_ERR_INVAL (d NULL, buf NULL with len > 0, N-Trace: no fn),
  * RVT_ERR_STATE (after finish or set_input). */
 int rvt_proto_decoder_run(rvt_proto_decoder *d, const uint8_t *buf, size_t len);

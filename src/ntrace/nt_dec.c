@@ -15,6 +15,7 @@
 #include "flow/flow_pull_direct.h"
 #include "ntrace/nt_return.h"
 #include "ntrace/nt_read.h"
+#include "ntrace/nt_chunk.h"
 #include "util/bitio.h"
 #include "image/mem_view.h"
 #include "util/grow.h"
@@ -90,6 +91,7 @@ struct rvt_nt_decoder {
     uint16_t used[4096];      /* ids with a state, in order of first use */
     unsigned nused;
     uint64_t base;            /* stream offset of the next buffer */
+    nt_chunker chunks;        /* rvt_nt_decode's chunks, cut anywhere */
     rvt_nt_dec_stats st;
     rvt_flow_fn fn;
     void *fn_ctx;
@@ -1515,16 +1517,28 @@ static int push_messages(rvt_nt_decoder *d, rvt_nt_reader *r)
     return 0;
 }
 
+/* A segment of the pushed stream that frames as in the whole stream
+ * (nt_chunk.h), decoded; buf NULL: len bytes passed over. */
+static int push_segment(void *ctx, const uint8_t *buf, size_t len)
+{
+    rvt_nt_decoder *d = ctx;
+    if (!buf) {
+        d->base += len;
+        return 0;
+    }
+    rvt_nt_reader r;
+    rvt_nt_reader_init(&r, buf, len, &d->cfg);
+    r.base = d->base;
+    return push_messages(d, &r);
+}
+
 int rvt_nt_decode(rvt_nt_decoder *d, const uint8_t *buf, size_t len)
 {
     if (!d || !d->fn || (!buf && len))
         return RVT_ERR_INVAL;
     if (d->pulled)
         return RVT_ERR_STATE;
-    rvt_nt_reader r;
-    rvt_nt_reader_init(&r, buf, len, &d->cfg);
-    r.base = d->base;
-    return push_messages(d, &r);
+    return nt_chunker_feed(&d->chunks, buf, len, push_segment, d);
 }
 
 /* 7.12: an encoder ends its trace with a ProgTraceCorrelation (EVCODE 0
@@ -1561,7 +1575,17 @@ int rvt_nt_decode_end(rvt_nt_decoder *d)
 {
     if (!d || !d->fn)
         return RVT_ERR_INVAL;
-    return d->pulled ? RVT_ERR_STATE : decode_end(d);
+    int st = rvt_nt_decode_flush(d);
+    return st ? st : decode_end(d);
+}
+
+int rvt_nt_decode_flush(rvt_nt_decoder *d)
+{
+    if (!d || !d->fn)
+        return RVT_ERR_INVAL;
+    if (d->pulled)
+        return RVT_ERR_STATE;
+    return nt_chunker_end(&d->chunks, push_segment, d);     /* a message the stream cut */
 }
 
 int rvt_nt_decoder_run_transport(rvt_nt_decoder *d, rvt_transport *tp)

@@ -208,6 +208,8 @@ static void nt_piece(const jobs_cfg *c, piece *p, rec *r)
     r->adj = p->from - pre;
     rvt_nt_dec_stats before, owned, ds;
     st = nt_feed(d, c, p, r, &before, &owned);
+    if (st >= 0 && p->last)
+        st = rvt_nt_decode_flush(d);    /* a message the stream cut: before the end's events */
     p->end_at = p->tape.n;
     if (st >= 0 && p->last)
         st = rvt_nt_decode_end(d);
