@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "rvtrace/etrace.h"
@@ -1204,6 +1205,16 @@ int main(int argc, char **argv)
                             "       [--rvi-only]\n");
             return 2;
         }
+    }
+    /* the results go to OUT.new, renamed over OUT: never over a device or
+     * a directory (`--out /dev/null` once replaced the machine's null
+     * device with a file) */
+    struct stat sb;
+    bool writes = !wrapped_only && !(passes_only && only_pass) && (!interop_only || out_given);
+    if (writes && stat(out, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        fprintf(stderr, "bench: %s: not a regular file (the results are written beside it and renamed "
+                        "over it)\n", out);
+        return 2;
     }
     if (wrapped_only) {     /* the wrapped-buffer row alone, on stdout */
         char path[MAX_PATH];

@@ -73,4 +73,12 @@ if [ -n "${RVT_BIN:-}" ]; then
         >/dev/null 2>&1 && [ "$(grep -c 'decoder' "$t/fresh.md")" = 4 ] ||
         { echo "FAIL --decoders-only again: rows not replaced in place"; cat "$t/fresh.md"; exit 1; }
     echo "ok   a row filter writes a results file that is not there yet, then replaces its rows"
+    # never renamed over something that is not a regular file (a device: /dev/null once was)
+    mkdir -p "$t/dir.md"
+    "$RVT_BIN" bench --decoders-only --programs "$RVT_SRC/programs" --long crc.elf --out "$t/dir.md" \
+        >/dev/null 2>"$t/err.txt"
+    rc=$?
+    [ "$rc" = 2 ] && grep -q "not a regular file" "$t/err.txt" && [ -d "$t/dir.md" ] ||
+        { echo "FAIL --out DIR: rc $rc"; cat "$t/err.txt"; exit 1; }
+    echo "ok   --out that is not a regular file is refused (exit 2)"
 fi
