@@ -298,6 +298,13 @@ void rvt_te_decoder_set_source(rvt_te_decoder *d, uint16_t src);
 /* Emit RVT_EV_INSN events?  (Off: only count, for benchmarks; ignored
  * after rvt_te_decoder_set_input and for d NULL.) */
 void rvt_te_decoder_set_events(rvt_te_decoder *d, bool insn_events);
+/* With instruction events on: one RVT_EV_INSN per straight-line run the
+ * walk takes at once instead of one per instruction, aux = its
+ * instructions and aux2 = its half-words (0 for a single instruction whose
+ * code is not known), as N-Trace's RVT_NT_EVENTS_BLOCK; the instructions
+ * and events are the same.  For writers that take runs (rvt_out_run) and
+ * decode --jobs.  Ignored after rvt_te_decoder_set_input and for d NULL. */
+void rvt_te_decoder_set_runs(rvt_te_decoder *d, bool runs);
 /* Decode a whole raw stream and end the trace (rvt_te_decoder_finish:
  * do not call it again); returns 0, the nonzero value the callback
  * returned (then the trace is not ended), or RVT_ERR_INVAL (d NULL, buf

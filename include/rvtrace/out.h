@@ -139,9 +139,11 @@ int rvt_out_block(rvt_out *o, const struct rvt_block *b);
  * written); *done (when not NULL) is the number of blocks written. */
 int rvt_out_blocks(rvt_out *o, const struct rvt_block *b, size_t n, size_t *done);
 /* rvt_out_block of a block-mode RVT_EV_INSN (N-Trace
- * RVT_NT_EVENTS_BLOCK: aux instructions from pc making aux2 half-words),
- * its last pc found through the image's instruction lengths: the fast
- * path of outputs fed by a decoder in block mode.  RVT_ERR_NOCODE (nothing written) when the
+ * RVT_NT_EVENTS_BLOCK, E-Trace rvt_te_decoder_set_runs: aux instructions
+ * from pc making aux2 half-words; aux 1 with aux2 0: one instruction whose
+ * code the decoder did not have, written as one event would be), its last
+ * pc found through the image's instruction lengths: the fast path of
+ * outputs fed by a decoder in block mode.  RVT_ERR_NOCODE (nothing written) when the
  * image cannot tell it; RVT_ERR_INVAL for another event. */
 int rvt_out_run(rvt_out *o, const rvt_flow_event *ev);
 /* Counters: instructions written, errors and lost markers seen. */

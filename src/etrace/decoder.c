@@ -55,6 +55,8 @@ struct rvt_te_decoder {
     rvt_flow_fn fn;
     void *ctx;
     bool insn_events;
+    bool runs;                 /* its RVT_EV_INSN events are straight-line runs
+                                  (rvt_te_decoder_set_runs) */
     /* 11.1 start_of_trace is NO_SYNC/WAIT_SYNC, inferred_address RESOLVE */
     rvt_flow_sync sync;
     bool stop_at_last_branch;
@@ -120,11 +122,28 @@ static inline void retire(rvt_te_decoder *d, uint64_t pc)
     if (d->insn_events) {
         rvt_flow_event ev = { .kind = RVT_EV_INSN, .priv = d->priv, .src = d->source, .pc = pc,
                               .offset = d->offset };
-        if (d->pulled)  /* straight to the queue, no callback or lookup hook */
+        if (d->pulled) {  /* straight to the queue, no callback or lookup hook */
             rvt_flow_pull_run(&d->pull, &ev, pc, 1, pc, insn_at(d, pc));
-        else
+        } else {
+            if (d->runs) {      /* a run of one; half-words 0 when its code is not known */
+                const rvt_insn *i = insn_at(d, pc);
+                ev.aux = 1;
+                ev.aux2 = i ? i->len / 2 : 0;
+            }
             deliver(d, &ev);
+        }
     }
+}
+
+/* Run mode (rvt_te_decoder_set_runs): positions 1..k of the straight-line
+ * block b from pc, one RVT_EV_INSN for all of them. */
+static void retire_run(rvt_te_decoder *d, const rvt_iblock *b, uint64_t pc, uint32_t k, uint64_t end)
+{
+    uint64_t first = pc + 2 + 2 * (b->lens & 1u);
+    rvt_flow_event ev = { .kind = RVT_EV_INSN, .priv = d->priv, .src = d->source, .pc = first, .aux = k,
+                          .aux2 = (end - first) / 2 + b->last->len / 2, .offset = d->offset };
+    d->stats.instructions += k;
+    deliver(d, &ev);
 }
 
 /* retire() of next_pc's d->pc, after the instruction i at `from`: the
@@ -280,6 +299,12 @@ void rvt_te_decoder_set_events(rvt_te_decoder *d, bool on)
 {
     if (d && !d->pulled)      /* the pull API needs every instruction */
         d->insn_events = on;
+}
+
+void rvt_te_decoder_set_runs(rvt_te_decoder *d, bool on)
+{
+    if (d && !d->pulled)
+        d->runs = on;
 }
 int rvt_te_decoder_stats(const rvt_te_decoder *d, rvt_te_dec_stats *out)
 {
@@ -629,6 +654,12 @@ static uint64_t straight(rvt_te_decoder *d, const rvt_iblock *b, uint64_t addres
         d->pc = end;
         if (!rvt_flow_is_plain(b->last))
             *next = b->last;
+        return k;
+    }
+    if (d->runs) {
+        retire_run(d, b, pc, k, end);
+        d->last_pc = end - b->prev->len;
+        d->pc = end;
         return k;
     }
     for (uint32_t j = 0; j < k; j++) {

@@ -183,8 +183,10 @@ int rvt_out_run(rvt_out *o, const rvt_flow_event *ev)
 {
     if (!o || !ev || ev->kind != RVT_EV_INSN)
         return RVT_ERR_INVAL;
-    rvt_block b = { .start_pc = ev->pc, .ninsn = ev->aux, .offset = ev->offset, .priv = ev->priv,
-                    .src = ev->src, .end = RVT_BLK_DISCON };
+    rvt_block b = { .start_pc = ev->pc, .end_pc = ev->pc, .next_pc = ev->pc, .ninsn = ev->aux,
+                    .offset = ev->offset, .priv = ev->priv, .src = ev->src, .end = RVT_BLK_DISCON };
+    if (ev->aux == 1 && ev->aux2 == 0)
+        return deliver(o, &b, NULL);    /* one instruction whose code the decoder lacked */
     const rvt_shape *sh = rvt_shape_get(o->shapes, ev->pc, ev->aux);
     if (sh && sh->hw != ev->aux2)
         return RVT_ERR_NOCODE;      /* not the code the decoder walked */

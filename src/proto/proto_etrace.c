@@ -191,12 +191,10 @@ static int te_dec_next_run(void *d, rvt_block *out, size_t max)
 static int te_dec_insn(void *d, rvt_flow_insn *out) { return rvt_te_decoder_next_insn(d, out); }
 static int te_dec_event(void *d, rvt_flow_event *out) { return rvt_te_decoder_next_event(d, out); }
 
-/* The E-Trace decoder has no run mode (its pull API gives blocks). */
 static int te_dec_set_events(void *d, unsigned mode)
 {
-    if (mode == RVT_PROTO_EVENTS_RUNS)
-        return RVT_ERR_STATE;
     rvt_te_decoder_set_events(d, mode != RVT_PROTO_EVENTS_COUNT);
+    rvt_te_decoder_set_runs(d, mode == RVT_PROTO_EVENTS_RUNS);
     return 0;
 }
 

@@ -418,6 +418,54 @@ static void te_compare_events_off(const char *what, const rvt_te_attrs *a, rvt_i
     free(r.before);
 }
 
+/* Run mode (rvt_te_decoder_set_runs): each RVT_EV_INSN is aux
+ * instructions from pc making aux2 half-words (0 with aux 1: code not
+ * known); walked through the image they are push's instructions, each at
+ * its own packet's offset, with the other events where they were. */
+static void te_compare_runs(const char *what, const rvt_te_attrs *a, rvt_image *img, const bytes *s,
+                            const evs *push)
+{
+    int st;
+    evs runs = { 0 }, expanded = { 0 };
+    rvt_te_decoder *d = rvt_te_decoder_new(a, img, evs_put, &runs, &st);
+    CHECK(d != NULL);
+    if (!d)
+        return;
+    rvt_te_decoder_set_runs(d, true);
+    CHECK_EQ(rvt_te_decoder_run(d, s->b, s->n), 0);
+    rvt_te_decoder_free(d);
+    size_t longer = 0;
+    for (size_t i = 0; i < runs.n; i++) {
+        rvt_flow_event ev = runs.e[i];
+        if (ev.kind != RVT_EV_INSN) {
+            evs_add(&expanded, &ev);
+            continue;
+        }
+        longer += ev.aux > 1;
+        uint64_t pc = ev.pc, hw = 0;
+        for (uint64_t k = 0; k < ev.aux; k++) {
+            rvt_flow_event ie = { .kind = RVT_EV_INSN, .pc = pc, .priv = ev.priv, .src = ev.src,
+                                  .offset = ev.offset };
+            evs_add(&expanded, &ie);
+            const rvt_insn *in = rvt_image_insn(img, pc);
+            hw += in ? in->len / 2 : 0;
+            pc += in ? in->len : 0;
+        }
+        if (hw != ev.aux2 && !(ev.aux == 1 && ev.aux2 == 0))
+            TH_FAIL("%s, runs: event %zu: %" PRIu64 " half-words, aux2 %" PRIu64, what, i, hw, ev.aux2);
+    }
+    same_events(what, push, &expanded);
+    for (size_t i = 0; i < push->n && i < expanded.n; i++)
+        if (push->e[i].kind == RVT_EV_INSN && push->e[i].offset != expanded.e[i].offset) {
+            TH_FAIL("%s, runs: instruction %zu at offset %" PRIu64 ", push %" PRIu64, what, i,
+                    expanded.e[i].offset, push->e[i].offset);
+            break;
+        }
+    CHECK(longer > 0 || insns(push) < 100);       /* runs were taken whole */
+    free(runs.e);
+    free(expanded.e);
+}
+
 /* One stream three ways: push, next_insn with next_event, next_block
  * (and events off). */
 static void te_compare(const char *what, const void *cfg, rvt_image *img, const bytes *s,
@@ -434,6 +482,7 @@ static void te_compare(const char *what, const void *cfg, rvt_image *img, const 
     rvt_te_decoder_free(d);
     CHECK(insns(&push) >= min_insns);
     te_compare_events_off(what, a, img, s, &push);
+    te_compare_runs(what, a, img, s, &push);
 
     d = rvt_te_decoder_new(a, img, NULL, NULL, &st);
     CHECK_EQ(rvt_te_decoder_set_input(d, s->b, s->n), 0);

@@ -28,10 +28,11 @@ typedef struct jobs_cfg {
     bool range;                 /* --range A:B: index points a..b only */
     size_t a, b;
     bool keep_insns;            /* false: RVT_EV_INSN counted, not passed on */
-    bool runs;                  /* N-Trace, keep_insns, no --range: the pieces'
-                                   decoders send runs of instructions
-                                   (RVT_NT_EVENTS_BLOCK), as one decoder does
-                                   for the writers (rvt_out_run) */
+    bool runs;                  /* keep_insns, no --range: the pieces' decoders
+                                   send runs of instructions (N-Trace
+                                   RVT_NT_EVENTS_BLOCK, E-Trace
+                                   rvt_te_decoder_set_runs) for the writers
+                                   (rvt_out_run) */
     bool mapped;                /* buf is a file mapping: a decoded piece's
                                    pages are given back (bounded RSS) */
     rvt_flow_fn fn;             /* the merged events, in stream order */
@@ -72,9 +73,8 @@ int jobs_opts_parse(const cli_args *a, jobs_opts *o);
 int jobs_decode_trace(const jobs_opts *o, const char *path, const rvt_proto_cfg *cfg,
                       const trace_in *in, const rvt_mem *mem, int src, bool keep_insns,
                       bool runs, rvt_flow_fn fn, void *ctx, jobs_result *r);
-/* Whether the pieces can send runs of instructions: an N-Trace stream
- * (E-Trace decoders have no run mode), instructions kept, no --range (its
- * end is found instruction by instruction). */
+/* Whether the pieces can send runs of instructions: instructions kept,
+ * no --range (its end is found instruction by instruction). */
 bool jobs_runs(const jobs_opts *o, const rvt_proto_cfg *cfg, bool keep_insns);
 
 #endif

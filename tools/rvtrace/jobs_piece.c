@@ -103,6 +103,7 @@ static void te_piece(const jobs_cfg *c, piece *p, rec *r)
     if (p->src >= 0)            /* an encapsulated stream's srcID (its space, its events' src) */
         rvt_te_decoder_set_source(d, (uint16_t)p->src);
     rvt_te_decoder_set_events(d, !r->counting);
+    rvt_te_decoder_set_runs(d, c->runs);        /* aux instructions from pc (out.h) */
     if (p->state != RVT_INDEX_NONE)
         te_prime(d, c->native, c->buf, c->len, p->state);
     r->adj = p->from;
