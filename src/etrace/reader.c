@@ -51,7 +51,10 @@ static int frame_from_transport(rvt_te_reader *r, unsigned *type, const uint8_t 
     return st;
 }
 
-int rvt_te_reader_frame(rvt_te_reader *r, unsigned *type, const uint8_t **payload,
+/* rvt_te_reader_frame, static so that rvt_te_reader_next inlines it (an
+ * exported name may be interposed in the shared library, so GCC calls
+ * it). */
+static int reader_frame(rvt_te_reader *r, unsigned *type, const uint8_t **payload,
                         size_t *len, uint64_t *offset)
 {
     if (r->tp)
@@ -69,6 +72,12 @@ int rvt_te_reader_frame(rvt_te_reader *r, unsigned *type, const uint8_t **payloa
         *len = f.len;
     }
     return st;
+}
+
+int rvt_te_reader_frame(rvt_te_reader *r, unsigned *type, const uint8_t **payload,
+                        size_t *len, uint64_t *offset)
+{
+    return reader_frame(r, type, payload, len, offset);
 }
 
 void rvt_te_reader_reject(rvt_te_reader *r, uint64_t offset)
@@ -92,7 +101,7 @@ int rvt_te_reader_next(rvt_te_reader *r, rvt_te_pkt *p, uint64_t *offset)
     const uint8_t *pl;
     size_t n;
     int st;
-    while ((st = rvt_te_reader_frame(r, &type, &pl, &n, offset)) > 0) {
+    while ((st = reader_frame(r, &type, &pl, &n, offset)) > 0) {
         if (type != RVT_TE_MSG_INST)
             continue;                   /* te_data: src/etrace/data_dec.c */
         st = rvt_te_unpack(r->attrs, pl, n, p);
