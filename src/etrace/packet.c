@@ -1,6 +1,7 @@
 /* te_inst payload codec (E-Trace ch. 6): one field walk shared by packing
  * and unpacking, sign-based compression of the whole packet (ch. 6
  * introduction), and the inversion bits of 6.6.2, 6.6.3, 6.7 and 6.8.3. */
+#include <stddef.h>
 #include <string.h>
 #include "rvtrace/etrace.h"
 #include "util/bitio.h"
@@ -218,6 +219,19 @@ int rvt_te_pack(const rvt_te_attrs *a, const rvt_te_pkt *p, uint8_t *buf, size_t
     return (int)n;
 }
 
+/* format and subformat stored again as one 16-bit word.  Their readers
+ * (rvt_te_pkt_is_end, rvt_te_pkt_flags, the decoder) test the pair, which
+ * GCC does with one 16-bit load, and a load that spans two byte stores
+ * is not forwarded from them: it waits for both to reach the cache, a
+ * stall once a packet. */
+_Static_assert(offsetof(rvt_te_pkt, subformat) == offsetof(rvt_te_pkt, format) + 1,
+               "format and subformat are adjacent bytes");
+static void store_format_pair(rvt_te_pkt *p)
+{
+    uint8_t pair[2] = { p->format, p->subformat };
+    memcpy(&p->format, pair, sizeof pair);
+}
+
 /* flatten: the walk inlined here is specialised for reading (the writer
  * tests fold away, each field a shift and a mask of the reader's window). */
 __attribute__((flatten))
@@ -236,6 +250,7 @@ int rvt_te_unpack(const rvt_te_attrs *a, const uint8_t *buf, size_t len, rvt_te_
     int st = walk(&k, a, p);
     if (st < 0)
         return st;
+    store_format_pair(p);
     /* A payload longer than its fields is not something an encoder sends. */
     if ((r.pos + 7) / 8 < len)
         return RVT_ERR_FORMAT;
