@@ -3,7 +3,6 @@
  * stage's "refflow" framing step called in place (src/transport/
  * refflow.c; no object, no indirect call per packet); this file only
  * unpacks te_inst payloads. */
-#include <string.h>
 #include "rvtrace/etrace.h"
 #include "transport/tp_int.h"
 
@@ -30,7 +29,7 @@ void rvt_te_reader_init_transport(rvt_te_reader *r, const rvt_te_attrs *a, rvt_t
  * 0 te_inst, 1 te_data; a 0-bit type is instruction trace only). */
 static unsigned te_msg_type(const rvt_transport *tp, const rvt_tp_frame *f)
 {
-    if (strcmp(rvt_tp_name(tp), "encap"))
+    if (tp->ops != &tp_encap_ops)      /* the ops, not a strcmp of the name a frame */
         return f->type;
     return f->type == 0 ? RVT_TE_MSG_INST : f->type == 1 ? RVT_TE_MSG_DATA : f->type + 8;
 }
