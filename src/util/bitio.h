@@ -28,32 +28,22 @@ static inline size_t rvt_bitw_bytes(const rvt_bitw *w) { return (w->pos + 7) / 8
 /* Mask of the low n bits (n may be 64). */
 static inline uint64_t rvt_mask(unsigned n) { return n >= 64 ? ~0ull : (1ull << n) - 1; }
 
-/* Little-endian loads of any alignment: one move on a little-endian host
- * (memcpy), bytes in order elsewhere. */
-static inline uint64_t rvt_le64(const uint8_t *p)
+/* The n bytes at p (n a constant, at most 8), little-endian, of any
+ * alignment: one load on a little-endian host once inlined (memcpy),
+ * bytes in order elsewhere. */
+static inline uint64_t rvt_le_fixed(const uint8_t *p, size_t n)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-#else
     uint64_t v = 0;
-    for (unsigned i = 0; i < 8; i++)
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&v, p, n);
+#else
+    for (size_t i = 0; i < n; i++)
         v |= (uint64_t)p[i] << (8 * i);
-    return v;
 #endif
+    return v;
 }
 
-static inline uint32_t rvt_le32(const uint8_t *p)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-#else
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-#endif
-}
+static inline uint64_t rvt_le64(const uint8_t *p) { return rvt_le_fixed(p, 8); }
 
 /* The n (0..8) bytes at p as a little-endian word, the bytes above them 0,
  * reading p[0..n-1] only (the last bytes of a buffer may be loaded):
@@ -62,7 +52,7 @@ static inline uint32_t rvt_le32(const uint8_t *p)
 static inline uint64_t rvt_le_load(const uint8_t *p, size_t n)
 {
     if (n >= 4)
-        return rvt_le32(p) | (uint64_t)rvt_le32(p + n - 4) << (8 * (n - 4));
+        return rvt_le_fixed(p, 4) | rvt_le_fixed(p + n - 4, 4) << (8 * (n - 4));
     if (n == 0)
         return 0;
     return p[0] | (uint64_t)p[n >> 1] << (8 * (n >> 1)) | (uint64_t)p[n - 1] << (8 * (n - 1));
@@ -112,7 +102,8 @@ uint64_t rvt_bitr_get_far(rvt_bitr *r, unsigned nbits);
 static inline uint64_t rvt_bitr_get(rvt_bitr *r, unsigned nbits)
 {
     size_t pos = r->pos;
-    if (pos + nbits > RVT_BITR_WIN_BITS)
+    /* pos < the window's end too: a 0-bit field at bit 128 has no word */
+    if (pos + nbits > RVT_BITR_WIN_BITS || pos >= RVT_BITR_WIN_BITS)
         return rvt_bitr_get_far(r, nbits);
     r->pos = pos + nbits;
     unsigned off = pos & 63;

@@ -136,6 +136,15 @@ static void bitr_crossing_by_hand(guard_page *g)
     CHECK(!rvt_bitr_past_end(&r));
     CHECK_EQ(rvt_bitr_get(&r, 8), 0);
     CHECK(rvt_bitr_past_end(&r));
+    /* A 0-bit field right at the window's end (bit 128; the fuzz target
+     * bitio found the window read one word past its array there), then
+     * byte 16. */
+    rvt_bitr_init(&r, guard_page_tail(g, b, 17), 17, 0);
+    CHECK_EQ(rvt_bitr_get(&r, 64), 0x0807060504030201ull);
+    CHECK_EQ(rvt_bitr_get(&r, 64), 0x100f0e0d0c0b0a09ull);
+    CHECK_EQ(rvt_bitr_get(&r, 0), 0);
+    CHECK_EQ(r.pos, 128);
+    CHECK_EQ(rvt_bitr_get(&r, 8), 0x11);
 }
 
 int main(void)
