@@ -102,12 +102,14 @@ uint64_t rvt_bitr_get_far(rvt_bitr *r, unsigned nbits);
 static inline uint64_t rvt_bitr_get(rvt_bitr *r, unsigned nbits)
 {
     size_t pos = r->pos;
-    /* pos < the window's end too: a 0-bit field at bit 128 has no word */
-    if (pos + nbits > RVT_BITR_WIN_BITS || pos >= RVT_BITR_WIN_BITS)
+    if (pos + nbits > RVT_BITR_WIN_BITS)
         return rvt_bitr_get_far(r, nbits);
     r->pos = pos + nbits;
     unsigned off = pos & 63;
-    uint64_t v = r->win[pos >> 6] >> off;
+    /* & 1: a 0-bit field at bit 128 (the window's end) would index a
+     * third word; it reads win[0] instead, masked to nothing (an AND is
+     * cheaper here than a second test). */
+    uint64_t v = r->win[pos >> 6 & 1] >> off;
     if (off + nbits > 64)          /* crosses into win[1]: pos < 64 here */
         v |= r->win[1] << (64 - off);
     return v & rvt_mask(nbits);
