@@ -111,40 +111,55 @@ static void bitr_matches_bit_model(guard_page *g)
     }
 }
 
+/* Fields of a payload's first `len` bytes at a guard page read in turn:
+ * each step's width, its value worked out by hand, and whether the reader
+ * is past the payload's end after it. */
+typedef struct read_step {
+    unsigned n;
+    uint64_t want;
+    bool past_end;
+} read_step;
+
+static void read_steps(guard_page *g, const uint8_t *b, size_t len, unsigned fill,
+                       const read_step *st, size_t k)
+{
+    rvt_bitr r;
+    rvt_bitr_init(&r, guard_page_tail(g, b, len), len, fill);
+    size_t pos = 0;
+    for (size_t i = 0; i < k; i++) {
+        CHECK_EQ(rvt_bitr_get(&r, st[i].n), st[i].want);
+        pos += st[i].n;
+        CHECK_EQ(r.pos, pos);
+        CHECK_EQ(rvt_bitr_past_end(&r), st[i].past_end);
+    }
+}
+
 /* Fields across bit 64 and across the window's end (bit 128), worked out
  * by hand: byte i holds i + 1. */
 static void bitr_crossing_by_hand(guard_page *g)
 {
     static const uint8_t b[17] = { 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09,
                                    0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10, 0x11 };
-    rvt_bitr r;
     /* 10 bytes, fill 1: bits 0-59 are bytes 0-6 and byte 7's low nibble
      * (0x8 -> 0); bits 60-67: byte 7's high nibble 0, byte 8's low nibble
      * 9; bits 68-83: byte 8's high nibble 0, byte 9 (0x0a), 4 fill bits. */
-    rvt_bitr_init(&r, guard_page_tail(g, b, 10), 10, 1);
-    CHECK_EQ(rvt_bitr_get(&r, 60), 0x807060504030201ull);
-    CHECK_EQ(rvt_bitr_get(&r, 8), 0x90);
-    CHECK_EQ(rvt_bitr_get(&r, 16), 0xf0a0);
-    CHECK(rvt_bitr_past_end(&r));
+    static const read_step ten[] = { { 60, 0x807060504030201ull, false }, { 8, 0x90, false },
+                                     { 16, 0xf0a0, true } };
+    read_steps(g, b, 10, 1, ten, 3);
     /* 17 bytes, fill 0: bits 64-123 are bytes 8-14 and byte 15's low
      * nibble (0x10 -> 0); bits 124-135 (past the window): byte 15's high
      * nibble 1, byte 16 (0x11); then fill. */
-    rvt_bitr_init(&r, guard_page_tail(g, b, 17), 17, 0);
-    CHECK_EQ(rvt_bitr_get(&r, 64), 0x0807060504030201ull);
-    CHECK_EQ(rvt_bitr_get(&r, 60), 0x0f0e0d0c0b0a09ull);
-    CHECK_EQ(rvt_bitr_get(&r, 12), 0x111);
-    CHECK(!rvt_bitr_past_end(&r));
-    CHECK_EQ(rvt_bitr_get(&r, 8), 0);
-    CHECK(rvt_bitr_past_end(&r));
+    static const read_step seventeen[] = { { 64, 0x0807060504030201ull, false },
+                                           { 60, 0x0f0e0d0c0b0a09ull, false }, { 12, 0x111, false },
+                                           { 8, 0, true } };
+    read_steps(g, b, 17, 0, seventeen, 4);
     /* A 0-bit field right at the window's end (bit 128; the fuzz target
      * bitio found the window read one word past its array there), then
      * byte 16. */
-    rvt_bitr_init(&r, guard_page_tail(g, b, 17), 17, 0);
-    CHECK_EQ(rvt_bitr_get(&r, 64), 0x0807060504030201ull);
-    CHECK_EQ(rvt_bitr_get(&r, 64), 0x100f0e0d0c0b0a09ull);
-    CHECK_EQ(rvt_bitr_get(&r, 0), 0);
-    CHECK_EQ(r.pos, 128);
-    CHECK_EQ(rvt_bitr_get(&r, 8), 0x11);
+    static const read_step at_end[] = { { 64, 0x0807060504030201ull, false },
+                                        { 64, 0x100f0e0d0c0b0a09ull, false }, { 0, 0, false },
+                                        { 8, 0x11, false } };
+    read_steps(g, b, 17, 0, at_end, 4);
 }
 
 int main(void)
