@@ -3,7 +3,6 @@
  * stage's "refflow" framing step called in place (src/transport/
  * refflow.c; no object, no indirect call per packet); this file only
  * unpacks te_inst payloads. */
-#include <string.h>
 #include "rvtrace/etrace.h"
 #include "transport/tp_int.h"
 
@@ -30,7 +29,7 @@ void rvt_te_reader_init_transport(rvt_te_reader *r, const rvt_te_attrs *a, rvt_t
  * 0 te_inst, 1 te_data; a 0-bit type is instruction trace only). */
 static unsigned te_msg_type(const rvt_transport *tp, const rvt_tp_frame *f)
 {
-    if (strcmp(rvt_tp_name(tp), "encap"))
+    if (tp->ops != &tp_encap_ops)      /* the ops, not a strcmp of the name a frame */
         return f->type;
     return f->type == 0 ? RVT_TE_MSG_INST : f->type == 1 ? RVT_TE_MSG_DATA : f->type + 8;
 }
@@ -51,7 +50,10 @@ static int frame_from_transport(rvt_te_reader *r, unsigned *type, const uint8_t 
     return st;
 }
 
-int rvt_te_reader_frame(rvt_te_reader *r, unsigned *type, const uint8_t **payload,
+/* rvt_te_reader_frame, static so that rvt_te_reader_next inlines it (an
+ * exported name may be interposed in the shared library, so GCC calls
+ * it). */
+static int reader_frame(rvt_te_reader *r, unsigned *type, const uint8_t **payload,
                         size_t *len, uint64_t *offset)
 {
     if (r->tp)
@@ -69,6 +71,12 @@ int rvt_te_reader_frame(rvt_te_reader *r, unsigned *type, const uint8_t **payloa
         *len = f.len;
     }
     return st;
+}
+
+int rvt_te_reader_frame(rvt_te_reader *r, unsigned *type, const uint8_t **payload,
+                        size_t *len, uint64_t *offset)
+{
+    return reader_frame(r, type, payload, len, offset);
 }
 
 void rvt_te_reader_reject(rvt_te_reader *r, uint64_t offset)
@@ -92,7 +100,7 @@ int rvt_te_reader_next(rvt_te_reader *r, rvt_te_pkt *p, uint64_t *offset)
     const uint8_t *pl;
     size_t n;
     int st;
-    while ((st = rvt_te_reader_frame(r, &type, &pl, &n, offset)) > 0) {
+    while ((st = reader_frame(r, &type, &pl, &n, offset)) > 0) {
         if (type != RVT_TE_MSG_INST)
             continue;                   /* te_data: src/etrace/data_dec.c */
         st = rvt_te_unpack(r->attrs, pl, n, p);

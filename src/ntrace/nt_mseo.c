@@ -102,9 +102,7 @@ static uint64_t mdo_pack8(uint64_t x)
  * ResourceFull is 7), a word at a time: no branch per byte. */
 static void mr_load8(nt_mr *r, const uint8_t *bytes, size_t len)
 {
-    uint64_t x = 0;
-    for (size_t i = 0; i < len; i++)
-        x |= (uint64_t)bytes[i] << 8 * i;
+    uint64_t x = rvt_le_load(bytes, len);
     memset(r->mdo, 0, sizeof r->mdo);
     r->mdo[0] = mdo_pack8(x);
     r->nseg = 0;

@@ -12,22 +12,7 @@ void rvt_bitw_init(rvt_bitw *w, uint8_t *buf, size_t cap)
         memset(buf, 0, cap);
 }
 
-/* Little-endian 64-bit load/store of any alignment: one move on a
- * little-endian host (memcpy), bytes in order elsewhere. */
-static uint64_t load_le64(const uint8_t *p)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-#else
-    uint64_t v = 0;
-    for (unsigned i = 0; i < 8; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-#endif
-}
-
+/* Little-endian 64-bit store of any alignment (rvt_le64 is the load). */
 static void store_le64(uint8_t *p, uint64_t v)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -56,7 +41,7 @@ void rvt_bitw_put(rvt_bitw *w, uint64_t v, unsigned nbits)
      * so OR-ing a whole word in is exact.  Where 8 bytes do not fit before
      * `cap`, byte by byte. */
     if (byte + 8 <= w->cap) {
-        store_le64(w->buf + byte, load_le64(w->buf + byte) | v << off);
+        store_le64(w->buf + byte, rvt_le64(w->buf + byte) | v << off);
         if (off + nbits > 64)      /* the top `off` bits spill into byte 8 */
             w->buf[byte + 8] |= (uint8_t)(v >> (64 - off));
         return;
@@ -70,15 +55,8 @@ void rvt_bitw_put(rvt_bitw *w, uint64_t v, unsigned nbits)
     }
 }
 
-void rvt_bitr_init(rvt_bitr *r, const uint8_t *buf, size_t len, unsigned fill)
-{
-    r->buf = buf;
-    r->len = len;
-    r->pos = 0;
-    r->fill = fill ? 1 : 0;
-}
-
-uint64_t rvt_bitr_get(rvt_bitr *r, unsigned nbits)
+/* A byte at a time from the buffer, fill past its end. */
+uint64_t rvt_bitr_get_far(rvt_bitr *r, unsigned nbits)
 {
     uint64_t v = 0;
     unsigned got = 0;

@@ -3,6 +3,7 @@
 #include "tharness.h"
 #include "util/bitio.h"
 #include "etrace/signc.h"
+#include "guard_page.h"
 
 /* rvt_bitw_put (word at a time where 8 bytes fit, byte by byte near the
  * end of the buffer) against one bit at a time, for runs of random fields
@@ -67,8 +68,111 @@ static void sign_compress_matches_rule(void)
     }
 }
 
+/* rvt_le_load: n bytes (0..8) ending where readable memory ends (a read
+ * past them faults), little-endian, the bytes above them 0. */
+static void le_load_at_end(guard_page *g)
+{
+    static const uint8_t b[8] = { 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88 };
+    static const uint64_t want[9] = {
+        0, 0x11, 0x2211, 0x332211, 0x44332211, 0x5544332211, 0x665544332211,
+        0x77665544332211, 0x8877665544332211ull,
+    };
+    for (size_t n = 0; n <= 8; n++)
+        CHECK_EQ(rvt_le_load(guard_page_tail(g, b, n), n), want[n]);
+}
+
+/* The reader (its 128-bit window, then a byte at a time) against one bit
+ * at a time: payloads of every length 1..31 at the end of readable
+ * memory, both fills, runs of random fields of 0..64 bits across the
+ * 64-bit word, the window's end and the payload's end. */
+static void bitr_matches_bit_model(guard_page *g)
+{
+    uint64_t seed = 0x5deece66dull;
+    for (size_t len = 1; len <= 31; len++) {
+        for (int run = 0; run < 64; run++) {
+            uint8_t src[31];
+            unsigned fill = run & 1;
+            for (size_t i = 0; i < len; i++)
+                src[i] = (uint8_t)th_xorshift64(&seed);
+            rvt_bitr r;
+            rvt_bitr_init(&r, guard_page_tail(g, src, len), len, fill);
+            size_t pos = 0;
+            for (int f = 0; f < 10; f++) {
+                unsigned n = (unsigned)(th_xorshift64(&seed) % 65);
+                uint64_t want = 0;
+                for (unsigned b = 0; b < n; b++, pos++) {
+                    uint64_t bit = pos < len * 8 ? (src[pos / 8] >> (pos % 8)) & 1 : fill;
+                    want |= bit << b;
+                }
+                CHECK_EQ(rvt_bitr_get(&r, n), want);
+                CHECK_EQ(r.pos, pos);
+            }
+        }
+    }
+}
+
+/* Fields of a payload's first `len` bytes at a guard page read in turn:
+ * each step's width, its value worked out by hand, and whether the reader
+ * is past the payload's end after it. */
+typedef struct read_step {
+    unsigned n;
+    uint64_t want;
+    bool past_end;
+} read_step;
+
+static void read_steps(guard_page *g, const uint8_t *b, size_t len, unsigned fill,
+                       const read_step *st, size_t k)
+{
+    rvt_bitr r;
+    rvt_bitr_init(&r, guard_page_tail(g, b, len), len, fill);
+    size_t pos = 0;
+    for (size_t i = 0; i < k; i++) {
+        CHECK_EQ(rvt_bitr_get(&r, st[i].n), st[i].want);
+        pos += st[i].n;
+        CHECK_EQ(r.pos, pos);
+        CHECK_EQ(rvt_bitr_past_end(&r), st[i].past_end);
+    }
+}
+
+/* Fields across bit 64 and across the window's end (bit 128), worked out
+ * by hand: byte i holds i + 1. */
+static void bitr_crossing_by_hand(guard_page *g)
+{
+    static const uint8_t b[17] = { 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09,
+                                   0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10, 0x11 };
+    /* 10 bytes, fill 1: bits 0-59 are bytes 0-6 and byte 7's low nibble
+     * (0x8 -> 0); bits 60-67: byte 7's high nibble 0, byte 8's low nibble
+     * 9; bits 68-83: byte 8's high nibble 0, byte 9 (0x0a), 4 fill bits. */
+    static const read_step ten[] = { { 60, 0x807060504030201ull, false }, { 8, 0x90, false },
+                                     { 16, 0xf0a0, true } };
+    read_steps(g, b, 10, 1, ten, 3);
+    /* 17 bytes, fill 0: bits 64-123 are bytes 8-14 and byte 15's low
+     * nibble (0x10 -> 0); bits 124-135 (past the window): byte 15's high
+     * nibble 1, byte 16 (0x11); then fill. */
+    static const read_step seventeen[] = { { 64, 0x0807060504030201ull, false },
+                                           { 60, 0x0f0e0d0c0b0a09ull, false }, { 12, 0x111, false },
+                                           { 8, 0, true } };
+    read_steps(g, b, 17, 0, seventeen, 4);
+    /* A 0-bit field right at the window's end (bit 128; the fuzz target
+     * bitio found the window read one word past its array there), then
+     * byte 16. */
+    static const read_step at_end[] = { { 64, 0x0807060504030201ull, false },
+                                        { 64, 0x100f0e0d0c0b0a09ull, false }, { 0, 0, false },
+                                        { 8, 0x11, false } };
+    read_steps(g, b, 17, 0, at_end, 4);
+}
+
 int main(void)
 {
+    guard_page g;
+    if (guard_page_open(&g) != 0) {
+        TH_FAIL("no guard page");
+        return TH_DONE();
+    }
+    le_load_at_end(&g);
+    bitr_matches_bit_model(&g);
+    bitr_crossing_by_hand(&g);
+    guard_page_close(&g);
     bitw_matches_bit_model();
     sign_compress_matches_rule();
 

@@ -6,6 +6,7 @@
  * sign-based compression (repeated top bits cut to one, padded with it). */
 #include "tharness.h"
 #include "rvtrace/etrace.h"
+#include "guard_page.h"
 
 static rvt_te_attrs base(void)
 {
@@ -430,8 +431,117 @@ static void dump_text(void)
     CHECK(strstr(line, "\"address\":\"0x7fffff4f\",") != NULL);
 }
 
+/* A field across bit 64 of the payload, unpacked from the end of
+ * readable memory (a read past the payload faults).  v1.1, 64-bit
+ * addresses, lsb 1 (63-bit address field), no irdepth.  Table 6.5:
+ * format 10 (b0 = 0, b1 = 1); address 0x2000000000000003 in b2-64 (its
+ * bits 0, 1 are b2, b3; its bit 61 is b63, its bit 62 (0) is b64);
+ * notify, updiscon, irreport 1 (b65-67).  Top bit 1, highest 0 is b64:
+ * keep 66 bits, 9 bytes, b66-71 padded with 1.  byte0 = 0b00001110 =
+ * 0x0e, bytes 1-6 = 0, byte7 = b63 = 0x80, byte8 = 1111111 b65, b64 0 =
+ * 0xfe.  Meanings (6.6.2): notify 1 against the address MSB 0: set;
+ * updiscon and irreport repeat the bit before them: clear. */
+static void f2_address_across_64(guard_page *g)
+{
+    rvt_te_attrs a = base();
+    a.iaddress_width = 64;
+    rvt_te_pkt p = { .format = 2, .address = 0x2000000000000003ull, .notify = 1, .updiscon = 1,
+                     .irreport = 1 };
+    static const uint8_t want[] = { 0x0e, 0, 0, 0, 0, 0, 0, 0x80, 0xfe };
+    expect(&a, &p, want, sizeof want);
+    rvt_te_pkt q;
+    CHECK_EQ(rvt_te_unpack(&a, guard_page_tail(g, want, sizeof want), sizeof want, &q), 0);
+    CHECK_EQ(q.format, 2);
+    CHECK_EQ(q.address, 0x2000000000000003ull);
+    CHECK(q.notify && q.updiscon && q.irreport);
+    rvt_te_flags f = rvt_te_pkt_flags(&a, &q);
+    CHECK(f.notify && !f.updiscon && !f.irreport);
+}
+
+/* Every combination of the three meanings back from the wire bits
+ * rvt_te_pkt_set_flags writes (format 2, address MSB 1 and 0). */
+static void flags_every_combination(void)
+{
+    rvt_te_attrs a = base();
+    for (unsigned m = 0; m < 16; m++) {
+        rvt_te_pkt p = { .format = 2, .address = m & 8 ? 0x40000000 : 4 };
+        rvt_te_pkt_set_flags(&a, &p, m & 1, m >> 1 & 1, m >> 2 & 1, 0);
+        rvt_te_flags f = rvt_te_pkt_flags(&a, &p);
+        CHECK_EQ(f.notify, m & 1);
+        CHECK_EQ(f.updiscon, m >> 1 & 1);
+        CHECK_EQ(f.irreport, m >> 2 & 1);
+    }
+}
+
+static bool same_pkt(const rvt_te_pkt *x, const rvt_te_pkt *y)
+{
+    return x->format == y->format && x->subformat == y->subformat && x->branch == y->branch &&
+           x->privilege == y->privilege && x->interrupt == y->interrupt && x->thaddr == y->thaddr &&
+           x->notify == y->notify && x->updiscon == y->updiscon && x->irreport == y->irreport &&
+           x->enable == y->enable && x->encoder_mode == y->encoder_mode &&
+           x->qual_status == y->qual_status && x->denable == y->denable && x->dloss == y->dloss &&
+           x->doptions == y->doptions && x->branch_fmt == y->branch_fmt && x->branches == y->branches &&
+           x->has_address == y->has_address && x->options == y->options &&
+           x->branch_map == y->branch_map && x->branch_count == y->branch_count &&
+           x->index == y->index && x->address == y->address && x->irdepth == y->irdepth &&
+           x->context == y->context && x->time == y->time && x->ecause == y->ecause && x->tval == y->tval;
+}
+
+/* Payloads of every length 1..31 unpacked twice: at the end of readable
+ * memory, and followed by other bytes.  A reader that looked past the
+ * payload would fault in the first case or see the bytes after it in
+ * the second; the two must agree (status and every field), in the
+ * 32-bit layout of these tests and in 64-bit all-modes v1.1 and v2.0
+ * layouts (branch maps, branch counts, jump cache, 64-bit context). */
+static void unpack_every_length_at_end(guard_page *g)
+{
+    rvt_te_attrs l[3];
+    l[0] = base();
+    for (int i = 1; i < 3; i++) {
+        rvt_te_attrs_default(&l[i]);
+        l[i].iaddress_width = 64;
+        l[i].return_stack_size = 5;
+        l[i].sijump = 1;
+        l[i].nocontext = 0;
+        l[i].context_width = 64;
+        CHECK_EQ(rvt_te_opts_parse("all", &l[i].options), 0);
+    }
+    l[2].version = RVT_TE_V20;
+    l[2].notime = 0;
+    l[2].time_width = 40;
+    for (int i = 1; i < 3; i++) {
+        rvt_te_attrs_fill(&l[i]);
+        CHECK_EQ(rvt_te_attrs_check(&l[i]), 0);
+    }
+    uint64_t seed = 0x2545f4914f6cdd1dull;
+    for (int k = 0; k < 3; k++) {
+        for (size_t len = 1; len <= 31; len++) {
+            for (int run = 0; run < 200; run++) {
+                uint8_t src[64];
+                for (size_t i = 0; i < sizeof src; i++)
+                    src[i] = (uint8_t)th_xorshift64(&seed);
+                rvt_te_pkt x, y;
+                int sx = rvt_te_unpack(&l[k], guard_page_tail(g, src, len), len, &x);
+                int sy = rvt_te_unpack(&l[k], src, len, &y);
+                CHECK_EQ(sx, sy);
+                if (sx == 0 && sy == 0 && !same_pkt(&x, &y))
+                    TH_FAIL("layout %d, %zu bytes: the packet depends on the bytes after it", k, len);
+            }
+        }
+    }
+}
+
 int main(void)
 {
+    guard_page g;
+    if (guard_page_open(&g) != 0) {
+        TH_FAIL("no guard page");
+        return TH_DONE();
+    }
+    f2_address_across_64(&g);
+    flags_every_combination();
+    unpack_every_length_at_end(&g);
+    guard_page_close(&g);
     dump_text();
     f3_sync();
     f3_exception();
