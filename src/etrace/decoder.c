@@ -759,6 +759,7 @@ chain_fast(rvt_iblocks *c, struct te_chain *ch, uint64_t *map, uint64_t outcomes
      * may alias *span, and the compiler reloaded them every block */
     rvt_block *out = span ? span->blk : NULL;
     rvt_block tmpl = span ? span->tmpl : (rvt_block){ 0 };
+    rvt_flow_tail tail = rvt_flow_tail_of(&tmpl);   /* end, priv, src: one store */
     bool there = false;
     while (k && b->chains) {
         bool taken = true;
@@ -811,7 +812,8 @@ chain_fast(rvt_iblocks *c, struct te_chain *ch, uint64_t *map, uint64_t outcomes
             nb = rvt_iblk_succ_keyed(c, b, taken, to, key);
         }
         if (span)
-            rvt_flow_block_whole(out++, pc, b->n, b->last_pc, end, to, &tmpl);
+            rvt_flow_block_tailed(out++, pc, b->n, b->last_pc, tail | rvt_flow_tail_end(end), to,
+                                  &tmpl);
         last = b->last_pc;
         room -= b->n;
         pc = to;
