@@ -14,9 +14,9 @@
  * riscv64-unknown-elf-as -march=rv64i):
  *   00 loop: addi a0,a0,1       0x00150513
  *   04       andi t0,a0,1       0x00157293
- *   08       beqz t0,10         0xfe... A: 0x00028463
+ *   08       beqz t0,10         0x00028463   A
  *   0c       addi a1,a1,1       0x00158593
- *   10 skip: bnez a0,loop       B: 0xfe0518e3
+ *   10 skip: bnez a0,loop       0xfe0518e3   B
  *   14       j    loop          0xfedff06f
  * Outcomes alternate A, B, A, ... (odd ones A's).  The blocks: 00-08
  * (ends in A); A taken: 10, not taken: 0c-10 (end in B); B taken: 00-08,
