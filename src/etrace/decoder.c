@@ -940,6 +940,14 @@ chain_run(rvt_te_decoder *d, const rvt_iblock **bp, uint64_t address, uint64_t *
     uint64_t amask = rvt_mask(d->a.iaddress_width);
     uint64_t left = chain_outcomes(d);
     bool refill = may_refill(d), stop = d->stop_at_last_branch;
+    /* A walk to its last branch (a packet of outcomes alone) ends only
+     * there: arrived() at the reported address is 0 with outcomes left
+     * (it asks for stop_at_last_branch before it looks at the address), so
+     * the run need not stop at it (a stale address the packets before
+     * left; long.elf's runs had stopped there 0.9 M times).  An odd
+     * address is one no block reaches. */
+    if (stop && d->pkt && outcomes_only(d, d->pkt))
+        address = 1;
     /* the next block needs no checked step: a packet's outcomes were just
      * added (chain_refill) after a step of this run had opened the block at
      * ch.pc; the first block chain_fast writes then keeps its offset */
