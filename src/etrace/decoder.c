@@ -877,20 +877,31 @@ static bool may_refill(const rvt_te_decoder *d)
  * the blocks opened from here carry the new packet's offset (span's
  * template).  Any other next packet (or none, or a damaged one, or one at
  * run_to's stop) is left to be read again: the reader goes back. */
-static bool chain_refill(rvt_te_decoder *d, struct te_chain *ch, struct te_outcomes *oc,
-                         rvt_flow_span *span, uint64_t *budget)
+static unsigned chain_refill(rvt_te_decoder *d, struct te_chain *ch, struct te_outcomes *oc,
+                             rvt_flow_span *span, uint64_t *budget, bool opened)
 {
+    /* b: the block that ends in the last branch; ch->b, or after a direct
+     * jump that ends ch->b (chain_fast takes both blocks at once, so only
+     * where a step of this run opened ch->b: opened) */
     const rvt_iblock *b = ch->b;
-    if (b->jclass != RVT_JC_BRANCH || b->n > ch->room || b->last_pc < ch->pc ||
+    unsigned keep = 1;
+    if (b->chains == RVT_IBLK_CHAIN_JUMP && opened &&
+        b->to[RVT_IBLK_TAKEN] <= rvt_mask(d->a.iaddress_width) &&
+        (!span || span->last - span->blk >= 2)) {
+        b = rvt_iblk_succ(&d->bc, b, RVT_IBLK_TAKEN, b->to[RVT_IBLK_TAKEN]);
+        keep = 2;
+    }
+    uint64_t before = keep == 2 ? ch->b->n + b->n - 1 : b->n - 1;   /* the walk's, to the branch */
+    if (b->chains != RVT_IBLK_CHAIN_BRANCH || before + 1 > ch->room ||
         oc->branches + oc->pcount + oc->pfail != 1 || !settles(oc, d->t.bp) ||
         (span && !rvt_flow_span_room(span)) || d->rd.pos >= d->rd_stop)
-        return false;
+        return 0;
     rvt_te_reader at = d->rd;
     rvt_te_pkt p;
     uint64_t offset;
     if (rvt_te_reader_next(&d->rd, &p, &offset) <= 0 || !outcomes_only(d, &p)) {
         d->rd = at;
-        return false;
+        return 0;
     }
     d->cur = p;
     d->rd_off = offset;
@@ -899,12 +910,14 @@ static bool chain_refill(rvt_te_decoder *d, struct te_chain *ch, struct te_outco
         settle_one(oc, te_bp_predict(&d->t, b->last_pc));
     packet_outcomes(oc, &d->cur, p.format == 0);
     walk_start(d, d->address);
-    ch->steps = 0;
-    *budget = TE_FOLLOW_LIMIT + b->n - 1;   /* the branch is its walk's first */
+    /* the branch is its walk's first step and instruction: the jump
+     * before it (keep 2) is the walk's before */
+    ch->steps = 0 - (uint64_t)(keep - 1);
+    *budget = TE_FOLLOW_LIMIT + before;
     ch->room = *budget;
     if (span)
         span->tmpl.offset = offset;
-    return true;
+    return keep;
 }
 
 /* follow's run of branches (issue #18): whole cache blocks, each ending
@@ -950,14 +963,18 @@ chain_run(rvt_te_decoder *d, const rvt_iblock **bp, uint64_t address, uint64_t *
         address = 1;
     /* the next block needs no checked step: a packet's outcomes were just
      * added (chain_refill) after a step of this run had opened the block at
-     * ch.pc; the first block chain_fast writes then keeps its offset */
+     * ch.pc; the first `keep` blocks chain_fast writes then keep their
+     * offset (the block that ends in the last branch, and the jump before
+     * it) */
     bool refilled = false;
+    unsigned keep = 0;
     uint64_t kept_offset = 0;
     for (;;) {
         if (!left) {
             uint64_t before = budget - ch.room;
             kept_offset = d->offset;
-            if (!refill || !chain_refill(d, &ch, &oc, span, &budget))
+            keep = refill ? chain_refill(d, &ch, &oc, span, &budget, before || retired) : 0;
+            if (!keep)
                 break;
             refilled = before || retired;
             retired += before;
@@ -1005,8 +1022,8 @@ chain_run(rvt_te_decoder *d, const rvt_iblock **bp, uint64_t address, uint64_t *
                                span, true, &used);
             oc.pcount -= used;
         }
-        if (refilled && span && span->blk != first)
-            first->offset = kept_offset;    /* opened in the packet before */
+        for (unsigned i = 0; refilled && span && i < keep && first + i < span->blk; i++)
+            first[i].offset = kept_offset;  /* opened in the packet before */
         refilled = false;
         left -= used;
         if (there)

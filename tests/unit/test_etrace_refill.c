@@ -270,10 +270,12 @@ int main(void)
     rvt_te_attrs_default(&a);
 
     /* Three full maps, then the address packet: two boundaries where the
-     * next packet is a map (the run goes on), one where it is not. */
+     * next packet is a map (the run goes on), one where it is not.  The
+     * first map's last outcome but one (the 30th, B's) is not taken: its
+     * walk ends at A after the jump at 14. */
     stream s = { 0 };
     put_sync(&s, &a);
-    put_map(&s, &a, 0x5a5a5a5a);
+    put_map(&s, &a, 0x7a5a5a5a);
     put_map(&s, &a, 0x0f0f0f0f);
     put_map(&s, &a, 0x12345678);
     put_last(&s, &a);
