@@ -882,13 +882,16 @@ static unsigned chain_refill(rvt_te_decoder *d, struct te_chain *ch, struct te_o
 {
     /* b: the block that ends in the last branch; ch->b, or after a direct
      * jump that ends ch->b (chain_fast takes both blocks at once, so only
-     * where a step of this run opened ch->b: opened) */
+     * where a step of this run opened ch->b: opened; and not where the
+     * target's block would take the jump's own cache slot, which the
+     * lookup would refill under ch->b) */
     const rvt_iblock *b = ch->b;
     unsigned keep = 1;
-    if (b->chains == RVT_IBLK_CHAIN_JUMP && opened &&
-        b->to[RVT_IBLK_TAKEN] <= rvt_mask(d->a.iaddress_width) &&
+    uint64_t target = b->to[RVT_IBLK_TAKEN];
+    if (b->chains == RVT_IBLK_CHAIN_JUMP && opened && target <= rvt_mask(d->a.iaddress_width) &&
+        &d->bc.blocks[rvt_iblk_slot(rvt_iblk_tag(&d->bc, target), RVT_IBLK_BLOCK_BITS)] != b &&
         (!span || span->last - span->blk >= 2)) {
-        b = rvt_iblk_succ(&d->bc, b, RVT_IBLK_TAKEN, b->to[RVT_IBLK_TAKEN]);
+        b = rvt_iblk_succ(&d->bc, b, RVT_IBLK_TAKEN, target);
         keep = 2;
     }
     uint64_t before = keep == 2 ? ch->b->n + b->n - 1 : b->n - 1;   /* the walk's, to the branch */
