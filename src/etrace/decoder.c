@@ -90,6 +90,7 @@ struct rvt_te_decoder {
     rvt_dec_mem mem;            /* the view the block cache reads (mem.h) */
     rvt_te_reader rd;           /* the input of run / set_input */
     uint64_t rd_off;            /* offset of the packet last read */
+    uint64_t rd_stop;           /* run_to: no packet read from here on */
     bool rd_truncated;          /* the last packet read was cut short */
     bool pulled;                /* set_input: the pull API drives the walk */
     rvt_flow_pull pull;
@@ -433,20 +434,35 @@ static int take_branch(rvt_te_decoder *d, uint64_t pc, bool *taken)
     return 0;
 }
 
+/* Can settle_one turn o's pending predictions into a map bit: none
+ * pending, or just one (with the predictor: 6.8). */
+static bool settles(const struct te_outcomes *o, bool bp)
+{
+    return (!o->pcount && !o->pfail) || (!o->branches && o->pcount + o->pfail == 1 && bp);
+}
+
+/* settle's rule (when settles): the one pending prediction, for a branch
+ * the predictor predicts `predicted` for, becomes a map bit. */
+static void settle_one(struct te_outcomes *o, bool predicted)
+{
+    if (!o->pcount && !o->pfail)
+        return;
+    bool taken = predicted ^ o->pfail;
+    o->map = !taken;
+    o->branches = 1;
+    o->pcount = 0;
+    o->pfail = false;
+}
+
 /* A new packet's branches are newer than what is pending: a pending
  * prediction (at most the branch at the current pc) becomes a map bit,
  * with the predictor as it stands, since that branch runs next. */
 static int settle(rvt_te_decoder *d)
 {
-    if (!d->oc.pcount && !d->oc.pfail)
-        return 0;
-    if (d->oc.branches || d->oc.pcount + d->oc.pfail != 1 || !d->t.bp)
+    if (!settles(&d->oc, d->t.bp))
         return fail(d, RVT_ERR_MISMATCH, "unprocessed predicted branches");
-    bool taken = te_bp_predict(&d->t, d->pc) ^ d->oc.pfail;
-    d->oc.map = !taken;
-    d->oc.branches = 1;
-    d->oc.pcount = 0;
-    d->oc.pfail = false;
+    if (d->t.bp)
+        settle_one(&d->oc, te_bp_predict(&d->t, d->pc));
     return 0;
 }
 
@@ -710,10 +726,15 @@ static int arrived(rvt_te_decoder *d, uint64_t address, const rvt_te_pkt *p, int
  * branch comes next), so the chain leaves that one to follow; and
  * without the predictor only the map's outcomes (take_branch fails on the
  * others, and follow reports it). */
+static inline uint64_t chain_left(const struct te_outcomes *o, bool bp, bool stop_at_last_branch)
+{
+    uint64_t left = bp ? o->branches + o->pcount + o->pfail : o->branches;
+    return stop_at_last_branch && left ? left - 1 : left;
+}
+
 static inline uint64_t chain_outcomes(const rvt_te_decoder *d)
 {
-    uint64_t left = d->t.bp ? pending(d) : d->oc.branches;
-    return d->stop_at_last_branch && left ? left - 1 : left;
+    return chain_left(&d->oc, d->t.bp, d->stop_at_last_branch);
 }
 
 /* May branch_chain take block b (at pc) whole, its branch included,
@@ -769,6 +790,7 @@ chain_fast(rvt_iblocks *c, struct te_chain *ch, uint64_t *map, uint64_t outcomes
      * may alias *span, and the compiler reloaded them every block */
     rvt_block *out = span ? span->blk : NULL;
     rvt_block tmpl = span ? span->tmpl : (rvt_block){ 0 };
+    rvt_flow_tail tail = rvt_flow_tail_of(&tmpl);   /* end, priv, src: one store */
     bool there = false;
     while (k && b->chains) {
         bool taken = true;
@@ -794,14 +816,40 @@ chain_fast(rvt_iblocks *c, struct te_chain *ch, uint64_t *map, uint64_t outcomes
             end = b->to[taken] == b->to[RVT_IBLK_FALL] ? RVT_BLK_BRANCH_NOT_TAKEN
                                                          : RVT_BLK_BRANCH_TAKEN;
         }
-        uint64_t to = b->to[taken];
+        /* The next block.  A counted outcome (6.8: the predictor entry's
+         * MSB) is a branch here, not an index into b->to and b->succ: the
+         * processor predicts it and loads the next block at once, where
+         * the index made that load wait for the entry's (block -> its last
+         * pc -> entry -> outcome -> successor, the run's longest
+         * dependency; long.elf's counted runs are a third of its blocks:
+         * next_blocks 730 -> 800 M instr/s, events off 1000 -> 1240).  The
+         * empty asm keeps the compiler from merging the two arms into a
+         * select (the same wait); written out here, not in a helper, which
+         * measured 2 % slower.  Map bits are in a register early: there
+         * the index measured faster than a branch (session 8). */
+        uint64_t to;
+        const rvt_iblock *nb;
+        if (counted) {
+            if (taken) {
+                __asm__("");
+                to = b->to[RVT_IBLK_TAKEN];
+                nb = rvt_iblk_succ_keyed(c, b, RVT_IBLK_TAKEN, to, key);
+            } else {
+                to = b->to[RVT_IBLK_FALL];
+                nb = rvt_iblk_succ_keyed(c, b, RVT_IBLK_FALL, to, key);
+            }
+        } else {
+            to = b->to[taken];
+            nb = rvt_iblk_succ_keyed(c, b, taken, to, key);
+        }
         if (span)
-            rvt_flow_block_whole(out++, pc, b->n, b->last_pc, end, to, &tmpl);
+            rvt_flow_block_tailed(out++, pc, b->n, b->last_pc, tail | rvt_flow_tail_end(end), to,
+                                  &tmpl);
         last = b->last_pc;
         room -= b->n;
         pc = to;
         k--;
-        b = rvt_iblk_succ_keyed(c, b, taken, to, key);
+        b = nb;
         if (to == address) {
             there = true;
             break;
@@ -821,6 +869,91 @@ chain_fast(rvt_iblocks *c, struct te_chain *ch, uint64_t *map, uint64_t outcomes
     return there;
 }
 
+static void packet_begin(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t offset);
+static bool reports_address(const rvt_te_pkt *p);
+static void packet_outcomes(struct te_outcomes *o, const rvt_te_pkt *p, bool counted);
+
+/* A packet of branch outcomes alone: a full branch map (format 1 with no
+ * address, table 6.7) or, with the predictor, a branch count with no
+ * address (format 0, table 6.8).  Its walk ends at its last branch
+ * (stop_at_last_branch); the next packet's walk starts there. */
+static bool outcomes_only(const rvt_te_decoder *d, const rvt_te_pkt *p)
+{
+    return !reports_address(p) &&
+           (p->format == 1 || (p->format == 0 && p->subformat == 0 && d->t.bp));
+}
+
+/* May chain_run go on into the packet after the one being walked
+ * (chain_refill): the decoder reads its own input (the packet is cur,
+ * read by input_step; a buffer, whose reader can go back: a transport's
+ * cannot), and the packet is one of outcomes alone. */
+static bool may_refill(const rvt_te_decoder *d)
+{
+    return d->stop_at_last_branch && d->pkt == &d->cur && !d->rd.tp && outcomes_only(d, d->pkt);
+}
+
+/* The packet boundary inside a run of branches (issue #18).  A packet of
+ * outcomes alone (may_refill) has one outcome left, for the branch that
+ * ends block ch->b: 11.1 would take the block up to that branch (straight),
+ * stop there (arrived: stop_at_last_branch), and the next packet's walk
+ * would take the branch.  When the next packet is one of outcomes alone
+ * too, this does what the end of the one and the processing of the other
+ * do up to its walk, and the run goes on: the packet is read ahead
+ * (rvt_te_decoder_packet's bookkeeping: packet_begin), the pending
+ * prediction settled with the predictor as it stands at that branch
+ * (settle; nothing else runs before it), the packet's outcomes added after
+ * it, the walk restarted (walk_start: its Brent's check, and its follow
+ * limit counted from the branch: *budget).  Nothing is sent between the two
+ * packets (a packet without address has no notify, rvt_te_pkt_flags), and
+ * the blocks opened from here carry the new packet's offset (span's
+ * template).  Any other next packet (or none, or a damaged one, or one at
+ * run_to's stop) is left to be read again: the reader goes back. */
+static unsigned chain_refill(rvt_te_decoder *d, struct te_chain *ch, struct te_outcomes *oc,
+                             rvt_flow_span *span, uint64_t *budget, bool opened)
+{
+    /* b: the block that ends in the last branch; ch->b, or after a direct
+     * jump that ends ch->b (chain_fast takes both blocks at once, so only
+     * where a step of this run opened ch->b: opened; and not where the
+     * target's block would take the jump's own cache slot, which the
+     * lookup would refill under ch->b) */
+    const rvt_iblock *b = ch->b;
+    unsigned keep = 1;
+    uint64_t target = b->to[RVT_IBLK_TAKEN];
+    if (b->chains == RVT_IBLK_CHAIN_JUMP && opened && target <= rvt_mask(d->a.iaddress_width) &&
+        &d->bc.blocks[rvt_iblk_slot(rvt_iblk_tag(&d->bc, target), RVT_IBLK_BLOCK_BITS)] != b &&
+        (!span || span->last - span->blk >= 2)) {
+        b = rvt_iblk_succ(&d->bc, b, RVT_IBLK_TAKEN, target);
+        keep = 2;
+    }
+    uint64_t before = keep == 2 ? ch->b->n + b->n - 1 : b->n - 1;   /* the walk's, to the branch */
+    if (b->chains != RVT_IBLK_CHAIN_BRANCH || before + 1 > ch->room ||
+        oc->branches + oc->pcount + oc->pfail != 1 || !settles(oc, d->t.bp) ||
+        (span && !rvt_flow_span_room(span)) || d->rd.pos >= d->rd_stop)
+        return 0;
+    rvt_te_reader at = d->rd;
+    rvt_te_pkt p;
+    uint64_t offset;
+    if (rvt_te_reader_next(&d->rd, &p, &offset) <= 0 || !outcomes_only(d, &p)) {
+        d->rd = at;
+        return 0;
+    }
+    d->cur = p;
+    d->rd_off = offset;
+    packet_begin(d, &d->cur, offset);
+    if (d->t.bp)
+        settle_one(oc, te_bp_predict(&d->t, b->last_pc));
+    packet_outcomes(oc, &d->cur, p.format == 0);
+    walk_start(d, d->address);
+    /* the branch is its walk's first step and instruction: the jump
+     * before it (keep 2) is the walk's before */
+    ch->steps = 0 - (uint64_t)(keep - 1);
+    *budget = TE_FOLLOW_LIMIT + before;
+    ch->room = *budget;
+    if (span)
+        span->tmpl.offset = offset;
+    return keep;
+}
+
 /* follow's run of branches (issue #18): whole cache blocks, each ending
  * in a branch, as many as chain_outcomes and chain_takes allow, from the
  * block *bp at d->pc, each in one step -- what straight and next_pc do
@@ -832,14 +965,20 @@ chain_fast(rvt_iblocks *c, struct te_chain *ch, uint64_t *map, uint64_t outcomes
  * the last outcome (chain_outcomes) or a branch to the reported address,
  * so the chain stops there and follow checks; walk_loops is
  * walk_branch_steps.  After each step with the checks, the steps that
- * need none (chain_fast) as far as they go.  Returns the instructions
- * retired (0: none, follow goes on a step at a time); *bp is then the
- * block at d->pc.  Inline into branch_chain's two calls, so that without
- * output the loop keeps no span (fewer live values: it spilled). */
+ * need none (chain_fast) as far as they go.  At the last branch of a
+ * packet of outcomes alone, the next such packet's outcomes are added
+ * and the run goes on (chain_refill), with no checked step where a step
+ * of the run opened the block.  *n_walk: the instructions the walk (of the
+ * packet being walked at the end) has followed (TE_FOLLOW_LIMIT).
+ * Returns the instructions retired (0: none, follow goes on a step at a
+ * time); *bp is then the block at d->pc.  Inline into branch_chain's two
+ * calls, so that without output the loop keeps no span (fewer live
+ * values: it spilled). */
 static inline __attribute__((always_inline)) uint64_t
-chain_run(rvt_te_decoder *d, const rvt_iblock **bp, uint64_t address, uint64_t budget,
+chain_run(rvt_te_decoder *d, const rvt_iblock **bp, uint64_t address, uint64_t *n_walk,
           rvt_flow_span *span)
 {
+    uint64_t budget = TE_FOLLOW_LIMIT - *n_walk, retired = 0;
     struct te_chain ch = { *bp, d->pc, d->last_pc, budget, 0 };
     struct te_outcomes oc = d->oc;
     uint8_t *tab = d->t.bp;
@@ -847,47 +986,87 @@ chain_run(rvt_te_decoder *d, const rvt_iblock **bp, uint64_t address, uint64_t b
     uint64_t mask = tab ? te_bp_mask(&d->t) : 0;
     uint64_t amask = rvt_mask(d->a.iaddress_width);
     uint64_t left = chain_outcomes(d);
-    while (left && chain_takes(ch.b, ch.pc, address, ch.room, left) &&
-           (!span || rvt_flow_span_room(span))) {
-        const rvt_iblock *b = ch.b;
-        bool taken = next_outcome(&oc, tab ? te_bp_at(tab, lsb, mask, b->last_pc) : NULL);
-        uint64_t to = b->to[taken];
-        if (span)
-            rvt_flow_span_block(span, b->n - 1, b->last_pc,
-                                to == b->to[RVT_IBLK_FALL] ? RVT_BLK_BRANCH_NOT_TAKEN
-                                                           : RVT_BLK_BRANCH_TAKEN, to);
-        ch.last = b->last_pc;
-        ch.pc = to;
-        ch.room -= b->n;
-        ch.steps++;
-        left--;
-        ch.b = rvt_iblk_succ(&d->bc, b, taken, to);
-        if (to == address)
-            break;
-        if (left < 2)
+    bool refill = may_refill(d), stop = d->stop_at_last_branch;
+    /* A walk to its last branch (a packet of outcomes alone) ends only
+     * there: arrived() at the reported address is 0 with outcomes left
+     * (it asks for stop_at_last_branch before it looks at the address), so
+     * the run need not stop at it (a stale address the packets before
+     * left; long.elf's runs had stopped there 0.9 M times).  An odd
+     * address is one no block reaches. */
+    if (stop && d->pkt && outcomes_only(d, d->pkt))
+        address = 1;
+    /* the next block needs no checked step: a packet's outcomes were just
+     * added (chain_refill) after a step of this run had opened the block at
+     * ch.pc; the first `keep` blocks chain_fast writes then keep their
+     * offset (the block that ends in the last branch, and the jump before
+     * it) */
+    bool refilled = false;
+    unsigned keep = 0;
+    uint64_t kept_offset = 0;
+    for (;;) {
+        if (!left) {
+            uint64_t before = budget - ch.room;
+            kept_offset = d->offset;
+            keep = refill ? chain_refill(d, &ch, &oc, span, &budget, before || retired) : 0;
+            if (!keep)
+                break;
+            refilled = before || retired;
+            retired += before;
+            left = chain_left(&oc, tab, true);
+        }
+        if (!refilled) {
+            if (!chain_takes(ch.b, ch.pc, address, ch.room, left) ||
+                (span && !rvt_flow_span_room(span)))
+                break;
+            const rvt_iblock *b = ch.b;
+            bool taken = next_outcome(&oc, tab ? te_bp_at(tab, lsb, mask, b->last_pc) : NULL);
+            uint64_t to = b->to[taken];
+            if (span)
+                rvt_flow_span_block(span, b->n - 1, b->last_pc,
+                                    to == b->to[RVT_IBLK_FALL] ? RVT_BLK_BRANCH_NOT_TAKEN
+                                                               : RVT_BLK_BRANCH_TAKEN, to);
+            ch.last = b->last_pc;
+            ch.pc = to;
+            ch.room -= b->n;
+            ch.steps++;
+            left--;
+            ch.b = rvt_iblk_succ(&d->bc, b, taken, to);
+            if (to == address)
+                break;
+        }
+        /* chain_fast leaves one outcome for a checked step, but in a walk
+         * to the last branch (stop_at_last_branch: chain_outcomes has left
+         * that one out), where arrived() cannot end the walk before it */
+        uint64_t avail = stop ? left : left - 1;
+        if (!left || !avail)
             continue;
         uint64_t blocks = ch.room / RVT_IBLK_MAX, used = 0;
         if (span && (uint64_t)(span->last - span->blk) < blocks)
             blocks = (uint64_t)(span->last - span->blk);
+        rvt_block *first = span ? span->blk : NULL;
         bool there = false;
         if (oc.branches) {
-            uint64_t n = left - 1 < oc.branches ? left - 1 : oc.branches;
+            uint64_t n = avail < oc.branches ? avail : oc.branches;
             there = chain_fast(&d->bc, &ch, &oc.map, n, blocks, tab, lsb, mask, amask, address,
                                span, false, &used);
             oc.branches -= (unsigned)used;
         } else if (tab && oc.pcount) {
-            uint64_t n = left - 1 < oc.pcount ? left - 1 : oc.pcount;
+            uint64_t n = avail < oc.pcount ? avail : oc.pcount;
             there = chain_fast(&d->bc, &ch, &oc.map, n, blocks, tab, lsb, mask, amask, address,
                                span, true, &used);
             oc.pcount -= used;
         }
+        for (unsigned i = 0; refilled && span && i < keep && first + i < span->blk; i++)
+            first[i].offset = kept_offset;  /* opened in the packet before */
+        refilled = false;
         left -= used;
         if (there)
             break;
     }
-    uint64_t done = budget - ch.room;
+    uint64_t done = retired + budget - ch.room;
     if (!done)
         return 0;
+    *n_walk = TE_FOLLOW_LIMIT - ch.room;
     d->oc = oc;
     d->pc = ch.pc;
     d->last_pc = ch.last;
@@ -902,16 +1081,16 @@ chain_run(rvt_te_decoder *d, const rvt_iblock **bp, uint64_t address, uint64_t b
  * off), or the pull API with the open block in the caller's array and
  * room after it (rvt_flow_pull_span; else follow's steps fill the ring). */
 static uint64_t branch_chain(rvt_te_decoder *d, const rvt_iblock **bp, uint64_t address,
-                             uint64_t budget)
+                             uint64_t *n_walk)
 {
     if (!d->pulled)
-        return d->insn_events ? 0 : chain_run(d, bp, address, budget, NULL);
+        return d->insn_events ? 0 : chain_run(d, bp, address, n_walk, NULL);
     rvt_flow_event at = { .kind = RVT_EV_INSN, .priv = d->priv, .src = d->source,
                           .offset = d->offset };
     rvt_flow_span span;
     if (!rvt_flow_pull_span(&d->pull, d->pc, &at, &span))
         return 0;
-    uint64_t done = chain_run(d, bp, address, budget, &span);
+    uint64_t done = chain_run(d, bp, address, n_walk, &span);
     rvt_flow_pull_span_end(&d->pull, &span);
     return done;
 }
@@ -940,9 +1119,7 @@ static int follow(rvt_te_decoder *d, const rvt_te_pkt *p)
             return TE_WALK_PAUSED;
         }
         if (!at) {
-            uint64_t c = branch_chain(d, &b, address, TE_FOLLOW_LIMIT - n);
-            if (c) {
-                n += c;
+            if (branch_chain(d, &b, address, &n)) {
                 int r = arrived(d, address, p, 0, block_starts_branch(b));
                 if (r)
                     return r < 0 ? r : 0;
@@ -1269,14 +1446,36 @@ static int packet_address(rvt_te_decoder *d, const rvt_te_pkt *p)
     return 0;
 }
 
-static void add_map(rvt_te_decoder *d, const rvt_te_pkt *p)
+static void add_map(struct te_outcomes *o, const rvt_te_pkt *p)
 {
     /* Table 6.6: the field is wider than `branches`; only the low
      * `branches` bits are outcomes (the rest are padding, whatever a
      * damaged packet holds there). */
     unsigned n = p->branches ? p->branches : 31;
-    d->oc.map |= ((uint64_t)p->branch_map & rvt_mask(n)) << d->oc.branches;
-    d->oc.branches += n;
+    o->map |= ((uint64_t)p->branch_map & rvt_mask(n)) << o->branches;
+    o->branches += n;
+}
+
+/* The outcomes a format 0/1/2 packet adds after the pending ones (settled:
+ * settle); counted: a branch count packet (6.8). */
+static void packet_outcomes(struct te_outcomes *o, const rvt_te_pkt *p, bool counted)
+{
+    if (counted) {
+        /* Table 6.8/6.9: branch_count + 31 predicted; then, for addr-fail
+         * and no-addr, one branch that failed the prediction. */
+        o->pcount = (uint64_t)p->branch_count + 31;
+        o->pfail = p->branch_fmt != 2;
+    } else if (p->format == 1 || (p->format == 0 && p->branches)) {
+        add_map(o, p);
+    }
+}
+
+/* Does a format 0/1/2 packet report an address (tables 6.5-6.11)?  One
+ * that does not ends its walk at its last branch (stop_at_last_branch). */
+static bool reports_address(const rvt_te_pkt *p)
+{
+    return p->format == 2 || (p->format == 1 && p->branches) ||
+           (p->format == 0 && (p->subformat == 1 || p->branch_fmt != 0));
 }
 
 /* A format 0/1/2 after its walk (follow's status st). */
@@ -1308,19 +1507,11 @@ static int branches_resolved(rvt_te_decoder *d, const rvt_te_pkt *p, int st)
         return fail(d, RVT_ERR_FORMAT, "branch count packet without branch prediction");
     if (p->format == 0 && p->subformat == 1 && !d->t.jtc)
         return fail(d, RVT_ERR_FORMAT, "jump target cache packet without the cache");
-    bool addr = p->format == 2 || (p->format == 1 && p->branches) ||
-                (p->format == 0 && (p->subformat == 1 || p->branch_fmt != 0));
+    bool addr = reports_address(p);
     d->stop_at_last_branch = !addr;
     if (addr && packet_address(d, p) < 0)
         return 0;
-    if (counted) {
-        /* Table 6.8/6.9: branch_count + 31 predicted; then, for addr-fail
-         * and no-addr, one branch that failed the prediction. */
-        d->oc.pcount = (uint64_t)p->branch_count + 31;
-        d->oc.pfail = p->branch_fmt != 2;
-    } else if (p->format == 1 || (p->format == 0 && p->branches)) {
-        add_map(d, p);
-    }
+    packet_outcomes(&d->oc, p, counted);
     walk_start(d, d->address);
     return branches_walked(d, follow(d, p));
 }
@@ -1332,7 +1523,9 @@ static int process_branches(rvt_te_decoder *d, const rvt_te_pkt *p)
     return branches_resolved(d, p, st);
 }
 
-int rvt_te_decoder_packet(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t offset)
+/* What every packet sets before its processing (rvt_te_decoder_packet,
+ * chain_refill). */
+static void packet_begin(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t offset)
 {
     d->offset = offset;
     d->end_marker = rvt_te_pkt_is_end(p);
@@ -1340,6 +1533,11 @@ int rvt_te_decoder_packet(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t offse
     d->stats.packets++;
     d->pkt = p;
     d->flags = rvt_te_pkt_flags(&d->a, p);
+}
+
+int rvt_te_decoder_packet(rvt_te_decoder *d, const rvt_te_pkt *p, uint64_t offset)
+{
+    packet_begin(d, p, offset);
     if (p->format == 3 && p->subformat == 3)
         process_support(d, p);
     else if (p->format == 3)
@@ -1378,6 +1576,7 @@ static void input_reset(rvt_te_decoder *d)
 {
     d->rd_truncated = false;
     d->rd_off = 0;
+    d->rd_stop = UINT64_MAX;
     d->complete_end = 0;
 }
 
@@ -1444,6 +1643,7 @@ int rvt_te_decoder_run_to(rvt_te_decoder *d, const uint8_t *buf, size_t len, uin
     if (!d || (!buf && len))
         return RVT_ERR_INVAL;
     input_start(d, buf, len);
+    d->rd_stop = stop;      /* chain_refill reads no further either */
     while (!d->stop && d->rd.pos < stop && input_step(d))
         ;
     return d->stop;

@@ -21,6 +21,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 #include "rvtrace/flow.h"
 #include "flow/flow_insn.h"
 
@@ -181,8 +182,8 @@ static inline bool rvt_flow_pull_room(const rvt_flow_pull *p)
  * reason end with next_pc retired next, the rest from tmpl.  Field by
  * field: a struct copy was built in a stack temporary with narrow stores
  * and read back wide, a store-forwarding stall a block. */
-static inline void rvt_flow_block_whole(rvt_block *b, uint64_t pc, uint64_t n, uint64_t end_pc,
-                                        rvt_block_end end, uint64_t next_pc, const rvt_block *tmpl)
+static inline void rvt_flow_block_head(rvt_block *b, uint64_t pc, uint64_t n, uint64_t end_pc,
+                                       uint64_t next_pc, const rvt_block *tmpl)
 {
     b->start_pc = pc;
     b->end_pc = end_pc;
@@ -190,9 +191,54 @@ static inline void rvt_flow_block_whole(rvt_block *b, uint64_t pc, uint64_t n, u
     b->next_pc = next_pc;
     b->context = tmpl->context;
     b->offset = tmpl->offset;
+}
+
+static inline void rvt_flow_block_whole(rvt_block *b, uint64_t pc, uint64_t n, uint64_t end_pc,
+                                        rvt_block_end end, uint64_t next_pc, const rvt_block *tmpl)
+{
+    rvt_flow_block_head(b, pc, n, end_pc, next_pc, tmpl);
     b->end = (uint8_t)end;
     b->priv = tmpl->priv;
     b->src = tmpl->src;
+}
+
+/* A block's end, priv and src, which rvt_block keeps side by side in 4
+ * bytes, as one word (its bytes in the struct's order, whatever the
+ * host's byte order): rvt_flow_tail_of(tmpl) | rvt_flow_tail_end(end).
+ * A walk writing many blocks from one template (the E-Trace run of
+ * branches) stores the three at once: one store where three were. */
+typedef uint32_t rvt_flow_tail;
+_Static_assert(offsetof(rvt_block, priv) == offsetof(rvt_block, end) + 1 &&
+               offsetof(rvt_block, src) == offsetof(rvt_block, end) + 2 &&
+               sizeof(((rvt_block *)0)->src) == 2, "rvt_block: end, priv, src in 4 bytes");
+
+static inline rvt_flow_tail rvt_flow_tail_bytes(uint8_t end, uint8_t priv, uint16_t src)
+{
+    uint8_t t[4] = { end, priv };
+    memcpy(t + 2, &src, sizeof src);
+    rvt_flow_tail w;
+    memcpy(&w, t, sizeof w);
+    return w;
+}
+
+/* tmpl's priv and src, the end 0. */
+static inline rvt_flow_tail rvt_flow_tail_of(const rvt_block *tmpl)
+{
+    return rvt_flow_tail_bytes(0, tmpl->priv, tmpl->src);
+}
+
+/* The end reason alone. */
+static inline rvt_flow_tail rvt_flow_tail_end(rvt_block_end end)
+{
+    return rvt_flow_tail_bytes((uint8_t)end, 0, 0);
+}
+
+/* rvt_flow_block_whole with the end, priv and src as one word. */
+static inline void rvt_flow_block_tailed(rvt_block *b, uint64_t pc, uint64_t n, uint64_t end_pc,
+                                         rvt_flow_tail tail, uint64_t next_pc, const rvt_block *tmpl)
+{
+    rvt_flow_block_head(b, pc, n, end_pc, next_pc, tmpl);
+    memcpy(&b->end, &tail, sizeof tail);
 }
 
 /* Open block b at pc from tmpl: its first instruction, no end yet. */
