@@ -766,7 +766,8 @@ struct te_chain {
  * chain_takes holds for any branch block with b->chains), and blocks that
  * end in a direct jump that links nothing (next_pc: its fixed target,
  * within the address width amask; no outcome, no return stack) to a
- * block that ends in a branch, with an outcome for it; at most
+ * block that ends in a branch, with an outcome for it, in a cache slot
+ * other than the jump's own; at most
  * `blocks` blocks, for which the budget (RVT_IBLK_MAX each) and the span
  * have room.  A step to the reported address ends it (returns true).
  * span's open block was opened by the span at ch->pc (one instruction),
@@ -795,15 +796,33 @@ chain_fast(rvt_iblocks *c, struct te_chain *ch, uint64_t *map, uint64_t outcomes
     while (k && b->chains) {
         bool taken = true;
         rvt_block_end end = RVT_BLK_JUMP;
+        /* b's facts the step writes, read before the next block's lookup:
+         * the cache is direct mapped (isa/insn_blocks.h), and a lookup that
+         * misses refills the slot of the block it looks up in place, which
+         * is b's own where the two addresses agree in the slot's bits
+         * (a multiple of 2^(RVT_IBLK_BLOCK_BITS + 1) bytes apart: for a
+         * branch's target, which is at most 4 KiB away, only in a build
+         * with a smaller cache, fuzz/CMakeLists.txt) */
+        const uint64_t b_last = b->last_pc;
+        const uint32_t b_n = b->n;
         if (b->chains == RVT_IBLK_CHAIN_JUMP) {
-            if (!o || b->to[RVT_IBLK_TAKEN] > amask ||
-                rvt_iblk_succ_keyed(c, b, RVT_IBLK_TAKEN, b->to[RVT_IBLK_TAKEN], key)->chains != RVT_IBLK_CHAIN_BRANCH)
+            /* not where the target's block would take the jump's own slot
+             * (a jal reaches 1 MiB: 8 KiB away, it does): the lookup would
+             * refill it under b, this step would then read the target's
+             * block as the jump's (its end, its length, its taken target),
+             * and a break would leave ch->b holding the target's block at
+             * the jump's pc.  follow takes such a jump a step at a time
+             * (chain_refill guards the same case). */
+            uint64_t target = b->to[RVT_IBLK_TAKEN];
+            if (!o || target > amask ||
+                &c->blocks[rvt_iblk_slot(target ^ key, RVT_IBLK_BLOCK_BITS)] == b ||
+                rvt_iblk_succ_keyed(c, b, RVT_IBLK_TAKEN, target, key)->chains != RVT_IBLK_CHAIN_BRANCH)
                 break;
         } else {
             if (!o)
                 break;
             o--;
-            uint8_t *e = tab ? te_bp_at(tab, lsb, mask, b->last_pc) : NULL;
+            uint8_t *e = tab ? te_bp_at(tab, lsb, mask, b_last) : NULL;
             if (counted) {
                 taken = (*e >> 1) & 1;
                 te_bp_confirm(e);
@@ -843,10 +862,10 @@ chain_fast(rvt_iblocks *c, struct te_chain *ch, uint64_t *map, uint64_t outcomes
             nb = rvt_iblk_succ_keyed(c, b, taken, to, key);
         }
         if (span)
-            rvt_flow_block_tailed(out++, pc, b->n, b->last_pc, tail | rvt_flow_tail_end(end), to,
+            rvt_flow_block_tailed(out++, pc, b_n, b_last, tail | rvt_flow_tail_end(end), to,
                                   &tmpl);
-        last = b->last_pc;
-        room -= b->n;
+        last = b_last;
+        room -= b_n;
         pc = to;
         k--;
         b = nb;
