@@ -137,13 +137,13 @@ static inline void retire(rvt_te_decoder *d, uint64_t pc)
 }
 
 /* Run mode (rvt_te_decoder_set_runs): positions 1..k of the straight-line
- * block b from pc, one RVT_EV_INSN for all of them. */
+ * block b from pc, one RVT_EV_INSN for all of them (the caller counts
+ * them). */
 static void retire_run(rvt_te_decoder *d, const rvt_iblock *b, uint64_t pc, uint32_t k, uint64_t end)
 {
     uint64_t first = pc + 2 + 2 * (b->lens & 1u);
     rvt_flow_event ev = { .kind = RVT_EV_INSN, .priv = d->priv, .src = d->source, .pc = first, .aux = k,
                           .aux2 = (end - first) / 2 + b->last->len / 2, .offset = d->offset };
-    d->stats.instructions += k;
     deliver(d, &ev);
 }
 
@@ -658,24 +658,20 @@ static uint64_t straight(rvt_te_decoder *d, const rvt_iblock *b, uint64_t addres
         return 0;
     uint32_t k = b->n - 1;
     d->inferred_jump = TE_JUMP_NONE;
-    if (!d->insn_events || d->pulled) {
+    if (!d->insn_events || d->pulled || d->runs) {
+        d->stats.instructions += k;
         if (d->pulled) {
             /* the run in one go: positions 1..k of the block */
             rvt_flow_event at = { .kind = RVT_EV_INSN, .priv = d->priv, .src = d->source,
                                   .offset = d->offset };
             rvt_flow_pull_run_on(&d->pull, &at, pc, pc + 2 + 2 * (b->lens & 1u), k, end, b->last);
+        } else if (d->insn_events) {
+            retire_run(d, b, pc, k, end);       /* run mode: one event for them */
         }
-        d->stats.instructions += k;
         d->last_pc = end - b->prev->len;
         d->pc = end;
         if (!rvt_flow_is_plain(b->last))
             *next = b->last;
-        return k;
-    }
-    if (d->runs) {
-        retire_run(d, b, pc, k, end);
-        d->last_pc = end - b->prev->len;
-        d->pc = end;
         return k;
     }
     for (uint32_t j = 0; j < k; j++) {
