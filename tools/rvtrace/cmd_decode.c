@@ -104,7 +104,7 @@ typedef struct dec_ctx {
 static int run_jobs(dec_ctx *c, int src, bool count, jobs_result *r)
 {
     bool events = c->nout || c->files->n || !count;
-    c->runs = !c->keyed && jobs_runs(&c->jo, c->cfg, events);   /* runs need img's lengths */
+    c->runs = !c->keyed && jobs_runs(&c->jo, events);   /* runs need img's lengths */
     return jobs_decode_trace(&c->jo, c->path, c->cfg, c->in, c->mem, src, events, c->runs,
                              on_event, c, r);
 }

@@ -75,6 +75,6 @@ int jobs_decode_trace(const jobs_opts *o, const char *path, const rvt_proto_cfg 
                       bool runs, rvt_flow_fn fn, void *ctx, jobs_result *r);
 /* Whether the pieces can send runs of instructions: instructions kept,
  * no --range (its end is found instruction by instruction). */
-bool jobs_runs(const jobs_opts *o, const rvt_proto_cfg *cfg, bool keep_insns);
+bool jobs_runs(const jobs_opts *o, bool keep_insns);
 
 #endif

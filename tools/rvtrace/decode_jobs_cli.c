@@ -48,10 +48,9 @@ static bool is_etrace(const rvt_proto_cfg *cfg)
     return !strncmp(rvt_proto_name(rvt_proto_cfg_proto(cfg)), "etrace", 6);
 }
 
-bool jobs_runs(const jobs_opts *o, const rvt_proto_cfg *cfg, bool keep_insns)
+bool jobs_runs(const jobs_opts *o, bool keep_insns)
 {
-    (void)cfg;              /* both protocols' decoders have a run mode */
-    return keep_insns && !o->range;
+    return keep_insns && !o->range;     /* both protocols' decoders have a run mode */
 }
 
 int jobs_decode_trace(const jobs_opts *o, const char *path, const rvt_proto_cfg *cfg,
