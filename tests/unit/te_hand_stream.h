@@ -56,6 +56,33 @@ static void put_map(stream *s, const rvt_te_attrs *a, uint32_t map)
     put(s, a, &p, 31, true);
 }
 
+/* a with branch prediction on (3.2.6, 6.8). */
+static rvt_te_attrs with_predictor(const rvt_te_attrs *a)
+{
+    rvt_te_attrs bp = *a;
+    bp.options |= RVT_TE_OPT_BRANCH_PRED;
+    rvt_te_attrs_fill(&bp);
+    CHECK_EQ(rvt_te_attrs_check(&bp), 0);
+    return bp;
+}
+
+/* After the sync, for a loop of two branches whose outcomes alternate
+ * (odd ones the first branch's): a map where the first is not taken and
+ * the second taken (each entry then predicts that), a branch count of
+ * 5 + 31 correct predictions, then one that failed (the 68th, the second
+ * branch's: not taken), settled into a map bit when the next packet
+ * comes, and a map; the caller's last packet ends the stream. */
+static void put_counted(stream *c, const rvt_te_attrs *bp)
+{
+    put_map(c, bp, 0x55555555);
+    rvt_te_pkt count = { .format = 0, .subformat = 0, .branch_count = 5, .branch_fmt = 0 };
+    for (unsigned j = 32; j <= 67; j++)
+        c->taken[j] = j % 2 == 0;
+    c->taken[68] = false;
+    put(c, bp, &count, 37, true);
+    put_map(c, bp, 0x2aaaaaaa);
+}
+
 /* The packet whose walk uses outcome j (0: the sync): the first whose
  * last is >= j. */
 static unsigned walker(const stream *s, unsigned j)

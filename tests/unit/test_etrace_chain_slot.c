@@ -124,19 +124,10 @@ int main(void)
      * time, T taken), then one that failed (the 68th, T's: not taken),
      * settled into a map bit when the next packet comes.  Then a map and
      * the address packet. */
-    rvt_te_attrs bp = a;
-    bp.options |= RVT_TE_OPT_BRANCH_PRED;
-    rvt_te_attrs_fill(&bp);
-    CHECK_EQ(rvt_te_attrs_check(&bp), 0);
+    rvt_te_attrs bp = with_predictor(&a);
     stream c = { 0 };
     put_sync(&c, &bp, 0x2008);
-    put_map(&c, &bp, 0x55555555);
-    rvt_te_pkt count = { .format = 0, .subformat = 0, .branch_count = 5, .branch_fmt = 0 };
-    for (unsigned j = 32; j <= 67; j++)
-        c.taken[j] = j % 2 == 0;
-    c.taken[68] = false;
-    put(&c, &bp, &count, 37, true);
-    put_map(&c, &bp, 0x2aaaaaaa);
+    put_counted(&c, &bp);
     put_last(&c, &bp, 0x2014);
     CHECK_EQ(c.nout, 100);
     CHECK_EQ(c.last[2], 67);
