@@ -1,10 +1,12 @@
 /* A hand-built E-Trace stream and its checks (test_etrace_refill.c,
- * test_etrace_chain_slot.c): a sync, packets of branch outcomes, a last
- * packet with an address; the blocks each test works out by hand from
- * 11.1 (its expect_blocks) checked against the pull API at several batch
- * sizes, the push decoder's instruction events and offsets, and the
- * statistics with events off and run_to stops.  Include once, after
- * test_etrace_util.h. */
+ * test_etrace_chain_slot.c, test_etrace_refill_*.c): a sync, packets of
+ * branch outcomes, a last packet with an address (or a damaged stream
+ * that ends in a decode error); the blocks each test works out by hand
+ * from 11.1 (its expect_blocks) checked against the pull API at several
+ * batch sizes and an instruction at a time (next_insn), the push
+ * decoder's instruction events and offsets (one an instruction, and in
+ * run mode), and the statistics with events off and run_to stops.
+ * Include once, after test_etrace_util.h. */
 #ifndef RVT_TEST_TE_HAND_STREAM_H
 #define RVT_TEST_TE_HAND_STREAM_H
 
@@ -25,6 +27,12 @@ typedef struct stream {
     unsigned last[MAXPKT];     /* the last outcome its walk uses (1-based; 0: the sync) */
     unsigned nout;             /* outcomes in all */
     bool taken[MAXIT + 1];     /* outcome i, worked out by hand */
+    unsigned errors;           /* decode errors (RVT_EV_ERROR) a damaged
+                                  stream makes: 0 for a sound one */
+    unsigned spins;            /* a damaged stream's (test_etrace_refill_
+                                  brent.c): the times its walk retires a
+                                  jump to itself before the decoder finds
+                                  the endless loop, by hand */
 } stream;
 
 static void put(stream *s, const rvt_te_attrs *a, const rvt_te_pkt *p, unsigned outcomes, bool stop)
@@ -66,20 +74,35 @@ static rvt_te_attrs with_predictor(const rvt_te_attrs *a)
     return bp;
 }
 
+/* A branch count of count + 31 correct predictions (table 6.8), outcome
+ * j of them being predicted(j), then one that failed (the opposite of
+ * its prediction), settled into a map bit when the next packet comes. */
+static void put_count(stream *c, const rvt_te_attrs *bp, uint32_t count, bool (*predicted)(unsigned j))
+{
+    rvt_te_pkt p = { .format = 0, .subformat = 0, .branch_count = count, .branch_fmt = 0 };
+    unsigned first = c->nout + 1, failed = first + count + 31;
+    for (unsigned j = first; j < failed; j++)
+        c->taken[j] = predicted(j);
+    c->taken[failed] = !predicted(failed);
+    put(c, bp, &p, count + 32, true);
+}
+
+/* The second of two alternating branches is taken (even outcomes). */
+static bool second_taken(unsigned j)
+{
+    return j % 2 == 0;
+}
+
 /* After the sync, for a loop of two branches whose outcomes alternate
  * (odd ones the first branch's): a map where the first is not taken and
  * the second taken (each entry then predicts that), a branch count of
  * 5 + 31 correct predictions, then one that failed (the 68th, the second
- * branch's: not taken), settled into a map bit when the next packet
- * comes, and a map; the caller's last packet ends the stream. */
-static void put_counted(stream *c, const rvt_te_attrs *bp)
+ * branch's: not taken), and a map; the caller's last packet ends the
+ * stream. */
+static inline void put_counted(stream *c, const rvt_te_attrs *bp)
 {
     put_map(c, bp, 0x55555555);
-    rvt_te_pkt count = { .format = 0, .subformat = 0, .branch_count = 5, .branch_fmt = 0 };
-    for (unsigned j = 32; j <= 67; j++)
-        c->taken[j] = j % 2 == 0;
-    c->taken[68] = false;
-    put(c, bp, &count, 37, true);
+    put_count(c, bp, 5, second_taken);
     put_map(c, bp, 0x2aaaaaaa);
 }
 
@@ -166,40 +189,93 @@ static void check_pull(const rvt_te_attrs *a, rvt_image *img, const stream *s, s
     rvt_te_decoder_stats(d, &ds);
     CHECK_EQ(ds.packets, s->npkt);
     CHECK_EQ(ds.instructions, expect_insns(want, nw));
-    CHECK_EQ(ds.errors, 0);
+    CHECK_EQ(ds.errors, s->errors);
     rvt_te_decoder_free(d);
 }
 
-/* The push decoder, an event per instruction: each block's instructions
- * in order, at the offset of the packet whose walk retired it -- the
- * block's, but for the sync's block, whose instructions after the first
- * the first packet's walk retires. */
-static void check_push(const rvt_te_attrs *a, rvt_image *img, const stream *s)
+/* The pull decoder an instruction at a time (next_insn): the blocks' by
+ * hand, instruction by instruction, each with its block's offset. */
+static void check_insns(const rvt_te_attrs *a, rvt_image *img, const stream *s)
 {
     static hblock want[MAXBLK];
-    size_t nw = expect_blocks(s, want), k = 0;
-    te_evs e = { 0 };
-    CHECK_EQ(te_decode(a, img, s->b, s->n, &e), 0);
-    for (size_t i = 0; i < e.n; i++) {
-        if (e.ev[i].kind != RVT_EV_INSN)
-            continue;
-        size_t b = 0, at = k;
+    size_t nw = expect_blocks(s, want), b = 0;
+    uint64_t at = 0, k = 0;
+    int st = 0;
+    rvt_te_decoder *d = rvt_te_decoder_new(a, img, NULL, NULL, &st);
+    CHECK(d != NULL);
+    if (!d)
+        return;
+    CHECK_EQ(rvt_te_decoder_set_input(d, s->b, s->n), 0);
+    rvt_flow_insn in;
+    while (rvt_te_decoder_next_insn(d, &in) > 0) {
         while (b < nw && at >= want[b].b.ninsn)
             at -= want[b++].b.ninsn;
         if (b == nw) {
-            TH_FAIL("push: more instructions than the %" PRIu64 " by hand", expect_insns(want, nw));
+            TH_FAIL("next_insn: more instructions than the %" PRIu64 " by hand", expect_insns(want, nw));
             break;
         }
         uint64_t pc = want[b].b.start_pc + 4 * at;
-        uint64_t off = b == 0 && at ? s->off[1] : want[b].b.offset;
-        if (e.ev[i].pc != pc || e.ev[i].offset != off)
-            TH_FAIL("push: instruction %zu at %" PRIx64 " offset %" PRIu64 ", want %" PRIx64
-                    " offset %" PRIu64, k, e.ev[i].pc, e.ev[i].offset, pc, off);
+        if (in.pc != pc || in.offset != want[b].b.offset || in.priv != 3 || !in.insn || in.insn->len != 4)
+            TH_FAIL("next_insn: instruction %" PRIu64 " at %" PRIx64 " offset %" PRIu64 ", want %" PRIx64
+                    " offset %" PRIu64, k, in.pc, in.offset, pc, want[b].b.offset);
         else
             th_passed++;
+        at++;
         k++;
     }
     CHECK_EQ(k, expect_insns(want, nw));
+    rvt_te_decoder_free(d);
+}
+
+/* The push decoder, an event per instruction, or in run mode
+ * (rvt_te_decoder_set_runs) an event per run of them (aux instructions
+ * from pc, aux2 half-words: 2 an instruction, no RVC here): each block's
+ * instructions in order, at the offset of the packet whose walk retired
+ * it -- the block's, but for the sync's block, whose instructions after
+ * the first the first packet's walk retires; and the stream's decode
+ * errors. */
+static void check_push(const rvt_te_attrs *a, rvt_image *img, const stream *s, bool runs)
+{
+    static hblock want[MAXBLK];
+    size_t nw = expect_blocks(s, want), k = 0, errors = 0;
+    const char *what = runs ? "runs" : "push";
+    te_evs e = { 0 };
+    int st = 0;
+    rvt_te_decoder *d = rvt_te_decoder_new(a, img, te_evs_put, &e, &st);
+    CHECK(d != NULL);
+    if (!d)
+        return;
+    rvt_te_decoder_set_runs(d, runs);
+    CHECK_EQ(rvt_te_decoder_run(d, s->b, s->n), 0);
+    rvt_te_decoder_free(d);
+    for (size_t i = 0; i < e.n && k <= expect_insns(want, nw); i++) {
+        errors += e.ev[i].kind == RVT_EV_ERROR;
+        if (e.ev[i].kind != RVT_EV_INSN)
+            continue;
+        uint64_t len = runs ? e.ev[i].aux : 1;
+        if (runs && e.ev[i].aux2 != 2 * len)
+            TH_FAIL("runs: run at %" PRIx64 " of %" PRIu64 " with %" PRIu64 " half-words", e.ev[i].pc,
+                    len, e.ev[i].aux2);
+        for (uint64_t j = 0; j < len; j++, k++) {
+            size_t b = 0, at = k;
+            while (b < nw && at >= want[b].b.ninsn)
+                at -= want[b++].b.ninsn;
+            if (b == nw) {
+                TH_FAIL("%s: more instructions than the %" PRIu64 " by hand", what, expect_insns(want, nw));
+                k++;    /* ends the outer loop too */
+                break;
+            }
+            uint64_t pc = want[b].b.start_pc + 4 * at;
+            uint64_t off = b == 0 && at ? s->off[1] : want[b].b.offset;
+            if (e.ev[i].pc + 4 * j != pc || e.ev[i].offset != off)
+                TH_FAIL("%s: instruction %zu at %" PRIx64 " offset %" PRIu64 ", want %" PRIx64
+                        " offset %" PRIu64, what, k, e.ev[i].pc + 4 * j, e.ev[i].offset, pc, off);
+            else
+                th_passed++;
+        }
+    }
+    CHECK_EQ(k, expect_insns(want, nw));
+    CHECK_EQ(errors, s->errors);
     free(e.ev);
 }
 
@@ -237,7 +313,9 @@ static void check_counts(const rvt_te_attrs *a, rvt_image *img, const stream *s,
 
 static void check_stream(const rvt_te_attrs *a, rvt_image *img, const stream *s, unsigned k)
 {
-    check_push(a, img, s);
+    check_push(a, img, s, false);
+    check_push(a, img, s, true);
+    check_insns(a, img, s);
     const size_t batches[] = { 256, 7, 3, 2, 1 };
     for (size_t i = 0; i < sizeof batches / sizeof batches[0]; i++)
         check_pull(a, img, s, batches[i]);
