@@ -17,6 +17,14 @@
 #define MAXIT 128
 #define MAXBLK (3 * MAXIT)
 
+/* The image of a test's program at TE_BASE, checked. */
+static rvt_image *hand_image(const uint32_t *words, size_t n)
+{
+    rvt_image *img = te_image(words, n);
+    CHECK(img != NULL);
+    return img;
+}
+
 /* A hand-built stream: a sync, then packets of outcomes, the last one
  * with an address (each test's put_last). */
 typedef struct stream {
@@ -62,6 +70,14 @@ static void put_map(stream *s, const rvt_te_attrs *a, uint32_t map)
     for (unsigned k = 0; k < 31; k++)
         s->taken[s->nout + 1 + k] = !((map >> k) & 1);
     put(s, a, &p, 31, true);
+}
+
+/* The sync at TE_BASE + at, then n full maps. */
+static void put_maps(stream *s, const rvt_te_attrs *a, uint64_t at, const uint32_t *maps, size_t n)
+{
+    put_sync(s, a, at);
+    for (size_t k = 0; k < n; k++)
+        put_map(s, a, maps[k]);
 }
 
 /* a with branch prediction on (3.2.6, 6.8). */
@@ -162,6 +178,17 @@ static void check_block(const rvt_block *got, const rvt_block *want, size_t i, c
         th_passed++;
 }
 
+/* A decoder for the pull API over the stream (NULL: failed). */
+static rvt_te_decoder *pull_decoder(const rvt_te_attrs *a, rvt_image *img, const stream *s)
+{
+    int st = 0;
+    rvt_te_decoder *d = rvt_te_decoder_new(a, img, NULL, NULL, &st);
+    CHECK(d != NULL);
+    if (d)
+        CHECK_EQ(rvt_te_decoder_set_input(d, s->b, s->n), 0);
+    return d;
+}
+
 /* The pull decoder's blocks, `batch` a call (1: next_block, where no run
  * of branches writes into the caller's array; the others stop runs in the
  * middle of packets, the walk going on at the next call). */
@@ -170,12 +197,9 @@ static void check_pull(const rvt_te_attrs *a, rvt_image *img, const stream *s, s
     static hblock want[MAXBLK];
     static rvt_block got[MAXBLK];
     size_t nw = expect_blocks(s, want), ng = 0;
-    int st = 0;
-    rvt_te_decoder *d = rvt_te_decoder_new(a, img, NULL, NULL, &st);
-    CHECK(d != NULL);
+    rvt_te_decoder *d = pull_decoder(a, img, s);
     if (!d)
         return;
-    CHECK_EQ(rvt_te_decoder_set_input(d, s->b, s->n), 0);
     int k;
     while (ng + batch <= MAXBLK && (k = batch == 1 ? rvt_te_decoder_next_block(d, &got[ng])
                                                     : rvt_te_decoder_next_blocks(d, &got[ng], batch)) > 0)
@@ -200,12 +224,9 @@ static void check_insns(const rvt_te_attrs *a, rvt_image *img, const stream *s)
     static hblock want[MAXBLK];
     size_t nw = expect_blocks(s, want), b = 0;
     uint64_t at = 0, k = 0;
-    int st = 0;
-    rvt_te_decoder *d = rvt_te_decoder_new(a, img, NULL, NULL, &st);
-    CHECK(d != NULL);
+    rvt_te_decoder *d = pull_decoder(a, img, s);
     if (!d)
         return;
-    CHECK_EQ(rvt_te_decoder_set_input(d, s->b, s->n), 0);
     rvt_flow_insn in;
     while (rvt_te_decoder_next_insn(d, &in) > 0) {
         while (b < nw && at >= want[b].b.ninsn)
@@ -240,14 +261,7 @@ static void check_push(const rvt_te_attrs *a, rvt_image *img, const stream *s, b
     size_t nw = expect_blocks(s, want), k = 0, errors = 0;
     const char *what = runs ? "runs" : "push";
     te_evs e = { 0 };
-    int st = 0;
-    rvt_te_decoder *d = rvt_te_decoder_new(a, img, te_evs_put, &e, &st);
-    CHECK(d != NULL);
-    if (!d)
-        return;
-    rvt_te_decoder_set_runs(d, runs);
-    CHECK_EQ(rvt_te_decoder_run(d, s->b, s->n), 0);
-    rvt_te_decoder_free(d);
+    CHECK_EQ(te_decode_as(a, img, s->b, s->n, runs, &e), 0);
     for (size_t i = 0; i < e.n && k <= expect_insns(want, nw); i++) {
         errors += e.ev[i].kind == RVT_EV_ERROR;
         if (e.ev[i].kind != RVT_EV_INSN)

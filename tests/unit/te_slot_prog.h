@@ -100,9 +100,7 @@ static rvt_image *slot_image(void)
           rvt_iblk_slot(TE_BASE + 0x0000, RVT_IBLK_BLOCK_BITS));
     CHECK(rvt_iblk_slot(TE_BASE + 0x2008, RVT_IBLK_BLOCK_BITS) !=
           rvt_iblk_slot(TE_BASE + 0x0000, RVT_IBLK_BLOCK_BITS));
-    rvt_image *img = te_image(prog, PROG_WORDS);
-    CHECK(img != NULL);
-    return img;
+    return hand_image(prog, PROG_WORDS);
 }
 
 #endif

@@ -23,10 +23,7 @@ int main(void)
     /* Three full maps, then the address packet (T's outcome, taken: at
      * U).  The first map takes A not taken every time (through J). */
     stream s = { 0 };
-    put_sync(&s, &a, 0x2008);
-    put_map(&s, &a, 0x55555555);
-    put_map(&s, &a, 0x0f0f0f0f);
-    put_map(&s, &a, 0x12345678);
+    put_maps(&s, &a, 0x2008, (const uint32_t[]){ 0x55555555, 0x0f0f0f0f, 0x12345678 }, 3);
     put_last(&s, &a, 0x2014);
     CHECK_EQ(s.nout, 94);
     CHECK_EQ(s.last[1], 30);

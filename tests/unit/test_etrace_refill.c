@@ -62,8 +62,7 @@ static size_t expect_blocks(const stream *s, hblock *e)
 
 int main(void)
 {
-    rvt_image *img = te_image(prog, sizeof prog / 4);
-    CHECK(img != NULL);
+    rvt_image *img = hand_image(prog, sizeof prog / 4);
     rvt_te_attrs a;
     rvt_te_attrs_default(&a);
 
@@ -72,10 +71,7 @@ int main(void)
      * first map's last outcome but one (the 30th, B's) is not taken: its
      * walk ends at A after the jump at 14. */
     stream s = { 0 };
-    put_sync(&s, &a, 0);
-    put_map(&s, &a, 0x7a5a5a5a);
-    put_map(&s, &a, 0x0f0f0f0f);
-    put_map(&s, &a, 0x12345678);
+    put_maps(&s, &a, 0, (const uint32_t[]){ 0x7a5a5a5a, 0x0f0f0f0f, 0x12345678 }, 3);
     put_last(&s, &a);
     CHECK_EQ(s.nout, 94);
     CHECK_EQ(s.last[1], 30);

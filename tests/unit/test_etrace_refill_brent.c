@@ -54,13 +54,16 @@ static const uint32_t prog[] = { 0x00b51463, 0xffdff06f, 0x0000006f };
 
 #define L_PC 0x08
 
-/* A map of 31 outcomes (6.6.1: bit 1 not taken), all not taken but
- * outcome j of the stream (1-based) if it is one of them. */
-static void put_map_taken(stream *s, const rvt_te_attrs *a, unsigned j)
+/* The sync at J, then n maps of 31 outcomes (6.6.1: bit 1 not taken),
+ * all not taken but outcome j of the stream (1-based; 0: none). */
+static void put_maps_taken(stream *s, const rvt_te_attrs *a, unsigned n, unsigned j)
 {
-    unsigned first = s->nout + 1;
-    uint32_t taken = j >= first && j < first + 31 ? 1u << (j - first) : 0;
-    put_map(s, a, 0x7fffffffu & ~taken);
+    uint32_t maps[3];
+    for (unsigned k = 0; k < n && k < 3; k++) {
+        unsigned first = 31 * k + 1;
+        maps[k] = 0x7fffffffu & ~(j >= first && j < first + 31 ? 1u << (j - first) : 0);
+    }
+    put_maps(s, a, 0x04, maps, n < 3 ? n : 3);
 }
 
 /* The last packet of a sound stream: one outcome, not taken, and the
@@ -102,49 +105,34 @@ static bool never_taken(unsigned j)
 
 int main(void)
 {
-    rvt_image *img = te_image(prog, sizeof prog / 4);
-    CHECK(img != NULL);
+    rvt_image *img = hand_image(prog, sizeof prog / 4);
     rvt_te_attrs a;
     rvt_te_attrs_default(&a);
 
     /* Sound: three maps, every boundary after J (the refill takes J with
      * A), then the address packet. */
     stream s = { 0 };
-    put_sync(&s, &a, 0x04);
-    for (unsigned k = 0; k < 3; k++)
-        put_map_taken(&s, &a, 0);
+    put_maps_taken(&s, &a, 3, 0);
     put_last(&s, &a);
     CHECK_EQ(s.nout, 94);
     CHECK_EQ(s.last[1], 30);
     CHECK_EQ(s.last[3], 92);
     check_stream(&a, img, &s, 2);
 
-    /* The second map's walk starts at outcome 31 (the first map's last):
-     * 31 taken: t = 0, 4 spins. */
-    stream d0 = { .errors = 1, .spins = 4 };
-    put_sync(&d0, &a, 0x04);
-    put_map_taken(&d0, &a, 31);
-    put_map_taken(&d0, &a, 0);
-    CHECK(d0.taken[31] && !d0.taken[30] && !d0.taken[32]);
-    check_stream(&a, img, &d0, 2);
-
-    /* 34 taken: t = 3, 10 spins. */
-    stream d3 = { .errors = 1, .spins = 10 };
-    put_sync(&d3, &a, 0x04);
-    put_map_taken(&d3, &a, 0);
-    put_map_taken(&d3, &a, 34);
-    CHECK(d3.taken[34] && !d3.taken[33] && !d3.taken[31]);
-    check_stream(&a, img, &d3, 2);
-
-    /* After a second refill: the third map's walk starts at outcome 62;
-     * 67 taken: t = 5, 6 spins. */
-    stream d5 = { .errors = 1, .spins = 6 };
-    put_sync(&d5, &a, 0x04);
-    put_map_taken(&d5, &a, 0);
-    put_map_taken(&d5, &a, 0);
-    put_map_taken(&d5, &a, 67);
-    CHECK(d5.taken[67] && !d5.taken[66] && !d5.taken[62]);
-    check_stream(&a, img, &d5, 3);
+    /* Damaged: the second map's walk starts at outcome 31 (the first
+     * map's last), the third's at 62.  The taken outcome, the maps, the
+     * spins: 31 (t = 0), 2, 4; 34 (t = 3), 2, 10; 67 (t = 5, after a
+     * second refill), 3, 6. */
+    const struct {
+        unsigned taken, maps, spins;
+    } damaged[] = { { 31, 2, 4 }, { 34, 2, 10 }, { 67, 3, 6 } };
+    for (size_t i = 0; i < sizeof damaged / sizeof damaged[0]; i++) {
+        unsigned j = damaged[i].taken;
+        stream d = { .errors = 1, .spins = damaged[i].spins };
+        put_maps_taken(&d, &a, damaged[i].maps, j);
+        CHECK(d.taken[j] && !d.taken[j - 1]);
+        check_stream(&a, img, &d, damaged[i].maps);
+    }
 
     /* Branch prediction (3.2.6, 6.8): a map (A's entry, 01 after the sync,
      * learns not taken: 00), a branch count of 5 + 31 correct predictions
@@ -153,10 +141,9 @@ int main(void)
      * next map is read ahead: t = 0, 4 spins. */
     rvt_te_attrs bp = with_predictor(&a);
     stream c = { .errors = 1, .spins = 4 };
-    put_sync(&c, &bp, 0x04);
-    put_map_taken(&c, &bp, 0);
+    put_maps_taken(&c, &bp, 1, 0);
     put_count(&c, &bp, 5, never_taken);
-    put_map_taken(&c, &bp, 0);
+    put_map(&c, &bp, 0x7fffffff);
     CHECK(c.taken[68] && !c.taken[67] && !c.taken[69]);
     CHECK_EQ(c.last[2], 67);
     check_stream(&bp, img, &c, 3);

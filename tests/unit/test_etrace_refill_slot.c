@@ -38,10 +38,7 @@ int main(void)
      * The second map's walk uses outcomes 32..61 and stops at the 62nd,
      * T's; the 61st, A's (map bit 29, 1), is not taken: through J. */
     stream s = { 0 };
-    put_sync(&s, &a, 0x2008);
-    put_map(&s, &a, 0x55555555);
-    put_map(&s, &a, 0x2a5a5a5a);
-    put_map(&s, &a, 0x12345678);
+    put_maps(&s, &a, 0x2008, (const uint32_t[]){ 0x55555555, 0x2a5a5a5a, 0x12345678 }, 3);
     put_last(&s, &a, 0x2014);
     CHECK_EQ(s.last[2], 61);
     CHECK(!s.taken[61] && s.taken[62]);

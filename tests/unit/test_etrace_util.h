@@ -95,9 +95,10 @@ static inline int te_evs_put(void *ctx, const rvt_flow_event *ev)
     return 0;
 }
 
-/* Decode buf; events into *out (reset first).  Returns the run status. */
-static inline int te_decode(const rvt_te_attrs *a, rvt_image *img, const uint8_t *buf, size_t len,
-                            te_evs *out)
+/* Decode buf, in run mode (rvt_te_decoder_set_runs) or not; events into
+ * *out (reset first).  Returns the run status. */
+static inline int te_decode_as(const rvt_te_attrs *a, rvt_image *img, const uint8_t *buf, size_t len,
+                               bool runs, te_evs *out)
 {
     out->n = 0;
     int st = 0;
@@ -105,9 +106,17 @@ static inline int te_decode(const rvt_te_attrs *a, rvt_image *img, const uint8_t
     CHECK(d != NULL);
     if (!d)
         return st;
+    rvt_te_decoder_set_runs(d, runs);
     st = rvt_te_decoder_run(d, buf, len);
     rvt_te_decoder_free(d);
     return st;
+}
+
+/* Decode buf; events into *out (reset first).  Returns the run status. */
+static inline int te_decode(const rvt_te_attrs *a, rvt_image *img, const uint8_t *buf, size_t len,
+                            te_evs *out)
+{
+    return te_decode_as(a, img, buf, len, false, out);
 }
 
 #endif
