@@ -20,6 +20,7 @@
 #include "rvtrace/flow.h"
 #include "rvtrace/out.h"
 #include "rvtrace/pcbin.h"
+#include "test_bytes_util.h"
 #include "test_hart_util.h"
 
 #define NCODE 700u                  /* instructions of the test code */
@@ -112,28 +113,18 @@ static rvt_block feed_block(const feed *f, size_t i)
     return (rvt_block){ .start_pc = f->c->at[k->first], .end_pc = end, .ninsn = k->n, .next_pc = end };
 }
 
-/* Where a writer's bytes go: one buffer for every run (a FILE over it,
- * fopencookie), not a stream grown each time. */
-typedef struct sink {
-    char *buf;
-    size_t len, cap;
-} sink;
+/* Where a writer's bytes go: one buffer for every run (te_buf, a FILE
+ * over it by fopencookie), not a stream grown each time. */
+typedef te_buf sink;
 
 static ssize_t sink_write(void *cookie, const char *p, size_t n)
 {
-    sink *k = cookie;
-    if (k->len + n > k->cap) {
-        k->cap = 2 * (k->len + n);
-        k->buf = realloc(k->buf, k->cap);
-    }
-    memcpy(k->buf + k->len, p, n);
-    k->len += n;
-    return (ssize_t)n;
+    return te_buf_put(cookie, (const uint8_t *)p, n) == 0 ? (ssize_t)n : -1;
 }
 
 static FILE *sink_open(sink *k)
 {
-    k->len = 0;
+    k->n = 0;
     return fopencookie(k, "w", (cookie_io_functions_t){ .write = sink_write });
 }
 
@@ -216,15 +207,15 @@ static void check_writer(const char *writer, unsigned xlen, rvt_image *img, cons
                 feed f = { c, b, prefix, odd };
                 expect_prefix(&pre, &f, xlen);
                 written(&got, writer, img, &f, batches[k]);
-                if (got.len != pre.len + body.len || memcmp(got.buf, pre.buf, pre.len) ||
-                    memcmp(got.buf + pre.len, body.buf, body.len)) {
+                if (got.n != pre.n + body.n || memcmp(got.b, pre.b, pre.n) ||
+                    memcmp(got.b + pre.n, body.b, body.n)) {
                     if (!bad++)
                         fprintf(stderr, "%s xlen %u: prefix %u%s batch %zu differs\n", writer, xlen, prefix,
                                 odd ? "+1" : "", batches[k]);
                 }
             }
     CHECK_EQ(bad, 0);
-    CHECK(body.len > 65536);            /* past the buffer: written out at least once */
+    CHECK(body.n > 65536);            /* past the buffer: written out at least once */
 }
 
 int main(void)
