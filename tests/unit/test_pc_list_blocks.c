@@ -8,11 +8,14 @@
  * time (rvt_out_block), after a prefix that moves where the 64 KiB
  * buffer fills up to every byte offset (text) or pc (binary) over more
  * than a slot's length; the bytes must be the pcs the test works out
- * itself from the lengths it chose: the same start with other lengths
- * (a stale copy would repeat the old length's pcs), starts that share a
- * slot (256 slots by start pc / 2), blocks longer than the
- * shapes the writer keeps (32 instructions), longer than the 64 bytes
- * always copied, and of one instruction. */
+ * itself from the lengths it chose.  Two sets of blocks: mixed -- the
+ * same start with other lengths (a stale copy would repeat the old
+ * length's pcs), starts that share a slot, blocks longer than the shapes
+ * the writer keeps (32 instructions), longer than the 64 bytes always
+ * copied, and of one instruction -- and the longest copies only (32
+ * instructions of 16-digit pcs: 544 bytes of text, a slot's most), so
+ * that a copy of the most a slot holds meets the end of the buffer at
+ * every offset (past its end, under ASan, a write out of bounds). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,17 +66,30 @@ static void make_code(code *c, rvt_image *img, uint64_t base)
     CHECK_EQ(rvt_image_add_bytes(img, base, bytes, len, "nops"), 0);
 }
 
-/* The blocks: 48 starts (so most blocks were seen before), lengths
- * 1..40 (most within 8, which the first 64-byte copy holds). */
-static void make_blocks(blk *b)
+/* The blocks: 48 starts, each mostly with a length of its own (so most
+ * blocks are copies of what their slot holds) and one time in five with
+ * any other (the same start, other lengths); lengths 1..40 (most within
+ * 8, which the first 64-byte copy holds; over 32 the writer keeps no
+ * copy). */
+static void make_mixed(blk *b)
 {
-    static const unsigned lens[] = { 1, 2, 3, 5, 8, 8, 8, 9, 13, 16, 17, 32, 33, 40 };
+    static const unsigned lens[] = { 1, 2, 3, 5, 8, 8, 8, 9, 13, 16, 17, 32, 32, 33, 40 };
+    const unsigned nlens = sizeof lens / sizeof lens[0];
     uint32_t s = 11;
     for (unsigned i = 0; i < NBLOCKS; i++) {
-        unsigned first = (next_rand(&s) % 48) * 13;
-        unsigned n = lens[next_rand(&s) % (sizeof lens / sizeof lens[0])];
-        b[i] = (blk){ first, n };
+        unsigned start = next_rand(&s) % 48;
+        unsigned n = next_rand(&s) % 5 ? lens[start % nlens] : lens[next_rand(&s) % nlens];
+        b[i] = (blk){ start * 13, n };
     }
+}
+
+/* The longest copies: 32 instructions (the most the writer keeps) from
+ * one of 4 starts, so wherever the buffer fills up, a copy of the most
+ * bytes a slot holds is written there. */
+static void make_longest(blk *b)
+{
+    for (unsigned i = 0; i < NBLOCKS; i++)
+        b[i] = (blk){ (i % 4) * 13, 32 };
 }
 
 /* Pairs of the blocks' starts that share one of the writer's 256 slots
@@ -221,19 +237,24 @@ static void check_writer(const char *writer, unsigned xlen, rvt_image *img, cons
 int main(void)
 {
     static code c64, c32;
-    static blk b[NBLOCKS];
-    make_blocks(b);
+    static blk mixed[NBLOCKS], longest[NBLOCKS];
+    make_mixed(mixed);
+    make_longest(longest);
     rvt_image *img64 = rvt_image_new();
-    make_code(&c64, img64, 0x7ff012345000ull);     /* no ELF: 64-bit pcs */
+    /* no ELF: 64-bit pcs, 16 digits each (17 bytes a line: a slot's most) */
+    make_code(&c64, img64, 0xfff0000012345000ull);
     CHECK(sharing(&c64) > 0);
-    check_writer("pcs-bin", 64, img64, &c64, b);
-    check_writer("pcs", 0, img64, &c64, b);
+    for (int k = 0; k < 2; k++) {
+        check_writer("pcs-bin", 64, img64, &c64, k ? longest : mixed);
+        check_writer("pcs", 0, img64, &c64, k ? longest : mixed);
+    }
     rvt_image *img32 = th_program("crc_rv32");      /* an ELF32: 4-byte pcs */
     CHECK(img32 != NULL);
     if (img32) {
         CHECK_EQ(rvt_image_xlen(img32), 32);
         make_code(&c32, img32, 0x40000000u);
-        check_writer("pcs-bin", 32, img32, &c32, b);
+        check_writer("pcs-bin", 32, img32, &c32, mixed);
+        check_writer("pcs-bin", 32, img32, &c32, longest);
         rvt_image_free(img32);
     }
     rvt_image_free(img64);
