@@ -214,6 +214,15 @@ int rvt_proto_decoder_pump(rvt_proto_decoder *d, rvt_flow_fn on_event, rvt_block
 typedef int (*rvt_blocks_fn)(void *ctx, const rvt_block *b, size_t n);
 int rvt_proto_decoder_pump_blocks(rvt_proto_decoder *d, rvt_flow_fn on_event, rvt_blocks_fn on_blocks,
                                   void *ctx);
+/* The same with each batch pulled into the caller's array: room(ctx,
+ * &max) gives where the next batch goes and sets max (>= 1), the most it
+ * may hold; on_blocks then gets that array's first n blocks (so a caller
+ * that hands the batches to another thread need not copy them:
+ * `rvtrace decode --write-thread`).  RVT_ERR_INVAL when room gives no
+ * array. */
+typedef rvt_block *(*rvt_room_fn)(void *ctx, size_t *max);
+int rvt_proto_decoder_pump_into(rvt_proto_decoder *d, rvt_flow_fn on_event, rvt_room_fn room,
+                                rvt_blocks_fn on_blocks, void *ctx);
 
 /* Controls every protocol's decoder takes, before run or set_input
  * (issue 14: an option means the same for every protocol).

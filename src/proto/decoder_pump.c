@@ -23,21 +23,21 @@ static int events(rvt_proto_decoder *d, rvt_flow_fn on_event, void *ctx, size_t 
 /* Blocks are taken in batches that end before an event (next_run), so a
  * call serves many blocks and nothing is dropped; when a batch comes back
  * empty, the events come first, or the input is used up: next_event
- * tells which. */
-#define PUMP_BATCH 256
-
-int rvt_proto_decoder_pump_blocks(rvt_proto_decoder *d, rvt_flow_fn on_event, rvt_blocks_fn on_blocks,
-                                  void *ctx)
+ * tells which.  Each batch is pulled into the array room gives. */
+int rvt_proto_decoder_pump_into(rvt_proto_decoder *d, rvt_flow_fn on_event, rvt_room_fn room,
+                                rvt_blocks_fn on_blocks, void *ctx)
 {
-    if (!d || !on_event || !on_blocks)
+    if (!d || !on_event || !room || !on_blocks)
         return RVT_ERR_INVAL;
-    rvt_block b[PUMP_BATCH];
     for (;;) {
-        size_t nev;
+        size_t nev, max = 0;
         int st = events(d, on_event, ctx, &nev);
         if (st)
             return st;
-        int n = rvt_proto_decoder_next_run(d, b, PUMP_BATCH);
+        rvt_block *b = room(ctx, &max);
+        if (!b || !max)
+            return RVT_ERR_INVAL;
+        int n = rvt_proto_decoder_next_run(d, b, max);
         if (n < 0)
             return n;
         if (n == 0 && nev == 0) {
@@ -51,6 +51,43 @@ int rvt_proto_decoder_pump_blocks(rvt_proto_decoder *d, rvt_flow_fn on_event, rv
         if (n > 0 && (st = on_blocks(ctx, b, (size_t)n)) != 0)
             return st;
     }
+}
+
+/* rvt_proto_decoder_pump_blocks: the batches in an array of its own. */
+#define PUMP_BATCH 256
+
+typedef struct own_array {
+    rvt_flow_fn on_event;
+    rvt_blocks_fn on_blocks;
+    void *ctx;
+    rvt_block b[PUMP_BATCH];
+} own_array;
+
+static rvt_block *own_room(void *ctx, size_t *max)
+{
+    *max = PUMP_BATCH;
+    return ((own_array *)ctx)->b;
+}
+
+static int own_event(void *ctx, const rvt_flow_event *ev)
+{
+    const own_array *o = ctx;
+    return o->on_event(o->ctx, ev);
+}
+
+static int own_blocks(void *ctx, const rvt_block *b, size_t n)
+{
+    const own_array *o = ctx;
+    return o->on_blocks(o->ctx, b, n);
+}
+
+int rvt_proto_decoder_pump_blocks(rvt_proto_decoder *d, rvt_flow_fn on_event, rvt_blocks_fn on_blocks,
+                                  void *ctx)
+{
+    if (!d || !on_event || !on_blocks)
+        return RVT_ERR_INVAL;
+    own_array o = { .on_event = on_event, .on_blocks = on_blocks, .ctx = ctx };
+    return rvt_proto_decoder_pump_into(d, own_event, own_room, own_blocks, &o);
 }
 
 /* rvt_proto_decoder_pump's callbacks behind pump_blocks: a batch to

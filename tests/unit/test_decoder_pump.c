@@ -7,7 +7,9 @@
  * callback's nonzero value stops it and comes back; NULL is refused.
  * rvt_proto_decoder_pump_blocks hands out the same blocks in batches
  * (none empty, more than one block a batch on the whole), with the same
- * stops and refusals. */
+ * stops and refusals; rvt_proto_decoder_pump_into the same blocks pulled
+ * into the caller's arrays, of 1 to 7 blocks here (each batch in the
+ * array given, none longer than it says), no array refused. */
 #include <stdlib.h>
 #include <string.h>
 #include "test_proto_util.h"
@@ -61,6 +63,42 @@ static int on_blocks(void *ctx, const rvt_block *b, size_t n)
     for (size_t k = 0; k < n; k++)
         on_block(s, &b[k]);
     return 0;
+}
+
+/* pump_into's arrays: 1, 2, .. 7 blocks, one after the other, each
+ * batch checked to be the one given and to fit. */
+typedef struct rooms {
+    seq *s;
+    rvt_block arr[7];
+    size_t max;
+    unsigned bad;
+} rooms;
+
+static rvt_block *room(void *ctx, size_t *max)
+{
+    rooms *r = ctx;
+    r->max = r->max % 7 + 1;
+    *max = r->max;
+    return r->arr;
+}
+
+static int room_event(void *ctx, const rvt_flow_event *ev)
+{
+    return on_event(((rooms *)ctx)->s, ev);
+}
+
+static int room_blocks(void *ctx, const rvt_block *b, size_t n)
+{
+    rooms *r = ctx;
+    r->bad += b != r->arr || n > r->max;
+    return on_blocks(r->s, b, n);
+}
+
+static rvt_block *no_room(void *ctx, size_t *max)
+{
+    (void)ctx;
+    *max = 0;
+    return NULL;
 }
 
 static bool same(const rvt_flow_event *a, const rvt_flow_event *b)
@@ -138,7 +176,9 @@ static void stops(const th_proto_case *k)
     refused += rvt_proto_decoder_pump_blocks(e, NULL, stop_at_second_batch, &batches) == RVT_ERR_INVAL;
     refused += rvt_proto_decoder_pump(d, no_event, NULL, &blocks) == RVT_ERR_INVAL;
     refused += rvt_proto_decoder_pump_blocks(e, no_event, NULL, &batches) == RVT_ERR_INVAL;
-    CHECK_EQ(refused, 6);
+    refused += rvt_proto_decoder_pump_into(e, no_event, no_room, stop_at_second_batch, &batches) == RVT_ERR_INVAL;
+    refused += rvt_proto_decoder_pump_into(e, no_event, NULL, stop_at_second_batch, &batches) == RVT_ERR_INVAL;
+    CHECK_EQ(refused, 8);
     rvt_proto_decoder_free(d);
     rvt_proto_decoder_free(e);
 }
@@ -168,6 +208,17 @@ static void one(const char *proto, const char *prog)
     CHECK(batched.batches > 0 && batched.batches < batched.blocks);
     same_events(proto, prog, &want, &batched);
     free(batched.ev);
+
+    seq into = { .img = k.img };
+    rooms r = { .s = &into };
+    d = pulled(&k);
+    CHECK_EQ(rvt_proto_decoder_pump_into(d, room_event, room, room_blocks, &r), 0);
+    rvt_proto_decoder_free(d);
+    CHECK_EQ(r.bad, 0);
+    CHECK_EQ(into.blocks, got.blocks);
+    CHECK(into.batches > into.blocks / 7);
+    same_events(proto, prog, &want, &into);
+    free(into.ev);
 
     stops(&k);
     free(want.ev);

@@ -46,6 +46,8 @@ static const cli_option table[] = {
     { O_JOBS, "--jobs", NULL, "N", X, K_TE | K_NT,
       "decode on N threads, cut at the index points (docs/parallel.md)" },
     { O_RANGE, "--range", NULL, "A:B", X, K_TE | K_NT, "decode only index points A..B (rvtrace index)" },
+    { O_WRITE_THREAD, "--write-thread", NULL, NULL, X, K_TE | K_NT,
+      "write the outputs on a second thread while decoding (the same bytes)" },
     { O_INDEX_OUT, "-o", NULL, "FILE", I, K_TE | K_NT, "the index file (default TRACE.idx)" },
     { O_INDEX_LIST, "--list", NULL, NULL, I, K_TE | K_NT, "also print the points, one per line" },
     { O_INDEX_GAP, "--min-gap", NULL, "BYTES", I, K_TE | K_NT,
