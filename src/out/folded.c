@@ -319,8 +319,12 @@ static void folded_block(void *state, const rvt_block *b)
 
 void rvt_folded_blocks(rvt_folded *fo, const rvt_block *b, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        rvt_folded_block(fo, &b[i], NULL, NULL);
+    for (size_t i = 0; i < n;) {
+        size_t k = rvt_folded_blocks_stay(fo, &b[i], n - i, -1);
+        if (!k)
+            rvt_folded_block(fo, &b[i++], NULL, NULL);
+        i += k;
+    }
 }
 
 static void folded_blocks(void *state, const rvt_block *b, size_t n)

@@ -278,8 +278,15 @@ void rvt_profile_blocks(rvt_profile *p, const rvt_block *b, size_t n)
         p->piece->refused = true;
         return;
     }
-    for (size_t i = 0; i < n; i++)
-        block(p, &b[i]);
+    for (size_t i = 0; i < n;) {
+        /* the blocks block() would find nothing to do for, a run at a time */
+        size_t k = p->run_src == p->fo->src && p->last_leaf == p->fo->cs->leaf
+                       ? rvt_folded_blocks_stay(p->fo, &b[i], n - i, p->run_priv)
+                       : 0;
+        if (!k)
+            block(p, &b[i++]);
+        i += k;
+    }
 }
 
 rvt_prof_image *rvt_profile_images(const rvt_profile *p, size_t *n)
