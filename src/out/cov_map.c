@@ -265,10 +265,10 @@ static inline size_t repeats(const rvt_block *b, size_t n, const rvt_block *like
  * counted for all its repeats in one step: each retires after the same
  * branch, to the same pc (one outcome, times over), where a count per
  * block waited on the store of the one before. */
-void rvt_cov_blocks(rvt_cov *c, const rvt_block *b, size_t n)
+uint64_t rvt_cov_blocks(rvt_cov *c, const rvt_block *b, size_t n)
 {
     rvt_cov_prev prev = c->prev;
-    uint64_t insns = c->insns;
+    uint64_t insns = c->insns, had = insns;
     for (size_t i = 0; i < n;) {
         rvt_cov_blk *e = block(c, &b[i], &prev, &insns);
         size_t k = e ? repeats(&b[i + 1], n - i - 1, &b[i]) : 0;
@@ -281,6 +281,7 @@ void rvt_cov_blocks(rvt_cov *c, const rvt_block *b, size_t n)
     }
     c->prev = prev;
     c->insns = insns;
+    return insns - had;
 }
 
 void rvt_cov_event(rvt_cov *c, const rvt_flow_event *ev)
@@ -324,9 +325,9 @@ void rvt_cov_out_block(void *state, const rvt_block *b)
     rvt_cov_block(((rvt_cov_out *)state)->cov, b);
 }
 
-void rvt_cov_out_blocks(void *state, const rvt_block *b, size_t n)
+uint64_t rvt_cov_out_blocks(void *state, const rvt_block *b, size_t n)
 {
-    rvt_cov_blocks(((rvt_cov_out *)state)->cov, b, n);
+    return rvt_cov_blocks(((rvt_cov_out *)state)->cov, b, n);
 }
 
 void rvt_cov_out_free(rvt_cov_out *o)

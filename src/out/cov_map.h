@@ -71,8 +71,8 @@ void rvt_cov_event(rvt_cov *c, const rvt_flow_event *ev);
 /* A block's instructions (out.h rvt_out_writer.block), as their events. */
 struct rvt_block;
 void rvt_cov_block(rvt_cov *c, const struct rvt_block *b);
-/* rvt_cov_block of b[0..n) in order, in one call. */
-void rvt_cov_blocks(rvt_cov *c, const struct rvt_block *b, size_t n);
+/* rvt_cov_block of b[0..n) in order, in one call; their instructions. */
+uint64_t rvt_cov_blocks(rvt_cov *c, const struct rvt_block *b, size_t n);
 /* Adds the block counts held back to the instructions' (exec): before
  * reading the map (rvt_cov_get, the ranges' exec). */
 void rvt_cov_settle(rvt_cov *c);
@@ -90,7 +90,7 @@ typedef struct rvt_cov_out {
 void *rvt_cov_out_open(FILE *f, rvt_image *img);
 void rvt_cov_out_event(void *state, const rvt_flow_event *ev);
 void rvt_cov_out_block(void *state, const struct rvt_block *b);
-void rvt_cov_out_blocks(void *state, const struct rvt_block *b, size_t n);
+uint64_t rvt_cov_out_blocks(void *state, const struct rvt_block *b, size_t n);
 void rvt_cov_out_free(rvt_cov_out *o);
 
 #endif

@@ -181,8 +181,8 @@ static inline void rvt_folded_block(rvt_folded *fo, const struct rvt_block *b,
     rvt_block_visit_each(b, fo->cs, (rvt_block_visitor){ rvt_fo_visit_block, rvt_fo_visit_insn, &w });
 }
 /* rvt_folded_block of b[0..n) in order, with no hook, in one call (the
- * stack writers' rvt_out_writer.blocks, issue #17). */
-void rvt_folded_blocks(rvt_folded *fo, const struct rvt_block *b, size_t n);
+ * stack writers' rvt_out_writer.blocks, issue #17); their instructions. */
+uint64_t rvt_folded_blocks(rvt_folded *fo, const struct rvt_block *b, size_t n);
 /* Every distinct stack, in the order first seen; then, when calls went
  * deeper than the 1,024 frames kept, a final "# rvtrace: ..." line with
  * how many instructions ran deeper and the deepest stack. */

@@ -85,10 +85,14 @@ void rvt_pc_list_block(void *state, const rvt_block *b)
     block(state, b);
 }
 
-void rvt_pc_list_blocks(void *state, const rvt_block *b, size_t n)
+uint64_t rvt_pc_list_blocks(void *state, const rvt_block *b, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
+    uint64_t insns = 0;
+    for (size_t i = 0; i < n; i++) {
         block(state, &b[i]);
+        insns += b[i].ninsn;
+    }
+    return insns;
 }
 
 void rvt_pc_list_finish(void *state)
