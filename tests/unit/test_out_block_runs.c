@@ -1,9 +1,10 @@
 /* The writers' batch loops take runs of blocks in one step (issue #17:
- * rvt_cs_blocks_stay for the stack writers, a block repeated at once for
- * the coverage writers); a run must stop where a block is another hart's,
- * runs in another privilege, leaves the function, or is another block at
- * the same start.  A hand-built batch over sum_to's loop in cov.elf
- * (programs/cov.c) with each of those inside it, given to every writer
+ * rvt_cs_blocks_stay for the stack writers, a block repeated at once
+ * for the coverage writers); a run must stop where a block is another
+ * hart's, runs in another privilege, leaves the function, or is another
+ * block at the same start.  A hand-built batch over sum_to's loop in
+ * cov.elf (programs/src/cov.c) with each of those inside it, then loops
+ * of two blocks (which are no such run), given to every writer
  * with a batch entry three ways -- the batch to rvt_out_blocks, each
  * block to the block entry, each instruction as an event -- must give the
  * same bytes; and the counts, derived by hand below, must be in them. */
@@ -15,11 +16,13 @@
 #include "rvtrace/out.h"
 #include "th_program.h"
 
-/* sum_to (objdump of programs/cov.elf):
+/* sum_to (rvtrace disasm programs/cov.elf):
  *   92..a8  prologue, ends in j c4              9 instructions
  *   aa..d2  the loop body, ends in bge -> aa   14 instructions
  *   c4..d2  the loop test alone                 6 instructions
- * (aa..b4 4 instructions, b6..d2 10: the body split at b6). */
+ * (aa..b4 4 instructions, b6..d2 10: the body split at b6); rt_puthex:
+ *   3bc..3cc  6 instructions, ends in blez -> 412 (falls through to 3d0)
+ *   3d0..3e0  6 instructions, ends in beqz -> 3bc */
 #define F(x) (0x80000000ull + (x))
 enum { BODY = 14 };
 
@@ -41,8 +44,16 @@ static size_t batch(rvt_block *b)
     b[n++] = blk(F(0xaa), F(0xd2), BODY, RVT_BLK_BRANCH_TAKEN, F(0xaa), 3, 0);
     b[n++] = blk(F(0xaa), F(0xd2), BODY, RVT_BLK_BRANCH_TAKEN, F(0xaa), 1, 0);   /* S mode */
     b[n++] = blk(F(0xaa), F(0xd2), BODY, RVT_BLK_BRANCH_TAKEN, F(0xaa), 3, 0);
-    b[n++] = blk(F(0xaa), F(0xb4), 4, RVT_BLK_DISCON, F(0xb6), 3, 0);          /* same start, shorter */
-    b[n++] = blk(F(0xb6), F(0xd2), 10, RVT_BLK_BRANCH_NOT_TAKEN, F(0xd6), 3, 0);
+    for (int i = 0; i < 3; i++) {   /* a loop of two blocks, the first at the same start, shorter */
+        b[n++] = blk(F(0xaa), F(0xb4), 4, RVT_BLK_DISCON, F(0xb6), 3, 0);
+        b[n++] = blk(F(0xb6), F(0xd2), 10, i < 2 ? RVT_BLK_BRANCH_TAKEN : RVT_BLK_BRANCH_NOT_TAKEN,
+                     i < 2 ? F(0xaa) : F(0xd6), 3, 0);
+    }
+    for (int i = 0; i < 3; i++) {   /* rt_puthex's loop of two blocks, each ending in a branch */
+        b[n++] = blk(F(0x3bc), F(0x3cc), 6, RVT_BLK_BRANCH_NOT_TAKEN, F(0x3d0), 3, 0);
+        b[n++] = blk(F(0x3d0), F(0x3e0), 6, RVT_BLK_BRANCH_TAKEN, F(0x3bc), 3, 0);
+    }
+    b[n++] = blk(F(0x3bc), F(0x3cc), 6, RVT_BLK_BRANCH_NOT_TAKEN, F(0x3d0), 3, 0);  /* half a round */
     return n;
 }
 
@@ -65,11 +76,11 @@ static text write_way(const rvt_out_writer *w, rvt_image *img, int way)
     FILE *f = open_memstream(&t.s, &t.n);
     rvt_out *o = rvt_out_open(&copy, f, img);
     CHECK(o != NULL);
-    rvt_block b[16];
+    rvt_block b[32];
     size_t n = batch(b), done = 0;
     CHECK_EQ(rvt_out_blocks(o, b, n, &done), 0);
     CHECK_EQ(done, n);
-    CHECK_EQ(rvt_out_insns(o), 9 + 6 + 8 * BODY + 4 + 10);
+    CHECK_EQ(rvt_out_insns(o), 9 + 6 + 8 * BODY + 3 * (4 + 10) + 3 * (6 + 6) + 6);
     rvt_out_free(o);
     fclose(f);
     return t;
@@ -117,30 +128,40 @@ static long long count_of(const text *t, const char *label)
 }
 
 /* Counts derived from the batch: the bge at d2 retired at the end of
- * the test block, the 8 bodies and the second half (1 + 8 + 1 times),
- * taken after the test block and every body (each is followed by a block
- * at aa: 9), its last outcome unknown (nothing follows); aa retired 8 + 1
- * times; 14 instructions in S mode and on hart 1 each, 127 in M mode and
- * on hart 0 (of 141); sum_to line 21 is the loop's test (programs/src/cov.c). */
+ * the test block, the 8 bodies and the 3 second halves (1 + 8 + 3
+ * times), taken after the test block, every body and the first two
+ * second halves (each is followed by a block at aa: 11), its last
+ * outcome unknown (rt_puthex follows); aa retired 8 + 3 times; the blez
+ * at 3cc 4 times, not taken 3 (its last outcome unknown), the beqz at
+ * 3e0 3 times, taken 3; 14 instructions in S mode and on hart 1 each,
+ * 197 in M mode and on hart 0 (of 169 + 42);
+ * sum_to line 21 is the loop's test (programs/src/cov.c). */
 static void hand_counts(const char *name, const text *t)
 {
     char line[256];
     if (!strcmp(name, "coverage-listing")) {
         line_with(t, "800000d2:", line, sizeof line);
-        CHECK(strstr(line, " 10  bge") != NULL);
-        CHECK(strstr(line, "taken 9, not taken 0") != NULL);
+        CHECK(strstr(line, " 12  bge") != NULL);
+        CHECK(strstr(line, "taken 11, not taken 0") != NULL);
         line_with(t, "800000aa:", line, sizeof line);
-        CHECK(strstr(line, " 9  lw") != NULL);
+        CHECK(strstr(line, " 11  lw") != NULL);
+        line_with(t, "800003cc:", line, sizeof line);
+        CHECK(strstr(line, " 4  blez") != NULL);
+        CHECK(strstr(line, "taken 0, not taken 3") != NULL);
+        line_with(t, "800003e0:", line, sizeof line);
+        CHECK(strstr(line, " 3  beqz") != NULL);
+        CHECK(strstr(line, "taken 3, not taken 0") != NULL);
     } else if (!strcmp(name, "lcov")) {
-        CHECK(has(t, "BRDA:21,0,0,9\n"));
+        CHECK(has(t, "BRDA:21,0,0,11\n"));
         CHECK(has(t, "BRDA:21,0,1,0\n"));
     } else if (!strcmp(name, "report")) {
         CHECK_EQ(count_of(t, "  S\n"), 14);
-        CHECK_EQ(count_of(t, "  M\n"), 127);
-        CHECK_EQ(count_of(t, "  0\n"), 127);
+        CHECK_EQ(count_of(t, "  M\n"), 197);
+        CHECK_EQ(count_of(t, "  0\n"), 197);
         CHECK_EQ(count_of(t, "  1\n"), 14);
     } else if (!strcmp(name, "folded")) {
-        CHECK(has(t, "sum_to 141\n"));    /* both harts' stacks: the same */
+        CHECK(has(t, "sum_to 169\n"));    /* both harts' stacks: the same */
+        CHECK(has(t, "rt_puthex 42\n"));
     } else if (!strcmp(name, "timeline")) {
         /* hart 1's slice opens after the 9 + 6 + 4 * 14 instructions before */
         CHECK(has(t, "\"tid\":1,\"ts\":71,\"name\":\"sum_to\""));
