@@ -47,8 +47,9 @@ int rvt_profile_event(void *profile, const rvt_flow_event *ev);   /* an rvt_flow
  * per block rather than per instruction (issue #17). */
 struct rvt_block;
 void rvt_profile_block(rvt_profile *p, const struct rvt_block *b);
-/* rvt_profile_block of b[0..n) in order, in one call. */
-void rvt_profile_blocks(rvt_profile *p, const struct rvt_block *b, size_t n);
+/* rvt_profile_block of b[0..n) in order, in one call; returns their
+ * instructions (the sum of their ninsn: an rvt_out_writer.blocks). */
+uint64_t rvt_profile_blocks(rvt_profile *p, const struct rvt_block *b, size_t n);
 /* The report: tables (thousands separators, shares) or JSON.  Returns 0, or
  * -1 when the --callers/--callees function never ran (nothing written but
  * a line saying so). */

@@ -189,8 +189,7 @@ static inline void rvt_flow_block_head(rvt_block *b, uint64_t pc, uint64_t n, ui
     b->end_pc = end_pc;
     b->ninsn = n;
     b->next_pc = next_pc;
-    b->context = tmpl->context;
-    b->offset = tmpl->offset;
+    memcpy(&b->context, &tmpl->context, sizeof b->context + sizeof b->offset);
 }
 
 static inline void rvt_flow_block_whole(rvt_block *b, uint64_t pc, uint64_t n, uint64_t end_pc,

@@ -117,24 +117,48 @@ static inline void rvt_cs_changed(rvt_callstack *cs)
     cs->dirty = true;
     cs->leaf_lo = cs->leaf_hi = 0;
 }
+/* Whether block b lies in [lo, lo + w) (the leaf's function: leaf_lo,
+ * leaf_hi) and ends in a conditional branch (no stack effect, whatever
+ * the protocol's call rules). */
+static inline bool rvt_cs_block_in(const rvt_block *b, uint64_t lo, uint64_t w)
+{
+    return b->start_pc - lo < w && b->end_pc - lo < w &&
+           (b->end == RVT_BLK_BRANCH_TAKEN || b->end == RVT_BLK_BRANCH_NOT_TAKEN);
+}
 /* Whether block b leaves the stack as it is: it ends in a conditional
- * branch (no stack effect, whatever the protocol's call rules), lies in
- * the current leaf's function, the instruction before it had no effect,
- * and the callers have not changed since rvt_cs_block named the leaf
- * (rvt_cs_changed empties the span: no separate test of dirty, whose
- * load next to the byte just stored in pending would wait on it).
- * rvt_cs_block would then only clear cs->effect, as this does: a writer
- * counts b's instructions in its current entry and looks up nothing
- * (issue #17: most blocks of a loop stay in their function). */
+ * branch, lies in the current leaf's function, the instruction before it
+ * had no effect, and the callers have not changed since rvt_cs_block
+ * named the leaf (rvt_cs_changed empties the span: no separate test of
+ * dirty, whose load next to the byte just stored in pending would wait
+ * on it).  rvt_cs_block would then only clear cs->effect, as this does:
+ * a writer counts b's instructions in its current entry and looks up
+ * nothing (issue #17: most blocks of a loop stay in their function). */
 static inline bool rvt_cs_block_stays(rvt_callstack *cs, const rvt_block *b)
 {
-    uint64_t w = cs->leaf_hi - cs->leaf_lo;
-    if (cs->pending != RVT_CS_NONE || b->start_pc - cs->leaf_lo >= w ||
-        b->end_pc - cs->leaf_lo >= w ||
-        (b->end != RVT_BLK_BRANCH_TAKEN && b->end != RVT_BLK_BRANCH_NOT_TAKEN))
+    if (cs->pending != RVT_CS_NONE || !rvt_cs_block_in(b, cs->leaf_lo, cs->leaf_hi - cs->leaf_lo))
         return false;
     cs->effect = RVT_CS_NONE;
     return true;
+}
+/* rvt_cs_block_stays for b[0], b[1], ... in turn, as long as each stays
+ * and is source src's (and runs in privilege priv, unless priv < 0):
+ * how many did, their instructions added to *insns.  The writers' batch
+ * loops take a loop's blocks so, the span and the counter in registers
+ * (issue #17: a few instructions per block where the per-block checks
+ * reloaded the stack's fields after every counter store). */
+static inline size_t rvt_cs_blocks_stay(rvt_callstack *cs, const rvt_block *b, size_t n, uint16_t src,
+                                        int priv, uint64_t *insns)
+{
+    if (cs->pending != RVT_CS_NONE)
+        return 0;
+    uint64_t lo = cs->leaf_lo, w = cs->leaf_hi - lo, sum = 0;
+    size_t k = 0;
+    while (k < n && b[k].src == src && (priv < 0 || b[k].priv == priv) && rvt_cs_block_in(&b[k], lo, w))
+        sum += b[k++].ninsn;
+    if (k)
+        cs->effect = RVT_CS_NONE;
+    *insns += sum;
+    return k;
 }
 /* A trap or interrupt: the interrupted function becomes a caller. */
 void rvt_cs_trap(rvt_callstack *cs);

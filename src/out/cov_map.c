@@ -69,7 +69,7 @@ rvt_cov *rvt_cov_new(rvt_image *img)
     if (!c)
         return NULL;
     c->img = img;
-    c->prev_ways = &c->no_branch;
+    c->prev.ways = &c->no_branch;
     if (!(c->blk = calloc(RVT_COV_BLOCKS, sizeof *c->blk)) || (img && !map_code(c))) {
         rvt_cov_free(c);
         return NULL;
@@ -128,18 +128,23 @@ static uint8_t decode_kind(rvt_cov *c, rvt_cov_range *r, size_t k, uint64_t pc)
 }
 
 /* The previous instruction's outcome, if it was a conditional branch,
- * now that pc retires after it. */
-static inline void outcome(rvt_cov *c, uint64_t pc)
+ * now that pc retires after it, `times` times over. */
+static inline void outcomes(const rvt_cov_prev *prev, uint64_t pc, uint32_t times)
 {
-    c->prev_ways->fall += pc == c->prev_fall;
-    c->prev_ways->taken += pc == c->prev_target && pc != c->prev_fall;
+    prev->ways->fall += (pc == prev->fall) * times;
+    prev->ways->taken += (pc == prev->target && pc != prev->fall) * times;
+}
+
+static inline void outcome(const rvt_cov_prev *prev, uint64_t pc)
+{
+    outcomes(prev, pc, 1);
 }
 
 /* The instruction at pc retired; returns its length (to walk a block). */
 static unsigned insn(rvt_cov *c, uint64_t pc)
 {
-    outcome(c, pc);
-    c->prev_ways = &c->no_branch;
+    outcome(&c->prev, pc);
+    c->prev.ways = &c->no_branch;
     c->insns++;
     rvt_cov_range *r = range_of(c, pc);
     if (!r) {
@@ -152,9 +157,8 @@ static unsigned insn(rvt_cov *c, uint64_t pc)
     uint8_t kd = r->kind[k];
     if (__builtin_expect(!kd, 0))
         kd = decode_kind(c, r, k, pc);
-    c->prev_ways = kd & COV_BRANCH ? &r->ways[k] : &c->no_branch;
-    c->prev_fall = pc + (kd & COV_LEN);
-    c->prev_target = pc + (uint64_t)(int64_t)r->imm[k];
+    c->prev = (rvt_cov_prev){ kd & COV_BRANCH ? &r->ways[k] : &c->no_branch, pc + (kd & COV_LEN),
+                              pc + (uint64_t)(int64_t)r->imm[k] };
     return kd & COV_LEN;
 }
 
@@ -210,39 +214,74 @@ static bool fill_blk(rvt_cov *c, rvt_cov_blk *e, const rvt_block *b)
         return false;
     uint8_t kd = r->kind[last];
     *e = (rvt_cov_blk){ b->start_pc, b->end_pc, 0, (uint32_t)b->ninsn, (uint32_t)k, r,
-                        kd & COV_BRANCH ? &r->ways[last] : &c->no_branch, pc + (kd & COV_LEN),
-                        pc + (uint64_t)(int64_t)r->imm[last] };
+                        { kd & COV_BRANCH ? &r->ways[last] : &c->no_branch, pc + (kd & COV_LEN),
+                          pc + (uint64_t)(int64_t)r->imm[last] } };
     return true;
 }
 
 /* A block counted once in its entry: the previous block's outcome from
  * its first pc, as insn() does; only its last instruction can be a
- * branch (rvt_block), so the others record none. */
-static inline __attribute__((always_inline)) void block(rvt_cov *c, const rvt_block *b)
+ * branch (rvt_block), so the others record none.  *prev and *insns: c's,
+ * or the batch loop's copies of them in locals (a store through the
+ * outcome counts may alias c's fields: they were reloaded every block).
+ * Returns the entry, or NULL when b was counted instruction by
+ * instruction. */
+static inline __attribute__((always_inline)) rvt_cov_blk *block(rvt_cov *c, const rvt_block *b,
+                                                                 rvt_cov_prev *prev, uint64_t *insns)
 {
     rvt_cov_blk *e = &c->blk[(b->start_pc >> 1) & (RVT_COV_BLOCKS - 1)];
     if ((e->start != b->start_pc || e->n != b->ninsn || e->end != b->end_pc || !e->n) && !fill_blk(c, e, b)) {
+        c->prev = *prev;
+        c->insns = *insns;
         insn_by_insn(c, b);
-        return;
+        *prev = c->prev;
+        *insns = c->insns;
+        return NULL;
     }
-    outcome(c, b->start_pc);
-    c->insns += e->n;
+    outcome(prev, b->start_pc);
+    *insns += e->n;
     e->count++;
-    c->prev_ways = e->last_ways;
-    c->prev_fall = e->last_fall;
-    c->prev_target = e->last_target;
+    *prev = e->last;
+    return e;
 }
 
 void rvt_cov_block(rvt_cov *c, const rvt_block *b)
 {
-    block(c, b);
+    block(c, b, &c->prev, &c->insns);
 }
 
-/* The loop here, so that block() is inline in it (issue #17). */
-void rvt_cov_blocks(rvt_cov *c, const rvt_block *b, size_t n)
+/* How many of b[0..n) are the block *like (the same instructions). */
+static inline size_t repeats(const rvt_block *b, size_t n, const rvt_block *like)
 {
-    for (size_t i = 0; i < n; i++)
-        block(c, &b[i]);
+    size_t k = 0;
+    while (k < n && b[k].start_pc == like->start_pc && b[k].end_pc == like->end_pc &&
+           b[k].ninsn == like->ninsn)
+        k++;
+    return k;
+}
+
+/* The loop here, so that block() is inline in it (issue #17).  A block
+ * that repeats at once (a loop of one block: 40 % of long.elf's) is
+ * counted for all its repeats in one step: each retires after the same
+ * branch, to the same pc (one outcome, times over), where a count per
+ * block waited on the store of the one before. */
+uint64_t rvt_cov_blocks(rvt_cov *c, const rvt_block *b, size_t n)
+{
+    rvt_cov_prev prev = c->prev;
+    uint64_t insns = c->insns, had = insns;
+    for (size_t i = 0; i < n;) {
+        rvt_cov_blk *e = block(c, &b[i], &prev, &insns);
+        size_t k = e ? repeats(&b[i + 1], n - i - 1, &b[i]) : 0;
+        if (k) {
+            outcomes(&prev, b[i].start_pc, (uint32_t)k);
+            insns += k * e->n;
+            e->count += k;
+        }
+        i += 1 + k;
+    }
+    c->prev = prev;
+    c->insns = insns;
+    return insns - had;
 }
 
 void rvt_cov_event(rvt_cov *c, const rvt_flow_event *ev)
@@ -256,7 +295,7 @@ void rvt_cov_event(rvt_cov *c, const rvt_flow_event *ev)
     case RVT_EV_LOST:
     case RVT_EV_ERROR:
     case RVT_EV_STOP:
-        c->prev_ways = &c->no_branch;   /* the next one says nothing of a branch */
+        c->prev.ways = &c->no_branch;   /* the next one says nothing of a branch */
         break;
     default:
         break;
@@ -286,9 +325,9 @@ void rvt_cov_out_block(void *state, const rvt_block *b)
     rvt_cov_block(((rvt_cov_out *)state)->cov, b);
 }
 
-void rvt_cov_out_blocks(void *state, const rvt_block *b, size_t n)
+uint64_t rvt_cov_out_blocks(void *state, const rvt_block *b, size_t n)
 {
-    rvt_cov_blocks(((rvt_cov_out *)state)->cov, b, n);
+    return rvt_cov_blocks(((rvt_cov_out *)state)->cov, b, n);
 }
 
 void rvt_cov_out_free(rvt_cov_out *o)

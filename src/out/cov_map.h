@@ -30,6 +30,14 @@ typedef struct rvt_cov_range {
     rvt_cov_ways *ways;
 } rvt_cov_range;
 
+/* The previous instruction's outcome counts (&no_branch unless a
+ * conditional branch), its fall-through and target: the instruction
+ * retired next picks one. */
+typedef struct rvt_cov_prev {
+    rvt_cov_ways *ways;
+    uint64_t fall, target;
+} rvt_cov_prev;
+
 /* A block's retirements not yet added to its instructions' counts
  * (issue #17 "Speed": a block is counted once, not per instruction; its
  * instructions get the count when the entry is reused or the map
@@ -42,8 +50,7 @@ typedef struct rvt_cov_blk {
     uint32_t n;                 /* instructions; 0: empty entry */
     uint32_t k;                 /* start's halfword index in range */
     rvt_cov_range *range;       /* holds all of it */
-    rvt_cov_ways *last_ways;    /* the last instruction's outcomes (no_branch if none) */
-    uint64_t last_fall, last_target;
+    rvt_cov_prev last;          /* what its last instruction leaves (no_branch if not a branch) */
 } rvt_cov_blk;
 
 typedef struct rvt_cov {
@@ -51,9 +58,7 @@ typedef struct rvt_cov {
     rvt_cov_blk *blk;           /* RVT_COV_BLOCKS entries */
     rvt_cov_range *range;
     size_t nrange, last;    /* last: the range the previous PC was in */
-    rvt_cov_ways *prev_ways;    /* the previous instruction's outcome counts */
-    uint64_t prev_fall;     /* (&no_branch unless a conditional branch), its */
-    uint64_t prev_target;   /* fall-through and target: the next picks one */
+    rvt_cov_prev prev;      /* the previous instruction's */
     rvt_cov_ways no_branch; /* absorbs the "outcomes" of everything else */
     uint64_t insns, outside;   /* retired; of those outside every range */
 } rvt_cov;
@@ -66,8 +71,8 @@ void rvt_cov_event(rvt_cov *c, const rvt_flow_event *ev);
 /* A block's instructions (out.h rvt_out_writer.block), as their events. */
 struct rvt_block;
 void rvt_cov_block(rvt_cov *c, const struct rvt_block *b);
-/* rvt_cov_block of b[0..n) in order, in one call. */
-void rvt_cov_blocks(rvt_cov *c, const struct rvt_block *b, size_t n);
+/* rvt_cov_block of b[0..n) in order, in one call; their instructions. */
+uint64_t rvt_cov_blocks(rvt_cov *c, const struct rvt_block *b, size_t n);
 /* Adds the block counts held back to the instructions' (exec): before
  * reading the map (rvt_cov_get, the ranges' exec). */
 void rvt_cov_settle(rvt_cov *c);
@@ -85,7 +90,7 @@ typedef struct rvt_cov_out {
 void *rvt_cov_out_open(FILE *f, rvt_image *img);
 void rvt_cov_out_event(void *state, const rvt_flow_event *ev);
 void rvt_cov_out_block(void *state, const struct rvt_block *b);
-void rvt_cov_out_blocks(void *state, const struct rvt_block *b, size_t n);
+uint64_t rvt_cov_out_blocks(void *state, const struct rvt_block *b, size_t n);
 void rvt_cov_out_free(rvt_cov_out *o);
 
 #endif

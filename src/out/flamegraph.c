@@ -262,9 +262,9 @@ static void fg_block(void *state, const struct rvt_block *b)
     rvt_folded_block(((fg_out *)state)->fo, b, NULL, NULL);
 }
 
-static void fg_blocks(void *state, const struct rvt_block *b, size_t n)
+static uint64_t fg_blocks(void *state, const struct rvt_block *b, size_t n)
 {
-    rvt_folded_blocks(((fg_out *)state)->fo, b, n);
+    return rvt_folded_blocks(((fg_out *)state)->fo, b, n);
 }
 
 static void fg_finish(void *state)

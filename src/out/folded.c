@@ -317,15 +317,21 @@ static void folded_block(void *state, const rvt_block *b)
     rvt_folded_block(((fo_out *)state)->fo, b, NULL, NULL);
 }
 
-void rvt_folded_blocks(rvt_folded *fo, const rvt_block *b, size_t n)
+uint64_t rvt_folded_blocks(rvt_folded *fo, const rvt_block *b, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        rvt_folded_block(fo, &b[i], NULL, NULL);
+    uint64_t had = fo->n;           /* every instruction counts once in n */
+    for (size_t i = 0; i < n;) {
+        size_t k = rvt_folded_blocks_stay(fo, &b[i], n - i, -1);
+        if (!k)
+            rvt_folded_block(fo, &b[i++], NULL, NULL);
+        i += k;
+    }
+    return fo->n - had;
 }
 
-static void folded_blocks(void *state, const rvt_block *b, size_t n)
+static uint64_t folded_blocks(void *state, const rvt_block *b, size_t n)
 {
-    rvt_folded_blocks(((fo_out *)state)->fo, b, n);
+    return rvt_folded_blocks(((fo_out *)state)->fo, b, n);
 }
 
 static void folded_finish(void *state)

@@ -114,6 +114,15 @@ static inline bool rvt_folded_block_stays(rvt_folded *fo, const struct rvt_block
     fo->n += b->ninsn;
     return true;
 }
+/* rvt_folded_block_stays for b[0], b[1], ... in turn, as long as each
+ * stays (and runs in privilege priv, unless priv < 0): how many did,
+ * counted (rvt_cs_blocks_stay: a loop's blocks a run at a time). */
+static inline size_t rvt_folded_blocks_stay(rvt_folded *fo, const struct rvt_block *b, size_t n, int priv)
+{
+    if (fo->prev_leaf != fo->cs->leaf || fo->cur == SIZE_MAX)
+        return 0;
+    return rvt_cs_blocks_stay(fo->cs, b, n, fo->src, priv, &fo->n);
+}
 /* rvt_folded_block's visitor (block_visit.h). */
 typedef struct rvt_fo_visit {
     rvt_folded *fo;
@@ -172,8 +181,8 @@ static inline void rvt_folded_block(rvt_folded *fo, const struct rvt_block *b,
     rvt_block_visit_each(b, fo->cs, (rvt_block_visitor){ rvt_fo_visit_block, rvt_fo_visit_insn, &w });
 }
 /* rvt_folded_block of b[0..n) in order, with no hook, in one call (the
- * stack writers' rvt_out_writer.blocks, issue #17). */
-void rvt_folded_blocks(rvt_folded *fo, const struct rvt_block *b, size_t n);
+ * stack writers' rvt_out_writer.blocks, issue #17); their instructions. */
+uint64_t rvt_folded_blocks(rvt_folded *fo, const struct rvt_block *b, size_t n);
 /* Every distinct stack, in the order first seen; then, when calls went
  * deeper than the 1,024 frames kept, a final "# rvtrace: ..." line with
  * how many instructions ran deeper and the deepest stack. */

@@ -38,9 +38,9 @@ static void html_block(void *state, const struct rvt_block *b)
     rvt_profile_block(((html_out *)state)->p, b);
 }
 
-static void html_blocks(void *state, const struct rvt_block *b, size_t n)
+static uint64_t html_blocks(void *state, const struct rvt_block *b, size_t n)
 {
-    rvt_profile_blocks(((html_out *)state)->p, b, n);
+    return rvt_profile_blocks(((html_out *)state)->p, b, n);
 }
 
 static double pct(uint64_t part, uint64_t whole)

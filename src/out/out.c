@@ -141,9 +141,8 @@ int rvt_out_blocks(rvt_out *o, const rvt_block *b, size_t n, size_t *done)
     if (!o || (!b && n)) {
         st = RVT_ERR_INVAL;
     } else if (o->w->blocks) {
-        o->w->blocks(o->state, b, n);
-        for (; k < n; k++)
-            o->insns += b[k].ninsn;
+        o->insns += o->w->blocks(o->state, b, n);
+        k = n;
     } else if (o->w->block) {       /* a call per block, but straight to the writer */
         for (; k < n; k++) {
             o->w->block(o->state, &b[k]);

@@ -92,9 +92,10 @@ _Static_assert(RVT_PCL_BYTES % 32 == 0 && RVT_PCL_BYTES >= 64, "slots copied in 
  * back only around a flush or a miss: through l->b.n, every block's
  * position was a load of the store the block before made (the copies'
  * char stores may alias it), a store-forwarding round trip a block. */
-void rvt_pc_list_blocks(void *state, const rvt_block *b, size_t n)
+uint64_t rvt_pc_list_blocks(void *state, const rvt_block *b, size_t n)
 {
     rvt_pc_list *l = state;
+    uint64_t insns = 0;
     char *p = l->b.buf + l->b.n;
     const char *last = l->b.buf + RVT_OBUF_SIZE - RVT_PCL_BYTES;   /* the last position with room */
     for (size_t i = 0; i < n; i++) {
@@ -110,8 +111,10 @@ void rvt_pc_list_blocks(void *state, const rvt_block *b, size_t n)
             end = l->b.buf + l->b.n;
         }
         p = end;
+        insns += b[i].ninsn;
     }
     rvt_obuf_commit(&l->b, p);
+    return insns;
 }
 
 void rvt_pc_list_block(void *state, const rvt_block *b)

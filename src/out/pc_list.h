@@ -43,7 +43,7 @@ rvt_pc_list *rvt_pc_list_new(FILE *f, rvt_image *img, rvt_pc_put put);
 /* rvt_out_writer event, block, blocks and finish. */
 void rvt_pc_list_event(void *state, const rvt_flow_event *ev);
 void rvt_pc_list_block(void *state, const struct rvt_block *b);
-void rvt_pc_list_blocks(void *state, const struct rvt_block *b, size_t n);
+uint64_t rvt_pc_list_blocks(void *state, const struct rvt_block *b, size_t n);
 void rvt_pc_list_finish(void *state);
 
 #endif

@@ -272,14 +272,26 @@ void rvt_profile_block(rvt_profile *p, const rvt_block *b)
 
 /* The loop here, so that block() is inline in it (issue #17: a call per
  * batch, not per block). */
-void rvt_profile_blocks(rvt_profile *p, const rvt_block *b, size_t n)
+uint64_t rvt_profile_blocks(rvt_profile *p, const rvt_block *b, size_t n)
 {
     if (p->piece) {
         p->piece->refused = true;
-        return;
+        uint64_t insns = 0;
+        for (size_t i = 0; i < n; i++)
+            insns += b[i].ninsn;
+        return insns;
     }
-    for (size_t i = 0; i < n; i++)
-        block(p, &b[i]);
+    uint64_t had = p->fo->n;        /* the folded stacks count each once */
+    for (size_t i = 0; i < n;) {
+        /* the blocks block() would find nothing to do for, a run at a time */
+        size_t k = p->run_src == p->fo->src && p->last_leaf == p->fo->cs->leaf
+                       ? rvt_folded_blocks_stay(p->fo, &b[i], n - i, p->run_priv)
+                       : 0;
+        if (!k)
+            block(p, &b[i++]);
+        i += k;
+    }
+    return p->fo->n - had;
 }
 
 rvt_prof_image *rvt_profile_images(const rvt_profile *p, size_t *n)

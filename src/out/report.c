@@ -30,9 +30,9 @@ static void rep_block(void *state, const struct rvt_block *b)
     rvt_profile_block(((rep_out *)state)->p, b);
 }
 
-static void rep_blocks(void *state, const struct rvt_block *b, size_t n)
+static uint64_t rep_blocks(void *state, const struct rvt_block *b, size_t n)
 {
-    rvt_profile_blocks(((rep_out *)state)->p, b, n);
+    return rvt_profile_blocks(((rep_out *)state)->p, b, n);
 }
 
 static void rep_finish(void *state)

@@ -40,9 +40,9 @@ static void ss_block(void *state, const struct rvt_block *b)
     rvt_folded_block(((ss_out *)state)->fo, b, NULL, NULL);
 }
 
-static void ss_blocks(void *state, const struct rvt_block *b, size_t n)
+static uint64_t ss_blocks(void *state, const struct rvt_block *b, size_t n)
 {
-    rvt_folded_blocks(((ss_out *)state)->fo, b, n);
+    return rvt_folded_blocks(((ss_out *)state)->fo, b, n);
 }
 
 static void index_frames(void *ctx, const char *const *names, uint32_t n, uint64_t insns, uint64_t cycles)

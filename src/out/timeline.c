@@ -236,11 +236,23 @@ static void tl_block(void *state, const rvt_block *b)
     block(state, b);
 }
 
-/* The loop here, so that block() is inline in it (issue #17). */
-static void tl_blocks(void *state, const rvt_block *b, size_t n)
+/* The loop here, so that block() is inline in it (issue #17); the blocks
+ * that open or close no slice are taken a run at a time. */
+static uint64_t tl_blocks(void *state, const rvt_block *b, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        block(state, &b[i]);
+    tl_out *o = state;
+    uint64_t had = o->insns, lost = 0;     /* lost: of a hart out of memory */
+    for (size_t i = 0; i < n;) {
+        tl_hart *h = hart_of(o, b[i].src);
+        size_t k = h && h->leaf == h->cs.leaf ? rvt_cs_blocks_stay(&h->cs, &b[i], n - i, h->tid, -1, &o->insns)
+                                              : 0;
+        if (!h)
+            lost += b[i].ninsn;
+        if (!k)
+            block(o, &b[i++]);
+        i += k;
+    }
+    return o->insns - had + lost;
 }
 
 /* ---- writing ---- */

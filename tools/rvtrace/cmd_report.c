@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "cli_file_out.h"
 #include "rvtrace/irec_flow.h"
+#include "rvtrace/flow.h"
 #include "rvtrace/profile.h"
 
 const char cmd_report_help[] =
@@ -92,12 +93,17 @@ static void fan_block(void *state, const struct rvt_block *b)
 
 /* A batch of blocks (rvt_out_blocks: decode's pull API for E-Trace): the
  * profile's loop, then each file output's (issue #17: a call per batch). */
-static void fan_blocks(void *state, const struct rvt_block *b, size_t n)
+static uint64_t fan_blocks(void *state, const struct rvt_block *b, size_t n)
 {
     rep_state *r = state;
+    uint64_t insns = 0;
     if (r->prof)
-        rvt_profile_blocks(r->prof, b, n);
+        insns = rvt_profile_blocks(r->prof, b, n);
+    else
+        for (size_t i = 0; i < n; i++)
+            insns += b[i].ninsn;
     cli_file_outs_blocks(&r->files, b, n);
+    return insns;
 }
 
 static int fan_flow(void *state, const rvt_flow_event *ev)
