@@ -316,6 +316,15 @@ int rvt_nt_decoder_set_src_filter(rvt_nt_decoder *d, int src);
  * first), RVT_ERR_INVAL (NULL argument), RVT_ERR_STATE (no input),
  * RVT_ERR_NOMEM. */
 int rvt_nt_decoder_set_input(rvt_nt_decoder *d, const uint8_t *buf, size_t len);
+/* Start with the Ownership message (7.1) that unit[0..len) starts with:
+ * its source's privilege and context (and, pulled, its blocks' context)
+ * as a decoder that had read it, without decoding it (no events, no
+ * message counted): a piece of a stream that starts after it (decode
+ * --jobs).  A message of a source the decoder does not keep
+ * (set_src_filter) changes nothing.  Before decoding.  0, RVT_ERR_INVAL
+ * (d or unit NULL, no Ownership message there), RVT_ERR_STATE (decoding
+ * has begun), RVT_ERR_NOMEM. */
+int rvt_nt_decoder_prime(rvt_nt_decoder *d, const uint8_t *unit, size_t len);
 /* set_input with the frames of tp (borrowed) as the stream, as
  * rvt_nt_decoder_run_transport; RVT_ERR_INVAL for tp NULL. */
 int rvt_nt_decoder_set_input_transport(rvt_nt_decoder *d, struct rvt_transport *tp);

@@ -70,6 +70,8 @@ typedef struct nt_src {
     uint64_t last_icnt, last_hist, last_target;
     rvt_flow_event ev;        /* template: src, priv */
     uint64_t context;         /* the last Ownership message's (7.1), 0 before */
+    bool has_context;         /* one was given (format 2-3): a primed
+                                 source's seeds the pull's (pull_start) */
 } nt_src;
 
 /* The pull API: a history walk (ResourceFull HIST or HREPEAT, 9.3) that
@@ -1319,6 +1321,17 @@ static int resource_full(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     }
 }
 
+/* 7.1: the privilege and, formats 2-3, the context an Ownership message's
+ * PROCESS field p gives its source. */
+static void own_state(nt_src *s, uint64_t p)
+{
+    s->ev.priv = (uint8_t)((p >> 2) & 3u);
+    if ((p & 3u) >= 2) {
+        s->context = p >> 5;
+        s->has_context = true;
+    }
+}
+
 static int ownership(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
 {
     uint64_t p = m->f[RVT_NT_F_PROCESS];
@@ -1326,12 +1339,10 @@ static int ownership(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     int st = 0;
     if (fmt == 1)
         return 0;   /* reserved format */
-    if (prv != s->ev.priv || !synced(s)) {
-        s->ev.priv = (uint8_t)prv;
+    bool tell = prv != s->ev.priv || !synced(s);
+    own_state(s, p);
+    if (tell)
         st = event(d, s, RVT_EV_PRIV, s->pc, prv, (p >> 4) & 1u, NULL);
-    }
-    if (fmt >= 2)
-        s->context = p >> 5;
     nt_space(d, s);
     if (!st && fmt >= 2)
         st = event(d, s, RVT_EV_CONTEXT, s->pc, p >> 5, fmt, NULL);
@@ -1646,10 +1657,47 @@ static int pull_step(void *dec)
     return st < 0 ? st : 0;
 }
 
-/* The pull API over d->rd (set up by the caller). */
+/* 7.1: the context and privilege an Ownership message gives its source,
+ * without its events (rvt_nt_decoder_prime). */
+static int prime_ownership(rvt_nt_decoder *d, const rvt_nt_msg *m)
+{
+    unsigned id = rvt_nt_has(m, RVT_NT_F_SRC) ? (unsigned)m->f[RVT_NT_F_SRC] : 0;
+    if (d->src_filter >= 0 && id != (unsigned)d->src_filter)
+        return 0;
+    nt_src *s = src_state(d, id);
+    if (!s)
+        return RVT_ERR_NOMEM;
+    uint64_t p = m->f[RVT_NT_F_PROCESS];
+    if ((p & 3u) != 1)      /* 1: reserved format */
+        own_state(s, p);
+    return 0;
+}
+
+int rvt_nt_decoder_prime(rvt_nt_decoder *d, const uint8_t *unit, size_t len)
+{
+    if (!d || !unit)
+        return RVT_ERR_INVAL;
+    if (input_taken(d))
+        return RVT_ERR_STATE;
+    rvt_nt_reader rd;
+    rvt_nt_reader_init(&rd, unit, len, &d->cfg);
+    rvt_nt_msg m;
+    if (rvt_nt_reader_next(&rd, &m) <= 0 || m.tcode != RVT_NT_OWNERSHIP)
+        return RVT_ERR_INVAL;
+    return prime_ownership(d, &m);
+}
+
+/* The pull API over d->rd (set up by the caller).  A primed source's
+ * context is its blocks' (rvt_block.context: the last RVT_EV_CONTEXT's,
+ * which the Ownership message would have sent). */
 static int pull_start(rvt_nt_decoder *d)
 {
     rvt_flow_pull_init(&d->pull, NT_RULES, pull_lookup, d, pull_step, d);
+    for (unsigned i = 0; i < d->nused; i++) {
+        const nt_src *s = d->src[d->used[i]];
+        if (s->has_context)
+            d->pull.context[d->used[i] & (RVT_FLOW_SRCS - 1)] = s->context;
+    }
     d->fn = rvt_flow_pull_event;
     d->fn_ctx = &d->pull;
     d->stop = 0;
