@@ -227,12 +227,103 @@ static void nt_piece(const jobs_cfg *c, piece *p, rec *r)
     rvt_nt_decoder_free(d);
 }
 
+/* ---- blocks (the pull API) ---- */
+
+enum { BLK_DIRECT = 64 };
+
+/* An event of a piece that pulls blocks: its own (at or past p->rec),
+ * not the end of a piece before the last. */
+static int pulled_event(void *ctx, const rvt_flow_event *in)
+{
+    rec *r = ctx;
+    piece *p = r->p;
+    rvt_flow_event ev = *in;
+    if (ev.offset != UINT64_MAX)
+        ev.offset += r->adj;
+    if ((ev.offset != UINT64_MAX && ev.offset < p->rec) || (ev.kind == RVT_EV_END && !p->last))
+        return 0;
+    if (p->direct)
+        return p->stopped = r->c->fn(r->c->ctx, &ev);
+    ev_tape_put(&p->tape, &ev);
+    return 0;
+}
+
+/* The only piece (p->direct): its blocks straight to the caller, their
+ * offsets the stream's. */
+static int direct_blocks(rec *r, const rvt_block *b, size_t n)
+{
+    rvt_block moved[BLK_DIRECT];
+    int st = 0;
+    for (size_t k = 0; !st && k < n; k += BLK_DIRECT) {
+        size_t m = n - k < BLK_DIRECT ? n - k : BLK_DIRECT;
+        for (size_t j = 0; j < m; j++) {
+            moved[j] = b[k + j];
+            moved[j].offset += r->adj;
+        }
+        st = r->c->fn_blocks(r->c->ctx, moved, m);
+    }
+    return st;
+}
+
+/* A batch of blocks: the first, from the point's sync packet (before
+ * p->rec), is the head (the seam, jobs_blocks.c); the rest are kept. */
+static int pulled_blocks(void *ctx, const rvt_block *b, size_t n)
+{
+    rec *r = ctx;
+    piece *p = r->p;
+    size_t k = 0;
+    if (!p->has_head && !p->tape.n && b[0].offset + r->adj < p->rec) {
+        p->head = b[0];
+        p->head.offset += r->adj;
+        p->has_head = true;
+        k = 1;
+    }
+    for (size_t j = k; j < n; j++)
+        p->insns += b[j].ninsn;
+    if (p->direct)
+        return k < n ? (p->stopped = direct_blocks(r, b + k, n - k)) : 0;
+    ev_tape_put_blocks(&p->tape, b + k, n - k, r->adj);
+    return 0;
+}
+
+/* The piece pulled (rvt_proto_decoder_pump_blocks): from the point's sync
+ * packet through the next piece's (E-Trace: the input stops there, as
+ * rvt_te_decoder_run_to's, and its first instruction, which the piece
+ * before retired as the end of its walk, is sealed: the seam). */
+static void pull_piece(const jobs_cfg *c, piece *p, rec *r)
+{
+    int st = 0;
+    rvt_proto_decoder *d = rvt_proto_decoder_new(c->cfg, c->mem, NULL, NULL, &st);
+    if (!d) {
+        p->status = st ? st : RVT_ERR_STATE;
+        return;
+    }
+    st = rvt_proto_decoder_set_source(d, p->src);
+    if (st == 0 && p->state != RVT_INDEX_NONE)
+        rvt_proto_decoder_prime(d, c->buf + p->state, c->len - (size_t)p->state);
+    r->adj = p->from;
+    uint64_t stop = p->last ? UINT64_MAX : p->to - p->from;
+    if (st == 0)
+        st = rvt_proto_decoder_set_input_piece(d, c->buf + p->from, c->len - (size_t)p->from,
+                                               stop, p->rec > p->from);
+    if (st == 0)
+        st = rvt_proto_decoder_pump_blocks(d, pulled_event, pulled_blocks, r);
+    if (st < 0)
+        p->status = st;
+    rvt_proto_dec_stats ds;
+    rvt_proto_decoder_stats(d, &ds);
+    p->skipped = ds.skipped;
+    rvt_proto_decoder_free(d);
+}
+
 void piece_decode(const jobs_cfg *c, piece *p)
 {
     /* a --range end marks the tail's first instruction: per instruction */
     rec r = { .c = c, .p = p, .dropping = true,
               .counting = !c->keep_insns && p->tail == UINT64_MAX };
-    if (c->kind == KIND_TE)
+    if (c->blocks && p->tail == UINT64_MAX)
+        pull_piece(c, p, &r);
+    else if (c->kind == KIND_TE)
         te_piece(c, p, &r);
     else
         nt_piece(c, p, &r);
