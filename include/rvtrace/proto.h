@@ -188,13 +188,14 @@ int rvt_proto_decoder_set_input(rvt_proto_decoder *d, const uint8_t *buf, size_t
 int rvt_proto_decoder_next_block(rvt_proto_decoder *d, rvt_block *out);
 /* Pull decoding of one piece of a stream cut at its synchronisation
  * points (decode --jobs, docs/parallel.md "Why the output is the same"):
- * set_input with the piece's bounds.  E-Trace: rvt_te_decoder_set_input_piece
- * (the input ends before the first packet at or after byte stop, and with
- * seam the first instruction is a block of its own, RVT_BLK_SEAM where
- * the whole stream's decoder goes on with it).  N-Trace: no stop (stop >=
- * len) and no seam, RVT_ERR_INVAL otherwise: its pieces read on to the end
- * of the stream, and their caller stops them (a block of N-Trace never
- * runs on across a sync message).  Statuses as set_input. */
+ * set_input with the piece's bounds, the piece's own units those before
+ * byte stop.  E-Trace: rvt_te_decoder_set_input_piece (the input ends
+ * before the first packet at or after stop, and with seam the first
+ * instruction is a block of its own, RVT_BLK_SEAM where the whole
+ * stream's decoder goes on with it).  N-Trace:
+ * rvt_nt_decoder_set_input_piece (the rest of the stream is read on, the
+ * caller stops at the first block or event at or after stop; seam:
+ * RVT_ERR_INVAL).  Statuses as set_input. */
 int rvt_proto_decoder_set_input_piece(rvt_proto_decoder *d, const uint8_t *buf, size_t len,
                                       uint64_t stop, bool seam);
 /* Start as a decoder that had read the state unit unit[0..len) starts

@@ -104,6 +104,11 @@ struct rvt_nt_decoder {
     uint64_t icnt_max;        /* largest I-CNT a message can carry (8.4.4) */
     uint64_t icnt_ceiling;    /* largest I-CNT accepted (see icnt_ok) */
     uint64_t wide_off;        /* message of the last wide_icnt count */
+    uint64_t owned;           /* the piece's messages end here: the wide
+                                 I-CNTs of those before counted, the open
+                                 block sealed at the first after
+                                 (rvt_nt_decoder_set_input_piece) */
+    bool sealed;
     unsigned events;          /* RVT_NT_EVENTS_* */
     rvt_iblocks bc;           /* instructions and straight-line blocks */
     rvt_dec_mem mem;          /* the view bc reads (mem.h), if over an rvt_mem */
@@ -139,6 +144,7 @@ rvt_nt_decoder *rvt_nt_decoder_new(const rvt_nt_cfg *cfg, rvt_nt_insn_fn insn,
      * one block; 2^bits leaves room for both */
     d->icnt_max = 1ull << d->cfg.icnt_bits;
     d->icnt_ceiling = d->icnt_max > NT_ICNT_CEILING ? d->icnt_max : NT_ICNT_CEILING;
+    d->owned = UINT64_MAX;
     rvt_iblk_init(&d->bc, insn, insn_ctx, d->xmask);
     if (status)
         *status = 0;
@@ -307,8 +313,8 @@ static int report_loss(rvt_nt_decoder *d, nt_src *s, uint64_t pc)
  * finite. */
 static void wide_icnt(rvt_nt_decoder *d)
 {
-    if (d->st.wide_icnt && d->wide_off == d->msg_off)
-        return;                 /* one count per message */
+    if ((d->st.wide_icnt && d->wide_off == d->msg_off) || d->msg_off >= d->owned)
+        return;                 /* one count per message, of the piece's own */
     d->wide_off = d->msg_off;
     if (!d->st.wide_icnt++)
         d->st.wide_icnt_offset = d->msg_off;
@@ -579,7 +585,8 @@ branch_chain(rvt_nt_decoder *d, nt_src *s, const rvt_flow_event *at, nt_chain *k
     const rvt_iblock *b = k->b;
     unsigned hn = k->hn;
     k->last = NULL;
-    if (p->open || p->full || p->n_out >= p->max_out || b->jclass != RVT_JC_BRANCH || !hn)
+    if (p->open || p->sealed || p->full || p->n_out >= p->max_out || b->jclass != RVT_JC_BRANCH ||
+        !hn)
         return CHAIN_ON;
     rvt_block *out = p->out, *o = out + p->n_out, *const lim = out + p->max_out;
     const rvt_block tmpl = { .context = rvt_flow_pull_context(p, at->src), .offset = at->offset,
@@ -1398,6 +1405,10 @@ static int message(rvt_nt_decoder *d, const rvt_nt_msg *m)
         return RVT_ERR_NOMEM;
     d->st.messages++;
     d->msg_off = m->offset;
+    if (d->pulled && !d->sealed && m->offset >= d->owned) {
+        d->sealed = true;       /* set_input_piece: the piece's last block */
+        rvt_flow_pull_seal(&d->pull);
+    }
     nt_space(d, s);
     if (m->tcode < RVT_NT_VENDOR_FIRST)    /* 6.1: vendor messages say nothing about it */
         s->ended = m->tcode == RVT_NT_PROG_TRACE_CORRELATION;
@@ -1706,14 +1717,21 @@ static int pull_start(rvt_nt_decoder *d)
     return 0;
 }
 
-int rvt_nt_decoder_set_input(rvt_nt_decoder *d, const uint8_t *buf, size_t len)
+int rvt_nt_decoder_set_input_piece(rvt_nt_decoder *d, const uint8_t *buf, size_t len,
+                                   uint64_t owned)
 {
     if (!d || (!buf && len))
         return RVT_ERR_INVAL;
     if (input_taken(d))
         return RVT_ERR_STATE;
     rvt_nt_reader_init(&d->rd, buf, len, &d->cfg);
+    d->owned = owned;
     return pull_start(d);
+}
+
+int rvt_nt_decoder_set_input(rvt_nt_decoder *d, const uint8_t *buf, size_t len)
+{
+    return rvt_nt_decoder_set_input_piece(d, buf, len, UINT64_MAX);
 }
 
 int rvt_nt_decoder_set_input_transport(rvt_nt_decoder *d, rvt_transport *tp)

@@ -149,13 +149,14 @@ static int nt_dec_set_input(void *d, const uint8_t *buf, size_t len)
 }
 
 /* N-Trace pieces read on (docs/parallel.md): a block ends at a sync
- * message's walk, or at the event it sends; no stop, no seam. */
+ * message's walk, or at the event it sends, and only at what follows it;
+ * stop is where the piece's own messages end.  No seam. */
 static int nt_dec_set_input_piece(void *d, const uint8_t *buf, size_t len, uint64_t stop,
                                   bool seam)
 {
-    if (seam || stop < len)
+    if (seam)
         return RVT_ERR_INVAL;
-    return rvt_nt_decoder_set_input(d, buf, len);
+    return rvt_nt_decoder_set_input_piece(d, buf, len, stop);
 }
 
 static int nt_dec_prime(void *d, const uint8_t *unit, size_t len)

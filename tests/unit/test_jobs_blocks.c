@@ -1,19 +1,22 @@
 /* decode --jobs with blocks (tools/rvtrace/jobs_piece.c pull_piece,
  * jobs_blocks.c; docs/parallel.md "Why the output is the same"): an
- * E-Trace stream cut at index points, each piece decoded alone by a pull
- * decoder primed with the point's support packet
+ * stream cut at index points, each piece decoded alone by a pull decoder
+ * primed with the point's support packet / Ownership message
  * (rvt_proto_decoder_prime) and given its bytes
- * (rvt_proto_decoder_set_input_piece: through the next piece's sync
- * packet, its first instruction sealed), the pieces' tapes replayed in
- * order and joined at the seams, gives one decoder's rvt_proto_decoder_pump_blocks
- * over the whole stream: the same blocks, every field, and the same
- * events, in the same order.  Streams of programs/ traced by the hart
- * in process with a sync packet every 2^(resync_max+4) half-words: delta
- * addresses, every compressing mode, implicit return, and 2.0 with
+ * (rvt_proto_decoder_set_input_piece: E-Trace through the next piece's
+ * sync packet, its first instruction sealed; N-Trace read on, its last
+ * block sealed at the next piece's first message), the pieces' tapes
+ * replayed in order and joined at the seams, gives one decoder's
+ * rvt_proto_decoder_pump_blocks over the whole stream: the same blocks,
+ * every field, and the same events, in the same order.  Streams of
+ * programs/ traced by the hart in process with frequent syncs: E-Trace
+ * delta addresses, every compressing mode, implicit return, and 2.0 with
  * context and time (events after the sync's instruction, which end its
- * block); cut at every point, every third and every seventh.  Both kinds
- * of seam (the block going on into the next piece, and ended by events
- * at the sync) and RVT_BLK_SEAM heads must occur. */
+ * block); N-Trace HTM, BTM with repeated history and sequential jumps,
+ * HTM with implicit return; cut at every point, every third and every
+ * seventh.  Every kind of seam must occur: E-Trace's block going on into
+ * the next piece or ended by events at the sync, RVT_BLK_SEAM heads, and
+ * N-Trace's sealed last blocks that go on. */
 #include <stdlib.h>
 #include <string.h>
 #include "jobs_blocks.h"
@@ -85,7 +88,9 @@ static void whole(const th_proto_case *k, seq *out)
 }
 
 typedef struct seams {
-    size_t joined, ended_by_events, seam_heads;
+    size_t joined, ended_by_events, seam_heads;     /* E-Trace */
+    size_t nt_seams;    /* N-Trace: a piece's last block sealed, RVT_BLK_SEAM */
+    size_t points;      /* cuts tested */
 } seams;
 
 /* The pieces at every step-th point of idx (the first from byte 0), as
@@ -104,7 +109,8 @@ static void pieces(const th_proto_case *k, const rvt_index *idx, size_t step, se
     }
     p[n - 1].to = k->s.n;
     p[n - 1].last = true;
-    jobs_cfg c = { .kind = KIND_TE, .native = rvt_proto_cfg_native_const(k->cfg), .mem = k->mem,
+    bool te = rvt_proto_name(rvt_proto_cfg_proto(k->cfg))[0] == 'e';
+    jobs_cfg c = { .kind = te ? KIND_TE : KIND_NT, .native = rvt_proto_cfg_native_const(k->cfg), .mem = k->mem,
                    .src = -1, .buf = k->s.b, .len = k->s.n, .idx = idx, .jobs = 1,
                    .keep_insns = true, .runs = true, .cfg = k->cfg, .blocks = true,
                    .fn = on_event, .fn_blocks = on_blocks, .ctx = out };
@@ -113,12 +119,14 @@ static void pieces(const th_proto_case *k, const rvt_index *idx, size_t step, se
     for (size_t i = 0; i < n; i++) {
         piece_decode(&c, &p[i]);
         CHECK_EQ(p[i].status, 0);
-        CHECK(p[i].has_head == (i > 0));
-        if (p[i].has_head) {
+        CHECK(p[i].has_head == (te && i > 0));
+        if (i > 0 && te) {
             sm->joined += r.held;
             sm->ended_by_events += !r.held;
             sm->seam_heads += p[i].head.end == RVT_BLK_SEAM;
         }
+        sm->nt_seams += i > 0 && !te && r.held && r.b[r.n - 1].end == RVT_BLK_SEAM;
+        sm->points += i > 0;
         CHECK_EQ(blk_replay_piece(&r, &p[i]), 0);
         ev_tape_free(&p[i].tape);
     }
@@ -167,7 +175,7 @@ static void same_seq(const char *what, const seq *w, const seq *p)
 
 /* prog traced with the settings "name=value;..." and compared cut at
  * every, every third and every seventh point. */
-static void one_stream(const char *prog, const char *settings, seams *sm)
+static void one_stream(const char *proto, const char *prog, const char *settings, seams *sm)
 {
     th_proto_case k = { .img = th_program(prog) };
     CHECK(k.img != NULL);
@@ -175,7 +183,7 @@ static void one_stream(const char *prog, const char *settings, seams *sm)
         return;
     k.mem = rvt_mem_new();
     CHECK_EQ(rvt_mem_add_image(k.mem, NULL, k.img), 0);
-    k.cfg = th_proto_config("etrace", k.img);
+    k.cfg = th_proto_config(proto, k.img);
     char *set = strdup(settings), *save = NULL;
     for (char *kv = strtok_r(set, ";", &save); kv; kv = strtok_r(NULL, ";", &save)) {
         char *eq = strchr(kv, '=');
@@ -187,8 +195,7 @@ static void one_stream(const char *prog, const char *settings, seams *sm)
     th_proto_stream(k.cfg, k.img, &k.s);
     rvt_index *idx = NULL;
     CHECK_EQ(rvt_index_build(k.cfg, k.s.b, k.s.n, 0, 0, &idx), 0);
-    if (!idx || rvt_index_count(idx) < 8)   /* cuts to test */
-        TH_FAIL("%s [%s]: %zu points", prog, settings, idx ? rvt_index_count(idx) : 0);
+    CHECK(idx != NULL);
     seq w = { 0 };
     whole(&k, &w);
     const size_t steps[] = { 1, 3, 7 };
@@ -210,19 +217,32 @@ int main(void)
 {
     seams sm = { 0 };
     const char *const progs[] = { "crc", "recurse", "ecall", "coswap" };
-    const char *const modes[] = {
+    const char *const te_modes[] = {
         "resync_max=2",
         "resync_max=2;options=sijump,implicit-return,branch-prediction,"
         "jump-target-cache;sijump=1;return_stack_size=5",
         "resync_max=3;options=implicit-return;return_stack_size=5",
         "resync_max=2;version=2.0;notime=0;time_width=32;nocontext=0",
     };
-    for (size_t p = 0; p < sizeof progs / sizeof progs[0]; p++)
-        for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++)
-            one_stream(progs[p], modes[m], &sm);
-    /* the test reaches both seams and a head that goes on */
+    /* table 32 trTeInstMode: 3 BTM, 6 HTM; sync every 2^(max+4) messages */
+    const char *const nt_modes[] = {
+        "trTeInstMode=6;trTeInstSyncMode=1;trTeInstSyncMax=0",
+        "trTeInstMode=3;trTeInstSyncMode=1;trTeInstSyncMax=0;trTeInstEnRepeatedHistory=1;"
+        "trTeInstEnSequentialJump=1",
+        "trTeInstMode=6;trTeInstSyncMode=1;trTeInstSyncMax=0;trTeInstEnImplicitReturn=1;"
+        "trTeInstImplicitReturnMode=3;trTeInstEnSequentialJump=1;trTeInstEnRepeatedHistory=1",
+    };
+    for (size_t p = 0; p < sizeof progs / sizeof progs[0]; p++) {
+        for (size_t m = 0; m < sizeof te_modes / sizeof te_modes[0]; m++)
+            one_stream("etrace", progs[p], te_modes[m], &sm);
+        for (size_t m = 0; m < sizeof nt_modes / sizeof nt_modes[0]; m++)
+            one_stream("ntrace", progs[p], nt_modes[m], &sm);
+    }
+    /* the test reaches every kind of seam, at many cuts */
     CHECK(sm.joined > 0);
     CHECK(sm.ended_by_events > 0);
     CHECK(sm.seam_heads > 0);
+    CHECK(sm.nt_seams > 0);
+    CHECK(sm.points > 5000);
     return TH_DONE();
 }

@@ -111,7 +111,7 @@ static int by_start(const void *a, const void *b)
 
 /* Several sources and no --src: merged when the index knows the sources
  * (in-memory index; otherwise one piece, one decoder). */
-static bool merging(const jobs_cfg *c)
+bool decode_jobs_merges(const jobs_cfg *c)
 {
     uint16_t src;
     uint64_t first;
@@ -122,7 +122,7 @@ static bool merging(const jobs_cfg *c)
 static int plan_stream(const jobs_cfg *c, plan *pl)
 {
     size_t n = rvt_index_count(c->idx);
-    if (merging(c)) {
+    if (decode_jobs_merges(c)) {
         int st = plan_sources(c, pl);
         if (st == 0)
             qsort(pl->p, pl->n, sizeof *pl->p, by_start);

@@ -38,7 +38,8 @@ typedef struct jobs_cfg {
                                    between the events to fn */
     bool blocks;                /* the pieces pull blocks (the pull API,
                                    flow.h) and keep them (jobs_blocks.c):
-                                   E-Trace, instructions kept, no --range */
+                                   instructions kept, no --range, no merge
+                                   of N-Trace sources */
     bool mapped;                /* buf is a file mapping: a decoded piece's
                                    pages are given back (bounded RSS) */
     rvt_flow_fn fn;             /* the merged events, in stream order */
@@ -56,6 +57,9 @@ typedef struct jobs_result {
 /* 0, or a negative status (RVT_ERR_NOMEM, RVT_ERR_INVAL: a range out of
  * the index, RVT_ERR_STATE: a decoder could not be made). */
 int decode_jobs(const jobs_cfg *c, jobs_result *r);
+/* Whether the stream's sources are decoded apart and their events merged
+ * (jobs_merge.c): N-Trace, several sources, no --src or --range. */
+bool decode_jobs_merges(const jobs_cfg *c);
 /* The bytes a piece holds at least (and the points an index built for
  * the run needs apart): the plan's rule. */
 uint64_t decode_jobs_piece_bytes(uint64_t len, unsigned jobs, bool keep_insns);
@@ -76,7 +80,8 @@ int jobs_opts_parse(const cli_args *a, jobs_opts *o);
  * (TRACE.idx or built); fn gets the events (runs of instructions when
  * `runs`, which jobs_runs says may be asked for).  fn_blocks, when not
  * NULL, takes the instructions as the pull API's blocks where the pieces
- * can pull them (E-Trace, instructions kept, no --range: jobs_cfg.blocks),
+ * can pull them (instructions kept, no --range, no merge of N-Trace
+ * sources: jobs_cfg.blocks),
  * in batches with no event between them, as rvt_proto_decoder_pump_blocks
  * gives them.  CLI_OK, or CLI_FAIL after printing why. */
 int jobs_decode_trace(const jobs_opts *o, const char *path, const rvt_proto_cfg *cfg,

@@ -69,8 +69,9 @@ int jobs_decode_trace(const jobs_opts *o, const char *path, const rvt_proto_cfg 
                    .mem = mem, .src = src, .buf = in->buf, .len = in->len, .idx = x,
                    .jobs = o->jobs, .range = o->range, .a = (size_t)o->a, .b = (size_t)o->b,
                    .keep_insns = keep_insns, .runs = runs, .cfg = cfg, .fn_blocks = fn_blocks,
-                   .blocks = fn_blocks && te && keep_insns && !o->range,
+                   .blocks = fn_blocks && keep_insns && !o->range,
                    .mapped = in->map != NULL, .fn = fn, .ctx = ctx };
+    c.blocks = c.blocks && !decode_jobs_merges(&c);   /* the merge takes events */
     int rc = CLI_OK;
     if (o->range && o->b >= rvt_index_count(x)) {
         cli_err("%s: --range %llu:%llu: the index has %zu points (0..%zu)", path,

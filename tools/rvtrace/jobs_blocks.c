@@ -42,18 +42,20 @@ static void run_on(rvt_block *l, const rvt_block *b)
     l->next_pc = b->next_pc;
 }
 
-/* The head's end for the held block: true when the piece's first block
- * goes on with it (a seam). */
+/* The held block's end, from the head if the piece has one: true when
+ * the piece's first block goes on with it (a seam). */
 static bool seam(blk_replay *r, const piece *p)
 {
     bool held = r->held;
     r->held = false;
-    if (!p->has_head || !held)
+    if (!held)
         return false;
     rvt_block *l = &r->b[r->n - 1];
-    l->end = p->head.end;
-    l->next_pc = p->head.next_pc;
-    return p->head.end == RVT_BLK_SEAM;
+    if (p->has_head) {
+        l->end = p->head.end;
+        l->next_pc = p->head.next_pc;
+    }
+    return l->end == RVT_BLK_SEAM;
 }
 
 /* A seam with no block after it (a damaged stream: the next piece's

@@ -22,6 +22,7 @@ typedef struct rec {
                               counts them (no instruction events) */
     rvt_nt_decoder *nt;    /* merged: asked which errors are its own */
     uint64_t unsynced;     /* rvt_nt_dec_stats.unsynced_errors seen so far */
+    bool sealed;           /* blocks: the first instruction is sealed (the head) */
     bool marked;           /* --range end: where the tail's retirement starts */
     size_t mark;
     uint64_t mark_insns;
@@ -231,8 +232,15 @@ static void nt_piece(const jobs_cfg *c, piece *p, rec *r)
 
 enum { BLK_DIRECT = 64 };
 
-/* An event of a piece that pulls blocks: its own (at or past p->rec),
- * not the end of a piece before the last. */
+/* Whether a block or event from the stream's byte `offset` on is the
+ * next piece's (N-Trace reads on to it: the pull stops there). */
+static bool beyond(const piece *p, uint64_t offset)
+{
+    return !p->last && offset != UINT64_MAX && offset >= p->to;
+}
+
+/* An event of a piece that pulls blocks: its own (at or past p->rec, and
+ * before the next piece's), not the end of a piece before the last. */
 static int pulled_event(void *ctx, const rvt_flow_event *in)
 {
     rec *r = ctx;
@@ -240,6 +248,8 @@ static int pulled_event(void *ctx, const rvt_flow_event *in)
     rvt_flow_event ev = *in;
     if (ev.offset != UINT64_MAX)
         ev.offset += r->adj;
+    if (beyond(p, ev.offset))
+        return 1;
     if ((ev.offset != UINT64_MAX && ev.offset < p->rec) || (ev.kind == RVT_EV_END && !p->last))
         return 0;
     if (p->direct)
@@ -272,24 +282,31 @@ static int pulled_blocks(void *ctx, const rvt_block *b, size_t n)
     rec *r = ctx;
     piece *p = r->p;
     size_t k = 0;
-    if (!p->has_head && !p->tape.n && b[0].offset + r->adj < p->rec) {
+    if (r->sealed && !p->has_head && !p->tape.n && b[0].offset + r->adj < p->rec) {
         p->head = b[0];
         p->head.offset += r->adj;
         p->has_head = true;
         k = 1;
     }
-    for (size_t j = k; j < n; j++)
-        p->insns += b[j].ninsn;
+    size_t own = k;
+    for (; own < n && !beyond(p, b[own].offset + r->adj); own++)
+        p->insns += b[own].ninsn;
     if (p->direct)
-        return k < n ? (p->stopped = direct_blocks(r, b + k, n - k)) : 0;
-    ev_tape_put_blocks(&p->tape, b + k, n - k, r->adj);
-    return 0;
+        return own > k ? (p->stopped = direct_blocks(r, b + k, own - k)) : 0;
+    ev_tape_put_blocks(&p->tape, b + k, own - k, r->adj);
+    return own < n;
 }
 
 /* The piece pulled (rvt_proto_decoder_pump_blocks): from the point's sync
- * packet through the next piece's (E-Trace: the input stops there, as
+ * unit through the next piece's.  E-Trace: the input stops there, as
  * rvt_te_decoder_run_to's, and its first instruction, which the piece
- * before retired as the end of its walk, is sealed: the seam). */
+ * before retired as the end of its walk, is sealed: the seam.  N-Trace:
+ * the decoder reads on, and stops at the first block or event of the next
+ * piece's (beyond): a sync message's walk ends its block on its last
+ * instruction, and the block ends as what comes next says -- a control
+ * transfer to F-ADDR or an event -- so the last block is whole then; the
+ * next piece's decoder retires nothing for its first sync message (it
+ * starts at F-ADDR), so nothing is sealed. */
 static void pull_piece(const jobs_cfg *c, piece *p, rec *r)
 {
     int st = 0;
@@ -303,9 +320,10 @@ static void pull_piece(const jobs_cfg *c, piece *p, rec *r)
         rvt_proto_decoder_prime(d, c->buf + p->state, c->len - (size_t)p->state);
     r->adj = p->from;
     uint64_t stop = p->last ? UINT64_MAX : p->to - p->from;
+    r->sealed = c->kind == KIND_TE && p->rec > p->from;
     if (st == 0)
         st = rvt_proto_decoder_set_input_piece(d, c->buf + p->from, c->len - (size_t)p->from,
-                                               stop, p->rec > p->from);
+                                               stop, r->sealed);
     if (st == 0)
         st = rvt_proto_decoder_pump_blocks(d, pulled_event, pulled_blocks, r);
     if (st < 0)
@@ -313,6 +331,9 @@ static void pull_piece(const jobs_cfg *c, piece *p, rec *r)
     rvt_proto_dec_stats ds;
     rvt_proto_decoder_stats(d, &ds);
     p->skipped = ds.skipped;
+    p->messages = ds.units;
+    p->wide_icnt = ds.wide_icnt;        /* the piece's own messages' (set_input_piece) */
+    p->wide_icnt_offset = ds.wide_icnt ? ds.wide_icnt_offset + r->adj : UINT64_MAX;
     rvt_proto_decoder_free(d);
 }
 
