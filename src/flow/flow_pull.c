@@ -108,24 +108,38 @@ static void open_block(rvt_flow_pull *p, uint64_t pc, const rvt_flow_event *firs
     p->open = true;
 }
 
-static void close_block(rvt_flow_pull *p, rvt_block_end end, uint64_t next_pc)
+/* The block just written in the slot block_slot gave is complete. */
+static void count_block(rvt_flow_pull *p)
 {
-    p->blk->end = (uint8_t)end;
-    p->blk->next_pc = next_pc;
-    p->open = false;
     if (p->direct)
         p->n_out++;
     else
         p->n++;
 }
 
-/* Why the block ends when the instruction at next_pc is the next retired. */
-static rvt_block_end insn_end(const rvt_flow_pull *p, uint64_t next_pc)
+static void close_block(rvt_flow_pull *p, rvt_block_end end, uint64_t next_pc)
 {
-    const rvt_insn *i = p->last;
+    p->blk->end = (uint8_t)end;
+    p->blk->next_pc = next_pc;
+    p->open = false;
+    count_block(p);
+}
+
+/* Why a block ends whose last instruction is i (NULL: unknown), at
+ * end_pc, when the instruction at next_pc is the next retired. */
+static rvt_block_end end_after(const rvt_flow_pull *p, const rvt_insn *i, uint64_t end_pc,
+                               uint64_t next_pc)
+{
     if (!i)
         return RVT_BLK_DISCON;
-    return rvt_flow_block_end(i, p->rules, next_pc == p->blk->end_pc + i->len);
+    return rvt_flow_block_end(i, p->rules, next_pc == end_pc + i->len);
+}
+
+/* Why the open block ends when the instruction at next_pc is the next
+ * retired. */
+static rvt_block_end insn_end(const rvt_flow_pull *p, uint64_t next_pc)
+{
+    return end_after(p, p->last, p->blk->end_pc, next_pc);
 }
 
 void rvt_flow_pull_seal(rvt_flow_pull *p)
@@ -151,10 +165,7 @@ static void unseal(rvt_flow_pull *p, rvt_block_end end, uint64_t next_pc)
     *b = p->seal;
     b->end = (uint8_t)end;
     b->next_pc = next_pc;
-    if (p->direct)
-        p->n_out++;
-    else
-        p->n++;
+    count_block(p);
 }
 
 /* Why the sealed block ends when the instruction at pc is retired next:
@@ -164,12 +175,9 @@ static void unseal(rvt_flow_pull *p, rvt_block_end end, uint64_t next_pc)
 static rvt_block_end seal_end(const rvt_flow_pull *p, uint64_t pc)
 {
     const rvt_insn *i = p->seal_last;
-    if (!i)
-        return RVT_BLK_DISCON;
-    bool sequential = pc == p->seal.end_pc + i->len;
-    if (sequential && rvt_flow_is_plain(i))
+    if (i && rvt_flow_is_plain(i) && pc == p->seal.end_pc + i->len)
         return RVT_BLK_SEAM;
-    return rvt_flow_block_end(i, p->rules, sequential);
+    return end_after(p, i, p->seal.end_pc, pc);
 }
 
 /* Why the block ends when an event other than an instruction follows. */

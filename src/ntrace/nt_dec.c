@@ -1395,14 +1395,26 @@ static int timestamp(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     return synced(s) ? event(d, s, RVT_EV_TIME, s->pc, s->ts, 0, NULL) : 0;
 }
 
-static int message(rvt_nt_decoder *d, const rvt_nt_msg *m)
+/* The state of m's source: NULL with *st 0 when the decoder does not
+ * keep it (src_filter), or RVT_ERR_NOMEM. */
+static nt_src *msg_source(rvt_nt_decoder *d, const rvt_nt_msg *m, int *st)
 {
     unsigned id = rvt_nt_has(m, RVT_NT_F_SRC) ? (unsigned)m->f[RVT_NT_F_SRC] : 0;
+    *st = 0;
     if (d->src_filter >= 0 && id != (unsigned)d->src_filter)
-        return 0;
+        return NULL;
     nt_src *s = src_state(d, id);
     if (!s)
-        return RVT_ERR_NOMEM;
+        *st = RVT_ERR_NOMEM;
+    return s;
+}
+
+static int message(rvt_nt_decoder *d, const rvt_nt_msg *m)
+{
+    int st;
+    nt_src *s = msg_source(d, m, &st);
+    if (!s)
+        return st;
     d->st.messages++;
     d->msg_off = m->offset;
     if (d->pulled && !d->sealed && m->offset >= d->owned) {
@@ -1412,7 +1424,6 @@ static int message(rvt_nt_decoder *d, const rvt_nt_msg *m)
     nt_space(d, s);
     if (m->tcode < RVT_NT_VENDOR_FIRST)    /* 6.1: vendor messages say nothing about it */
         s->ended = m->tcode == RVT_NT_PROG_TRACE_CORRELATION;
-    int st = 0;
     if (m->tcode == RVT_NT_OWNERSHIP)
         return ownership(d, s, m);
     if (m->tcode == RVT_NT_ERROR) {
@@ -1672,12 +1683,10 @@ static int pull_step(void *dec)
  * without its events (rvt_nt_decoder_prime). */
 static int prime_ownership(rvt_nt_decoder *d, const rvt_nt_msg *m)
 {
-    unsigned id = rvt_nt_has(m, RVT_NT_F_SRC) ? (unsigned)m->f[RVT_NT_F_SRC] : 0;
-    if (d->src_filter >= 0 && id != (unsigned)d->src_filter)
-        return 0;
-    nt_src *s = src_state(d, id);
+    int st;
+    nt_src *s = msg_source(d, m, &st);
     if (!s)
-        return RVT_ERR_NOMEM;
+        return st;
     uint64_t p = m->f[RVT_NT_F_PROCESS];
     if ((p & 3u) != 1)      /* 1: reserved format */
         own_state(s, p);

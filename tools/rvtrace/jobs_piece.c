@@ -39,16 +39,41 @@ static void mark_unsynced(rec *r, rvt_flow_event *ev)
     r->unsynced = ds.unsynced_errors;
 }
 
+/* Whether a block or event from the stream's byte `offset` on is the
+ * next piece's (N-Trace reads on to it: the pull stops there). */
+static bool beyond(const piece *p, uint64_t offset)
+{
+    return !p->last && offset != UINT64_MAX && offset >= p->to;
+}
+
+/* A decoder's event with its offset the stream's. */
+static rvt_flow_event moved(const rec *r, const rvt_flow_event *in)
+{
+    rvt_flow_event ev = *in;
+    if (ev.offset != UINT64_MAX)
+        ev.offset += r->adj;
+    return ev;
+}
+
+/* An event of the piece's own: straight to the caller (p->direct), else
+ * onto the tape. */
+static int keep(rec *r, const rvt_flow_event *ev)
+{
+    piece *p = r->p;
+    if (p->direct)
+        return p->stopped = r->c->fn(r->c->ctx, ev);
+    ev_tape_put(&p->tape, ev);
+    return 0;
+}
+
 static int rec_event(void *ctx, const rvt_flow_event *in)
 {
     rec *r = ctx;
     piece *p = r->p;
-    rvt_flow_event ev = *in;
-    if (ev.offset != UINT64_MAX)
-        ev.offset += r->adj;
+    rvt_flow_event ev = moved(r, in);
     if (ev.kind == RVT_EV_ERROR && r->nt)
         mark_unsynced(r, &ev);
-    if (!p->last && ev.offset != UINT64_MAX && ev.offset >= p->to)
+    if (beyond(p, ev.offset))
         return 1;                      /* the next piece's: stop here */
     if (ev.kind == RVT_EV_END && !p->last)
         return 0;
@@ -67,10 +92,7 @@ static int rec_event(void *ctx, const rvt_flow_event *in)
         if (!r->c->keep_insns)
             return 0;
     }
-    if (p->direct)
-        return p->stopped = r->c->fn(r->c->ctx, &ev);
-    ev_tape_put(&p->tape, &ev);
-    return 0;
+    return keep(r, &ev);
 }
 
 /* ---- E-Trace ---- */
@@ -232,12 +254,6 @@ static void nt_piece(const jobs_cfg *c, piece *p, rec *r)
 
 enum { BLK_DIRECT = 64 };
 
-/* Whether a block or event from the stream's byte `offset` on is the
- * next piece's (N-Trace reads on to it: the pull stops there). */
-static bool beyond(const piece *p, uint64_t offset)
-{
-    return !p->last && offset != UINT64_MAX && offset >= p->to;
-}
 
 /* An event of a piece that pulls blocks: its own (at or past p->rec, and
  * before the next piece's), not the end of a piece before the last. */
@@ -245,17 +261,12 @@ static int pulled_event(void *ctx, const rvt_flow_event *in)
 {
     rec *r = ctx;
     piece *p = r->p;
-    rvt_flow_event ev = *in;
-    if (ev.offset != UINT64_MAX)
-        ev.offset += r->adj;
+    rvt_flow_event ev = moved(r, in);
     if (beyond(p, ev.offset))
         return 1;
     if ((ev.offset != UINT64_MAX && ev.offset < p->rec) || (ev.kind == RVT_EV_END && !p->last))
         return 0;
-    if (p->direct)
-        return p->stopped = r->c->fn(r->c->ctx, &ev);
-    ev_tape_put(&p->tape, &ev);
-    return 0;
+    return keep(r, &ev);
 }
 
 /* The only piece (p->direct): its blocks straight to the caller, their
