@@ -299,9 +299,12 @@ static int pulled_blocks(void *ctx, const rvt_block *b, size_t n)
         p->has_head = true;
         k = 1;
     }
+    /* the piece's own: before p->to (beyond), in the decoder's offsets */
+    uint64_t limit = p->last ? UINT64_MAX : p->to - r->adj, insns = 0;
     size_t own = k;
-    for (; own < n && !beyond(p, b[own].offset + r->adj); own++)
-        p->insns += b[own].ninsn;
+    for (; own < n && b[own].offset < limit; own++)
+        insns += b[own].ninsn;
+    p->insns += insns;
     if (p->direct)
         return own > k ? (p->stopped = direct_blocks(r, b + k, own - k)) : 0;
     ev_tape_put_blocks(&p->tape, b + k, own - k, r->adj);
