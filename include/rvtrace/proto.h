@@ -186,6 +186,8 @@ int rvt_proto_decoder_finish(rvt_proto_decoder *d);
  * give RVT_ERR_INVAL. */
 int rvt_proto_decoder_set_input(rvt_proto_decoder *d, const uint8_t *buf, size_t len);
 int rvt_proto_decoder_next_block(rvt_proto_decoder *d, rvt_block *out);
+int rvt_proto_decoder_next_insn(rvt_proto_decoder *d, rvt_flow_insn *out);
+int rvt_proto_decoder_next_event(rvt_proto_decoder *d, rvt_flow_event *out);
 /* Pull decoding of one piece of a stream cut at its synchronisation
  * points (decode --jobs, docs/parallel.md "Why the output is the same"):
  * set_input with the piece's bounds, the piece's own units those before
@@ -205,8 +207,6 @@ int rvt_proto_decoder_set_input_piece(rvt_proto_decoder *d, const uint8_t *buf, 
  * (index.h).  Before set_input.  0, RVT_ERR_INVAL (NULL, no such unit
  * there), RVT_ERR_STATE (decoding has begun), the protocol's status. */
 int rvt_proto_decoder_prime(rvt_proto_decoder *d, const uint8_t *unit, size_t len);
-int rvt_proto_decoder_next_insn(rvt_proto_decoder *d, rvt_flow_insn *out);
-int rvt_proto_decoder_next_event(rvt_proto_decoder *d, rvt_flow_event *out);
 /* Batches of the pull calls: up to max blocks or instructions into out
  * (events between them are dropped, as by next_block/next_insn).  The
  * number got (> 0), 0 when the input is used up, or the negative status

@@ -254,7 +254,6 @@ static void nt_piece(const jobs_cfg *c, piece *p, rec *r)
 
 enum { BLK_DIRECT = 64 };
 
-
 /* An event of a piece that pulls blocks: its own (at or past p->rec, and
  * before the next piece's), not the end of a piece before the last. */
 static int pulled_event(void *ctx, const rvt_flow_event *in)
@@ -273,15 +272,15 @@ static int pulled_event(void *ctx, const rvt_flow_event *in)
  * offsets the stream's. */
 static int direct_blocks(rec *r, const rvt_block *b, size_t n)
 {
-    rvt_block moved[BLK_DIRECT];
+    rvt_block out[BLK_DIRECT];
     int st = 0;
     for (size_t k = 0; !st && k < n; k += BLK_DIRECT) {
         size_t m = n - k < BLK_DIRECT ? n - k : BLK_DIRECT;
         for (size_t j = 0; j < m; j++) {
-            moved[j] = b[k + j];
-            moved[j].offset += r->adj;
+            out[j] = b[k + j];
+            out[j].offset += r->adj;
         }
-        st = r->c->fn_blocks(r->c->ctx, moved, m);
+        st = r->c->fn_blocks(r->c->ctx, out, m);
     }
     return st;
 }
@@ -305,22 +304,25 @@ static int pulled_blocks(void *ctx, const rvt_block *b, size_t n)
     for (; own < n && b[own].offset < limit; own++)
         insns += b[own].ninsn;
     p->insns += insns;
-    if (p->direct)
-        return own > k ? (p->stopped = direct_blocks(r, b + k, own - k)) : 0;
-    ev_tape_put_blocks(&p->tape, b + k, own - k, r->adj);
-    return own < n;
+    int st = 0;
+    if (p->direct && own > k)
+        st = p->stopped = direct_blocks(r, b + k, own - k);
+    else if (!p->direct)
+        ev_tape_put_blocks(&p->tape, b + k, own - k, r->adj);
+    return st ? st : own < n;       /* the next piece's block: stop */
 }
 
 /* The piece pulled (rvt_proto_decoder_pump_blocks): from the point's sync
- * unit through the next piece's.  E-Trace: the input stops there, as
- * rvt_te_decoder_run_to's, and its first instruction, which the piece
- * before retired as the end of its walk, is sealed: the seam.  N-Trace:
- * the decoder reads on, and stops at the first block or event of the next
- * piece's (beyond): a sync message's walk ends its block on its last
- * instruction, and the block ends as what comes next says -- a control
- * transfer to F-ADDR or an event -- so the last block is whole then; the
- * next piece's decoder retires nothing for its first sync message (it
- * starts at F-ADDR), so nothing is sealed. */
+ * unit through the next piece's (docs/parallel.md "The seams").  E-Trace:
+ * the input stops there, as rvt_te_decoder_run_to's, and the first
+ * instruction, which the piece before retired as the end of its walk, is
+ * sealed: the head.  N-Trace: a fresh decoder retires nothing for its
+ * first sync message (it starts at F-ADDR); the decoder reads on, seals
+ * the block open at the first message past the piece's own, and is
+ * stopped at the first block or event of the next piece's bytes (beyond).
+ * The point's state unit is read first (a support packet whose options
+ * need attributes not given leaves the modes as they were, as decoding
+ * it does). */
 static void pull_piece(const jobs_cfg *c, piece *p, rec *r)
 {
     int st = 0;
