@@ -38,16 +38,18 @@ static int te_next_blocks(void *d, rvt_block *out, size_t max)
 }
 
 /* Instructions in the blocks next_blocks hands out (UINT64_MAX: it
- * failed, out of memory under the fuzzer's limit). */
+ * failed, out of memory under the fuzzer's limit); with seam, the first
+ * instruction is sealed (rvt_te_decoder_set_input_piece: decode --jobs),
+ * which splits a block and loses or adds none. */
 static uint64_t retired_in_blocks(const rvt_te_attrs *a, rvt_image *img, const rvt_fuzz_in *in,
-                                  uint64_t cap)
+                                  uint64_t cap, bool seam)
 {
     int st = 0;
     rvt_te_decoder *d = rvt_te_decoder_new(a, img, NULL, NULL, &st);
     rvt_fuzz_check_status(st);
     if (!d)
         return UINT64_MAX;
-    RVT_FUZZ_ASSERT(rvt_te_decoder_set_input(d, in->p, in->n) == 0);
+    RVT_FUZZ_ASSERT(rvt_te_decoder_set_input_piece(d, in->p, in->n, UINT64_MAX, seam) == 0);
     uint64_t n = rvt_fuzz_blocks_retired(d, te_next_blocks, cap);
     rvt_te_decoder_free(d);
     return n;
@@ -82,9 +84,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rvt_te_decoder_free(d);
     if (!f.stopped) {   /* the walk's other ways retire what the push run did */
         uint64_t off = retired_events_off(&a, img, &in);
-        uint64_t blk = retired_in_blocks(&a, img, &in, s.instructions);
+        uint64_t blk = retired_in_blocks(&a, img, &in, s.instructions, false);
+        uint64_t sealed = retired_in_blocks(&a, img, &in, s.instructions, true);
         RVT_FUZZ_ASSERT(off == UINT64_MAX || off == s.instructions);
         RVT_FUZZ_ASSERT(blk == UINT64_MAX || blk == s.instructions);
+        RVT_FUZZ_ASSERT(sealed == UINT64_MAX || sealed == s.instructions);
     }
     return 0;
 }

@@ -78,16 +78,18 @@ static uint64_t retired_one_by_one(rvt_nt_decoder *d, uint64_t cap)
 
 /* What a pull decoder over the whole stream retires: by blocks, or one
  * instruction at a time (UINT64_MAX: it failed, out of memory under the
- * fuzzer's limit). */
+ * fuzzer's limit).  The piece's own messages end at `owned`
+ * (rvt_nt_decoder_set_input_piece: decode --jobs), where the open block
+ * is sealed: a block split, no instruction lost or added. */
 static uint64_t retired_by_pull(const rvt_nt_cfg *c, rvt_image *img, const rvt_fuzz_in *in,
-                                bool blocks, uint64_t cap)
+                                bool blocks, uint64_t cap, uint64_t owned)
 {
     int st = 0;
     rvt_nt_decoder *d = rvt_nt_decoder_new(c, rvt_image_insn_cb, img, -1, NULL, NULL, &st);
     rvt_fuzz_check_status(st);
     if (!d)
         return UINT64_MAX;
-    RVT_FUZZ_ASSERT(rvt_nt_decoder_set_input(d, in->p, in->n) == 0);
+    RVT_FUZZ_ASSERT(rvt_nt_decoder_set_input_piece(d, in->p, in->n, owned) == 0);
     uint64_t n = blocks ? rvt_fuzz_blocks_retired(d, nt_next_blocks, cap) : retired_one_by_one(d, cap);
     rvt_nt_decoder_free(d);
     return n;
@@ -127,7 +129,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (pushed != UINT64_MAX && !f.stopped)
         RVT_FUZZ_ASSERT(s.insns == pushed && s.messages == ws.messages && s.errors == ws.errors);
     if (pushed != UINT64_MAX) {
-        uint64_t pulled = retired_by_pull(&c, img, &in, f.blocks, pushed);
+        uint64_t pulled = retired_by_pull(&c, img, &in, f.blocks, pushed, split);
         RVT_FUZZ_ASSERT(pulled == UINT64_MAX || pulled == pushed);
     }
     return 0;

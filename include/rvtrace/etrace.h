@@ -346,6 +346,30 @@ void rvt_te_decoder_free(rvt_te_decoder *d);
  * (next_event: or an instruction comes first), RVT_ERR_INVAL (NULL
  * argument), RVT_ERR_STATE (no input given), RVT_ERR_NOMEM. */
 int rvt_te_decoder_set_input(rvt_te_decoder *d, const uint8_t *buf, size_t len);
+/* set_input for one piece of a stream cut at its synchronisation packets
+ * (decode --jobs, docs/parallel.md "Why the output is the same"):
+ * - the input ends before the first packet that starts at or after byte
+ *   `stop` of buf, as rvt_te_decoder_run_to (the packets the whole
+ *   stream's reader reads), and no RVT_EV_END is sent there: the stream
+ *   goes on (stop >= len: the end of buf, then RVT_EV_END as set_input);
+ * - seam: buf starts at a format 3 packet that the decoder of the piece
+ *   before read too, whose walk ended on its address (11.1).  The first
+ *   instruction retired (that address, after the events of a first sync)
+ *   is a block of its own: its end and next_pc are those of the block a
+ *   decoder of the whole stream retires it in, except RVT_BLK_SEAM where
+ *   that block goes on (the next instruction follows it, nothing
+ *   between): the next block is then that block's rest.
+ * Statuses as set_input. */
+int rvt_te_decoder_set_input_piece(rvt_te_decoder *d, const uint8_t *buf, size_t len,
+                                   uint64_t stop, bool seam);
+/* Start with the modes of the support packet that unit[0..len) starts
+ * with (6.5: its options; read with the decoder's attributes), as a
+ * decoder that had read it, without decoding it (no events, no packet
+ * counted): a piece of a stream that starts after it (decode --jobs).
+ * Before decoding.  0, RVT_ERR_INVAL (d or unit NULL, no support packet
+ * there), RVT_ERR_STATE (decoding has begun), RVT_ERR_FORMAT (the options
+ * need attributes not given; the modes before are kept). */
+int rvt_te_decoder_prime(rvt_te_decoder *d, const uint8_t *unit, size_t len);
 int rvt_te_decoder_next_block(rvt_te_decoder *d, rvt_block *out);
 /* next_block in a batch (issue #18: one call for many blocks): up to max
  * blocks into out, the events between them dropped as by next_block.  The

@@ -47,6 +47,12 @@ typedef enum rvt_block_end {
     RVT_BLK_EVENT,              /* another event (privilege, context, time,
                                    notify); the next block may go straight on */
     RVT_BLK_END,                /* end of the stream (RVT_EV_END) */
+    RVT_BLK_SEAM,               /* only where a piece of a stream is cut
+                                   (rvt_te_decoder_set_input_piece: a piece's
+                                   first block; rvt_nt_decoder_set_input_piece:
+                                   its last): the block goes on with the next
+                                   block retired, which a decoder of the whole
+                                   stream has in the same block */
 } rvt_block_end;
 
 /* A run of instructions retired one after the other at consecutive

@@ -316,6 +316,28 @@ int rvt_nt_decoder_set_src_filter(rvt_nt_decoder *d, int src);
  * first), RVT_ERR_INVAL (NULL argument), RVT_ERR_STATE (no input),
  * RVT_ERR_NOMEM. */
 int rvt_nt_decoder_set_input(rvt_nt_decoder *d, const uint8_t *buf, size_t len);
+/* set_input for one piece of a stream cut at its sync messages (decode
+ * --jobs, docs/parallel.md): the messages before byte `owned` of buf are
+ * the piece's.  The rest of the stream is read on as set_input reads it
+ * (the caller stops at the first block or event from byte owned on), but
+ * the wide I-CNTs of later messages are not counted
+ * (rvt_nt_dec_stats.wide_icnt, 8.4.4), and the block open when the first
+ * of them is read (the piece's last: the sync message's walk ends in it)
+ * is sealed: it ends as a decoder of the whole stream's block ends there
+ * -- a control transfer, an event -- or with RVT_BLK_SEAM where that
+ * block goes on with the next message's instructions (the next piece's
+ * first block).  Statuses as set_input. */
+int rvt_nt_decoder_set_input_piece(rvt_nt_decoder *d, const uint8_t *buf, size_t len,
+                                   uint64_t owned);
+/* Start with the Ownership message (7.1) that unit[0..len) starts with:
+ * its source's privilege and context (and, pulled, its blocks' context)
+ * as a decoder that had read it, without decoding it (no events, no
+ * message counted): a piece of a stream that starts after it (decode
+ * --jobs).  A message of a source the decoder does not keep
+ * (set_src_filter) changes nothing.  Before decoding.  0, RVT_ERR_INVAL
+ * (d or unit NULL, no Ownership message there), RVT_ERR_STATE (decoding
+ * has begun), RVT_ERR_NOMEM. */
+int rvt_nt_decoder_prime(rvt_nt_decoder *d, const uint8_t *unit, size_t len);
 /* set_input with the frames of tp (borrowed) as the stream, as
  * rvt_nt_decoder_run_transport; RVT_ERR_INVAL for tp NULL. */
 int rvt_nt_decoder_set_input_transport(rvt_nt_decoder *d, struct rvt_transport *tp);

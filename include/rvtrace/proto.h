@@ -188,6 +188,25 @@ int rvt_proto_decoder_set_input(rvt_proto_decoder *d, const uint8_t *buf, size_t
 int rvt_proto_decoder_next_block(rvt_proto_decoder *d, rvt_block *out);
 int rvt_proto_decoder_next_insn(rvt_proto_decoder *d, rvt_flow_insn *out);
 int rvt_proto_decoder_next_event(rvt_proto_decoder *d, rvt_flow_event *out);
+/* Pull decoding of one piece of a stream cut at its synchronisation
+ * points (decode --jobs, docs/parallel.md "Why the output is the same"):
+ * set_input with the piece's bounds, the piece's own units those before
+ * byte stop.  E-Trace: rvt_te_decoder_set_input_piece (the input ends
+ * before the first packet at or after stop, and with seam the first
+ * instruction is a block of its own, RVT_BLK_SEAM where the whole
+ * stream's decoder goes on with it).  N-Trace:
+ * rvt_nt_decoder_set_input_piece (the rest of the stream is read on, the
+ * caller stops at the first block or event at or after stop; seam:
+ * RVT_ERR_INVAL).  Statuses as set_input. */
+int rvt_proto_decoder_set_input_piece(rvt_proto_decoder *d, const uint8_t *buf, size_t len,
+                                      uint64_t stop, bool seam);
+/* Start as a decoder that had read the state unit unit[0..len) starts
+ * with, without decoding it: E-Trace a support packet's modes
+ * (rvt_te_decoder_prime), N-Trace an Ownership message's privilege and
+ * context (rvt_nt_decoder_prime); the unit the index names for a point
+ * (index.h).  Before set_input.  0, RVT_ERR_INVAL (NULL, no such unit
+ * there), RVT_ERR_STATE (decoding has begun), the protocol's status. */
+int rvt_proto_decoder_prime(rvt_proto_decoder *d, const uint8_t *unit, size_t len);
 /* Batches of the pull calls: up to max blocks or instructions into out
  * (events between them are dropped, as by next_block/next_insn).  The
  * number got (> 0), 0 when the input is used up, or the negative status

@@ -93,6 +93,8 @@ struct rvt_te_decoder {
     uint64_t rd_stop;           /* run_to: no packet read from here on */
     bool rd_truncated;          /* the last packet read was cut short */
     bool pulled;                /* set_input: the pull API drives the walk */
+    bool seam;                  /* set_input_piece: the first instruction
+                                   retired is sealed (rvt_flow_pull_seal) */
     rvt_flow_pull pull;
 };
 
@@ -1221,7 +1223,7 @@ static int pause(rvt_te_decoder *d, uint8_t resume)
 
 /* The support packet's options select the modes (6.5); the predictor and
  * the cache follow them. */
-static int set_options(rvt_te_decoder *d, unsigned options)
+static int apply_options(rvt_te_decoder *d, unsigned options)
 {
     unsigned old = d->a.options;
     d->a.options = rvt_te_support_options(&d->a, options);
@@ -1233,9 +1235,31 @@ static int set_options(rvt_te_decoder *d, unsigned options)
     if (rvt_te_attrs_check(&d->a) < 0 || te_bpjtc_init(&d->t, &d->a) < 0) {
         d->a.options = old;
         te_bpjtc_init(&d->t, &d->a);
-        return fail(d, RVT_ERR_FORMAT, "support packet options need attributes not given");
+        return RVT_ERR_FORMAT;
     }
     return 0;
+}
+
+static int set_options(rvt_te_decoder *d, unsigned options)
+{
+    if (apply_options(d, options) < 0)
+        return fail(d, RVT_ERR_FORMAT, "support packet options need attributes not given");
+    return 0;
+}
+
+int rvt_te_decoder_prime(rvt_te_decoder *d, const uint8_t *unit, size_t len)
+{
+    if (!d || !unit)
+        return RVT_ERR_INVAL;
+    if (d->pulled || d->stats.packets || d->ended)
+        return RVT_ERR_STATE;
+    rvt_te_reader rd;       /* read as the stream's reader reads it: these attributes */
+    rvt_te_reader_init(&rd, &d->a, unit, len);
+    rvt_te_pkt p;
+    uint64_t off;
+    if (rvt_te_reader_next(&rd, &p, &off) <= 0 || p.format != 3 || p.subformat != 3)
+        return RVT_ERR_INVAL;
+    return apply_options(d, p.options);
 }
 
 /* 6.5 table 6.4: why the trace ended, for RVT_EV_STOP. */
@@ -1390,6 +1414,10 @@ static int f3_end(rvt_te_decoder *d, const rvt_te_pkt *p, int st, bool resync)
         d->pc = address;
         d->last_pc = address;
         retire(d, address);
+        if (d->seam) {      /* rvt_te_decoder_set_input_piece */
+            d->seam = false;
+            rvt_flow_pull_seal(&d->pull);
+        }
     }
     /* 3.2.6-3.2.7: a synchronisation resets the predictor and the cache
      * once the decoder has reached its address. */
@@ -1694,13 +1722,16 @@ static int pull_step(void *dec)
             packet_done(d);
         return 1;
     }
+    if (d->rd.pos >= d->rd_stop)
+        return 0;       /* set_input_piece's stop: the stream goes on, no end */
     if (input_step(d))
         return 1;
     input_end(d);
     return 0;
 }
 
-int rvt_te_decoder_set_input(rvt_te_decoder *d, const uint8_t *buf, size_t len)
+int rvt_te_decoder_set_input_piece(rvt_te_decoder *d, const uint8_t *buf, size_t len,
+                                   uint64_t stop, bool seam)
 {
     if (!d || (!buf && len))
         return RVT_ERR_INVAL;
@@ -1711,8 +1742,16 @@ int rvt_te_decoder_set_input(rvt_te_decoder *d, const uint8_t *buf, size_t len)
     d->ctx = &d->pull;
     d->insn_events = true;
     d->pulled = true;
+    d->seam = seam;
     input_start(d, buf, len);
+    if (stop < len)
+        d->rd_stop = stop;      /* chain_refill reads no further either */
     return 0;
+}
+
+int rvt_te_decoder_set_input(rvt_te_decoder *d, const uint8_t *buf, size_t len)
+{
+    return rvt_te_decoder_set_input_piece(d, buf, len, UINT64_MAX, false);
 }
 
 int rvt_te_decoder_next_block(rvt_te_decoder *d, rvt_block *out)

@@ -34,6 +34,7 @@ void rvt_flow_pull_reset(rvt_flow_pull *p)
     p->out = NULL;
     p->n_out = p->max_out = 0;
     p->full = p->direct = false;
+    p->sealed = false;
 }
 
 void rvt_flow_pull_free(rvt_flow_pull *p)
@@ -107,24 +108,76 @@ static void open_block(rvt_flow_pull *p, uint64_t pc, const rvt_flow_event *firs
     p->open = true;
 }
 
-static void close_block(rvt_flow_pull *p, rvt_block_end end, uint64_t next_pc)
+/* The block just written in the slot block_slot gave is complete. */
+static void count_block(rvt_flow_pull *p)
 {
-    p->blk->end = (uint8_t)end;
-    p->blk->next_pc = next_pc;
-    p->open = false;
     if (p->direct)
         p->n_out++;
     else
         p->n++;
 }
 
-/* Why the block ends when the instruction at next_pc is the next retired. */
-static rvt_block_end insn_end(const rvt_flow_pull *p, uint64_t next_pc)
+static void close_block(rvt_flow_pull *p, rvt_block_end end, uint64_t next_pc)
 {
-    const rvt_insn *i = p->last;
+    p->blk->end = (uint8_t)end;
+    p->blk->next_pc = next_pc;
+    p->open = false;
+    count_block(p);
+}
+
+/* Why a block ends whose last instruction is i (NULL: unknown), at
+ * end_pc, when the instruction at next_pc is the next retired. */
+static rvt_block_end end_after(const rvt_flow_pull *p, const rvt_insn *i, uint64_t end_pc,
+                               uint64_t next_pc)
+{
     if (!i)
         return RVT_BLK_DISCON;
-    return rvt_flow_block_end(i, p->rules, next_pc == p->blk->end_pc + i->len);
+    return rvt_flow_block_end(i, p->rules, next_pc == end_pc + i->len);
+}
+
+/* Why the open block ends when the instruction at next_pc is the next
+ * retired. */
+static rvt_block_end insn_end(const rvt_flow_pull *p, uint64_t next_pc)
+{
+    return end_after(p, p->last, p->blk->end_pc, next_pc);
+}
+
+void rvt_flow_pull_seal(rvt_flow_pull *p)
+{
+    if (!p->open)
+        return;
+    /* the open block is not counted yet: its slot (in the caller's array
+     * or the ring's tail) is free again once copied out */
+    p->seal = *p->blk;
+    p->seal_last = p->last;
+    p->sealed = true;
+    p->open = false;
+}
+
+/* The sealed block ends (for the reason end, next_pc retired next): it
+ * takes the next slot, as a closed block. */
+static void unseal(rvt_flow_pull *p, rvt_block_end end, uint64_t next_pc)
+{
+    p->sealed = false;
+    rvt_block *b = block_slot(p);
+    if (!b)
+        return;
+    *b = p->seal;
+    b->end = (uint8_t)end;
+    b->next_pc = next_pc;
+    count_block(p);
+}
+
+/* Why the sealed block ends when the instruction at pc is retired next:
+ * RVT_BLK_SEAM where an open block would have taken it (its last
+ * instruction plain, pc right after it: rvt_flow_pull_run,
+ * rvt_flow_pull_run_on), else as insn_end. */
+static rvt_block_end seal_end(const rvt_flow_pull *p, uint64_t pc)
+{
+    const rvt_insn *i = p->seal_last;
+    if (i && rvt_flow_is_plain(i) && pc == p->seal.end_pc + i->len)
+        return RVT_BLK_SEAM;
+    return end_after(p, i, p->seal.end_pc, pc);
 }
 
 /* Why the block ends when an event other than an instruction follows. */
@@ -144,7 +197,9 @@ static rvt_block_end event_end(unsigned kind)
 void rvt_flow_pull_run_new(rvt_flow_pull *p, const rvt_flow_event *first, uint64_t pc, uint64_t n,
                            uint64_t end_pc, const rvt_insn *last)
 {
-    if (p->open)
+    if (p->sealed)
+        unseal(p, seal_end(p, pc), pc);
+    else if (p->open)
         close_block(p, insn_end(p, pc), pc);
     open_block(p, pc, first);
     if (p->open)
@@ -154,7 +209,9 @@ void rvt_flow_pull_run_new(rvt_flow_pull *p, const rvt_flow_event *first, uint64
 void rvt_flow_pull_transfer_new(rvt_flow_pull *p, rvt_block_end end, const rvt_flow_event *at,
                                 uint64_t pc)
 {
-    if (p->open)
+    if (p->sealed)
+        unseal(p, end, pc);
+    else if (p->open)
         close_block(p, end, pc);
     open_block(p, pc, at);
     if (p->open)
@@ -168,7 +225,9 @@ int rvt_flow_pull_event(void *pull, const rvt_flow_event *ev)
         rvt_flow_pull_run(p, ev, ev->pc, 1, ev->pc, p->lookup(p->lookup_ctx, ev->pc, NULL));
         return 0;
     }
-    if (p->open)
+    if (p->sealed)
+        unseal(p, event_end(ev->kind), p->seal.end_pc);
+    else if (p->open)
         close_block(p, event_end(ev->kind), p->blk->end_pc);
     if (ev->kind == RVT_EV_CONTEXT)
         p->context[ev->src & (RVT_FLOW_SRCS - 1)] = ev->aux;
@@ -194,7 +253,9 @@ static int run(rvt_flow_pull *p)
             return st;
         if (st == 0) {
             p->done = true;
-            if (p->open)    /* the decoder ended without RVT_EV_END */
+            if (p->sealed)  /* the decoder ended without RVT_EV_END */
+                unseal(p, RVT_BLK_END, p->seal.end_pc);
+            else if (p->open)
                 close_block(p, RVT_BLK_END, p->blk->end_pc);
         }
     }

@@ -70,6 +70,10 @@ typedef struct rvt_flow_pull {
     uint64_t context[RVT_FLOW_SRCS]; /* per source: the last RVT_EV_CONTEXT's value */
     bool done;                     /* the step function said: no more input */
     int err;                       /* first error (NOMEM) */
+    bool sealed;                   /* `seal` waits for what ends it
+                                      (rvt_flow_pull_seal) */
+    rvt_block seal;
+    const rvt_insn *seal_last;     /* seal's last instruction (NULL: unknown) */
     rvt_flow_insn it;              /* next_insn: the block being walked */
     uint64_t it_left;
 } rvt_flow_pull;
@@ -101,6 +105,13 @@ static inline bool rvt_flow_pull_full(const rvt_flow_pull *p)
 {
     return p->full;
 }
+/* The open block is sealed: it takes no more instructions, and ends with
+ * whatever comes next -- an event's or a control transfer's end as usual,
+ * RVT_BLK_SEAM when the next instruction would have gone on with it (a
+ * piece's first instruction, rvt_te_decoder_set_input_piece).  No open
+ * block: nothing happens.  The walk's inline paths see no open block, so
+ * the next retirement takes the out-of-line path that ends it. */
+void rvt_flow_pull_seal(rvt_flow_pull *p);
 int rvt_flow_pull_next_block(rvt_flow_pull *p, rvt_block *out);
 /* Up to max (>= 1) blocks (rvt_te_decoder_next_blocks): the number got,
  * 0 at the end of the input, or a negative status (one after some blocks

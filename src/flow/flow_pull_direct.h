@@ -26,13 +26,14 @@
 #include <string.h>
 #include "flow/flow_pull.h"
 
-/* The caller's array slot for the next block, when no block is open and
- * the array has room; else NULL.  As when the collector opens a block
+/* The caller's array slot for the next block, when no block is open or
+ * sealed (rvt_flow_pull_seal: the collector ends it first) and the array
+ * has room; else NULL.  As when the collector opens a block
  * there, the events queued before it are dropped (flow.h: an event not
  * taken before the next block is); the ring holds only events then. */
 static inline rvt_block *rvt_flow_pull_direct(rvt_flow_pull *p)
 {
-    if (p->open || p->n_out >= p->max_out)
+    if (p->open || p->sealed || p->n_out >= p->max_out)
         return NULL;
     p->head = p->n = 0;
     return &p->out[p->n_out];

@@ -70,6 +70,8 @@ typedef struct nt_src {
     uint64_t last_icnt, last_hist, last_target;
     rvt_flow_event ev;        /* template: src, priv */
     uint64_t context;         /* the last Ownership message's (7.1), 0 before */
+    bool has_context;         /* one was given (format 2-3): a primed
+                                 source's seeds the pull's (pull_start) */
 } nt_src;
 
 /* The pull API: a history walk (ResourceFull HIST or HREPEAT, 9.3) that
@@ -102,6 +104,11 @@ struct rvt_nt_decoder {
     uint64_t icnt_max;        /* largest I-CNT a message can carry (8.4.4) */
     uint64_t icnt_ceiling;    /* largest I-CNT accepted (see icnt_ok) */
     uint64_t wide_off;        /* message of the last wide_icnt count */
+    uint64_t owned;           /* the piece's messages end here: the wide
+                                 I-CNTs of those before counted, the open
+                                 block sealed at the first after
+                                 (rvt_nt_decoder_set_input_piece) */
+    bool sealed;
     unsigned events;          /* RVT_NT_EVENTS_* */
     rvt_iblocks bc;           /* instructions and straight-line blocks */
     rvt_dec_mem mem;          /* the view bc reads (mem.h), if over an rvt_mem */
@@ -137,6 +144,7 @@ rvt_nt_decoder *rvt_nt_decoder_new(const rvt_nt_cfg *cfg, rvt_nt_insn_fn insn,
      * one block; 2^bits leaves room for both */
     d->icnt_max = 1ull << d->cfg.icnt_bits;
     d->icnt_ceiling = d->icnt_max > NT_ICNT_CEILING ? d->icnt_max : NT_ICNT_CEILING;
+    d->owned = UINT64_MAX;
     rvt_iblk_init(&d->bc, insn, insn_ctx, d->xmask);
     if (status)
         *status = 0;
@@ -305,8 +313,8 @@ static int report_loss(rvt_nt_decoder *d, nt_src *s, uint64_t pc)
  * finite. */
 static void wide_icnt(rvt_nt_decoder *d)
 {
-    if (d->st.wide_icnt && d->wide_off == d->msg_off)
-        return;                 /* one count per message */
+    if ((d->st.wide_icnt && d->wide_off == d->msg_off) || d->msg_off >= d->owned)
+        return;                 /* one count per message, of the piece's own */
     d->wide_off = d->msg_off;
     if (!d->st.wide_icnt++)
         d->st.wide_icnt_offset = d->msg_off;
@@ -577,7 +585,8 @@ branch_chain(rvt_nt_decoder *d, nt_src *s, const rvt_flow_event *at, nt_chain *k
     const rvt_iblock *b = k->b;
     unsigned hn = k->hn;
     k->last = NULL;
-    if (p->open || p->full || p->n_out >= p->max_out || b->jclass != RVT_JC_BRANCH || !hn)
+    if (p->open || p->sealed || p->full || p->n_out >= p->max_out || b->jclass != RVT_JC_BRANCH ||
+        !hn)
         return CHAIN_ON;
     rvt_block *out = p->out, *o = out + p->n_out, *const lim = out + p->max_out;
     const rvt_block tmpl = { .context = rvt_flow_pull_context(p, at->src), .offset = at->offset,
@@ -1319,6 +1328,17 @@ static int resource_full(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     }
 }
 
+/* 7.1: the privilege and, formats 2-3, the context an Ownership message's
+ * PROCESS field p gives its source. */
+static void own_state(nt_src *s, uint64_t p)
+{
+    s->ev.priv = (uint8_t)((p >> 2) & 3u);
+    if ((p & 3u) >= 2) {
+        s->context = p >> 5;
+        s->has_context = true;
+    }
+}
+
 static int ownership(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
 {
     uint64_t p = m->f[RVT_NT_F_PROCESS];
@@ -1326,12 +1346,10 @@ static int ownership(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     int st = 0;
     if (fmt == 1)
         return 0;   /* reserved format */
-    if (prv != s->ev.priv || !synced(s)) {
-        s->ev.priv = (uint8_t)prv;
+    bool tell = prv != s->ev.priv || !synced(s);
+    own_state(s, p);
+    if (tell)
         st = event(d, s, RVT_EV_PRIV, s->pc, prv, (p >> 4) & 1u, NULL);
-    }
-    if (fmt >= 2)
-        s->context = p >> 5;
     nt_space(d, s);
     if (!st && fmt >= 2)
         st = event(d, s, RVT_EV_CONTEXT, s->pc, p >> 5, fmt, NULL);
@@ -1377,20 +1395,35 @@ static int timestamp(rvt_nt_decoder *d, nt_src *s, const rvt_nt_msg *m)
     return synced(s) ? event(d, s, RVT_EV_TIME, s->pc, s->ts, 0, NULL) : 0;
 }
 
-static int message(rvt_nt_decoder *d, const rvt_nt_msg *m)
+/* The state of m's source: NULL with *st 0 when the decoder does not
+ * keep it (src_filter), or RVT_ERR_NOMEM. */
+static nt_src *msg_source(rvt_nt_decoder *d, const rvt_nt_msg *m, int *st)
 {
     unsigned id = rvt_nt_has(m, RVT_NT_F_SRC) ? (unsigned)m->f[RVT_NT_F_SRC] : 0;
+    *st = 0;
     if (d->src_filter >= 0 && id != (unsigned)d->src_filter)
-        return 0;
+        return NULL;
     nt_src *s = src_state(d, id);
     if (!s)
-        return RVT_ERR_NOMEM;
+        *st = RVT_ERR_NOMEM;
+    return s;
+}
+
+static int message(rvt_nt_decoder *d, const rvt_nt_msg *m)
+{
+    int st;
+    nt_src *s = msg_source(d, m, &st);
+    if (!s)
+        return st;
     d->st.messages++;
     d->msg_off = m->offset;
+    if (d->pulled && !d->sealed && m->offset >= d->owned) {
+        d->sealed = true;       /* set_input_piece: the piece's last block */
+        rvt_flow_pull_seal(&d->pull);
+    }
     nt_space(d, s);
     if (m->tcode < RVT_NT_VENDOR_FIRST)    /* 6.1: vendor messages say nothing about it */
         s->ended = m->tcode == RVT_NT_PROG_TRACE_CORRELATION;
-    int st = 0;
     if (m->tcode == RVT_NT_OWNERSHIP)
         return ownership(d, s, m);
     if (m->tcode == RVT_NT_ERROR) {
@@ -1646,10 +1679,45 @@ static int pull_step(void *dec)
     return st < 0 ? st : 0;
 }
 
-/* The pull API over d->rd (set up by the caller). */
+/* 7.1: the context and privilege an Ownership message gives its source,
+ * without its events (rvt_nt_decoder_prime). */
+static int prime_ownership(rvt_nt_decoder *d, const rvt_nt_msg *m)
+{
+    int st;
+    nt_src *s = msg_source(d, m, &st);
+    if (!s)
+        return st;
+    uint64_t p = m->f[RVT_NT_F_PROCESS];
+    if ((p & 3u) != 1)      /* 1: reserved format */
+        own_state(s, p);
+    return 0;
+}
+
+int rvt_nt_decoder_prime(rvt_nt_decoder *d, const uint8_t *unit, size_t len)
+{
+    if (!d || !unit)
+        return RVT_ERR_INVAL;
+    if (input_taken(d))
+        return RVT_ERR_STATE;
+    rvt_nt_reader rd;
+    rvt_nt_reader_init(&rd, unit, len, &d->cfg);
+    rvt_nt_msg m;
+    if (rvt_nt_reader_next(&rd, &m) <= 0 || m.tcode != RVT_NT_OWNERSHIP)
+        return RVT_ERR_INVAL;
+    return prime_ownership(d, &m);
+}
+
+/* The pull API over d->rd (set up by the caller).  A primed source's
+ * context is its blocks' (rvt_block.context: the last RVT_EV_CONTEXT's,
+ * which the Ownership message would have sent). */
 static int pull_start(rvt_nt_decoder *d)
 {
     rvt_flow_pull_init(&d->pull, NT_RULES, pull_lookup, d, pull_step, d);
+    for (unsigned i = 0; i < d->nused; i++) {
+        const nt_src *s = d->src[d->used[i]];
+        if (s->has_context)
+            d->pull.context[d->used[i] & (RVT_FLOW_SRCS - 1)] = s->context;
+    }
     d->fn = rvt_flow_pull_event;
     d->fn_ctx = &d->pull;
     d->stop = 0;
@@ -1658,14 +1726,21 @@ static int pull_start(rvt_nt_decoder *d)
     return 0;
 }
 
-int rvt_nt_decoder_set_input(rvt_nt_decoder *d, const uint8_t *buf, size_t len)
+int rvt_nt_decoder_set_input_piece(rvt_nt_decoder *d, const uint8_t *buf, size_t len,
+                                   uint64_t owned)
 {
     if (!d || (!buf && len))
         return RVT_ERR_INVAL;
     if (input_taken(d))
         return RVT_ERR_STATE;
     rvt_nt_reader_init(&d->rd, buf, len, &d->cfg);
+    d->owned = owned;
     return pull_start(d);
+}
+
+int rvt_nt_decoder_set_input(rvt_nt_decoder *d, const uint8_t *buf, size_t len)
+{
+    return rvt_nt_decoder_set_input_piece(d, buf, len, UINT64_MAX);
 }
 
 int rvt_nt_decoder_set_input_transport(rvt_nt_decoder *d, rvt_transport *tp)

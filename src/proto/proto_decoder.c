@@ -70,6 +70,26 @@ int rvt_proto_decoder_set_input(rvt_proto_decoder *d, const uint8_t *buf, size_t
     return st;
 }
 
+int rvt_proto_decoder_set_input_piece(rvt_proto_decoder *d, const uint8_t *buf, size_t len,
+                                      uint64_t stop, bool seam)
+{
+    if (!d || (!buf && len))
+        return RVT_ERR_INVAL;
+    int st = d->ops->set_input_piece(d->d, buf, len, stop, seam);
+    if (st == 0)
+        d->pulled = true;
+    return st;
+}
+
+int rvt_proto_decoder_prime(rvt_proto_decoder *d, const uint8_t *unit, size_t len)
+{
+    if (!d || !unit)
+        return RVT_ERR_INVAL;
+    if (d->pulled || d->finished)
+        return RVT_ERR_STATE;
+    return d->ops->prime(d->d, unit, len);
+}
+
 int rvt_proto_decoder_next_block(rvt_proto_decoder *d, rvt_block *out)
 {
     return d && out ? d->ops->next_block(d->d, out) : RVT_ERR_INVAL;

@@ -179,6 +179,17 @@ static int te_dec_set_input(void *d, const uint8_t *buf, size_t len)
     return rvt_te_decoder_set_input(d, buf, len);
 }
 
+static int te_dec_set_input_piece(void *d, const uint8_t *buf, size_t len, uint64_t stop,
+                                  bool seam)
+{
+    return rvt_te_decoder_set_input_piece(d, buf, len, stop, seam);
+}
+
+static int te_dec_prime(void *d, const uint8_t *unit, size_t len)
+{
+    return rvt_te_decoder_prime(d, unit, len);
+}
+
 static int te_dec_block(void *d, rvt_block *out) { return rvt_te_decoder_next_block(d, out); }
 static int te_dec_blocks(void *d, rvt_block *out, size_t max)
 {
@@ -222,7 +233,8 @@ static void te_dec_stats(const void *d, rvt_proto_dec_stats *out)
 
 static const proto_dec_ops te_dec = {
     .create = te_dec_create, .run = te_dec_run, .finish = te_dec_finish,
-    .destroy = te_dec_destroy, .set_input = te_dec_set_input, .next_block = te_dec_block,
+    .destroy = te_dec_destroy, .set_input = te_dec_set_input,
+    .set_input_piece = te_dec_set_input_piece, .prime = te_dec_prime, .next_block = te_dec_block,
     .next_blocks = te_dec_blocks, .next_run = te_dec_next_run,
     .next_insn = te_dec_insn, .next_event = te_dec_event,
     .set_events = te_dec_set_events,

@@ -56,6 +56,8 @@ typedef struct proto_dec_ops {
     int (*finish)(void *d);
     void (*destroy)(void *d);
     int (*set_input)(void *d, const uint8_t *buf, size_t len);
+    int (*set_input_piece)(void *d, const uint8_t *buf, size_t len, uint64_t stop, bool seam);
+    int (*prime)(void *d, const uint8_t *unit, size_t len);
     int (*next_block)(void *d, rvt_block *out);
     int (*next_blocks)(void *d, rvt_block *out, size_t max);
     int (*next_run)(void *d, rvt_block *out, size_t max);

@@ -81,6 +81,7 @@ const char cmd_decode_help[] =
     "terminal when the output goes elsewhere (--pcs, --count, a redirect).\n";
 
 static int on_event(void *ctx, const rvt_flow_event *ev);
+static int on_blocks(void *ctx, const rvt_block *b, size_t n);
 
 typedef struct dec_ctx {
     cli_kind kind;
@@ -106,14 +107,17 @@ typedef struct dec_ctx {
     const trace_in *in;
 } dec_ctx;
 
+static bool pull_blocks(const dec_ctx *c);
+
 /* --jobs/--range: the pieces' events through on_event, in order; runs
- * of instructions where one decoder would send them (run_decoder). */
+ * of instructions, or blocks to on_blocks, where one decoder would send
+ * them (run_decoder). */
 static int run_jobs(dec_ctx *c, int src, bool count, jobs_result *r)
 {
     bool events = c->nout || c->files->n || !count;
     c->runs = !c->keyed && jobs_runs(&c->jo, events);   /* runs need img's lengths */
     return jobs_decode_trace(&c->jo, c->path, c->cfg, c->in, c->mem, src, events, c->runs,
-                             on_event, c, r);
+                             on_event, c->runs && pull_blocks(c) ? on_blocks : NULL, c, r);
 }
 
 /* A stream problem: E-Trace reports the error (its LOST repeats it);

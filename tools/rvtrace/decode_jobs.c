@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "decode_jobs.h"
+#include "jobs_blocks.h"
 #include "jobs_run.h"
 #include "util/grow.h"
 
@@ -110,7 +111,7 @@ static int by_start(const void *a, const void *b)
 
 /* Several sources and no --src: merged when the index knows the sources
  * (in-memory index; otherwise one piece, one decoder). */
-static bool merging(const jobs_cfg *c)
+bool decode_jobs_merges(const jobs_cfg *c)
 {
     uint16_t src;
     uint64_t first;
@@ -121,7 +122,7 @@ static bool merging(const jobs_cfg *c)
 static int plan_stream(const jobs_cfg *c, plan *pl)
 {
     size_t n = rvt_index_count(c->idx);
-    if (merging(c)) {
+    if (decode_jobs_merges(c)) {
         int st = plan_sources(c, pl);
         if (st == 0)
             qsort(pl->p, pl->n, sizeof *pl->p, by_start);
@@ -209,7 +210,8 @@ static int hand_on(jobs_run *r, size_t i, jobs_result *res)
 {
     piece *p = jobs_run_wait(r, i);
     if (p->status >= 0 && !res->stopped)
-        res->stopped = ev_tape_replay(&p->tape, r->c->fn, r->c->ctx);
+        res->stopped = r->blocks ? blk_replay_piece(r->blocks, p)
+                                 : ev_tape_replay(&p->tape, r->c->fn, r->c->ctx);
     return jobs_run_release(r, i, res);
 }
 
@@ -227,13 +229,16 @@ static int run_plan(const jobs_cfg *c, plan *pl, jobs_result *res)
 {
     unsigned nt = c->jobs < pl->n ? c->jobs : (unsigned)pl->n;
     jobs_run r = { .c = c, .p = pl->p, .n = pl->n, .window = window(c, pl),
-                   .done = calloc(pl->n, 1) };
+                   .done = calloc(pl->n, 1), .blocks = c->blocks ? malloc(sizeof *r.blocks) : NULL };
     pthread_t *th = calloc(nt, sizeof *th);
-    if (!r.done || !th) {
+    if (!r.done || !th || (c->blocks && !r.blocks)) {
         free(r.done);
         free(th);
+        free(r.blocks);
         return RVT_ERR_NOMEM;
     }
+    if (r.blocks)
+        blk_replay_init(r.blocks, c->fn, c->fn_blocks, c->ctx);
     pthread_mutex_init(&r.mu, NULL);
     pthread_cond_init(&r.cv, NULL);
     unsigned started = 0;
@@ -244,6 +249,8 @@ static int run_plan(const jobs_cfg *c, plan *pl, jobs_result *res)
         st = jobs_merge(&r, res);
     for (size_t i = 0; st == 0 && !pl->p[0].merged && !res->stopped && i < pl->n; i++)
         st = hand_on(&r, i, res);
+    if (st == 0 && r.blocks && !res->stopped)
+        res->stopped = blk_replay_finish(r.blocks);
     pthread_mutex_lock(&r.mu);
     r.abort = true;
     pthread_cond_broadcast(&r.cv);
@@ -256,6 +263,7 @@ static int run_plan(const jobs_cfg *c, plan *pl, jobs_result *res)
     pthread_mutex_destroy(&r.mu);
     free(r.done);
     free(th);
+    free(r.blocks);
     return st;
 }
 

@@ -33,6 +33,13 @@ typedef struct jobs_cfg {
                                    RVT_NT_EVENTS_BLOCK, E-Trace
                                    rvt_te_decoder_set_runs) for the writers
                                    (rvt_out_run) */
+    const rvt_proto_cfg *cfg;   /* the settings (blocks: the registry's decoder) */
+    rvt_blocks_fn fn_blocks;    /* blocks: the merged blocks, in stream order,
+                                   between the events to fn */
+    bool blocks;                /* the pieces pull blocks (the pull API,
+                                   flow.h) and keep them (jobs_blocks.c):
+                                   instructions kept, no --range, no merge
+                                   of N-Trace sources */
     bool mapped;                /* buf is a file mapping: a decoded piece's
                                    pages are given back (bounded RSS) */
     rvt_flow_fn fn;             /* the merged events, in stream order */
@@ -50,6 +57,9 @@ typedef struct jobs_result {
 /* 0, or a negative status (RVT_ERR_NOMEM, RVT_ERR_INVAL: a range out of
  * the index, RVT_ERR_STATE: a decoder could not be made). */
 int decode_jobs(const jobs_cfg *c, jobs_result *r);
+/* Whether the stream's sources are decoded apart and their events merged
+ * (jobs_merge.c): N-Trace, several sources, no --src or --range. */
+bool decode_jobs_merges(const jobs_cfg *c);
 /* The bytes a piece holds at least (and the points an index built for
  * the run needs apart): the plan's rule. */
 uint64_t decode_jobs_piece_bytes(uint64_t len, unsigned jobs, bool keep_insns);
@@ -68,11 +78,16 @@ typedef struct jobs_opts {
 int jobs_opts_parse(const cli_args *a, jobs_opts *o);
 /* decode_jobs over the trace `in` read from path, with its index
  * (TRACE.idx or built); fn gets the events (runs of instructions when
- * `runs`, which jobs_runs says may be asked for).  CLI_OK, or CLI_FAIL
- * after printing why. */
+ * `runs`, which jobs_runs says may be asked for).  fn_blocks, when not
+ * NULL, takes the instructions as the pull API's blocks where the pieces
+ * can pull them (instructions kept, no --range, no merge of N-Trace
+ * sources: jobs_cfg.blocks),
+ * in batches with no event between them, as rvt_proto_decoder_pump_blocks
+ * gives them.  CLI_OK, or CLI_FAIL after printing why. */
 int jobs_decode_trace(const jobs_opts *o, const char *path, const rvt_proto_cfg *cfg,
                       const trace_in *in, const rvt_mem *mem, int src, bool keep_insns,
-                      bool runs, rvt_flow_fn fn, void *ctx, jobs_result *r);
+                      bool runs, rvt_flow_fn fn, rvt_blocks_fn fn_blocks, void *ctx,
+                      jobs_result *r);
 /* Whether the pieces can send runs of instructions: instructions kept,
  * no --range (its end is found instruction by instruction). */
 bool jobs_runs(const jobs_opts *o, bool keep_insns);

@@ -55,7 +55,8 @@ bool jobs_runs(const jobs_opts *o, bool keep_insns)
 
 int jobs_decode_trace(const jobs_opts *o, const char *path, const rvt_proto_cfg *cfg,
                       const trace_in *in, const rvt_mem *mem, int src, bool keep_insns,
-                      bool runs, rvt_flow_fn fn, void *ctx, jobs_result *r)
+                      bool runs, rvt_flow_fn fn, rvt_blocks_fn fn_blocks, void *ctx,
+                      jobs_result *r)
 {
     /* --range numbers every point (rvtrace index --list); pieces need
      * only the points a piece apart */
@@ -67,8 +68,10 @@ int jobs_decode_trace(const jobs_opts *o, const char *path, const rvt_proto_cfg 
     jobs_cfg c = { .kind = te ? KIND_TE : KIND_NT, .native = rvt_proto_cfg_native_const(cfg),
                    .mem = mem, .src = src, .buf = in->buf, .len = in->len, .idx = x,
                    .jobs = o->jobs, .range = o->range, .a = (size_t)o->a, .b = (size_t)o->b,
-                   .keep_insns = keep_insns, .runs = runs,
+                   .keep_insns = keep_insns, .runs = runs, .cfg = cfg, .fn_blocks = fn_blocks,
+                   .blocks = fn_blocks && keep_insns && !o->range,
                    .mapped = in->map != NULL, .fn = fn, .ctx = ctx };
+    c.blocks = c.blocks && !decode_jobs_merges(&c);   /* the merge takes events */
     int rc = CLI_OK;
     if (o->range && o->b >= rvt_index_count(x)) {
         cli_err("%s: --range %llu:%llu: the index has %zu points (0..%zu)", path,

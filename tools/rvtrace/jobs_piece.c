@@ -22,6 +22,7 @@ typedef struct rec {
                               counts them (no instruction events) */
     rvt_nt_decoder *nt;    /* merged: asked which errors are its own */
     uint64_t unsynced;     /* rvt_nt_dec_stats.unsynced_errors seen so far */
+    bool sealed;           /* blocks: the first instruction is sealed (the head) */
     bool marked;           /* --range end: where the tail's retirement starts */
     size_t mark;
     uint64_t mark_insns;
@@ -38,16 +39,41 @@ static void mark_unsynced(rec *r, rvt_flow_event *ev)
     r->unsynced = ds.unsynced_errors;
 }
 
+/* Whether a block or event from the stream's byte `offset` on is the
+ * next piece's (N-Trace reads on to it: the pull stops there). */
+static bool beyond(const piece *p, uint64_t offset)
+{
+    return !p->last && offset != UINT64_MAX && offset >= p->to;
+}
+
+/* A decoder's event with its offset the stream's. */
+static rvt_flow_event moved(const rec *r, const rvt_flow_event *in)
+{
+    rvt_flow_event ev = *in;
+    if (ev.offset != UINT64_MAX)
+        ev.offset += r->adj;
+    return ev;
+}
+
+/* An event of the piece's own: straight to the caller (p->direct), else
+ * onto the tape. */
+static int keep(rec *r, const rvt_flow_event *ev)
+{
+    piece *p = r->p;
+    if (p->direct)
+        return p->stopped = r->c->fn(r->c->ctx, ev);
+    ev_tape_put(&p->tape, ev);
+    return 0;
+}
+
 static int rec_event(void *ctx, const rvt_flow_event *in)
 {
     rec *r = ctx;
     piece *p = r->p;
-    rvt_flow_event ev = *in;
-    if (ev.offset != UINT64_MAX)
-        ev.offset += r->adj;
+    rvt_flow_event ev = moved(r, in);
     if (ev.kind == RVT_EV_ERROR && r->nt)
         mark_unsynced(r, &ev);
-    if (!p->last && ev.offset != UINT64_MAX && ev.offset >= p->to)
+    if (beyond(p, ev.offset))
         return 1;                      /* the next piece's: stop here */
     if (ev.kind == RVT_EV_END && !p->last)
         return 0;
@@ -66,10 +92,7 @@ static int rec_event(void *ctx, const rvt_flow_event *in)
         if (!r->c->keep_insns)
             return 0;
     }
-    if (p->direct)
-        return p->stopped = r->c->fn(r->c->ctx, &ev);
-    ev_tape_put(&p->tape, &ev);
-    return 0;
+    return keep(r, &ev);
 }
 
 /* ---- E-Trace ---- */
@@ -227,12 +250,117 @@ static void nt_piece(const jobs_cfg *c, piece *p, rec *r)
     rvt_nt_decoder_free(d);
 }
 
+/* ---- blocks (the pull API) ---- */
+
+enum { BLK_DIRECT = 64 };
+
+/* An event of a piece that pulls blocks: its own (at or past p->rec, and
+ * before the next piece's), not the end of a piece before the last. */
+static int pulled_event(void *ctx, const rvt_flow_event *in)
+{
+    rec *r = ctx;
+    piece *p = r->p;
+    rvt_flow_event ev = moved(r, in);
+    if (beyond(p, ev.offset))
+        return 1;
+    if ((ev.offset != UINT64_MAX && ev.offset < p->rec) || (ev.kind == RVT_EV_END && !p->last))
+        return 0;
+    return keep(r, &ev);
+}
+
+/* The only piece (p->direct): its blocks straight to the caller, their
+ * offsets the stream's. */
+static int direct_blocks(rec *r, const rvt_block *b, size_t n)
+{
+    rvt_block out[BLK_DIRECT];
+    int st = 0;
+    for (size_t k = 0; !st && k < n; k += BLK_DIRECT) {
+        size_t m = n - k < BLK_DIRECT ? n - k : BLK_DIRECT;
+        for (size_t j = 0; j < m; j++) {
+            out[j] = b[k + j];
+            out[j].offset += r->adj;
+        }
+        st = r->c->fn_blocks(r->c->ctx, out, m);
+    }
+    return st;
+}
+
+/* A batch of blocks: the first, from the point's sync packet (before
+ * p->rec), is the head (the seam, jobs_blocks.c); the rest are kept. */
+static int pulled_blocks(void *ctx, const rvt_block *b, size_t n)
+{
+    rec *r = ctx;
+    piece *p = r->p;
+    size_t k = 0;
+    if (r->sealed && !p->has_head && !p->tape.n && b[0].offset + r->adj < p->rec) {
+        p->head = b[0];
+        p->head.offset += r->adj;
+        p->has_head = true;
+        k = 1;
+    }
+    /* the piece's own: before p->to (beyond), in the decoder's offsets */
+    uint64_t limit = p->last ? UINT64_MAX : p->to - r->adj, insns = 0;
+    size_t own = k;
+    for (; own < n && b[own].offset < limit; own++)
+        insns += b[own].ninsn;
+    p->insns += insns;
+    int st = 0;
+    if (p->direct && own > k)
+        st = p->stopped = direct_blocks(r, b + k, own - k);
+    else if (!p->direct)
+        ev_tape_put_blocks(&p->tape, b + k, own - k, r->adj);
+    return st ? st : own < n;       /* the next piece's block: stop */
+}
+
+/* The piece pulled (rvt_proto_decoder_pump_blocks): from the point's sync
+ * unit through the next piece's (docs/parallel.md "The seams").  E-Trace:
+ * the input stops there, as rvt_te_decoder_run_to's, and the first
+ * instruction, which the piece before retired as the end of its walk, is
+ * sealed: the head.  N-Trace: a fresh decoder retires nothing for its
+ * first sync message (it starts at F-ADDR); the decoder reads on, seals
+ * the block open at the first message past the piece's own, and is
+ * stopped at the first block or event of the next piece's bytes (beyond).
+ * The point's state unit is read first (a support packet whose options
+ * need attributes not given leaves the modes as they were, as decoding
+ * it does). */
+static void pull_piece(const jobs_cfg *c, piece *p, rec *r)
+{
+    int st = 0;
+    rvt_proto_decoder *d = rvt_proto_decoder_new(c->cfg, c->mem, NULL, NULL, &st);
+    if (!d) {
+        p->status = st ? st : RVT_ERR_STATE;
+        return;
+    }
+    st = rvt_proto_decoder_set_source(d, p->src);
+    if (st == 0 && p->state != RVT_INDEX_NONE)
+        rvt_proto_decoder_prime(d, c->buf + p->state, c->len - (size_t)p->state);
+    r->adj = p->from;
+    uint64_t stop = p->last ? UINT64_MAX : p->to - p->from;
+    r->sealed = c->kind == KIND_TE && p->rec > p->from;
+    if (st == 0)
+        st = rvt_proto_decoder_set_input_piece(d, c->buf + p->from, c->len - (size_t)p->from,
+                                               stop, r->sealed);
+    if (st == 0)
+        st = rvt_proto_decoder_pump_blocks(d, pulled_event, pulled_blocks, r);
+    if (st < 0)
+        p->status = st;
+    rvt_proto_dec_stats ds;
+    rvt_proto_decoder_stats(d, &ds);
+    p->skipped = ds.skipped;
+    p->messages = ds.units;
+    p->wide_icnt = ds.wide_icnt;        /* the piece's own messages' (set_input_piece) */
+    p->wide_icnt_offset = ds.wide_icnt ? ds.wide_icnt_offset + r->adj : UINT64_MAX;
+    rvt_proto_decoder_free(d);
+}
+
 void piece_decode(const jobs_cfg *c, piece *p)
 {
     /* a --range end marks the tail's first instruction: per instruction */
     rec r = { .c = c, .p = p, .dropping = true,
               .counting = !c->keep_insns && p->tail == UINT64_MAX };
-    if (c->kind == KIND_TE)
+    if (c->blocks && p->tail == UINT64_MAX)
+        pull_piece(c, p, &r);
+    else if (c->kind == KIND_TE)
         te_piece(c, p, &r);
     else
         nt_piece(c, p, &r);

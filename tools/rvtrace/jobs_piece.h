@@ -28,6 +28,11 @@ typedef struct piece {
     unsigned rank;      /* merged: its source's place in the index */
     /* results */
     ev_tape tape;
+    rvt_block head;     /* blocks (E-Trace): the first block, the point's
+                           sync instruction alone (set_input_piece's seam),
+                           which the piece before retired: its end and
+                           next_pc are for that piece's last block */
+    bool has_head;
     uint64_t insns, skipped, messages, wide_icnt, wide_icnt_offset;
     size_t end_at;      /* merged, last: tape position of the end's events */
     uint64_t msg_end;   /* merged, last: where the last whole message ends */

@@ -18,6 +18,7 @@ typedef struct jobs_run {
     size_t window;              /* at most this many taken and not released */
     bool *done;
     bool abort;
+    struct blk_replay *blocks;  /* the pieces' blocks joined (jobs_blocks.h) */
 } jobs_run;
 
 /* Piece i, once a worker has decoded it. */
