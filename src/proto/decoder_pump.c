@@ -23,18 +23,17 @@ static int events(rvt_proto_decoder *d, rvt_flow_fn on_event, void *ctx, size_t 
 /* Blocks are taken in batches that end before an event (next_run), so a
  * call serves many blocks and nothing is dropped; when a batch comes back
  * empty, the events come first, or the input is used up: next_event
- * tells which.  Each batch is pulled into the array room gives. */
-int rvt_proto_decoder_pump_into(rvt_proto_decoder *d, rvt_flow_fn on_event, rvt_room_fn room,
-                                rvt_blocks_fn on_blocks, void *ctx)
+ * tells which.  Each batch is pulled into the array room(room_ctx) gives
+ * (pump_blocks: an array of its own; pump_into: the caller's). */
+static int pump_loop(rvt_proto_decoder *d, rvt_flow_fn on_event, rvt_room_fn room, void *room_ctx,
+                     rvt_blocks_fn on_blocks, void *ctx)
 {
-    if (!d || !on_event || !room || !on_blocks)
-        return RVT_ERR_INVAL;
     for (;;) {
         size_t nev, max = 0;
         int st = events(d, on_event, ctx, &nev);
         if (st)
             return st;
-        rvt_block *b = room(ctx, &max);
+        rvt_block *b = room(room_ctx, &max);
         if (!b || !max)
             return RVT_ERR_INVAL;
         int n = rvt_proto_decoder_next_run(d, b, max);
@@ -53,32 +52,25 @@ int rvt_proto_decoder_pump_into(rvt_proto_decoder *d, rvt_flow_fn on_event, rvt_
     }
 }
 
+int rvt_proto_decoder_pump_into(rvt_proto_decoder *d, rvt_flow_fn on_event, rvt_room_fn room,
+                                rvt_blocks_fn on_blocks, void *ctx)
+{
+    if (!d || !on_event || !room || !on_blocks)
+        return RVT_ERR_INVAL;
+    return pump_loop(d, on_event, room, ctx, on_blocks, ctx);
+}
+
 /* rvt_proto_decoder_pump_blocks: the batches in an array of its own. */
 #define PUMP_BATCH 256
 
 typedef struct own_array {
-    rvt_flow_fn on_event;
-    rvt_blocks_fn on_blocks;
-    void *ctx;
     rvt_block b[PUMP_BATCH];
 } own_array;
 
-static rvt_block *own_room(void *ctx, size_t *max)
+static rvt_block *own_room(void *arr, size_t *max)
 {
     *max = PUMP_BATCH;
-    return ((own_array *)ctx)->b;
-}
-
-static int own_event(void *ctx, const rvt_flow_event *ev)
-{
-    const own_array *o = ctx;
-    return o->on_event(o->ctx, ev);
-}
-
-static int own_blocks(void *ctx, const rvt_block *b, size_t n)
-{
-    const own_array *o = ctx;
-    return o->on_blocks(o->ctx, b, n);
+    return ((own_array *)arr)->b;
 }
 
 int rvt_proto_decoder_pump_blocks(rvt_proto_decoder *d, rvt_flow_fn on_event, rvt_blocks_fn on_blocks,
@@ -86,8 +78,8 @@ int rvt_proto_decoder_pump_blocks(rvt_proto_decoder *d, rvt_flow_fn on_event, rv
 {
     if (!d || !on_event || !on_blocks)
         return RVT_ERR_INVAL;
-    own_array o = { .on_event = on_event, .on_blocks = on_blocks, .ctx = ctx };
-    return rvt_proto_decoder_pump_into(d, own_event, own_room, own_blocks, &o);
+    own_array arr;
+    return pump_loop(d, on_event, own_room, &arr, on_blocks, ctx);
 }
 
 /* rvt_proto_decoder_pump's callbacks behind pump_blocks: a batch to
