@@ -62,12 +62,7 @@ int rvt_proto_decoder_finish(rvt_proto_decoder *d)
 
 int rvt_proto_decoder_set_input(rvt_proto_decoder *d, const uint8_t *buf, size_t len)
 {
-    if (!d || (!buf && len))
-        return RVT_ERR_INVAL;
-    int st = d->ops->set_input(d->d, buf, len);
-    if (st == 0)
-        d->pulled = true;
-    return st;
+    return rvt_proto_decoder_set_input_piece(d, buf, len, UINT64_MAX, false);   /* the whole stream */
 }
 
 int rvt_proto_decoder_set_input_piece(rvt_proto_decoder *d, const uint8_t *buf, size_t len,

@@ -174,11 +174,6 @@ static int te_dec_run(void *d, const uint8_t *buf, size_t len)
 static int te_dec_finish(void *d) { return rvt_te_decoder_finish(d); }
 static void te_dec_destroy(void *d) { rvt_te_decoder_free(d); }
 
-static int te_dec_set_input(void *d, const uint8_t *buf, size_t len)
-{
-    return rvt_te_decoder_set_input(d, buf, len);
-}
-
 static int te_dec_set_input_piece(void *d, const uint8_t *buf, size_t len, uint64_t stop,
                                   bool seam)
 {
@@ -233,9 +228,8 @@ static void te_dec_stats(const void *d, rvt_proto_dec_stats *out)
 
 static const proto_dec_ops te_dec = {
     .create = te_dec_create, .run = te_dec_run, .finish = te_dec_finish,
-    .destroy = te_dec_destroy, .set_input = te_dec_set_input,
-    .set_input_piece = te_dec_set_input_piece, .prime = te_dec_prime, .next_block = te_dec_block,
-    .next_blocks = te_dec_blocks, .next_run = te_dec_next_run,
+    .destroy = te_dec_destroy, .set_input_piece = te_dec_set_input_piece, .prime = te_dec_prime,
+    .next_block = te_dec_block, .next_blocks = te_dec_blocks, .next_run = te_dec_next_run,
     .next_insn = te_dec_insn, .next_event = te_dec_event,
     .set_events = te_dec_set_events,
     .set_source = te_dec_set_source, .flush = te_dec_flush, .stats = te_dec_stats,

@@ -55,7 +55,6 @@ typedef struct proto_dec_ops {
     int (*run)(void *d, const uint8_t *buf, size_t len);
     int (*finish)(void *d);
     void (*destroy)(void *d);
-    int (*set_input)(void *d, const uint8_t *buf, size_t len);
     int (*set_input_piece)(void *d, const uint8_t *buf, size_t len, uint64_t stop, bool seam);
     int (*prime)(void *d, const uint8_t *unit, size_t len);
     int (*next_block)(void *d, rvt_block *out);

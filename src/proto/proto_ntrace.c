@@ -143,11 +143,6 @@ static int nt_dec_run(void *d, const uint8_t *buf, size_t len)
 static int nt_dec_finish(void *d) { return rvt_nt_decode_end(d); }
 static void nt_dec_destroy(void *d) { rvt_nt_decoder_free(d); }
 
-static int nt_dec_set_input(void *d, const uint8_t *buf, size_t len)
-{
-    return rvt_nt_decoder_set_input(d, buf, len);
-}
-
 /* N-Trace pieces read on (docs/parallel.md): a block ends at a sync
  * message's walk, or at the event it sends, and only at what follows it;
  * stop is where the piece's own messages end.  No seam. */
@@ -200,9 +195,8 @@ static void nt_dec_stats(const void *d, rvt_proto_dec_stats *out)
 
 static const proto_dec_ops nt_dec = {
     .create = nt_dec_create, .run = nt_dec_run, .finish = nt_dec_finish,
-    .destroy = nt_dec_destroy, .set_input = nt_dec_set_input,
-    .set_input_piece = nt_dec_set_input_piece, .prime = nt_dec_prime, .next_block = nt_dec_block,
-    .next_blocks = nt_dec_blocks, .next_run = nt_dec_next_run,
+    .destroy = nt_dec_destroy, .set_input_piece = nt_dec_set_input_piece, .prime = nt_dec_prime,
+    .next_block = nt_dec_block, .next_blocks = nt_dec_blocks, .next_run = nt_dec_next_run,
     .next_insn = nt_dec_insn, .next_event = nt_dec_event,
     .set_events = nt_dec_set_events,
     .set_source = nt_dec_set_source, .flush = nt_dec_flush, .stats = nt_dec_stats,
