@@ -16,6 +16,7 @@
 #include "flow/flow_stack.h"
 #include "flow/flow_state.h"
 #include "flow/flow_pull.h"
+#include "etrace/te_pull.h"
 
 /* Instructions followed for one packet before giving up: no legitimate
  * stream runs this far without a packet (a full branch map comes every
@@ -92,11 +93,16 @@ struct rvt_te_decoder {
     uint64_t rd_off;            /* offset of the packet last read */
     uint64_t rd_stop;           /* run_to: no packet read from here on */
     bool rd_truncated;          /* the last packet read was cut short */
-    bool pulled;                /* set_input: the pull API drives the walk */
     bool seam;                  /* set_input_piece: the first instruction
                                    retired is sealed (rvt_flow_pull_seal) */
-    rvt_flow_pull pull;
+    rvt_flow_pull pull;         /* set_input starts it: the pull API drives
+                                   the walk (pulled) */
 };
+
+static inline bool pulled(const rvt_te_decoder *d)
+{
+    return rvt_flow_pull_started(&d->pull);
+}
 
 /* Hand an event to the caller; a non-zero answer stops the decoder. */
 static inline int deliver(rvt_te_decoder *d, const rvt_flow_event *ev)
@@ -125,7 +131,7 @@ static inline void retire(rvt_te_decoder *d, uint64_t pc)
     if (d->insn_events) {
         rvt_flow_event ev = { .kind = RVT_EV_INSN, .priv = d->priv, .src = d->source, .pc = pc,
                               .offset = d->offset };
-        if (d->pulled) {  /* straight to the queue, no callback or lookup hook */
+        if (pulled(d)) {  /* straight to the queue, no callback or lookup hook */
             rvt_flow_pull_run(&d->pull, &ev, pc, 1, pc, insn_at(d, pc));
         } else {
             if (d->runs) {      /* a run of one; half-words 0 when its code is not known */
@@ -154,7 +160,7 @@ static void retire_run(rvt_te_decoder *d, const rvt_iblock *b, uint64_t pc, uint
  * rvt_flow_pull_run_on), so that it need not look the instruction up. */
 static inline void retire_after(rvt_te_decoder *d, const rvt_insn *i, uint64_t from)
 {
-    if (!d->pulled) {
+    if (!pulled(d)) {
         retire(d, d->pc);
         return;
     }
@@ -300,13 +306,13 @@ void rvt_te_decoder_set_source(rvt_te_decoder *d, uint16_t src)
 
 void rvt_te_decoder_set_events(rvt_te_decoder *d, bool on)
 {
-    if (d && !d->pulled)      /* the pull API needs every instruction */
+    if (d && !pulled(d))      /* the pull API needs every instruction */
         d->insn_events = on;
 }
 
 void rvt_te_decoder_set_runs(rvt_te_decoder *d, bool on)
 {
-    if (d && !d->pulled)
+    if (d && !pulled(d))
         d->runs = on;
 }
 int rvt_te_decoder_stats(const rvt_te_decoder *d, rvt_te_dec_stats *out)
@@ -660,9 +666,9 @@ static uint64_t straight(rvt_te_decoder *d, const rvt_iblock *b, uint64_t addres
         return 0;
     uint32_t k = b->n - 1;
     d->inferred_jump = TE_JUMP_NONE;
-    if (!d->insn_events || d->pulled || d->runs) {
+    if (!d->insn_events || pulled(d) || d->runs) {
         d->stats.instructions += k;
-        if (d->pulled) {
+        if (pulled(d)) {
             /* the run in one go: positions 1..k of the block */
             rvt_flow_event at = { .kind = RVT_EV_INSN, .priv = d->priv, .src = d->source,
                                   .offset = d->offset };
@@ -1100,7 +1106,7 @@ chain_run(rvt_te_decoder *d, const rvt_iblock **bp, uint64_t address, uint64_t *
 static uint64_t branch_chain(rvt_te_decoder *d, const rvt_iblock **bp, uint64_t address,
                              uint64_t *n_walk)
 {
-    if (!d->pulled)
+    if (!pulled(d))
         return d->insn_events ? 0 : chain_run(d, bp, address, n_walk, NULL);
     rvt_flow_event at = { .kind = RVT_EV_INSN, .priv = d->priv, .src = d->source,
                           .offset = d->offset };
@@ -1251,7 +1257,7 @@ int rvt_te_decoder_prime(rvt_te_decoder *d, const uint8_t *unit, size_t len)
 {
     if (!d || !unit)
         return RVT_ERR_INVAL;
-    if (d->pulled || d->stats.packets || d->ended)
+    if (pulled(d) || d->stats.packets || d->ended)
         return RVT_ERR_STATE;
     rvt_te_reader rd;       /* read as the stream's reader reads it: these attributes */
     rvt_te_reader_init(&rd, &d->a, unit, len);
@@ -1703,14 +1709,6 @@ int rvt_te_decoder_run_transport(rvt_te_decoder *d, rvt_transport *tp)
 
 /* ---- the pull API (rvtrace/flow.h, src/flow/flow_pull.h) ---- */
 
-static const rvt_insn *pull_lookup(void *dec, uint64_t pc, const rvt_flow_insn *where)
-{
-    rvt_te_decoder *d = dec;
-    if (!where)
-        return insn_at(d, pc);
-    return rvt_dec_mem_insn_in(&d->mem, &d->bc, pc, where->context, where->priv, where->src);
-}
-
 /* One packet, or the rest of a paused one, to the pull core; at the end
  * of the input, the end. */
 static int pull_step(void *dec)
@@ -1735,13 +1733,12 @@ int rvt_te_decoder_set_input_piece(rvt_te_decoder *d, const uint8_t *buf, size_t
 {
     if (!d || (!buf && len))
         return RVT_ERR_INVAL;
-    if (d->pulled || d->stats.packets || d->ended)
+    if (pulled(d) || d->stats.packets || d->ended)
         return RVT_ERR_STATE;
-    rvt_flow_pull_init(&d->pull, TE_RULES, pull_lookup, d, pull_step, d);
+    rvt_flow_pull_init(&d->pull, TE_RULES, &d->bc, &d->mem, pull_step, d);
     d->fn = rvt_flow_pull_event;
     d->ctx = &d->pull;
     d->insn_events = true;
-    d->pulled = true;
     d->seam = seam;
     input_start(d, buf, len);
     if (stop < len)
@@ -1754,39 +1751,35 @@ int rvt_te_decoder_set_input(rvt_te_decoder *d, const uint8_t *buf, size_t len)
     return rvt_te_decoder_set_input_piece(d, buf, len, UINT64_MAX, false);
 }
 
+/* The pull calls: the pull core's (its statuses, flow_pull.h). */
+rvt_flow_pull *rvt_te_decoder_pull(rvt_te_decoder *d)
+{
+    return d ? &d->pull : NULL;
+}
+
 int rvt_te_decoder_next_block(rvt_te_decoder *d, rvt_block *out)
 {
-    if (!d || !out)
-        return RVT_ERR_INVAL;
-    return d->pulled ? rvt_flow_pull_next_block(&d->pull, out) : RVT_ERR_STATE;
+    return rvt_flow_pull_next_block(rvt_te_decoder_pull(d), out);
 }
 
 int rvt_te_decoder_next_blocks(rvt_te_decoder *d, rvt_block *out, size_t max)
 {
-    if (!d || !out)
-        return RVT_ERR_INVAL;
-    return d->pulled ? rvt_flow_pull_next_blocks(&d->pull, out, max) : RVT_ERR_STATE;
+    return rvt_flow_pull_next_blocks(rvt_te_decoder_pull(d), out, max);
 }
 
 int rvt_te_decoder_next_run(rvt_te_decoder *d, rvt_block *out, size_t max)
 {
-    if (!d || !out)
-        return RVT_ERR_INVAL;
-    return d->pulled ? rvt_flow_pull_next_run(&d->pull, out, max) : RVT_ERR_STATE;
+    return rvt_flow_pull_next_run(rvt_te_decoder_pull(d), out, max);
 }
 
 int rvt_te_decoder_next_insn(rvt_te_decoder *d, rvt_flow_insn *out)
 {
-    if (!d || !out)
-        return RVT_ERR_INVAL;
-    return d->pulled ? rvt_flow_pull_next_insn(&d->pull, out) : RVT_ERR_STATE;
+    return rvt_flow_pull_next_insn(rvt_te_decoder_pull(d), out);
 }
 
 int rvt_te_decoder_next_event(rvt_te_decoder *d, rvt_flow_event *out)
 {
-    if (!d || !out)
-        return RVT_ERR_INVAL;
-    return d->pulled ? rvt_flow_pull_next_event(&d->pull, out) : RVT_ERR_STATE;
+    return rvt_flow_pull_next_event(rvt_te_decoder_pull(d), out);
 }
 
 int rvt_te_decoder_finish(rvt_te_decoder *d)

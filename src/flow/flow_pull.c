@@ -13,13 +13,13 @@
  * after its batch (the caller who cares for speed asks in batches). */
 #define PULL_AHEAD 32
 
-void rvt_flow_pull_init(rvt_flow_pull *p, const rvt_flow_rules *rules, rvt_flow_lookup_fn lookup,
-                        void *lookup_ctx, rvt_flow_step_fn step, void *dec)
+void rvt_flow_pull_init(rvt_flow_pull *p, const rvt_flow_rules *rules, rvt_iblocks *bc,
+                        rvt_dec_mem *mem, rvt_flow_step_fn step, void *dec)
 {
     memset(p, 0, sizeof *p);
     p->rules = rules;
-    p->lookup = lookup;
-    p->lookup_ctx = lookup_ctx;
+    p->bc = bc;
+    p->mem = mem;
     p->step = step;
     p->dec = dec;
 }
@@ -222,7 +222,7 @@ int rvt_flow_pull_event(void *pull, const rvt_flow_event *ev)
 {
     rvt_flow_pull *p = pull;
     if (ev->kind == RVT_EV_INSN) {
-        rvt_flow_pull_run(p, ev, ev->pc, 1, ev->pc, p->lookup(p->lookup_ctx, ev->pc, NULL));
+        rvt_flow_pull_run(p, ev, ev->pc, 1, ev->pc, rvt_iblk_insn(p->bc, ev->pc));
         return 0;
     }
     if (p->sealed)
@@ -316,17 +316,28 @@ static void park(rvt_flow_pull *p)
     p->max_out = p->n_out = 0;
 }
 
+/* Whether a pull call may go on: 0, or its status (flow_pull.h). */
+static int callable(const rvt_flow_pull *p, const void *out)
+{
+    if (!p || !out)
+        return RVT_ERR_INVAL;
+    return rvt_flow_pull_started(p) ? 0 : RVT_ERR_STATE;
+}
+
 /* next_blocks, and next_run with stop_at_event */
 static int batch(rvt_flow_pull *p, rvt_block *out, size_t max, bool stop_at_event)
 {
-    if (!p || !out || !max)
+    int st = callable(p, out);
+    if (st)
+        return st;
+    if (!max)
         return RVT_ERR_INVAL;
     p->it_left = 0;
     if (max > INT32_MAX)
         max = INT32_MAX;
     p->stop_at_event = stop_at_event;
     begin(p, out, max);
-    int st = run(p);
+    st = run(p);
     size_t n = p->n_out;
     park(p);
     p->stop_at_event = false;
@@ -345,7 +356,8 @@ int rvt_flow_pull_next_run(rvt_flow_pull *p, rvt_block *out, size_t max)
 }
 int rvt_flow_pull_next_block(rvt_flow_pull *p, rvt_block *out)
 {
-    /* a block waiting first in the ring (PULL_AHEAD): no walk to run */
+    /* a block waiting first in the ring (PULL_AHEAD): no walk to run (a
+     * pull not started has none: batch answers it) */
     if (p && out && !p->err && p->n && p->q[p->head].is_block) {
         p->it_left = 0;
         *out = pop(p)->u.blk;
@@ -356,11 +368,12 @@ int rvt_flow_pull_next_block(rvt_flow_pull *p, rvt_block *out)
 
 int rvt_flow_pull_next_insn(rvt_flow_pull *p, rvt_flow_insn *out)
 {
-    if (!p || !out)
-        return RVT_ERR_INVAL;
+    int st = callable(p, out);
+    if (st)
+        return st;
     if (!p->it_left) {
         rvt_block b;
-        int st = rvt_flow_pull_next_block(p, &b);
+        st = rvt_flow_pull_next_block(p, &b);
         if (st <= 0)
             return st;
         p->it = (rvt_flow_insn){ .pc = b.start_pc, .context = b.context, .offset = b.offset,
@@ -371,7 +384,9 @@ int rvt_flow_pull_next_insn(rvt_flow_pull *p, rvt_flow_insn *out)
          * one follows in memory */
         p->it.pc += p->it.insn ? p->it.insn->len : 0;
     }
-    p->it.insn = p->lookup(p->lookup_ctx, p->it.pc, &p->it);
+    /* in the block's own space: the walk may be in another by now */
+    p->it.insn = rvt_dec_mem_insn_in(p->mem, p->bc, p->it.pc, p->it.context, p->it.priv,
+                                     p->it.src);
     p->it_left--;
     *out = p->it;
     return 1;
@@ -379,15 +394,16 @@ int rvt_flow_pull_next_insn(rvt_flow_pull *p, rvt_flow_insn *out)
 
 int rvt_flow_pull_next_event(rvt_flow_pull *p, rvt_flow_event *out)
 {
-    if (!p || !out)
-        return RVT_ERR_INVAL;
+    int st = callable(p, out);
+    if (st)
+        return st;
     if (p->it_left)
         return 0;       /* the block being walked comes first */
     if (p->err)
         return p->err;
     if (!p->n && !p->open) {
         begin(p, NULL, 0);  /* anything at all is enough */
-        int st = run(p);
+        st = run(p);
         park(p);
         if (st < 0)
             return st;

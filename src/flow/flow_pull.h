@@ -24,16 +24,12 @@
 #include <string.h>
 #include "rvtrace/flow.h"
 #include "flow/flow_insn.h"
+#include "image/mem_view.h"
 
 /* Feed the decoder one more packet/message, or go on with the one it
  * stopped in (rvt_flow_pull_full): > 0 fed, 0 input used up (the decoder
  * has sent RVT_EV_END), < 0 an error. */
 typedef int (*rvt_flow_step_fn)(void *dec);
-/* The instruction at pc: where NULL, in the space the decoder is in now
- * (the walk's own instruction); else in where's (its context, priv and
- * src): next_insn steps through a block queued before the walk went on,
- * perhaps into another source's or context's code (mem.h spaces). */
-typedef const rvt_insn *(*rvt_flow_lookup_fn)(void *ctx, uint64_t pc, const rvt_flow_insn *where);
 
 /* Contexts kept apart, one per source (N-Trace SRC: at most 12 bits,
  * trTeSrcBits); a source id is taken modulo this.  One decoder of E-Trace
@@ -50,9 +46,15 @@ typedef struct rvt_flow_item {
 
 typedef struct rvt_flow_pull {
     const rvt_flow_rules *rules;   /* the protocol's is_call / is_return */
-    rvt_flow_lookup_fn lookup;
-    void *lookup_ctx;
-    rvt_flow_step_fn step;
+    /* the decoder's instruction-block cache and the memory view it reads
+     * (both decoders have the two): an instruction the walk did not name
+     * is looked up there, in the space the walk is in now (an
+     * RVT_EV_INSN event), or in a queued block's own (next_insn: the walk
+     * may have gone on into another source's or context's code, mem.h
+     * spaces) */
+    rvt_iblocks *bc;
+    rvt_dec_mem *mem;
+    rvt_flow_step_fn step;         /* NULL: not started (rvt_flow_pull_init) */
     void *dec;
     rvt_block *out;                /* the caller's array (next_blocks) */
     size_t n_out, max_out;         /* blocks in it, room for */
@@ -78,8 +80,18 @@ typedef struct rvt_flow_pull {
     uint64_t it_left;
 } rvt_flow_pull;
 
-void rvt_flow_pull_init(rvt_flow_pull *p, const rvt_flow_rules *rules, rvt_flow_lookup_fn lookup,
-                        void *lookup_ctx, rvt_flow_step_fn step, void *dec);
+/* Start the pull API on decoder dec, whose walk then sends its events to
+ * rvt_flow_pull_event (with p as the context) and is run by step(dec).
+ * A pull never started (zeroed, as in a decoder given no input) answers
+ * every next_* call RVT_ERR_STATE: the one check behind both decoders'
+ * pull calls (etrace.h, ntrace.h) and the protocol decoder's (proto.h). */
+void rvt_flow_pull_init(rvt_flow_pull *p, const rvt_flow_rules *rules, rvt_iblocks *bc,
+                        rvt_dec_mem *mem, rvt_flow_step_fn step, void *dec);
+/* The pull API drives the decoder (rvt_flow_pull_init was called). */
+static inline bool rvt_flow_pull_started(const rvt_flow_pull *p)
+{
+    return p->step != NULL;
+}
 /* Drop what is queued (new input). */
 void rvt_flow_pull_reset(rvt_flow_pull *p);
 void rvt_flow_pull_free(rvt_flow_pull *p);
@@ -112,6 +124,8 @@ static inline bool rvt_flow_pull_full(const rvt_flow_pull *p)
  * block: nothing happens.  The walk's inline paths see no open block, so
  * the next retirement takes the out-of-line path that ends it. */
 void rvt_flow_pull_seal(rvt_flow_pull *p);
+/* The pull calls (include/rvtrace/flow.h) of both decoders: RVT_ERR_INVAL
+ * when p or out is NULL, then RVT_ERR_STATE when p was not started. */
 int rvt_flow_pull_next_block(rvt_flow_pull *p, rvt_block *out);
 /* Up to max (>= 1) blocks (rvt_te_decoder_next_blocks): the number got,
  * 0 at the end of the input, or a negative status (one after some blocks

@@ -13,6 +13,7 @@
 #include "flow/flow_state.h"
 #include "flow/flow_pull.h"
 #include "flow/flow_pull_direct.h"
+#include "ntrace/nt_pull.h"
 #include "ntrace/nt_return.h"
 #include "ntrace/nt_read.h"
 #include "ntrace/nt_chunk.h"
@@ -113,12 +114,17 @@ struct rvt_nt_decoder {
     rvt_iblocks bc;           /* instructions and straight-line blocks */
     rvt_dec_mem mem;          /* the view bc reads (mem.h), if over an rvt_mem */
     rvt_nt_reader rd;         /* the input of set_input */
-    bool pulled;              /* set_input: the pull API drives the walk */
-    rvt_flow_pull pull;
+    rvt_flow_pull pull;       /* set_input starts it: the pull API drives
+                                 the walk (pulled) */
     nt_resume resume;
     uint64_t steps;           /* blocks walked that ended other than by a
                                  HIST bit's branch edge (nt_probe) */
 };
+
+static inline bool pulled(const rvt_nt_decoder *d)
+{
+    return rvt_flow_pull_started(&d->pull);
+}
 
 rvt_nt_decoder *rvt_nt_decoder_new(const rvt_nt_cfg *cfg, rvt_nt_insn_fn insn,
                                    void *insn_ctx, int src_filter, rvt_flow_fn fn, void *fn_ctx,
@@ -198,12 +204,12 @@ static void nt_space(rvt_nt_decoder *d, const nt_src *s)
 /* Input was given (pull) or decoded (push): the stream has begun. */
 static bool input_taken(const rvt_nt_decoder *d)
 {
-    return d->pulled || d->st.messages || d->base;
+    return pulled(d) || d->st.messages || d->base;
 }
 
 void rvt_nt_decoder_set_events(rvt_nt_decoder *d, unsigned mode)
 {
-    if (d && !d->pulled)      /* the pull API needs every instruction */
+    if (d && !pulled(d))      /* the pull API needs every instruction */
         d->events = mode <= RVT_NT_EVENTS_COUNT ? mode : RVT_NT_EVENTS_INSN;
 }
 
@@ -466,7 +472,7 @@ static int walk_one(rvt_nt_decoder *d, nt_src *s, uint64_t *pc, uint64_t *rem, b
 /* A block's instructions to whoever takes them: the pull core a
  * straight-line run at a time, the push callback an event per instruction
  * or one per block (RVT_NT_EVENTS_*).  at: the source's event template
- * with the message's offset; pulled: d->pulled, read once by the caller.
+ * with the message's offset; pulled: pulled(d), read once by the caller.
  * Returns the callback's nonzero answer. */
 static inline int hand_out(rvt_nt_decoder *d, bool pulled, const rvt_flow_event *at,
                            const rvt_iblock *b, uint64_t pc, uint64_t last_pc)
@@ -521,7 +527,7 @@ static int walk_last_block(rvt_nt_decoder *d, nt_src *s, const rvt_iblock *b, ui
     rvt_flow_event at = walk_at(d, s);
     uint64_t end = b->last_pc;
     d->st.insns += b->n;
-    if (hand_out(d, d->pulled, &at, b, *pc, end))
+    if (hand_out(d, pulled(d), &at, b, *pc, end))
         return d->stop;
     s->c.consumed += b->hw;
     retire_prev(d, &s->c, b, end);
@@ -788,7 +794,7 @@ static __attribute__((aligned(64))) int walk_blocks(rvt_nt_decoder *d, nt_src *s
                                                     const rvt_iblock *b, uint64_t *pc,
                                                     uint64_t *rem, bool final)
 {
-    if (d->pulled)
+    if (pulled(d))
         return final ? walk_blocks_of(d, s, b, pc, rem, true, true)
                      : walk_blocks_of(d, s, b, pc, rem, false, true);
     return final ? walk_blocks_of(d, s, b, pc, rem, true, false)
@@ -1243,7 +1249,7 @@ static uint64_t repeat_copies(rvt_nt_decoder *d, nt_src *s, const nt_probe *pr, 
                               uint64_t k)
 {
     rvt_flow_pull *p = &d->pull;
-    if (!d->pulled || !synced(s) || d->stop || d->resume.pending || s->nmark || s->held ||
+    if (!pulled(d) || !synced(s) || d->stop || d->resume.pending || s->nmark || s->held ||
         s->c.hn || s->pc != pr->pc || d->steps != pr->steps)
         return 0;
     uint64_t times = rvt_flow_pull_direct_repeats(p, n);
@@ -1285,7 +1291,7 @@ static int hist_repeat(rvt_nt_decoder *d, nt_src *s, uint64_t hist, uint64_t k)
         return 0;
     unsigned n = 63u - (unsigned)__builtin_clzll(hist);
     uint64_t pattern = hist & rvt_mask(n), per_word = 63u / n;
-    unsigned probes = d->pulled ? NT_PROBES : 0;
+    unsigned probes = pulled(d) ? NT_PROBES : 0;
     while (k && synced(s) && !d->stop) {
         uint64_t copies = probes ? 1 : k < per_word ? k : per_word, word = 1; /* the stop bit (8.3) */
         nt_probe pr = probe_start(d, s);
@@ -1417,7 +1423,7 @@ static int message(rvt_nt_decoder *d, const rvt_nt_msg *m)
         return st;
     d->st.messages++;
     d->msg_off = m->offset;
-    if (d->pulled && !d->sealed && m->offset >= d->owned) {
+    if (pulled(d) && !d->sealed && m->offset >= d->owned) {
         d->sealed = true;       /* set_input_piece: the piece's last block */
         rvt_flow_pull_seal(&d->pull);
     }
@@ -1569,7 +1575,7 @@ int rvt_nt_decode(rvt_nt_decoder *d, const uint8_t *buf, size_t len)
 {
     if (!d || !d->fn || (!buf && len))
         return RVT_ERR_INVAL;
-    if (d->pulled)
+    if (pulled(d))
         return RVT_ERR_STATE;
     return nt_chunker_feed(&d->chunks, buf, len, push_segment, d);
 }
@@ -1616,7 +1622,7 @@ int rvt_nt_decode_flush(rvt_nt_decoder *d)
 {
     if (!d || !d->fn)
         return RVT_ERR_INVAL;
-    if (d->pulled)
+    if (pulled(d))
         return RVT_ERR_STATE;
     return nt_chunker_end(&d->chunks, push_segment, d);     /* a message the stream cut */
 }
@@ -1634,14 +1640,6 @@ int rvt_nt_decoder_run_transport(rvt_nt_decoder *d, rvt_transport *tp)
 }
 
 /* ---- the pull API (rvtrace/flow.h, src/flow/flow_pull.h) ---- */
-
-static const rvt_insn *pull_lookup(void *dec, uint64_t pc, const rvt_flow_insn *where)
-{
-    rvt_nt_decoder *d = dec;
-    if (!where)
-        return rvt_iblk_insn(&d->bc, pc);
-    return rvt_dec_mem_insn_in(&d->mem, &d->bc, pc, where->context, where->priv, where->src);
-}
 
 /* The ResourceFull message whose history walk stopped (nt_resume) goes
  * on: the rest of the walk, the copies left, then what message() does
@@ -1712,7 +1710,7 @@ int rvt_nt_decoder_prime(rvt_nt_decoder *d, const uint8_t *unit, size_t len)
  * which the Ownership message would have sent). */
 static int pull_start(rvt_nt_decoder *d)
 {
-    rvt_flow_pull_init(&d->pull, NT_RULES, pull_lookup, d, pull_step, d);
+    rvt_flow_pull_init(&d->pull, NT_RULES, &d->bc, &d->mem, pull_step, d);
     for (unsigned i = 0; i < d->nused; i++) {
         const nt_src *s = d->src[d->used[i]];
         if (s->has_context)
@@ -1722,7 +1720,6 @@ static int pull_start(rvt_nt_decoder *d)
     d->fn_ctx = &d->pull;
     d->stop = 0;
     d->events = RVT_NT_EVENTS_INSN;
-    d->pulled = true;
     return 0;
 }
 
@@ -1753,37 +1750,33 @@ int rvt_nt_decoder_set_input_transport(rvt_nt_decoder *d, rvt_transport *tp)
     return pull_start(d);
 }
 
+/* The pull calls: the pull core's (its statuses, flow_pull.h). */
+rvt_flow_pull *rvt_nt_decoder_pull(rvt_nt_decoder *d)
+{
+    return d ? &d->pull : NULL;
+}
+
 int rvt_nt_decoder_next_block(rvt_nt_decoder *d, rvt_block *out)
 {
-    if (!d || !out)
-        return RVT_ERR_INVAL;
-    return d->pulled ? rvt_flow_pull_next_block(&d->pull, out) : RVT_ERR_STATE;
+    return rvt_flow_pull_next_block(rvt_nt_decoder_pull(d), out);
 }
 
 int rvt_nt_decoder_next_blocks(rvt_nt_decoder *d, rvt_block *out, size_t max)
 {
-    if (!d || !out)
-        return RVT_ERR_INVAL;
-    return d->pulled ? rvt_flow_pull_next_blocks(&d->pull, out, max) : RVT_ERR_STATE;
+    return rvt_flow_pull_next_blocks(rvt_nt_decoder_pull(d), out, max);
 }
 
 int rvt_nt_decoder_next_run(rvt_nt_decoder *d, rvt_block *out, size_t max)
 {
-    if (!d || !out)
-        return RVT_ERR_INVAL;
-    return d->pulled ? rvt_flow_pull_next_run(&d->pull, out, max) : RVT_ERR_STATE;
+    return rvt_flow_pull_next_run(rvt_nt_decoder_pull(d), out, max);
 }
 
 int rvt_nt_decoder_next_insn(rvt_nt_decoder *d, rvt_flow_insn *out)
 {
-    if (!d || !out)
-        return RVT_ERR_INVAL;
-    return d->pulled ? rvt_flow_pull_next_insn(&d->pull, out) : RVT_ERR_STATE;
+    return rvt_flow_pull_next_insn(rvt_nt_decoder_pull(d), out);
 }
 
 int rvt_nt_decoder_next_event(rvt_nt_decoder *d, rvt_flow_event *out)
 {
-    if (!d || !out)
-        return RVT_ERR_INVAL;
-    return d->pulled ? rvt_flow_pull_next_event(&d->pull, out) : RVT_ERR_STATE;
+    return rvt_flow_pull_next_event(rvt_nt_decoder_pull(d), out);
 }

@@ -85,29 +85,36 @@ int rvt_proto_decoder_prime(rvt_proto_decoder *d, const uint8_t *unit, size_t le
     return d->ops->prime(d->d, unit, len);
 }
 
+/* The pull calls: the protocol decoder's pull core's (its statuses,
+ * flow_pull.h: RVT_ERR_INVAL for d NULL, RVT_ERR_STATE before set_input). */
+static rvt_flow_pull *pull_of(rvt_proto_decoder *d)
+{
+    return d ? d->ops->pull(d->d) : NULL;
+}
+
 int rvt_proto_decoder_next_block(rvt_proto_decoder *d, rvt_block *out)
 {
-    return d && out ? d->ops->next_block(d->d, out) : RVT_ERR_INVAL;
+    return rvt_flow_pull_next_block(pull_of(d), out);
 }
 
 int rvt_proto_decoder_next_blocks(rvt_proto_decoder *d, rvt_block *out, size_t max)
 {
-    return d && out ? d->ops->next_blocks(d->d, out, max) : RVT_ERR_INVAL;
+    return rvt_flow_pull_next_blocks(pull_of(d), out, max);
 }
 
 int rvt_proto_decoder_next_run(rvt_proto_decoder *d, rvt_block *out, size_t max)
 {
-    return d && out ? d->ops->next_run(d->d, out, max) : RVT_ERR_INVAL;
+    return rvt_flow_pull_next_run(pull_of(d), out, max);
 }
 
 int rvt_proto_decoder_next_insn(rvt_proto_decoder *d, rvt_flow_insn *out)
 {
-    return d && out ? d->ops->next_insn(d->d, out) : RVT_ERR_INVAL;
+    return rvt_flow_pull_next_insn(pull_of(d), out);
 }
 
 int rvt_proto_decoder_next_event(rvt_proto_decoder *d, rvt_flow_event *out)
 {
-    return d && out ? d->ops->next_event(d->d, out) : RVT_ERR_INVAL;
+    return rvt_flow_pull_next_event(pull_of(d), out);
 }
 
 int rvt_proto_decoder_set_events(rvt_proto_decoder *d, unsigned mode)

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <string.h>
 #include "proto/proto_int.h"
+#include "etrace/te_pull.h"
 
 static void te_defaults(proto_native *n)
 {
@@ -185,17 +186,7 @@ static int te_dec_prime(void *d, const uint8_t *unit, size_t len)
     return rvt_te_decoder_prime(d, unit, len);
 }
 
-static int te_dec_block(void *d, rvt_block *out) { return rvt_te_decoder_next_block(d, out); }
-static int te_dec_blocks(void *d, rvt_block *out, size_t max)
-{
-    return rvt_te_decoder_next_blocks(d, out, max);
-}
-static int te_dec_next_run(void *d, rvt_block *out, size_t max)
-{
-    return rvt_te_decoder_next_run(d, out, max);
-}
-static int te_dec_insn(void *d, rvt_flow_insn *out) { return rvt_te_decoder_next_insn(d, out); }
-static int te_dec_event(void *d, rvt_flow_event *out) { return rvt_te_decoder_next_event(d, out); }
+static rvt_flow_pull *te_dec_pull(void *d) { return rvt_te_decoder_pull(d); }
 
 static int te_dec_set_events(void *d, unsigned mode)
 {
@@ -229,9 +220,7 @@ static void te_dec_stats(const void *d, rvt_proto_dec_stats *out)
 static const proto_dec_ops te_dec = {
     .create = te_dec_create, .run = te_dec_run, .finish = te_dec_finish,
     .destroy = te_dec_destroy, .set_input_piece = te_dec_set_input_piece, .prime = te_dec_prime,
-    .next_block = te_dec_block, .next_blocks = te_dec_blocks, .next_run = te_dec_next_run,
-    .next_insn = te_dec_insn, .next_event = te_dec_event,
-    .set_events = te_dec_set_events,
+    .pull = te_dec_pull, .set_events = te_dec_set_events,
     .set_source = te_dec_set_source, .flush = te_dec_flush, .stats = te_dec_stats,
 };
 

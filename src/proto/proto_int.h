@@ -10,6 +10,7 @@
 #include "rvtrace/ntrace.h"
 #include "rvtrace/proto.h"
 #include "rvtrace/tv.h"
+#include "flow/flow_pull.h"
 
 /* Room for any protocol's own configuration. */
 typedef union proto_native {
@@ -48,7 +49,9 @@ struct rvt_proto {
 };
 
 /* A protocol's decoder behind rvt_proto_decoder_* (proto_decoder.c): each
- * op forwards to the protocol's own decoder (etrace.h, ntrace.h). */
+ * op forwards to the protocol's own decoder (etrace.h, ntrace.h); the pull
+ * calls go to its pull core, the one front of every protocol's
+ * (flow/flow_pull.h). */
 typedef struct proto_dec_ops {
     void *(*create)(const proto_native *n, const rvt_mem *mem, rvt_flow_fn fn, void *ctx,
                     int *status);
@@ -57,11 +60,7 @@ typedef struct proto_dec_ops {
     void (*destroy)(void *d);
     int (*set_input_piece)(void *d, const uint8_t *buf, size_t len, uint64_t stop, bool seam);
     int (*prime)(void *d, const uint8_t *unit, size_t len);
-    int (*next_block)(void *d, rvt_block *out);
-    int (*next_blocks)(void *d, rvt_block *out, size_t max);
-    int (*next_run)(void *d, rvt_block *out, size_t max);
-    int (*next_insn)(void *d, rvt_flow_insn *out);
-    int (*next_event)(void *d, rvt_flow_event *out);
+    rvt_flow_pull *(*pull)(void *d);
     /* the controls of rvt_proto_decoder_set_events and the rest (proto.h) */
     int (*set_events)(void *d, unsigned mode);     /* 0 or RVT_ERR_STATE */
     int (*set_source)(void *d, int src);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "ntrace/nt_addr.h"
 #include "proto/proto_int.h"
+#include "ntrace/nt_pull.h"
 
 static void nt_defaults(proto_native *n)
 {
@@ -159,17 +160,7 @@ static int nt_dec_prime(void *d, const uint8_t *unit, size_t len)
     return rvt_nt_decoder_prime(d, unit, len);
 }
 
-static int nt_dec_block(void *d, rvt_block *out) { return rvt_nt_decoder_next_block(d, out); }
-static int nt_dec_blocks(void *d, rvt_block *out, size_t max)
-{
-    return rvt_nt_decoder_next_blocks(d, out, max);
-}
-static int nt_dec_next_run(void *d, rvt_block *out, size_t max)
-{
-    return rvt_nt_decoder_next_run(d, out, max);
-}
-static int nt_dec_insn(void *d, rvt_flow_insn *out) { return rvt_nt_decoder_next_insn(d, out); }
-static int nt_dec_event(void *d, rvt_flow_event *out) { return rvt_nt_decoder_next_event(d, out); }
+static rvt_flow_pull *nt_dec_pull(void *d) { return rvt_nt_decoder_pull(d); }
 
 static int nt_dec_set_events(void *d, unsigned mode)
 {
@@ -196,9 +187,7 @@ static void nt_dec_stats(const void *d, rvt_proto_dec_stats *out)
 static const proto_dec_ops nt_dec = {
     .create = nt_dec_create, .run = nt_dec_run, .finish = nt_dec_finish,
     .destroy = nt_dec_destroy, .set_input_piece = nt_dec_set_input_piece, .prime = nt_dec_prime,
-    .next_block = nt_dec_block, .next_blocks = nt_dec_blocks, .next_run = nt_dec_next_run,
-    .next_insn = nt_dec_insn, .next_event = nt_dec_event,
-    .set_events = nt_dec_set_events,
+    .pull = nt_dec_pull, .set_events = nt_dec_set_events,
     .set_source = nt_dec_set_source, .flush = nt_dec_flush, .stats = nt_dec_stats,
 };
 

@@ -725,6 +725,11 @@ static void null_arguments(void)
     CHECK_EQ(rvt_te_decoder_next_blocks(te, &b, 1), RVT_ERR_STATE);
     CHECK_EQ(rvt_te_decoder_next_blocks(NULL, &b, 1), RVT_ERR_INVAL);
     CHECK_EQ(rvt_te_decoder_next_blocks(te, NULL, 1), RVT_ERR_INVAL);
+    /* no input is said before a batch with no room (flow_pull.h) */
+    CHECK_EQ(rvt_te_decoder_next_blocks(te, &b, 0), RVT_ERR_STATE);
+    CHECK_EQ(rvt_te_decoder_next_run(te, &b, 1), RVT_ERR_STATE);
+    CHECK_EQ(rvt_te_decoder_next_run(NULL, &b, 1), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_te_decoder_next_run(te, NULL, 1), RVT_ERR_INVAL);
     CHECK_EQ(rvt_te_decoder_next_insn(te, &in), RVT_ERR_STATE);
     CHECK_EQ(rvt_te_decoder_next_event(te, &ev), RVT_ERR_STATE);
     CHECK_EQ(rvt_te_decoder_next_block(NULL, &b), RVT_ERR_INVAL);
@@ -764,6 +769,11 @@ static void null_arguments(void)
     CHECK_EQ(rvt_nt_decoder_next_blocks(nt, &b, 1), RVT_ERR_STATE);
     CHECK_EQ(rvt_nt_decoder_next_blocks(NULL, &b, 1), RVT_ERR_INVAL);
     CHECK_EQ(rvt_nt_decoder_next_blocks(nt, NULL, 1), RVT_ERR_INVAL);
+    /* no input is said before a batch with no room (flow_pull.h) */
+    CHECK_EQ(rvt_nt_decoder_next_blocks(nt, &b, 0), RVT_ERR_STATE);
+    CHECK_EQ(rvt_nt_decoder_next_run(nt, &b, 1), RVT_ERR_STATE);
+    CHECK_EQ(rvt_nt_decoder_next_run(NULL, &b, 1), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_nt_decoder_next_run(nt, NULL, 1), RVT_ERR_INVAL);
     CHECK_EQ(rvt_nt_decoder_next_insn(nt, &in), RVT_ERR_STATE);
     CHECK_EQ(rvt_nt_decoder_next_event(nt, &ev), RVT_ERR_STATE);
     CHECK_EQ(rvt_nt_decoder_next_block(NULL, &b), RVT_ERR_INVAL);

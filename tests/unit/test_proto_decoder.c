@@ -201,6 +201,12 @@ static void null_arguments(void)
     CHECK_EQ(rvt_proto_decoder_next_event(NULL, &ev), RVT_ERR_INVAL);
     CHECK_EQ(rvt_proto_decoder_next_event(d, NULL), RVT_ERR_INVAL);
     CHECK_EQ(rvt_proto_decoder_next_insn(d, &in), RVT_ERR_STATE);  /* no input given */
+    CHECK_EQ(rvt_proto_decoder_next_block(d, &b), RVT_ERR_STATE);
+    CHECK_EQ(rvt_proto_decoder_next_blocks(d, &b, 0), RVT_ERR_STATE);
+    CHECK_EQ(rvt_proto_decoder_next_run(d, &b, 1), RVT_ERR_STATE);
+    CHECK_EQ(rvt_proto_decoder_next_event(d, &ev), RVT_ERR_STATE);
+    CHECK_EQ(rvt_proto_decoder_next_blocks(NULL, &b, 1), RVT_ERR_INVAL);
+    CHECK_EQ(rvt_proto_decoder_next_run(d, NULL, 1), RVT_ERR_INVAL);
     rvt_proto_dec_stats ds;
     CHECK_EQ(rvt_proto_decoder_set_events(NULL, RVT_PROTO_EVENTS_COUNT), RVT_ERR_INVAL);
     CHECK_EQ(rvt_proto_decoder_set_events(d, 7), RVT_ERR_INVAL);
