@@ -9,6 +9,7 @@
 #include "util/bitio.h"
 #include "etrace/signc.h"
 #include "etrace/data_int.h"
+#include "etrace/frame.h"
 
 typedef struct dwalk {
     rvt_bitrw io;
@@ -56,13 +57,20 @@ static unsigned size_width(const rvt_te_attrs *a)
     return 2;
 }
 
+/* A load's or store's size field (7.1.2: 2^size bytes), no wider than
+ * the data (data_width_p). */
+static int walk_size(dwalk *k, rvt_te_dpkt *p)
+{
+    F(size, size_width(k->a));
+    return (8u << p->size) > k->a->data_width ? RVT_ERR_FORMAT : 0;
+}
+
 /* Tables 7.1-7.3; a load on the split interface is table 7.4 (the
  * request: index, then a 1-bit diff and the address). */
 static int walk_ls(dwalk *k, rvt_te_dpkt *p)
 {
     const rvt_te_attrs *a = k->a;
-    F(size, size_width(a));
-    if ((8u << p->size) > a->data_width)
+    if (walk_size(k, p) < 0)
         return RVT_ERR_FORMAT;
     if (a->split_loads && p->format <= RVT_TE_DF_LOAD_UNALIGNED) {
         F(index, a->index_width);
@@ -175,8 +183,7 @@ static int walk_csr(dwalk *k, rvt_te_dpkt *p)
 static int walk_split_load(dwalk *k, rvt_te_dpkt *p)
 {
     const rvt_te_attrs *a = k->a;
-    F(size, size_width(a));
-    if ((8u << p->size) > a->data_width)
+    if (walk_size(k, p) < 0)
         return RVT_ERR_FORMAT;
     F(index, a->index_width);
     F(resp, 2);
@@ -254,13 +261,8 @@ int rvt_te_dpack(const rvt_te_attrs *a, const rvt_te_dpkt *p, uint8_t *buf, size
 
 int rvt_te_dframe(const rvt_te_attrs *a, const rvt_te_dpkt *p, uint8_t *buf, size_t cap)
 {
-    if (cap < 2)
-        return RVT_ERR_LIMIT;
-    int n = rvt_te_dpack(a, p, buf + 1, cap - 1);
-    if (n < 0)
-        return n;
-    buf[0] = (uint8_t)(RVT_TE_MSG_DATA << 5 | n);
-    return n + 1;
+    int st = rvt_te_frame_room(cap);
+    return st ? st : rvt_te_frame_close(RVT_TE_MSG_DATA, rvt_te_dpack(a, p, buf + 1, cap - 1), buf);
 }
 
 int rvt_te_dunpack(const rvt_te_attrs *a, const uint8_t *buf, size_t len, rvt_te_dpkt *p)

@@ -6,6 +6,7 @@
 #include "rvtrace/etrace.h"
 #include "util/bitio.h"
 #include "etrace/signc.h"
+#include "etrace/frame.h"
 
 /* Largest packet: v1.1 format 3 subformat 1 with 64-bit context, cause and
  * addresses is 2+2+1+8+64+32+1+64+64 bits = 30 bytes, inside the 31-byte
@@ -259,13 +260,8 @@ int rvt_te_unpack(const rvt_te_attrs *a, const uint8_t *buf, size_t len, rvt_te_
 
 int rvt_te_frame(const rvt_te_attrs *a, const rvt_te_pkt *p, uint8_t *buf, size_t cap)
 {
-    if (cap < 2)
-        return RVT_ERR_LIMIT;
-    int n = rvt_te_pack(a, p, buf + 1, cap - 1);
-    if (n < 0)
-        return n;
-    buf[0] = (uint8_t)(RVT_TE_MSG_INST << 5 | n);
-    return n + 1;
+    int st = rvt_te_frame_room(cap);
+    return st ? st : rvt_te_frame_close(RVT_TE_MSG_INST, rvt_te_pack(a, p, buf + 1, cap - 1), buf);
 }
 
 /* The bit before the first inversion bit: the MSB of the address (6.6.1),
