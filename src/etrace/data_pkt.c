@@ -250,13 +250,7 @@ int rvt_te_dpack(const rvt_te_attrs *a, const rvt_te_dpkt *p, uint8_t *buf, size
         return st;
     if (w.overflow)
         return RVT_ERR_RANGE;
-    size_t n = rvt_te_sign_compress(tmp, w.pos);
-    if (n > RVT_TE_MAX_PAYLOAD)
-        return RVT_ERR_RANGE;
-    if (n > cap)
-        return RVT_ERR_LIMIT;
-    memcpy(buf, tmp, n);
-    return (int)n;
+    return rvt_te_payload_put(tmp, w.pos, buf, cap);
 }
 
 int rvt_te_dframe(const rvt_te_attrs *a, const rvt_te_dpkt *p, uint8_t *buf, size_t cap)

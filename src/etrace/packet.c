@@ -10,8 +10,7 @@
 
 /* Largest packet: v1.1 format 3 subformat 1 with 64-bit context, cause and
  * addresses is 2+2+1+8+64+32+1+64+64 bits = 30 bytes, inside the 31-byte
- * limit of the 5-bit header length. */
-#define TE_MAX_PAYLOAD 31
+ * limit of the 5-bit header length (RVT_TE_MAX_PAYLOAD, signc.h). */
 
 typedef rvt_bitrw walker;
 
@@ -199,6 +198,17 @@ size_t rvt_te_sign_compress(uint8_t *buf, size_t nbits)
     return (keep + 7) / 8;
 }
 
+int rvt_te_payload_put(uint8_t *tmp, size_t nbits, uint8_t *buf, size_t cap)
+{
+    size_t n = rvt_te_sign_compress(tmp, nbits);
+    if (n > RVT_TE_MAX_PAYLOAD)
+        return RVT_ERR_RANGE;
+    if (n > cap)
+        return RVT_ERR_LIMIT;
+    memcpy(buf, tmp, n);
+    return (int)n;
+}
+
 int rvt_te_pack(const rvt_te_attrs *a, const rvt_te_pkt *p, uint8_t *buf, size_t cap)
 {
     uint8_t tmp[64];
@@ -211,13 +221,7 @@ int rvt_te_pack(const rvt_te_attrs *a, const rvt_te_pkt *p, uint8_t *buf, size_t
         return st;
     if (w.overflow || w.pos == 0)
         return RVT_ERR_RANGE;
-    size_t n = rvt_te_sign_compress(tmp, w.pos);
-    if (n > TE_MAX_PAYLOAD)
-        return RVT_ERR_RANGE;
-    if (n > cap)
-        return RVT_ERR_LIMIT;
-    memcpy(buf, tmp, n);
-    return (int)n;
+    return rvt_te_payload_put(tmp, w.pos, buf, cap);
 }
 
 /* format and subformat stored again as one 16-bit word.  Their readers
@@ -238,7 +242,7 @@ static void store_format_pair(rvt_te_pkt *p)
 __attribute__((flatten))
 int rvt_te_unpack(const rvt_te_attrs *a, const uint8_t *buf, size_t len, rvt_te_pkt *p)
 {
-    if (len == 0 || len > TE_MAX_PAYLOAD)
+    if (len == 0 || len > RVT_TE_MAX_PAYLOAD)
         return RVT_ERR_FORMAT;
     /* A copy of a zero packet, not memset: GCC emitted `rep stos` for the
      * memset, whose start-up was a tenth of the packet reader's time. */

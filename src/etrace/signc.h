@@ -13,4 +13,9 @@ size_t rvt_te_sign_compress(uint8_t *buf, size_t nbits);
 /* Largest payload the 5-bit header length can describe. */
 #define RVT_TE_MAX_PAYLOAD 31
 
+/* The nbits-bit packet built in tmp, compressed (tmp changes), into buf:
+ * its length in bytes; RVT_ERR_RANGE when longer than RVT_TE_MAX_PAYLOAD,
+ * RVT_ERR_LIMIT when longer than cap.  Both packers' last step. */
+int rvt_te_payload_put(uint8_t *tmp, size_t nbits, uint8_t *buf, size_t cap);
+
 #endif
