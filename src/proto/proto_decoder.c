@@ -7,9 +7,15 @@
 struct rvt_proto_decoder {
     const proto_dec_ops *ops;
     void *d;                  /* the protocol's decoder */
-    bool pulled;              /* set_input given: the pull API drives it */
     bool finished;            /* RVT_EV_END sent (rvt_proto_decoder_finish) */
 };
+
+/* set_input was given: the pull API drives the protocol's decoder (its
+ * pull core, flow_pull.h, was started). */
+static bool pulled(const rvt_proto_decoder *d)
+{
+    return rvt_flow_pull_started(d->ops->pull(d->d));
+}
 
 rvt_proto_decoder *rvt_proto_decoder_new(const rvt_proto_cfg *c, const rvt_mem *mem,
                                          rvt_flow_fn fn, void *ctx, int *status)
@@ -43,7 +49,7 @@ int rvt_proto_decoder_run(rvt_proto_decoder *d, const uint8_t *buf, size_t len)
 {
     if (!d || (!buf && len))
         return RVT_ERR_INVAL;
-    if (d->pulled || d->finished)
+    if (pulled(d) || d->finished)
         return RVT_ERR_STATE;
     return d->ops->run(d->d, buf, len);
 }
@@ -52,7 +58,7 @@ int rvt_proto_decoder_finish(rvt_proto_decoder *d)
 {
     if (!d)
         return RVT_ERR_INVAL;
-    if (d->pulled)
+    if (pulled(d))
         return RVT_ERR_STATE;
     if (d->finished)
         return 0;
@@ -70,17 +76,14 @@ int rvt_proto_decoder_set_input_piece(rvt_proto_decoder *d, const uint8_t *buf, 
 {
     if (!d || (!buf && len))
         return RVT_ERR_INVAL;
-    int st = d->ops->set_input_piece(d->d, buf, len, stop, seam);
-    if (st == 0)
-        d->pulled = true;
-    return st;
+    return d->ops->set_input_piece(d->d, buf, len, stop, seam);
 }
 
 int rvt_proto_decoder_prime(rvt_proto_decoder *d, const uint8_t *unit, size_t len)
 {
     if (!d || !unit)
         return RVT_ERR_INVAL;
-    if (d->pulled || d->finished)
+    if (pulled(d) || d->finished)
         return RVT_ERR_STATE;
     return d->ops->prime(d->d, unit, len);
 }
@@ -128,7 +131,7 @@ int rvt_proto_decoder_set_source(rvt_proto_decoder *d, int src)
 {
     if (!d)
         return RVT_ERR_INVAL;
-    if (d->pulled || d->finished)
+    if (pulled(d) || d->finished)
         return RVT_ERR_STATE;
     return d->ops->set_source(d->d, src);
 }
