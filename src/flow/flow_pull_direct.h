@@ -26,14 +26,20 @@
 #include <string.h>
 #include "flow/flow_pull.h"
 
-/* The caller's array slot for the next block, when no block is open or
- * sealed (rvt_flow_pull_seal: the collector ends it first) and the array
- * has room; else NULL.  As when the collector opens a block
+/* No block is open or sealed (rvt_flow_pull_seal: the collector ends it
+ * first) and the array has room: rvt_flow_pull_direct gives a slot. */
+static inline bool rvt_flow_pull_direct_free(const rvt_flow_pull *p)
+{
+    return !p->open && !p->sealed && p->n_out < p->max_out;
+}
+
+/* The caller's array slot for the next block (rvt_flow_pull_direct_free),
+ * else NULL.  As when the collector opens a block
  * there, the events queued before it are dropped (flow.h: an event not
  * taken before the next block is); the ring holds only events then. */
 static inline rvt_block *rvt_flow_pull_direct(rvt_flow_pull *p)
 {
-    if (p->open || p->sealed || p->n_out >= p->max_out)
+    if (!rvt_flow_pull_direct_free(p))
         return NULL;
     p->head = p->n = 0;
     return &p->out[p->n_out];

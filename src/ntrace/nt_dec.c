@@ -591,18 +591,15 @@ branch_chain(rvt_nt_decoder *d, nt_src *s, const rvt_flow_event *at, nt_chain *k
     const rvt_iblock *b = k->b;
     unsigned hn = k->hn;
     k->last = NULL;
-    if (p->open || p->sealed || p->full || p->n_out >= p->max_out || b->jclass != RVT_JC_BRANCH ||
-        !hn)
+    if (!rvt_flow_pull_direct_free(p) || p->full || b->jclass != RVT_JC_BRANCH || !hn)
         return CHAIN_ON;
-    rvt_block *out = p->out, *o = out + p->n_out, *const lim = out + p->max_out;
-    const rvt_block tmpl = { .context = rvt_flow_pull_context(p, at->src), .offset = at->offset,
-                             .priv = at->priv, .src = at->src };
+    rvt_block *o = rvt_flow_pull_direct(p);
+    rvt_block *const out = p->out, *const lim = out + p->max_out;
+    const rvt_block tmpl = rvt_flow_pull_opening(p, at);
     const uint64_t key = d->bc.space_key;
-    const bool stop_full = p->ahead <= 1;
     uint64_t pc = k->pc, consumed = k->consumed, insns = k->insns, last_pc;
     const rvt_insn *last;
     int r = CHAIN_ON;
-    p->head = p->n = 0;       /* as rvt_flow_pull_direct: the ring holds no block */
     for (;;) {
         last = b->last;
         last_pc = b->last_pc;
@@ -624,9 +621,8 @@ branch_chain(rvt_nt_decoder *d, nt_src *s, const rvt_flow_event *at, nt_chain *k
         o->end = next == fall && next > last_pc ? RVT_BLK_BRANCH_NOT_TAKEN : RVT_BLK_BRANCH_TAKEN;
         o->next_pc = next;
         if (++o == lim) {
-            /* rvt_flow_pull_direct_stop: the caller has its batch */
-            if (stop_full) {
-                p->full = true;
+            p->n_out = (size_t)(o - out);
+            if (rvt_flow_pull_direct_stop(p)) {     /* the caller has its batch */
                 d->resume.pending = true;
                 d->resume.s = s;
                 r = CHAIN_STOP;
