@@ -1119,15 +1119,11 @@ static uint64_t branch_chain(rvt_te_decoder *d, const rvt_iblock **bp, uint64_t 
 }
 
 /* The pull API's caller has its blocks and more has come: the walk
- * (follow, resolve_walk) stops here, between two blocks, n instructions
- * followed, to go on from there at the next call (te_resume); never in
- * the push API: the pull core stays zeroed. */
-static inline bool walk_paused(rvt_te_decoder *d, uint64_t n)
+ * stops here, between two blocks, to go on at the next call (never in
+ * the push API: the pull core stays zeroed). */
+static inline bool paused(const rvt_te_decoder *d)
 {
-    if (!rvt_flow_pull_full(&d->pull))
-        return false;
-    d->walk.n = n;
-    return true;
+    return rvt_flow_pull_full(&d->pull);
 }
 
 /* follow_execution_path of 11.1 to d->walk.address (walk_start), a
@@ -1141,8 +1137,10 @@ static int follow(rvt_te_decoder *d, const rvt_te_pkt *p)
     const rvt_insn *at = NULL;
     const rvt_iblock *b = rvt_iblk_block(&d->bc, d->pc);
     for (uint64_t n = d->walk.n; n < TE_FOLLOW_LIMIT && !d->stop;) {
-        if (walk_paused(d, n))
+        if (paused(d)) {
+            d->walk.n = n;
             return TE_WALK_PAUSED;
+        }
         if (!at) {
             if (branch_chain(d, &b, address, &n)) {
                 int r = arrived(d, address, p, 0, block_starts_branch(b));
@@ -1186,8 +1184,10 @@ static int resolve_walk(rvt_te_decoder *d)
 {
     uint64_t previous = d->walk.address;
     for (uint64_t n = d->walk.n; n < TE_FOLLOW_LIMIT && !d->stop;) {
-        if (walk_paused(d, n))
+        if (paused(d)) {
+            d->walk.n = n;
             return TE_WALK_PAUSED;
+        }
         const rvt_insn *at;
         uint64_t k = straight(d, rvt_iblk_block(&d->bc, d->pc), previous, TE_FOLLOW_LIMIT - n, &at);
         n += k ? k : 1;
