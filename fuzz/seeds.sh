@@ -54,6 +54,15 @@ if [ $fresh = 1 ] && [ -f "$STAMP" ] && [ -x "$RVT" ] && [ "$STAMP" -nt "$RVT" ]
   exit 0
 fi
 
+# pump_pcs (fuzz/targets/pump_pcs.c): a flow target's seed (mkseed te|nt)
+# after a byte whose bit 0 picks the protocol (SEL 0 E-Trace, 1 N-Trace).
+pump_seed() {   # PROTO SEL PROG STREAM I
+  want pump_pcs || return 0
+  $MKSEED "$1" "$3" "$4" "$W/pump.pkt" "$W/pump.flow" "$4.attrs" 2>/dev/null || return 0
+  [ -s "$W/pump.flow" ] && { printf "\\x0$2"; cat "$W/pump.flow"; } >"$OUT/pump_pcs/$1-$3-$5"
+  rm -f "$W/pump.flow"
+}
+
 # Every trace mode on the flow targets' images (fuzz/fuzz_images.h); the
 # default mode only on the other workloads.
 IMAGES=" $(sed -n '/rvt_fuzz_image_names\[\] = {/,/};/p' fuzz/fuzz_images.h | grep -o '"[a-z0-9_]*"' | tr -d '"' | tr '\n' ' ') "
@@ -73,6 +82,7 @@ for elf in $progs; do
         # shellcheck disable=SC2086
         timeout 60 $RVT run "$elf" --etrace "$f" ${TE_MODES[$i]} >/dev/null 2>&1 || continue
         $MKSEED te "$p" "$f" "$OUT/etrace_pkt/$p-$i" "$OUT/etrace_flow/$p-$i" "$f.attrs" 2>/dev/null
+        pump_seed te 0 "$p" "$f" "$i"
         [ -f "$f.attrs" ] && want attrs && { printf '\x00'; cat "$f.attrs"; } >"$OUT/attrs/te-$p-$i"
       done
       for ((i = 0; i < nnt; i++)); do
@@ -80,6 +90,7 @@ for elf in $progs; do
         # shellcheck disable=SC2086
         timeout 60 $RVT run "$elf" --ntrace "$f" ${NT_MODES[$i]} >/dev/null 2>&1 || continue
         $MKSEED nt "$p" "$f" "$OUT/ntrace_msg/$p-$i" "$OUT/ntrace_flow/$p-$i" "$f.attrs" 2>/dev/null
+        pump_seed nt 1 "$p" "$f" "$i"
         [ -f "$f.attrs" ] && want attrs && { printf '\x01'; cat "$f.attrs"; } >"$OUT/attrs/nt-$p-$i"
       done
     fi

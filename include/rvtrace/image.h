@@ -92,6 +92,14 @@ const rvt_insn *rvt_image_insn(rvt_image *img, uint64_t pc);
 const rvt_insn *rvt_image_insn_cb(void *img, uint64_t pc);
 /* Drop cached decodes in [addr, addr+len) (self-modifying code). */
 void rvt_image_invalidate(rvt_image *img, uint64_t addr, uint64_t len);
+/* A number that changes whenever the code the image serves may have
+ * changed: a region added (rvt_image_add_bytes and the loads: it may
+ * shadow code served before) or dropped (a failed load), and every
+ * rvt_image_invalidate; lookups (rvt_image_insn) leave it.  What keeps
+ * something derived from the image's code (the output writers' block
+ * shapes, docs/api.md "Code that changes") compares it to drop what the
+ * change made stale.  0 for NULL. */
+uint64_t rvt_image_generation(const rvt_image *img);
 
 /* Name of the function symbol containing addr (NULL if none); *off gets
  * addr - symbol start.  Matches rvt_isa_symbolizer. */

@@ -131,7 +131,9 @@ int rvt_out_event(void *out, const rvt_flow_event *ev);   /* an rvt_flow_fn */
 /* b's instructions (as the writer's block entry describes them) to the
  * writer: its block entry, else one RVT_EV_INSN each (priv, src, offset
  * from b), their pcs walked with the instruction lengths of the image
- * given at open.  0, or RVT_ERR_NOCODE (nothing written) when that image
+ * given at open, as it is at the call (what is kept of blocks walked
+ * before goes when its code changed: rvt_image_generation, docs/api.md
+ * "Code that changes").  0, or RVT_ERR_NOCODE (nothing written) when that image
  * lacks the code to walk (or none was given and b has more than one
  * instruction); RVT_ERR_INVAL for NULL arguments. */
 int rvt_out_block(rvt_out *o, const struct rvt_block *b);

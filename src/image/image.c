@@ -41,6 +41,12 @@ void img_truncate(rvt_image *img, size_t nsegs, size_t nsyms)
     if (nsyms < img->nsyms)
         img->nsyms = nsyms;
     img->hint = NULL;
+    img->gen++;
+}
+
+uint64_t rvt_image_generation(const rvt_image *img)
+{
+    return img ? img->gen : 0;
 }
 
 void rvt_image_free(rvt_image *img)
@@ -108,6 +114,7 @@ int img_add_segment(rvt_image *img, uint64_t vaddr, uint64_t memsz, uint8_t *dat
             o->shadowed = true;
     }
     img->hint = NULL;
+    img->gen++;                 /* it may shadow code served before */
     img_seg *s = &img->segs[img->nsegs++];
     memset(s, 0, sizeof *s);
     s->own = data;

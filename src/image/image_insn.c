@@ -100,6 +100,7 @@ void rvt_image_invalidate(rvt_image *img, uint64_t addr, uint64_t len)
         }
     }
     memset(&img->zero_insn, 0, sizeof img->zero_insn);
+    img->gen++;
 }
 
 const rvt_insn *rvt_image_insn_cb(void *img, uint64_t pc)

@@ -64,6 +64,9 @@ struct rvt_image {
     img_seg *segs;
     size_t nsegs, capsegs;
     img_seg *hint;           /* last segment rvt_image_insn hit */
+    uint64_t gen;            /* rvt_image_generation: bumped by every change
+                                of the code served (a region added or dropped,
+                                rvt_image_invalidate) */
     img_sym *syms;
     size_t nsyms, capsyms;
     char *pool;              /* symbol names, NUL-separated */

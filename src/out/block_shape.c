@@ -1,5 +1,22 @@
 /* The shapes of instruction blocks, cached by start pc (block_shape.h). */
+#include <string.h>
 #include "out/block_shape.h"
+
+void rvt_shapes_init(rvt_shapes *s, rvt_image *img)
+{
+    memset(s->slot, 0, sizeof s->slot);
+    s->img = img;
+    s->gen = rvt_image_generation(img);
+}
+
+bool rvt_shapes_sync(rvt_shapes *s)
+{
+    uint64_t gen = rvt_image_generation(s->img);
+    if (__builtin_expect(gen == s->gen, 1))
+        return false;
+    rvt_shapes_init(s, s->img);
+    return true;
+}
 
 const rvt_shape *rvt_shape_get(rvt_shapes *s, uint64_t pc, uint64_t n)
 {

@@ -19,8 +19,19 @@ typedef struct rvt_shape {
 
 typedef struct rvt_shapes {
     rvt_image *img;
+    uint64_t gen;               /* img's generation the slots were walked in */
     rvt_shape slot[RVT_SHAPE_SLOTS];
 } rvt_shapes;
+
+/* Empty shapes of img's code (may be NULL). */
+void rvt_shapes_init(rvt_shapes *s, rvt_image *img);
+/* Drops every shape when img's code changed since they were walked
+ * (rvt_image_generation: code patched between two blocks, self-modifying
+ * code; the same start and count may then be other lengths): true when
+ * it did, so that what the caller derived from them goes too.  Called
+ * once per call of a writer's entry (a batch), not per block: the code
+ * cannot change inside one. */
+bool rvt_shapes_sync(rvt_shapes *s);
 
 /* The shape of n instructions from pc, or NULL: no image, code missing,
  * more than RVT_SHAPE_MAX instructions, or one neither 2 nor 4 bytes long

@@ -31,7 +31,7 @@ rvt_out *rvt_out_open(const rvt_out_writer *w, FILE *f, rvt_image *img)
         free(o);
         return NULL;
     }
-    o->shapes->img = img;
+    rvt_shapes_init(o->shapes, img);
     if (!(o->state = w->open(f, img))) {
         free(o->shapes);
         free(o);
@@ -126,12 +126,29 @@ static int deliver(rvt_out *o, const rvt_block *b, const rvt_shape *sh)
     return st;
 }
 
+/* The shapes kept, none of code patched since (docs/api.md "Code that
+ * changes"): the same start and count may be other lengths now. */
+static rvt_shapes *shapes_now(rvt_out *o)
+{
+    rvt_shapes_sync(o->shapes);
+    return o->shapes;
+}
+
+/* b's shape for expanding it into events, if known and b's (NULL for a
+ * writer with a block entry, which walks b itself). */
+static const rvt_shape *block_shape(rvt_out *o, const rvt_block *b)
+{
+    if (o->w->block)
+        return NULL;
+    const rvt_shape *sh = rvt_shape_get(shapes_now(o), b->start_pc, b->ninsn);
+    return sh && sh->end == b->end_pc ? sh : NULL;
+}
+
 int rvt_out_block(rvt_out *o, const rvt_block *b)
 {
     if (!o || !b)
         return RVT_ERR_INVAL;
-    const rvt_shape *sh = o->w->block ? NULL : rvt_shape_get(o->shapes, b->start_pc, b->ninsn);
-    return deliver(o, b, sh && sh->end == b->end_pc ? sh : NULL);
+    return deliver(o, b, block_shape(o, b));
 }
 
 int rvt_out_blocks(rvt_out *o, const rvt_block *b, size_t n, size_t *done)
@@ -186,7 +203,7 @@ int rvt_out_run(rvt_out *o, const rvt_flow_event *ev)
                     .offset = ev->offset, .priv = ev->priv, .src = ev->src, .end = RVT_BLK_DISCON };
     if (ev->aux == 1 && ev->aux2 == 0)
         return deliver(o, &b, NULL);    /* one instruction whose code the decoder lacked */
-    const rvt_shape *sh = rvt_shape_get(o->shapes, ev->pc, ev->aux);
+    const rvt_shape *sh = rvt_shape_get(shapes_now(o), ev->pc, ev->aux);
     if (sh && sh->hw != ev->aux2)
         return RVT_ERR_NOCODE;      /* not the code the decoder walked */
     if (sh)

@@ -10,7 +10,7 @@ rvt_pc_list *rvt_pc_list_new(FILE *f, rvt_image *img, rvt_pc_put put)
     if (!l)
         return NULL;
     l->put = put;
-    l->shapes.img = img;
+    rvt_shapes_init(&l->shapes, img);
     rvt_obuf_init(&l->b, f);
     return l;
 }
@@ -95,6 +95,10 @@ _Static_assert(RVT_PCL_BYTES % 32 == 0 && RVT_PCL_BYTES >= 64, "slots copied in 
 uint64_t rvt_pc_list_blocks(void *state, const rvt_block *b, size_t n)
 {
     rvt_pc_list *l = state;
+    /* code patched since the slots were written (docs/api.md "Code that
+     * changes"): their bytes may be other lengths' pcs */
+    if (__builtin_expect(rvt_shapes_sync(&l->shapes), 0))
+        memset(l->blk, 0, sizeof l->blk);
     uint64_t insns = 0;
     char *p = l->b.buf + l->b.n;
     const char *last = l->b.buf + RVT_OBUF_SIZE - RVT_PCL_BYTES;   /* the last position with room */
