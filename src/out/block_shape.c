@@ -1,5 +1,32 @@
 /* The shapes of instruction blocks, cached by start pc (block_shape.h). */
 #include "out/block_shape.h"
+#include "image/mem_view.h"
+#include "rvtrace/status.h"
+
+int rvt_shapes_private(rvt_shapes *s)
+{
+    if (!(s->own = rvt_mem_new()) || rvt_mem_add_image(s->own, NULL, s->img) < 0 ||
+        !(s->view = rvt_memv_new(s->own))) {
+        rvt_shapes_close(s);
+        return RVT_ERR_NOMEM;
+    }
+    return 0;
+}
+
+void rvt_shapes_close(rvt_shapes *s)
+{
+    rvt_memv_free(s->view);
+    rvt_mem_free(s->own);
+    s->view = NULL;
+    s->own = NULL;
+}
+
+const rvt_insn *rvt_shape_insn(rvt_shapes *s, uint64_t pc)
+{
+    if (s->view)
+        return rvt_memv_insn(s->view, pc);
+    return s->img ? rvt_image_insn(s->img, pc) : NULL;
+}
 
 const rvt_shape *rvt_shape_get(rvt_shapes *s, uint64_t pc, uint64_t n)
 {
@@ -11,7 +38,7 @@ const rvt_shape *rvt_shape_get(rvt_shapes *s, uint64_t pc, uint64_t n)
     rvt_shape sh = { .pc = pc, .n = (uint32_t)n };
     uint64_t at = pc;
     for (uint32_t k = 0; k < n; k++) {
-        const rvt_insn *i = rvt_image_insn(s->img, at);
+        const rvt_insn *i = rvt_shape_insn(s, at);
         if (!i || (i->len != 2 && i->len != 4))
             return NULL;
         sh.end = at;

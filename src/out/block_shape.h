@@ -17,10 +17,26 @@ typedef struct rvt_shape {
     uint32_t lens;              /* bit k: instruction k is 4 bytes, else 2 */
 } rvt_shape;
 
+struct rvt_memv;
+
 typedef struct rvt_shapes {
     rvt_image *img;
+    /* When set (rvt_shapes_private), img is read through this view's own
+     * cache (image/mem_view.h), never rvt_image_insn's, which writes the
+     * image: shapes of several threads may then share img. */
+    struct rvt_memv *view;
+    struct rvt_mem *own;        /* the view's rvt_mem, img alone */
     rvt_shape slot[RVT_SHAPE_SLOTS];
 } rvt_shapes;
+
+/* Read s->img (not NULL) through a view of s's own from now on: 0, or
+ * RVT_ERR_NOMEM. */
+int rvt_shapes_private(rvt_shapes *s);
+/* Frees what rvt_shapes_private made. */
+void rvt_shapes_close(rvt_shapes *s);
+/* The instruction at pc in s's image (through its view when private), or
+ * NULL: no image, or no code there. */
+const rvt_insn *rvt_shape_insn(rvt_shapes *s, uint64_t pc);
 
 /* The shape of n instructions from pc, or NULL: no image, code missing,
  * more than RVT_SHAPE_MAX instructions, or one neither 2 nor 4 bytes long
