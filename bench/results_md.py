@@ -48,7 +48,7 @@ def sections(text):
 
 
 # The sections the Python benches own (their headings' first words).
-PYTHON_SECTIONS = ("Parallel decoding", "Booting real software")
+PYTHON_SECTIONS = ("Parallel decoding", "PC lists in parallel", "Booting real software")
 
 
 def carry(old_path, new_path):

@@ -1,30 +1,20 @@
 /* The shapes of instruction blocks, cached by start pc (block_shape.h). */
 #include "out/block_shape.h"
-#include "image/mem_view.h"
-#include "rvtrace/status.h"
 
 int rvt_shapes_private(rvt_shapes *s)
 {
-    if (!(s->own = rvt_mem_new()) || rvt_mem_add_image(s->own, NULL, s->img) < 0 ||
-        !(s->view = rvt_memv_new(s->own))) {
-        rvt_shapes_close(s);
-        return RVT_ERR_NOMEM;
-    }
-    return 0;
+    return rvt_dec_mem_open(&s->dm, NULL, s->img);
 }
 
 void rvt_shapes_close(rvt_shapes *s)
 {
-    rvt_memv_free(s->view);
-    rvt_mem_free(s->own);
-    s->view = NULL;
-    s->own = NULL;
+    rvt_dec_mem_close(&s->dm);
 }
 
 const rvt_insn *rvt_shape_insn(rvt_shapes *s, uint64_t pc)
 {
-    if (s->view)
-        return rvt_memv_insn(s->view, pc);
+    if (s->dm.view)
+        return rvt_memv_insn(s->dm.view, pc);
     return s->img ? rvt_image_insn(s->img, pc) : NULL;
 }
 

@@ -6,6 +6,7 @@
 #define RVT_OUT_BLOCK_SHAPE_H
 
 #include "rvtrace/image.h"
+#include "image/mem_view.h"
 
 #define RVT_SHAPE_SLOTS 1024u      /* direct mapped by start pc */
 #define RVT_SHAPE_MAX 32u          /* instructions (bits of lens) */
@@ -17,15 +18,13 @@ typedef struct rvt_shape {
     uint32_t lens;              /* bit k: instruction k is 4 bytes, else 2 */
 } rvt_shape;
 
-struct rvt_memv;
-
 typedef struct rvt_shapes {
     rvt_image *img;
-    /* When set (rvt_shapes_private), img is read through this view's own
-     * cache (image/mem_view.h), never rvt_image_insn's, which writes the
-     * image: shapes of several threads may then share img. */
-    struct rvt_memv *view;
-    struct rvt_mem *own;        /* the view's rvt_mem, img alone */
+    /* After rvt_shapes_private (dm.view set), img is read through a view
+     * of its own, with its own cache (image/mem_view.h, as a decoder's),
+     * never rvt_image_insn's, which writes the image: shapes on several
+     * threads may then share img. */
+    rvt_dec_mem dm;
     rvt_shape slot[RVT_SHAPE_SLOTS];
 } rvt_shapes;
 

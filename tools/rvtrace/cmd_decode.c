@@ -111,12 +111,19 @@ typedef struct dec_ctx {
 
 static bool pull_blocks(const dec_ctx *c);
 
+/* The progress line when the pieces write the PC lists. */
+static void pieces_written(void *ctx, uint64_t insns, uint64_t end)
+{
+    dec_ctx *c = ctx;
+    cli_decode_progress_insns(&c->pr, insns, end);
+}
+
 /* Whether every output is a PC list (position-free: open_part), which
  * the pieces of --jobs then write themselves (jobs_pcl.h): l names them. */
 static bool pc_lists(const dec_ctx *c, jobs_pcl *l)
 {
     const cli_file_outs *fo = c->files;
-    *l = (jobs_pcl){ .img = c->img };
+    *l = (jobs_pcl){ .img = c->img, .written = pieces_written };
     if (c->nout + fo->n > JOBS_PCL_MAX)
         return false;
     for (size_t i = 0; i < c->nout; i++, l->n++) {

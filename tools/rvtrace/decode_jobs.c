@@ -224,8 +224,12 @@ static int hand_on(jobs_run *r, size_t i, jobs_result *res)
     if (r->c->pcl)
         pcl_gate_head(r->c->pcl->gate, i);
     piece *p = jobs_run_wait(r, i);
-    if (p->status >= 0 && !res->stopped && p->pcl)
+    const jobs_pcl *l = r->c->pcl;
+    if (p->status >= 0 && !res->stopped && p->pcl) {
         pcl_piece_drain(p->pcl);
+        if (l->written)
+            l->written(r->c->ctx, p->insns, p->to);
+    }
     if (p->status >= 0 && !res->stopped)
         res->stopped = r->blocks ? blk_replay_piece(r->blocks, p)
                                  : ev_tape_replay(&p->tape, r->c->fn, r->c->ctx);

@@ -55,6 +55,9 @@ typedef struct jobs_pcl {
     const rvt_out_writer *w[JOBS_PCL_MAX];
     FILE *f[JOBS_PCL_MAX];
     rvt_image *img;             /* read by the parts through views of their own */
+    /* Optional: a piece's instructions written (the caller's context, the
+     * piece's instructions, the trace offset it ends at): the progress. */
+    void (*written)(void *ctx, uint64_t insns, uint64_t end);
     pcl_gate *gate;             /* set by decode_jobs.c for the run */
 } jobs_pcl;
 
