@@ -135,12 +135,14 @@ def list_rows(builds, elf, streams, out_dir, repeat):
                     for rname, extra in LIST_RUNS:
                         f = os.path.join(out_dir, "list.out")
                         load = os.getloadavg()[0]
-                        wall, cpu, _, _ = run([rvt, "decode", "--elf", elf, tr, opt, f] + extra)
+                        wall, ru, _, _ = results_md.run_rusage([rvt, "decode", "--elf", elf, tr, opt, f]
+                                                               + extra)
                         sizes.add(os.path.getsize(f))
                         os.unlink(f)
-                        rows.setdefault((sname, opt, bname, rname), []).append((wall, cpu, load))
-                        print("%s %-9s %-7s %-12s %6.2f s wall %6.2f s CPU load %.1f"
-                              % (sname, opt, bname, rname, wall, cpu, load), flush=True)
+                        row = (wall, ru.ru_utime, ru.ru_stime, ru.ru_maxrss, load)
+                        rows.setdefault((sname, opt, bname, rname), []).append(row)
+                        print("%s %-9s %-7s %-12s %6.2f s wall %6.2f s user %6.2f s sys load %.1f"
+                              % (sname, opt, bname, rname, wall, row[1], row[2], load), flush=True)
                 if len(sizes) != 1:
                     sys.exit("%s %s: the runs' lists differ in size: %s" % (sname, opt, sizes))
     return rows
@@ -154,17 +156,19 @@ def list_section(r):
         " load average (1 min) %.1f-%.1f during the runs.  long.elf (239.6 M instructions),"
         " E-Trace `%s` (%d index points), N-Trace `%s` (%d points); `decode --elf long.elf"
         " TRACE OPTION F`, F a regular file in %s, deleted after each run; best of %d"
-        " interleaved runs, CPU (user + system) and wall apart."
+        " interleaved runs, each column apart (user: the decoding and the writers; system:"
+        " mostly the file's write(2), which one thread at a time does)."
         % (r["when"], os.cpu_count(), r["load"][0], r["load"][1], " ".join(LONG_TE),
            r["points"]["E-Trace"], " ".join(LONG_NT), r["points"]["N-Trace"], r["dir"], r["repeat"]),
         "",
-        "| stream | output | build | run | CPU s | wall s | M instr/s (wall) |",
-        "|---|---|---|---|---:|---:|---:|",
+        "| stream | output | build | run | user s | system s | CPU s | wall s | peak RSS MiB |",
+        "|---|---|---|---|---:|---:|---:|---:|---:|",
     ]
     for (sname, opt, bname, rname), runs in r["rows"].items():
-        wall, cpu = min(w for w, _, _ in runs), min(c for _, c, _ in runs)
-        lines.append("| %s | `%s` | %s | %s | %.2f | %.2f | %.0f |"
-                     % (sname, opt, bname, rname, cpu, wall, 239.6e6 / wall / 1e6))
+        best = [min(run[k] for run in runs) for k in range(4)]
+        cpu = min(run[1] + run[2] for run in runs)
+        lines.append("| %s | `%s` | %s | %s | %.2f | %.2f | %.2f | %.2f | %d |"
+                     % (sname, opt, bname, rname, best[1], best[2], cpu, best[0], best[3] // 1024))
     return "\n".join(lines) + "\n"
 
 
@@ -178,8 +182,9 @@ def pc_lists(a):
         out_dir = a.lists_dir or tmp
         when = datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC")
         rows = list_rows(builds, elf, streams, out_dir, a.repeat)
-        loads = [load for runs in rows.values() for _, _, load in runs]
-        r = {"when": when, "rows": rows, "repeat": a.repeat, "dir": out_dir,
+        loads = [run[4] for runs in rows.values() for run in runs]
+        r = {"when": when, "rows": rows, "repeat": a.repeat,
+             "dir": a.lists_dir or "a temporary directory under " + tempfile.gettempdir(),
              "load": (min(loads), max(loads)),
              "points": {k: points[v] for k, v in streams.items()}}
         results_md.write_section(a.out, "PC lists in parallel", list_section(r))
