@@ -115,6 +115,15 @@ same "$PR@src=1" "$T/two.te" "1 2 3" --elf "$FP@src=2" --json
 same "$PR@src=1" "$T/two.te" 3 --elf "$FP@src=2" --count
 grep -q "^srcID 2: [1-9][0-9]* instructions" "$T/out.3" || { echo "FAIL: two.te --count: $(cat "$T/out.3")"; exit 1; }
 same "$FP" "$T/two.te" "2 3" --src 2 --listing
+# the PC lists of two sources (one program traced twice, srcID 1 and 2:
+# one image for both), one source after the other, each source's pieces
+# writing their parts into the same lists
+"$RVT_BIN" encode --etrace "$T/p.rvi" -o "$T/p2.enc.te" --te-attr resync_max=4 \
+    --container encap --encap-src-bits 8 --encap-src-id 2
+python3 "$RVT_SRC/tests/e2e/encap_mix.py" 1 0 "$T/privs.enc.te" "$T/p2.enc.te" "$T/pp.te"
+cp "$T/privs.enc.te.attrs" "$T/pp.te.attrs"
+pcl_same "$PR" "$T/pp.te" "2 3" --count
+grep -q "^srcID 2: [1-9][0-9]* instructions" "$T/out.3" || { echo "FAIL: pp.te --count: $(cat "$T/out.3")"; exit 1; }
 set +e
 "$RVT_BIN" decode --elf "$PR@src=1" --elf "$FP@src=2" "$T/two.te" --range 0:1 --count > /dev/null 2> "$T/err"
 rc=$?
