@@ -53,14 +53,15 @@ asan: setup $(ASAN_BUILD)/build.ninja
 
 # ThreadSanitizer over the tests that decode on several threads (one
 # rvt_mem shared by decoders on two threads, include/rvtrace/mem.h; the
-# writer thread of decode --write-thread, tools/rvtrace/decode_pipe.c).
+# writer thread of decode --write-thread, tools/rvtrace/decode_pipe.c; the
+# turns of decode --jobs' pieces writing the PC lists, jobs_pcl.c).
 $(TSAN_BUILD)/build.ninja:
 	cmake -S . -B $(TSAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRVT_TSAN=ON
 
 tsan: setup $(TSAN_BUILD)/build.ninja
-	cmake --build $(TSAN_BUILD) -j $(JOBS) --target test_mem_threads test_mem rvtrace
+	cmake --build $(TSAN_BUILD) -j $(JOBS) --target test_mem_threads test_mem test_jobs_pcl rvtrace
 	cd $(TSAN_BUILD) && TSAN_OPTIONS="halt_on_error=1 exitcode=66" \
-	  ctest --output-on-failure -R '^(unit[.]test_mem|e2e[.]decode_write_thread$$)' $(CTEST_ARGS)
+	  ctest --output-on-failure -R '^(unit[.]test_mem|unit[.]test_jobs_pcl$$|e2e[.]decode_write_thread$$)' $(CTEST_ARGS)
 
 bench: setup build
 	@bash bench/run.sh $(BUILD)

@@ -9,7 +9,18 @@ temporary directory, indexes it, decodes it with --count alone, with
 (getrusage of each child, ru_maxrss) into bench/RESULTS.md ("Parallel
 decoding").  The temporary files are deleted at the end.
 
+With --pc-lists it measures instead the PC lists that decode --jobs has
+the pieces write themselves (docs/parallel.md "One writer, in order"):
+long.elf's E-Trace (--te-opt all) and N-Trace streams, indexed, decoded
+with --pcs-bin F and with --pcs F by one decoder, --jobs 1 and --jobs 2
+(F a regular file in the temporary directory, or --lists-dir, deleted
+after each run), each row the best of --repeat runs interleaved (CPU and
+wall apart), with --before BUILD's rows beside (the build before a
+change), into "PC lists in parallel".
+
 usage: bench/parallel.py [BUILD] [--size GIB] [--out FILE] [--keep]
+       bench/parallel.py [BUILD] --pc-lists [--before BUILD] [--repeat N]
+                         [--lists-dir DIR] [--out FILE]
 """
 import argparse
 import datetime
@@ -95,13 +106,106 @@ def write_results(path, text):
     results_md.write_section(path, "Parallel decoding", text)
 
 
+LONG_TE = ["--te-opt", "all"]
+LONG_NT = ["--nt-opt", "htm,seq-jump,implicit-return=3,repeat-history,sync=1:4"]
+LIST_RUNS = (("one decoder", []), ("--jobs 1", ["--jobs", "1"]), ("--jobs 2", ["--jobs", "2"]))
+
+
+def long_streams(rvt, tmp):
+    """long.elf's E-Trace and N-Trace streams (the common long workload),
+    indexed: {name: path}."""
+    elf = os.path.join(ROOT, "programs", "long.elf")
+    te, nt = os.path.join(tmp, "long.te"), os.path.join(tmp, "long.nt")
+    run([rvt, "run", elf, "--quiet", "--etrace", te] + LONG_TE + ["--ntrace", nt] + LONG_NT)
+    points = {}
+    for tr in (te, nt):
+        points[tr] = int(run([rvt, "index", tr])[3].split()[0])
+    return elf, {"E-Trace": te, "N-Trace": nt}, points
+
+
+def list_rows(builds, elf, streams, out_dir, repeat):
+    """{(stream, option, build, run): [(wall, cpu, load)...]}, the runs
+    interleaved: every row once per round.  The lists' bytes must agree."""
+    rows = {}
+    for _ in range(repeat):
+        for sname, tr in streams.items():
+            for opt in ("--pcs-bin", "--pcs"):
+                sizes = set()
+                for bname, rvt in builds:
+                    for rname, extra in LIST_RUNS:
+                        f = os.path.join(out_dir, "list.out")
+                        load = os.getloadavg()[0]
+                        wall, ru, _, _ = results_md.run_rusage([rvt, "decode", "--elf", elf, tr, opt, f]
+                                                               + extra)
+                        sizes.add(os.path.getsize(f))
+                        os.unlink(f)
+                        row = (wall, ru.ru_utime, ru.ru_stime, ru.ru_maxrss, load)
+                        rows.setdefault((sname, opt, bname, rname), []).append(row)
+                        print("%s %-9s %-7s %-12s %6.2f s wall %6.2f s user %6.2f s sys load %.1f"
+                              % (sname, opt, bname, rname, wall, row[1], row[2], load), flush=True)
+                if len(sizes) != 1:
+                    sys.exit("%s %s: the runs' lists differ in size: %s" % (sname, opt, sizes))
+    return rows
+
+
+def list_section(r):
+    lines = [
+        "## PC lists in parallel (decode --jobs --pcs-bin/--pcs, docs/parallel.md)",
+        "",
+        "Measured %s (`bench/parallel.py --pc-lists`) on %d online CPUs shared with other jobs:"
+        " load average (1 min) %.1f-%.1f during the runs.  long.elf (239.6 M instructions),"
+        " E-Trace `%s` (%d index points), N-Trace `%s` (%d points); `decode --elf long.elf"
+        " TRACE OPTION F`, F a regular file in %s, deleted after each run; best of %d"
+        " interleaved runs, each column apart (user: the decoding and the writers; system:"
+        " mostly the file's write(2), which one thread at a time does)."
+        % (r["when"], os.cpu_count(), r["load"][0], r["load"][1], " ".join(LONG_TE),
+           r["points"]["E-Trace"], " ".join(LONG_NT), r["points"]["N-Trace"], r["dir"], r["repeat"]),
+        "",
+        "| stream | output | build | run | user s | system s | CPU s | wall s | peak RSS MiB |",
+        "|---|---|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for (sname, opt, bname, rname), runs in r["rows"].items():
+        best = [min(run[k] for run in runs) for k in range(4)]
+        cpu = min(run[1] + run[2] for run in runs)
+        lines.append("| %s | `%s` | %s | %s | %.2f | %.2f | %.2f | %.2f | %d |"
+                     % (sname, opt, bname, rname, best[1], best[2], cpu, best[0], best[3] // 1024))
+    return "\n".join(lines) + "\n"
+
+
+def pc_lists(a):
+    builds = [("after" if a.before else "this", os.path.join(a.build, "rvtrace"))]
+    if a.before:
+        builds.insert(0, ("before", os.path.join(a.before, "rvtrace")))
+    tmp = tempfile.mkdtemp(prefix="rvt-pclists-")
+    try:
+        elf, streams, points = long_streams(builds[-1][1], tmp)
+        out_dir = a.lists_dir or tmp
+        when = datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC")
+        rows = list_rows(builds, elf, streams, out_dir, a.repeat)
+        loads = [run[4] for runs in rows.values() for run in runs]
+        r = {"when": when, "rows": rows, "repeat": a.repeat,
+             "dir": a.lists_dir or "a temporary directory under " + tempfile.gettempdir(),
+             "load": (min(loads), max(loads)),
+             "points": {k: points[v] for k, v in streams.items()}}
+        results_md.write_section(a.out, "PC lists in parallel", list_section(r))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("build", nargs="?", default=os.path.join(ROOT, "build"))
     ap.add_argument("--size", type=float, default=4.0, help="GiB, at least")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "RESULTS.md"))
     ap.add_argument("--keep", action="store_true", help="keep the temporary stream")
+    ap.add_argument("--pc-lists", action="store_true", help="the PC-list rows on long.elf instead")
+    ap.add_argument("--before", help="--pc-lists: a build to compare with")
+    ap.add_argument("--repeat", type=int, default=3, help="--pc-lists: runs of each row")
+    ap.add_argument("--lists-dir", help="--pc-lists: where the lists are written")
     a = ap.parse_args()
+    if a.pc_lists:
+        pc_lists(a)
+        return
     rvt = os.path.join(a.build, "rvtrace")
     tmp = tempfile.mkdtemp(prefix="rvt-parallel-")
     try:

@@ -18,6 +18,12 @@ def run(argv, stdin=None):
     CPU time and peak RSS are the child's own (wait4), so they do not count
     this script; output goes through temporary files, so neither pipe can
     fill and stall the child.  A non-zero exit ends the bench with its stderr."""
+    wall, ru, o, e = run_rusage(argv, stdin)
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, o, e
+
+
+def run_rusage(argv, stdin=None):
+    """run(), with the child's whole rusage: (wall s, rusage, stdout, stderr)."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t0 = time.monotonic()
         p = subprocess.Popen(argv, stdin=stdin, stdout=out, stderr=err)
@@ -29,7 +35,7 @@ def run(argv, stdin=None):
         o, e = out.read().decode(errors="replace"), err.read().decode(errors="replace")
     if p.returncode != 0:
         sys.exit("%s: exit %d: %s" % (" ".join(argv), p.returncode, e))
-    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, o, e
+    return wall, ru, o, e
 
 
 def write_section(path, heading, text):
@@ -48,7 +54,7 @@ def sections(text):
 
 
 # The sections the Python benches own (their headings' first words).
-PYTHON_SECTIONS = ("Parallel decoding", "Booting real software")
+PYTHON_SECTIONS = ("Parallel decoding", "PC lists in parallel", "Booting real software")
 
 
 def carry(old_path, new_path):

@@ -101,6 +101,18 @@ typedef struct rvt_out_writer {
      * measured 0.6 ns a block, issue #18).  rvt_out_blocks calls it;
      * writers without it get block once per block. */
     uint64_t (*blocks)(void *state, const struct rvt_block *b, size_t n);
+    /* Optional, with blocks: for a position-free output (the PC lists),
+     * whose bytes for a run of instructions do not depend on what came
+     * before: the state for a part of such an output, which writes those
+     * bytes only (no header), so that one output (open) followed by parts
+     * written apart, in order, is the same bytes as one output given all
+     * the instructions (decode --jobs: each piece's part written on its
+     * own thread, docs/parallel.md).  open writes what it writes once to
+     * f before it returns, so parts may be appended to f after it; finish
+     * adds nothing of its own.  A part may run on a thread of its own: it
+     * reads img through caches of its own (parts on several threads may
+     * share img while nothing calls rvt_image_insn on it). */
+    void *(*open_part)(FILE *f, rvt_image *img);
 } rvt_out_writer;
 
 /* The registered writer called name, or NULL. */
@@ -114,6 +126,9 @@ typedef struct rvt_out rvt_out;
  * image and img is NULL, or out of memory.  Also takes a writer of the
  * caller's own (it need not be registered). */
 rvt_out *rvt_out_open(const rvt_out_writer *w, FILE *f, rvt_image *img);
+/* A part of writer w's output (rvt_out_writer.open_part) to f, fed with
+ * rvt_out_blocks; NULL as rvt_out_open, and when w has no open_part. */
+rvt_out *rvt_out_open_part(const rvt_out_writer *w, FILE *f, rvt_image *img);
 
 /* The writers by enum: rvt_out_new(kind, f, img) is
  * rvt_out_open(rvt_out_find(<name>), f, img), kept for existing callers. */

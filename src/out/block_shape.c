@@ -15,7 +15,26 @@ bool rvt_shapes_sync(rvt_shapes *s)
     if (__builtin_expect(gen == s->gen, 1))
         return false;
     rvt_shapes_init(s, s->img);
+    if (s->dm.view)
+        rvt_memv_flush(s->dm.view);
     return true;
+}
+
+int rvt_shapes_private(rvt_shapes *s)
+{
+    return rvt_dec_mem_open(&s->dm, NULL, s->img);
+}
+
+void rvt_shapes_close(rvt_shapes *s)
+{
+    rvt_dec_mem_close(&s->dm);
+}
+
+const rvt_insn *rvt_shape_insn(rvt_shapes *s, uint64_t pc)
+{
+    if (s->dm.view)
+        return rvt_memv_insn(s->dm.view, pc);
+    return s->img ? rvt_image_insn(s->img, pc) : NULL;
 }
 
 const rvt_shape *rvt_shape_get(rvt_shapes *s, uint64_t pc, uint64_t n)
@@ -28,7 +47,7 @@ const rvt_shape *rvt_shape_get(rvt_shapes *s, uint64_t pc, uint64_t n)
     rvt_shape sh = { .pc = pc, .n = (uint32_t)n };
     uint64_t at = pc;
     for (uint32_t k = 0; k < n; k++) {
-        const rvt_insn *i = rvt_image_insn(s->img, at);
+        const rvt_insn *i = rvt_shape_insn(s, at);
         if (!i || (i->len != 2 && i->len != 4))
             return NULL;
         sh.end = at;

@@ -17,9 +17,11 @@ struct rvt_out {
     uint64_t insns, errors, lost;
 };
 
-rvt_out *rvt_out_open(const rvt_out_writer *w, FILE *f, rvt_image *img)
+/* w's output to f, its state from open (open or open_part). */
+static rvt_out *out_open(const rvt_out_writer *w, FILE *f, rvt_image *img,
+                         void *(*open)(FILE *f, rvt_image *img))
 {
-    if (!w || !f || (w->needs_image && !img))
+    if (!w || !f || !open || (w->needs_image && !img))
         return NULL;
     rvt_out *o = calloc(1, sizeof *o);
     if (!o)
@@ -32,12 +34,22 @@ rvt_out *rvt_out_open(const rvt_out_writer *w, FILE *f, rvt_image *img)
         return NULL;
     }
     rvt_shapes_init(o->shapes, img);
-    if (!(o->state = w->open(f, img))) {
+    if (!(o->state = open(f, img))) {
         free(o->shapes);
         free(o);
         return NULL;
     }
     return o;
+}
+
+rvt_out *rvt_out_open(const rvt_out_writer *w, FILE *f, rvt_image *img)
+{
+    return out_open(w, f, img, w ? w->open : NULL);
+}
+
+rvt_out *rvt_out_open_part(const rvt_out_writer *w, FILE *f, rvt_image *img)
+{
+    return out_open(w, f, img, w && w->blocks ? w->open_part : NULL);
 }
 
 rvt_out *rvt_out_new(rvt_out_kind kind, FILE *f, rvt_image *img)

@@ -15,6 +15,19 @@ rvt_pc_list *rvt_pc_list_new(FILE *f, rvt_image *img, rvt_pc_put put)
     return l;
 }
 
+/* A PC list's bytes for a run of instructions are those instructions'
+ * alone (the digit and block caches only save work), so a part is a
+ * list without its start; its image read through a view of its own. */
+rvt_pc_list *rvt_pc_list_new_part(FILE *f, rvt_image *img, rvt_pc_put put)
+{
+    rvt_pc_list *l = rvt_pc_list_new(f, img, put);
+    if (l && img && rvt_shapes_private(&l->shapes) < 0) {
+        free(l);
+        return NULL;
+    }
+    return l;
+}
+
 void rvt_pc_list_event(void *state, const rvt_flow_event *ev)
 {
     rvt_pc_list *l = state;
@@ -52,7 +65,7 @@ static __attribute__((noinline)) void put_new(rvt_pc_list *l, const rvt_block *b
     uint64_t pc = b->start_pc;
     for (uint64_t k = 0; k + 1 < b->ninsn; k++) {
         l->put(l, &pc, 1);
-        const rvt_insn *i = l->shapes.img ? rvt_image_insn(l->shapes.img, pc) : NULL;
+        const rvt_insn *i = rvt_shape_insn(&l->shapes, pc);
         pc += i ? i->len : 4;
     }
     l->put(l, &b->end_pc, 1);
@@ -130,5 +143,6 @@ void rvt_pc_list_finish(void *state)
 {
     rvt_pc_list *l = state;
     rvt_obuf_flush(&l->b);
+    rvt_shapes_close(&l->shapes);
     free(l);            /* the FILE belongs to the caller */
 }

@@ -53,8 +53,13 @@ static void *pcs_open(FILE *f, rvt_image *img)
     return rvt_pc_list_new(f, img, put_pcs);
 }
 
+static void *pcs_open_part(FILE *f, rvt_image *img)
+{
+    return rvt_pc_list_new_part(f, img, put_pcs);
+}
+
 const rvt_out_writer rvt_out_pcs_writer = {
     .name = "pcs", .needs_image = false,
     .open = pcs_open, .event = rvt_pc_list_event, .finish = rvt_pc_list_finish, .block = rvt_pc_list_block,
-    .blocks = rvt_pc_list_blocks,
+    .blocks = rvt_pc_list_blocks, .open_part = pcs_open_part,
 };

@@ -29,20 +29,32 @@ static inline void put_le(rvt_pc_list *l, const uint64_t *pcs, size_t n, unsigne
 static void put_32(rvt_pc_list *l, const uint64_t *pcs, size_t n) { put_le(l, pcs, n, 4); }
 static void put_64(rvt_pc_list *l, const uint64_t *pcs, size_t n) { put_le(l, pcs, n, 8); }
 
+static rvt_pc_put put_of(const rvt_image *img)
+{
+    return img && rvt_image_xlen(img) == 32 ? put_32 : put_64;
+}
+
+/* The header goes to f at once (open_part's rule: parts may follow it in
+ * f before this list writes anything more). */
 static void *pcb_open(FILE *f, rvt_image *img)
 {
-    unsigned xlen = img && rvt_image_xlen(img) == 32 ? 32 : 64;
-    rvt_pc_list *l = rvt_pc_list_new(f, img, xlen == 32 ? put_32 : put_64);
+    rvt_pc_list *l = rvt_pc_list_new(f, img, put_of(img));
     if (l) {
         uint8_t hdr[RVT_PCBIN_HEADER];
-        rvt_pcbin_header(hdr, xlen);
+        rvt_pcbin_header(hdr, put_of(img) == put_32 ? 32 : 64);
         rvt_obuf_write(&l->b, hdr, sizeof hdr);
+        rvt_obuf_flush(&l->b);
     }
     return l;
+}
+
+static void *pcb_open_part(FILE *f, rvt_image *img)
+{
+    return rvt_pc_list_new_part(f, img, put_of(img));
 }
 
 const rvt_out_writer rvt_out_pcs_bin_writer = {
     .name = "pcs-bin", .needs_image = false, .file_option = true,
     .open = pcb_open, .event = rvt_pc_list_event, .finish = rvt_pc_list_finish,
-    .block = rvt_pc_list_block, .blocks = rvt_pc_list_blocks,
+    .block = rvt_pc_list_block, .blocks = rvt_pc_list_blocks, .open_part = pcb_open_part,
 };

@@ -15,6 +15,14 @@ same() {
     local elf=$1 tr=$2 jobs=$3; shift 3
     jobs_same "$T" "$jobs" --elf "$elf" "$tr" "$@"
 }
+# the PC lists alone (--pcs, --pcs-bin): the pieces write them; with a
+# hold of one byte every piece but the head waits for its turn at its
+# first write (RVTRACE_PCL_HOLD, jobs_pcl.h)
+pcl_same() {
+    local elf=$1 tr=$2 jobs=$3; shift 3
+    jobs_pcl_same "$T" "$jobs" --elf "$elf" "$tr" "$@"
+    RVTRACE_PCL_HOLD=1 jobs_pcl_same "$T" "$jobs" --elf "$elf" "$tr" "$@"
+}
 
 check() {      # elf trace min-points: every stdout writer and --count
     local elf=$1 tr=$2 min=$3 pts
@@ -24,8 +32,11 @@ check() {      # elf trace min-points: every stdout writer and --count
     same "$elf" "$tr" 3 --listing
     same "$elf" "$tr" 3 --folded
     same "$elf" "$tr" 3 --count
+    pcl_same "$elf" "$tr" "1 2 3"
+    pcl_same "$elf" "$tr" 2 --count
     rm -f "$tr.idx"                   # indexed in memory this time
     same "$elf" "$tr" 2 --listing
+    pcl_same "$elf" "$tr" 3
     for n in 1 2; do
         local j=(); [ "$n" = 1 ] || j=(--jobs "$n")
         "$RVT_BIN" report --elf "$elf" "$tr" "${j[@]}" > "$T/rep.$n" 2>&1 || echo "exit $?" >> "$T/rep.$n"
@@ -62,6 +73,7 @@ for tr in "$T/privs.1.te" "$T/privs.5.nt"; do
     done
     same "$RVT_SRC/programs/privs.elf" "$tr.bad.${tr##*.}" "2 3" --listing
     grep -q "error" "$T/err.0" || { echo "FAIL: $tr.bad: no error reported"; exit 1; }
+    pcl_same "$RVT_SRC/programs/privs.elf" "$tr.bad.${tr##*.}" "2 3"
     # counting pieces (decoders counting, fed up to the cut) read the
     # damage as one decoder does too
     same "$RVT_SRC/programs/privs.elf" "$tr.bad.${tr##*.}" "2 3" --count
@@ -71,6 +83,7 @@ done
 for k in te nt; do
     tail -c +4097 "$RVT_SRC/programs/sort.elf" | head -c 6000 > "$T/junk.$k"
     same "$RVT_SRC/programs/privs.elf" "$T/junk.$k" "2 3" --json
+    pcl_same "$RVT_SRC/programs/privs.elf" "$T/junk.$k" "2 3"
     same "$RVT_SRC/programs/privs.elf" "$T/junk.$k" "2 3" --count
 done
 
@@ -82,9 +95,12 @@ PR="$RVT_SRC/programs/privs.elf" FP="$RVT_SRC/programs/fptr.elf"
 "$RVT_BIN" encode --etrace "$T/p.rvi" -o "$T/e.te" --te-attr resync_max=4 --container encap \
     --encap-sync-interval 512
 same "$PR" "$T/e.te" "2 3" --json
+pcl_same "$PR" "$T/e.te" "2 3"
 grep -q "container encap" "$T/err.2" || { echo "FAIL: e.te not read as encap"; exit 1; }
 "$RVT_BIN" encode --ntrace "$T/p.rvi" "$T/f.rvi" -o "$T/two.nt" --nt-opt sync=1:0
 same "$PR@src=0" "$T/two.nt" "2 3" --elf "$FP@src=1" --json
+pcl_same "$PR" "$T/two.nt" "2 3" --elf "$FP"     # merged by offset: on the tapes
+pcl_same "$PR" "$T/two.nt" "2 3" --src 1
 # two harts' encapsulated E-Trace streams in one (srcID 1 and 2, packets
 # interleaved as a funnel would, Encapsulation 2.1.2): each source's
 # stream is cut at its own points, its events carry its srcID, the
@@ -99,6 +115,15 @@ same "$PR@src=1" "$T/two.te" "1 2 3" --elf "$FP@src=2" --json
 same "$PR@src=1" "$T/two.te" 3 --elf "$FP@src=2" --count
 grep -q "^srcID 2: [1-9][0-9]* instructions" "$T/out.3" || { echo "FAIL: two.te --count: $(cat "$T/out.3")"; exit 1; }
 same "$FP" "$T/two.te" "2 3" --src 2 --listing
+# the PC lists of two sources (one program traced twice, srcID 1 and 2:
+# one image for both), one source after the other, each source's pieces
+# writing their parts into the same lists
+"$RVT_BIN" encode --etrace "$T/p.rvi" -o "$T/p2.enc.te" --te-attr resync_max=4 \
+    --container encap --encap-src-bits 8 --encap-src-id 2
+python3 "$RVT_SRC/tests/e2e/encap_mix.py" 1 0 "$T/privs.enc.te" "$T/p2.enc.te" "$T/pp.te"
+cp "$T/privs.enc.te.attrs" "$T/pp.te.attrs"
+pcl_same "$PR" "$T/pp.te" "2 3" --count
+grep -q "^srcID 2: [1-9][0-9]* instructions" "$T/out.3" || { echo "FAIL: pp.te --count: $(cat "$T/out.3")"; exit 1; }
 set +e
 "$RVT_BIN" decode --elf "$PR@src=1" --elf "$FP@src=2" "$T/two.te" --range 0:1 --count > /dev/null 2> "$T/err"
 rc=$?
@@ -117,6 +142,7 @@ for tr in "$T/deep.te" "$T/deep.nt"; do
         for w in --folded --report --flamegraph --speedscope --timeline; do
             same "$RC" "$tr" "2 3" "$w"
         done
+        pcl_same "$RC" "$tr" "2 3"
         grep -q "deepest 4002" <("$RVT_BIN" decode --elf "$RC" "$tr" --folded --jobs 3) ||
             { echo "FAIL: $tr: not deeper than 1,024 frames"; exit 1; }
         for r in "" "--json" "--callers deep" "--sort self"; do

@@ -16,7 +16,13 @@
  * HTM with implicit return; cut at every point, every third and every
  * seventh.  Every kind of seam must occur: E-Trace's block going on into
  * the next piece or ended by events at the sync, RVT_BLK_SEAM heads, and
- * N-Trace's sealed last blocks that go on. */
+ * N-Trace's sealed last blocks that go on.
+ *
+ * The PC lists (--pcs text and --pcs-bin) written by the pieces
+ * themselves (jobs_pcl.h: each piece's part of each list over its own
+ * blocks, no tape) put end to end are one list's bytes over the whole
+ * stream: the head of an E-Trace piece (the sync's instruction, which the
+ * piece before retired) written once, no seam dropped, one header. */
 #include <stdlib.h>
 #include <string.h>
 #include "jobs_blocks.h"
@@ -87,6 +93,61 @@ static void whole(const th_proto_case *k, seq *out)
     rvt_proto_decoder_free(d);
 }
 
+/* A PC list of each kind, into memory. */
+typedef struct lists {
+    char *text, *bin;
+    size_t ntext, nbin;
+    FILE *ftext, *fbin;
+    rvt_out *otext, *obin;      /* one writer each over the whole stream */
+} lists;
+
+static void lists_open(lists *l)
+{
+    *l = (lists){ 0 };
+    l->ftext = open_memstream(&l->text, &l->ntext);
+    l->fbin = open_memstream(&l->bin, &l->nbin);
+}
+
+static void lists_close(lists *l)
+{
+    rvt_out_free(l->otext);
+    rvt_out_free(l->obin);
+    fclose(l->ftext);
+    fclose(l->fbin);
+}
+
+static int list_blocks(void *ctx, const rvt_block *b, size_t n)
+{
+    lists *l = ctx;
+    CHECK_EQ(rvt_out_blocks(l->otext, b, n, NULL), 0);
+    CHECK_EQ(rvt_out_blocks(l->obin, b, n, NULL), 0);
+    return 0;
+}
+
+static int no_event(void *ctx, const rvt_flow_event *ev)
+{
+    (void)ctx;
+    (void)ev;
+    return 0;
+}
+
+/* One decoder's PC lists over the whole stream. */
+static void whole_lists(const th_proto_case *k, lists *l)
+{
+    lists_open(l);
+    l->otext = rvt_out_open(rvt_out_find("pcs"), l->ftext, k->img);
+    l->obin = rvt_out_open(rvt_out_find("pcs-bin"), l->fbin, k->img);
+    int st = 0;
+    rvt_proto_decoder *d = rvt_proto_decoder_new(k->cfg, k->mem, NULL, NULL, &st);
+    CHECK(d != NULL);
+    if (d) {
+        CHECK_EQ(rvt_proto_decoder_set_input(d, k->s.b, k->s.n), 0);
+        CHECK_EQ(rvt_proto_decoder_pump_blocks(d, no_event, list_blocks, l), 0);
+    }
+    rvt_proto_decoder_free(d);
+    lists_close(l);
+}
+
 typedef struct seams {
     size_t joined, ended_by_events, seam_heads;     /* E-Trace */
     size_t nt_seams;    /* N-Trace: a piece's last block sealed, RVT_BLK_SEAM */
@@ -94,9 +155,8 @@ typedef struct seams {
 } seams;
 
 /* The pieces at every step-th point of idx (the first from byte 0), as
- * decode_jobs.c plans them, decoded and replayed. */
-static void pieces(const th_proto_case *k, const rvt_index *idx, size_t step, seq *out,
-                   seams *sm)
+ * decode_jobs.c plans them: *n of them. */
+static piece *plan(const th_proto_case *k, const rvt_index *idx, size_t step, size_t *np_out)
 {
     size_t np = rvt_index_count(idx), n = 0;
     piece *p = calloc(np + 1, sizeof *p);
@@ -109,7 +169,22 @@ static void pieces(const th_proto_case *k, const rvt_index *idx, size_t step, se
     }
     p[n - 1].to = k->s.n;
     p[n - 1].last = true;
-    bool te = rvt_proto_name(rvt_proto_cfg_proto(k->cfg))[0] == 'e';
+    *np_out = n;
+    return p;
+}
+
+static bool is_te(const th_proto_case *k)
+{
+    return rvt_proto_name(rvt_proto_cfg_proto(k->cfg))[0] == 'e';
+}
+
+/* The pieces of plan(), decoded and replayed. */
+static void pieces(const th_proto_case *k, const rvt_index *idx, size_t step, seq *out,
+                   seams *sm)
+{
+    size_t n;
+    piece *p = plan(k, idx, step, &n);
+    bool te = is_te(k);
     jobs_cfg c = { .kind = te ? KIND_TE : KIND_NT, .native = rvt_proto_cfg_native_const(k->cfg), .mem = k->mem,
                    .src = -1, .buf = k->s.b, .len = k->s.n, .idx = idx, .jobs = 1,
                    .keep_insns = true, .runs = true, .cfg = k->cfg, .blocks = true,
@@ -132,6 +207,57 @@ static void pieces(const th_proto_case *k, const rvt_index *idx, size_t step, se
     }
     CHECK_EQ(blk_replay_finish(&r), 0);
     free(p);
+}
+
+/* The pieces of plan() with their PC lists written by themselves, one
+ * after the other, each at the head when decoded (straight to the
+ * files): the lists the parts write, the start of each written first as
+ * decode does (rvt_out_open: the --pcs-bin header). */
+static void pieces_lists(const th_proto_case *k, const rvt_index *idx, size_t step, lists *l)
+{
+    size_t n;
+    piece *p = plan(k, idx, step, &n);
+    lists_open(l);
+    pcl_gate g;
+    pcl_gate_init(&g);
+    jobs_pcl pcl = { .n = 2, .w = { rvt_out_find("pcs"), rvt_out_find("pcs-bin") },
+                     .f = { l->ftext, l->fbin }, .img = k->img, .gate = &g };
+    l->otext = rvt_out_open(pcl.w[0], l->ftext, k->img);
+    l->obin = rvt_out_open(pcl.w[1], l->fbin, k->img);
+    jobs_cfg c = { .kind = is_te(k) ? KIND_TE : KIND_NT, .native = rvt_proto_cfg_native_const(k->cfg),
+                   .mem = k->mem, .src = -1, .buf = k->s.b, .len = k->s.n, .idx = idx, .jobs = 1,
+                   .keep_insns = true, .runs = true, .cfg = k->cfg, .blocks = true, .pcl = &pcl,
+                   .fn = no_event, .fn_blocks = list_blocks, .ctx = l };
+    for (size_t i = 0; i < n; i++) {
+        p[i].at = i;
+        pcl_gate_head(&g, i);
+        piece_decode(&c, &p[i]);
+        CHECK_EQ(p[i].status, 0);
+        CHECK(p[i].pcl != NULL);
+        if (p[i].pcl) {
+            pcl_piece_drain(p[i].pcl);
+            pcl_piece_free(p[i].pcl);
+        }
+        free(p[i].pcl);
+        ev_tape_free(&p[i].tape);
+    }
+    pcl_gate_destroy(&g);
+    lists_close(l);
+    free(p);
+}
+
+/* The pieces' list the whole's, byte for byte. */
+static void same_list(const char *what, const char *kind, const char *w, size_t nw, const char *p,
+                      size_t np)
+{
+    size_t k = 0;
+    while (k < nw && k < np && w[k] == p[k])
+        k++;
+    if (k < nw || k < np)
+        TH_FAIL("%s: --%s of the pieces differs from the whole's at byte %zu of %zu/%zu", what,
+                kind, k, nw, np);
+    else
+        th_passed++;
 }
 
 static bool same_block(const rvt_block *a, const rvt_block *b)
@@ -198,6 +324,9 @@ static void one_stream(const char *proto, const char *prog, const char *settings
     CHECK(idx != NULL);
     seq w = { 0 };
     whole(&k, &w);
+    lists wl;
+    whole_lists(&k, &wl);
+    CHECK(wl.nbin > 8 && wl.ntext > 0);
     const size_t steps[] = { 1, 3, 7 };
     for (size_t i = 0; idx && i < sizeof steps / sizeof steps[0]; i++) {
         seq p = { 0 };
@@ -207,7 +336,15 @@ static void one_stream(const char *proto, const char *prog, const char *settings
                  rvt_index_count(idx));
         same_seq(what, &w, &p);
         seq_free(&p);
+        lists pl;
+        pieces_lists(&k, idx, steps[i], &pl);
+        same_list(what, "pcs", wl.text, wl.ntext, pl.text, pl.ntext);
+        same_list(what, "pcs-bin", wl.bin, wl.nbin, pl.bin, pl.nbin);
+        free(pl.text);
+        free(pl.bin);
     }
+    free(wl.text);
+    free(wl.bin);
     seq_free(&w);
     rvt_index_free(idx);
     th_proto_case_close(&k);

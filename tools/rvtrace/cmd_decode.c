@@ -87,6 +87,8 @@ typedef struct dec_ctx {
     cli_kind kind;
     const char *path;
     rvt_out *outs[2];
+    const rvt_out_writer *out_w[2];   /* outs[i]'s writer and file */
+    FILE *out_f[2];
     size_t nout;
     cli_file_outs *files;     /* --lcov FILE, ... (cli_file_out.c) */
     uint64_t errors;
@@ -109,15 +111,48 @@ typedef struct dec_ctx {
 
 static bool pull_blocks(const dec_ctx *c);
 
+/* The progress line when the pieces write the PC lists. */
+static void pieces_written(void *ctx, uint64_t insns, uint64_t end)
+{
+    dec_ctx *c = ctx;
+    cli_decode_progress_insns(&c->pr, insns, end);
+}
+
+/* Whether every output is a PC list (position-free: open_part), which
+ * the pieces of --jobs then write themselves (jobs_pcl.h): l names them. */
+static bool pc_lists(const dec_ctx *c, jobs_pcl *l)
+{
+    const cli_file_outs *fo = c->files;
+    *l = (jobs_pcl){ .img = c->img, .written = pieces_written };
+    if (c->nout + fo->n > JOBS_PCL_MAX)
+        return false;
+    for (size_t i = 0; i < c->nout; i++, l->n++) {
+        l->w[l->n] = c->out_w[i];
+        l->f[l->n] = c->out_f[i];
+    }
+    for (size_t k = 0; k < fo->n; k++, l->n++) {
+        l->w[l->n] = fo->w[k];
+        l->f[l->n] = fo->f[k];
+    }
+    for (size_t k = 0; k < l->n; k++)
+        if (!l->w[k]->open_part || !l->w[k]->blocks)
+            return false;
+    return l->n > 0;
+}
+
 /* --jobs/--range: the pieces' events through on_event, in order; runs
  * of instructions, or blocks to on_blocks, where one decoder would send
- * them (run_decoder). */
+ * them (run_decoder), or, when every output is a PC list, the pieces'
+ * own bytes of them. */
 static int run_jobs(dec_ctx *c, int src, bool count, jobs_result *r)
 {
     bool events = c->nout || c->files->n || !count;
     c->runs = !c->keyed && jobs_runs(&c->jo, events);   /* runs need img's lengths */
+    bool blocks = c->runs && pull_blocks(c);
+    jobs_pcl l;
+    bool lists = blocks && pc_lists(c, &l);
     return jobs_decode_trace(&c->jo, c->path, c->cfg, c->in, c->mem, src, events, c->runs,
-                             on_event, c->runs && pull_blocks(c) ? on_blocks : NULL, c, r);
+                             on_event, blocks ? on_blocks : NULL, lists ? &l : NULL, c, r);
 }
 
 /* A stream problem: E-Trace reports the error (its LOST repeats it);
@@ -493,6 +528,13 @@ static int smc_open(dec_ctx *c, const char *path)
     return CLI_OK;
 }
 
+static void open_out(dec_ctx *c, const rvt_out_writer *w, FILE *f)
+{
+    c->out_w[c->nout] = w;
+    c->out_f[c->nout] = f;
+    c->outs[c->nout++] = rvt_out_open(w, f, c->img);
+}
+
 static int decode_trace(cli_args *a, cli_kind k, rvt_proto_cfg *cfg, rvt_image *img, rvt_mem *mem, bool keyed)
 {
     const char *in = a->files[0], *pcs = cli_args_value(a, O_PCS), *smc = cli_args_value(a, O_SMC);
@@ -521,10 +563,10 @@ static int decode_trace(cli_args *a, cli_kind k, rvt_proto_cfg *cfg, rvt_image *
     if ((smc && smc_open(&c, smc) != CLI_OK) || (pcs && !(pf = cli_out_fopen(pcs, "w"))))
         goto out;
     if (pf)
-        c.outs[c.nout++] = rvt_out_open(rvt_out_find("pcs"), pf, img);
+        open_out(&c, rvt_out_find("pcs"), pf);
     bool to_stdout = a->writers || (!count && !pcs && !a->fouts.n);   /* as asked, else the listing */
     if (to_stdout)
-        c.outs[c.nout++] = rvt_out_open(a->writer, stdout, img);
+        open_out(&c, a->writer, stdout);
     c.batches = (!pf || rvt_out_find("pcs")->block) && (!to_stdout || a->writer->block) &&
                 cli_file_outs_take_blocks(&a->fouts);
     c.write_thread = cli_args_has(a, O_WRITE_THREAD);

@@ -35,14 +35,15 @@ static piece *plan_add(plan *pl, uint64_t from, uint64_t rec, uint64_t state, in
     return p;
 }
 
-uint64_t decode_jobs_piece_bytes(uint64_t len, unsigned jobs, bool keep_insns)
+uint64_t decode_jobs_piece_bytes(uint64_t len, unsigned jobs, bool keep_insns, bool pcl)
 {
     const char *e = getenv("RVTRACE_PIECE_BYTES");
     uint64_t b = len / ((uint64_t)(jobs ? jobs : 1) * 4);
+    uint64_t most = pcl ? JOBS_PIECE_PCL : keep_insns ? PIECE_EVENTS : PIECE_MAX;
     if (e && *e)
         b = strtoull(e, NULL, 0);
-    else if (b > (keep_insns ? PIECE_EVENTS : PIECE_MAX))
-        b = keep_insns ? PIECE_EVENTS : PIECE_MAX;
+    else if (b > most)
+        b = most;
     return b ? b : 1;
 }
 
@@ -58,7 +59,7 @@ static int plan_pieces(const jobs_cfg *c, plan *pl, size_t first, size_t last, b
     const rvt_index_point *f = rvt_index_at(c->idx, first);
     piece *cur = from_zero || !f ? plan_add(pl, 0, 0, RVT_INDEX_NONE, src)
                                  : plan_add(pl, f->offset, f->offset, f->state, src);
-    uint64_t want = decode_jobs_piece_bytes(c->len, c->jobs, c->keep_insns);
+    uint64_t want = decode_jobs_piece_bytes(c->len, c->jobs, c->keep_insns, c->pcl != NULL);
     for (size_t i = first; cur && f && i <= last && i < n; i++) {
         const rvt_index_point *pt = rvt_index_at(c->idx, i);
         if ((only >= 0 && pt->src != only) || pt->offset <= cur->from ||
@@ -191,12 +192,21 @@ piece *jobs_run_wait(jobs_run *r, size_t i)
     return &r->p[i];
 }
 
+static void piece_free_pcl(piece *p)
+{
+    if (p->pcl)
+        pcl_piece_free(p->pcl);
+    free(p->pcl);
+    p->pcl = NULL;
+}
+
 int jobs_run_release(jobs_run *r, size_t i, jobs_result *res)
 {
     piece *p = &r->p[i];
     int st = p->status;
     add_result(res, p);
     ev_tape_free(&p->tape);
+    piece_free_pcl(p);
     pthread_mutex_lock(&r->mu);
     r->released++;
     r->abort = r->abort || st < 0 || res->stopped;
@@ -205,10 +215,21 @@ int jobs_run_release(jobs_run *r, size_t i, jobs_result *res)
     return st < 0 ? st : 0;
 }
 
-/* Piece i's events, once decoded, to the caller's function. */
+/* Piece i's events, once decoded, to the caller's function; its PC
+ * lists' bytes to the files: piece i at the head writes on, then what it
+ * kept goes out (its events print nothing in a PC list, so the order of
+ * the two does not matter). */
 static int hand_on(jobs_run *r, size_t i, jobs_result *res)
 {
+    if (r->c->pcl)
+        pcl_gate_head(r->c->pcl->gate, i);
     piece *p = jobs_run_wait(r, i);
+    const jobs_pcl *l = r->c->pcl;
+    if (p->status >= 0 && !res->stopped && p->pcl) {
+        pcl_piece_drain(p->pcl);
+        if (l->written)
+            l->written(r->c->ctx, p->insns, p->to);
+    }
     if (p->status >= 0 && !res->stopped)
         res->stopped = r->blocks ? blk_replay_piece(r->blocks, p)
                                  : ev_tape_replay(&p->tape, r->c->fn, r->c->ctx);
@@ -228,10 +249,11 @@ static size_t window(const jobs_cfg *c, const plan *pl)
 static int run_plan(const jobs_cfg *c, plan *pl, jobs_result *res)
 {
     unsigned nt = c->jobs < pl->n ? c->jobs : (unsigned)pl->n;
+    bool replay = c->blocks && !c->pcl;     /* blocks on the tapes */
     jobs_run r = { .c = c, .p = pl->p, .n = pl->n, .window = window(c, pl),
-                   .done = calloc(pl->n, 1), .blocks = c->blocks ? malloc(sizeof *r.blocks) : NULL };
+                   .done = calloc(pl->n, 1), .blocks = replay ? malloc(sizeof *r.blocks) : NULL };
     pthread_t *th = calloc(nt, sizeof *th);
-    if (!r.done || !th || (c->blocks && !r.blocks)) {
+    if (!r.done || !th || (replay && !r.blocks)) {
         free(r.done);
         free(th);
         free(r.blocks);
@@ -255,15 +277,36 @@ static int run_plan(const jobs_cfg *c, plan *pl, jobs_result *res)
     r.abort = true;
     pthread_cond_broadcast(&r.cv);
     pthread_mutex_unlock(&r.mu);
+    if (c->pcl)
+        pcl_gate_abort(c->pcl->gate);       /* a piece waiting for its turn */
     for (unsigned k = 0; k < started; k++)
         pthread_join(th[k], NULL);
-    for (size_t i = 0; i < pl->n; i++)
+    for (size_t i = 0; i < pl->n; i++) {
         ev_tape_free(&pl->p[i].tape);
+        piece_free_pcl(&pl->p[i]);
+    }
     pthread_cond_destroy(&r.cv);
     pthread_mutex_destroy(&r.mu);
     free(r.done);
     free(th);
     free(r.blocks);
+    return st;
+}
+
+/* The plan with the PC lists written by the pieces, through a gate of
+ * the run's. */
+static int run_pcl(const jobs_cfg *c, plan *pl, jobs_result *res)
+{
+    pcl_gate g;
+    pcl_gate_init(&g);
+    jobs_pcl lists = *c->pcl;
+    lists.gate = &g;
+    jobs_cfg with = *c;
+    with.pcl = &lists;
+    for (size_t i = 0; i < pl->n; i++)
+        pl->p[i].at = i;
+    int st = run_plan(&with, pl, res);
+    pcl_gate_destroy(&g);
     return st;
 }
 
@@ -282,6 +325,8 @@ int decode_jobs(const jobs_cfg *c, jobs_result *res)
         add_result(res, &pl.p[0]);
         res->stopped = pl.p[0].stopped;
         st = pl.p[0].status < 0 ? pl.p[0].status : 0;
+    } else if (st == 0 && c->pcl) {
+        st = run_pcl(c, &pl, res);
     } else if (st == 0) {
         st = run_plan(c, &pl, res);
     }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "cli_opts.h"
+#include "jobs_pcl.h"
 #include "rvtrace/index.h"
 #include "rvtrace/mem.h"
 #include "rvtrace/out.h"
@@ -40,6 +41,9 @@ typedef struct jobs_cfg {
                                    flow.h) and keep them (jobs_blocks.c):
                                    instructions kept, no --range, no merge
                                    of N-Trace sources */
+    const jobs_pcl *pcl;        /* blocks, and every instruction output a PC
+                                   list: the pieces write them (jobs_pcl.h),
+                                   fn_blocks gets no block */
     bool mapped;                /* buf is a file mapping: a decoded piece's
                                    pages are given back (bounded RSS) */
     rvt_flow_fn fn;             /* the merged events, in stream order */
@@ -62,7 +66,13 @@ int decode_jobs(const jobs_cfg *c, jobs_result *r);
 bool decode_jobs_merges(const jobs_cfg *c);
 /* The bytes a piece holds at least (and the points an index built for
  * the run needs apart): the plan's rule. */
-uint64_t decode_jobs_piece_bytes(uint64_t len, unsigned jobs, bool keep_insns);
+uint64_t decode_jobs_piece_bytes(uint64_t len, unsigned jobs, bool keep_insns, bool pcl);
+/* The most bytes of trace a piece holds when its PC lists are written by
+ * the pieces (pcl): small enough that a piece's lists fit the hold of a
+ * piece that is not the head (JOBS_PCL_HOLD) on dense streams, so the
+ * workers seldom wait (long.elf's E-Trace: ~400 bytes of --pcs-bin per
+ * byte of trace). */
+#define JOBS_PIECE_PCL (16u << 10)
 
 /* ---- the command line side (decode_jobs_cli.c) ---- */
 
@@ -83,11 +93,15 @@ int jobs_opts_parse(const cli_args *a, jobs_opts *o);
  * can pull them (instructions kept, no --range, no merge of N-Trace
  * sources: jobs_cfg.blocks),
  * in batches with no event between them, as rvt_proto_decoder_pump_blocks
- * gives them.  CLI_OK, or CLI_FAIL after printing why. */
+ * gives them.  pcl, when not NULL, names the outputs, every one a PC list
+ * (position-free: rvt_out_writer.open_part), which the pieces then write
+ * themselves where they pull blocks (fn_blocks then gets the blocks of
+ * a stream too short to cut only).  CLI_OK, or CLI_FAIL after printing
+ * why. */
 int jobs_decode_trace(const jobs_opts *o, const char *path, const rvt_proto_cfg *cfg,
                       const trace_in *in, const rvt_mem *mem, int src, bool keep_insns,
-                      bool runs, rvt_flow_fn fn, rvt_blocks_fn fn_blocks, void *ctx,
-                      jobs_result *r);
+                      bool runs, rvt_flow_fn fn, rvt_blocks_fn fn_blocks,
+                      const jobs_pcl *pcl, void *ctx, jobs_result *r);
 /* Whether the pieces can send runs of instructions: instructions kept,
  * no --range (its end is found instruction by instruction). */
 bool jobs_runs(const jobs_opts *o, bool keep_insns);

@@ -55,12 +55,13 @@ bool jobs_runs(const jobs_opts *o, bool keep_insns)
 
 int jobs_decode_trace(const jobs_opts *o, const char *path, const rvt_proto_cfg *cfg,
                       const trace_in *in, const rvt_mem *mem, int src, bool keep_insns,
-                      bool runs, rvt_flow_fn fn, rvt_blocks_fn fn_blocks, void *ctx,
-                      jobs_result *r)
+                      bool runs, rvt_flow_fn fn, rvt_blocks_fn fn_blocks,
+                      const jobs_pcl *pcl, void *ctx, jobs_result *r)
 {
     /* --range numbers every point (rvtrace index --list); pieces need
      * only the points a piece apart */
-    uint64_t gap = o->range ? 0 : decode_jobs_piece_bytes(in->len, o->jobs, keep_insns);
+    uint64_t gap = o->range ? 0 : decode_jobs_piece_bytes(in->len, o->jobs, keep_insns,
+                                                                  pcl && fn_blocks);
     rvt_index *x = cli_index_get(path, cfg, in, gap);
     if (!x)
         return CLI_FAIL;
@@ -72,6 +73,7 @@ int jobs_decode_trace(const jobs_opts *o, const char *path, const rvt_proto_cfg 
                    .blocks = fn_blocks && keep_insns && !o->range,
                    .mapped = in->map != NULL, .fn = fn, .ctx = ctx };
     c.blocks = c.blocks && !decode_jobs_merges(&c);   /* the merge takes events */
+    c.pcl = c.blocks ? pcl : NULL;
     int rc = CLI_OK;
     if (o->range && o->b >= rvt_index_count(x)) {
         cli_err("%s: --range %llu:%llu: the index has %zu points (0..%zu)", path,

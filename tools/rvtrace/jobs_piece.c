@@ -9,6 +9,7 @@
  * to the end of the stream and is stopped at the first event past its
  * piece: a damaged packet before the cut is then read, and resynchronised
  * over, as one decoder reads it, not cut short. */
+#include <stdlib.h>
 #include "jobs_piece.h"
 #include "rvtrace/etrace.h"
 #include "rvtrace/ntrace.h"
@@ -23,6 +24,7 @@ typedef struct rec {
     rvt_nt_decoder *nt;    /* merged: asked which errors are its own */
     uint64_t unsynced;     /* rvt_nt_dec_stats.unsynced_errors seen so far */
     bool sealed;           /* blocks: the first instruction is sealed (the head) */
+    bool kept;             /* blocks: a block or event of the piece's own kept */
     bool marked;           /* --range end: where the tail's retirement starts */
     size_t mark;
     uint64_t mark_insns;
@@ -60,6 +62,7 @@ static rvt_flow_event moved(const rec *r, const rvt_flow_event *in)
 static int keep(rec *r, const rvt_flow_event *ev)
 {
     piece *p = r->p;
+    r->kept = true;
     if (p->direct)
         return p->stopped = r->c->fn(r->c->ctx, ev);
     ev_tape_put(&p->tape, ev);
@@ -292,7 +295,7 @@ static int pulled_blocks(void *ctx, const rvt_block *b, size_t n)
     rec *r = ctx;
     piece *p = r->p;
     size_t k = 0;
-    if (r->sealed && !p->has_head && !p->tape.n && b[0].offset + r->adj < p->rec) {
+    if (r->sealed && !p->has_head && !r->kept && b[0].offset + r->adj < p->rec) {
         p->head = b[0];
         p->head.offset += r->adj;
         p->has_head = true;
@@ -304,9 +307,12 @@ static int pulled_blocks(void *ctx, const rvt_block *b, size_t n)
     for (; own < n && b[own].offset < limit; own++)
         insns += b[own].ninsn;
     p->insns += insns;
+    r->kept = r->kept || own > k;
     int st = 0;
     if (p->direct && own > k)
         st = p->stopped = direct_blocks(r, b + k, own - k);
+    else if (p->pcl)            /* the PC lists: position-free, written here */
+        st = pcl_piece_blocks(p->pcl, b + k, own - k);
     else if (!p->direct)
         ev_tape_put_blocks(&p->tape, b + k, own - k, r->adj);
     return st ? st : own < n;       /* the next piece's block: stop */
@@ -331,7 +337,12 @@ static void pull_piece(const jobs_cfg *c, piece *p, rec *r)
         p->status = st ? st : RVT_ERR_STATE;
         return;
     }
-    st = rvt_proto_decoder_set_source(d, p->src);
+    if (c->pcl && !p->direct && !(p->pcl = calloc(1, sizeof *p->pcl)))
+        st = RVT_ERR_NOMEM;
+    else if (p->pcl)
+        st = pcl_piece_open(p->pcl, c->pcl, p->at);
+    if (st == 0)
+        st = rvt_proto_decoder_set_source(d, p->src);
     if (st == 0 && p->state != RVT_INDEX_NONE)
         rvt_proto_decoder_prime(d, c->buf + p->state, c->len - (size_t)p->state);
     r->adj = p->from;
@@ -342,6 +353,8 @@ static void pull_piece(const jobs_cfg *c, piece *p, rec *r)
                                                stop, r->sealed);
     if (st == 0)
         st = rvt_proto_decoder_pump_blocks(d, pulled_event, pulled_blocks, r);
+    if (p->pcl && st >= 0)
+        st = pcl_piece_close(p->pcl);   /* the parts' last bytes */
     if (st < 0)
         p->status = st;
     rvt_proto_dec_stats ds;

@@ -4,6 +4,7 @@
 
 #include "decode_jobs.h"
 #include "ev_tape.h"
+#include "jobs_pcl.h"
 
 typedef struct piece {
     uint64_t from;      /* first byte decoded: an index point, or 0 */
@@ -26,6 +27,7 @@ typedef struct piece {
                            (PIECE_EVF_UNSYNCED) and its end's events start
                            at end_at */
     unsigned rank;      /* merged: its source's place in the index */
+    size_t at;          /* its place in the plan (the PC lists' turn) */
     /* results */
     ev_tape tape;
     rvt_block head;     /* blocks (E-Trace): the first block, the point's
@@ -33,6 +35,8 @@ typedef struct piece {
                            which the piece before retired: its end and
                            next_pc are for that piece's last block */
     bool has_head;
+    pcl_piece *pcl;     /* c->pcl: the piece's parts of the PC lists, its
+                           blocks written there, not on the tape */
     uint64_t insns, skipped, messages, wide_icnt, wide_icnt_offset;
     size_t end_at;      /* merged, last: tape position of the end's events */
     uint64_t msg_end;   /* merged, last: where the last whole message ends */
