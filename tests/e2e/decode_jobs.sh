@@ -115,6 +115,12 @@ same "$PR@src=1" "$T/two.te" "1 2 3" --elf "$FP@src=2" --json
 same "$PR@src=1" "$T/two.te" 3 --elf "$FP@src=2" --count
 grep -q "^srcID 2: [1-9][0-9]* instructions" "$T/out.3" || { echo "FAIL: two.te --count: $(cat "$T/out.3")"; exit 1; }
 same "$FP" "$T/two.te" "2 3" --src 2 --listing
+# both images for both sources: privs' source decodes with errors (fptr's
+# code shadows some of its addresses), fptr's cleanly; each source's loss
+# summary is its own, named by srcID, with --jobs as with one decoder
+same "$PR" "$T/two.te" "2 3" --elf "$FP" --count
+grep -q "srcID 1: [1-9][0-9,]* decode errors" "$T/err.0" || { echo "FAIL: two.te: no srcID 1 summary"; exit 1; }
+if grep -q "srcID 2: .*decode error" "$T/err.0"; then echo "FAIL: two.te: srcID 2 has no errors"; exit 1; fi
 # the PC lists of two sources (one program traced twice, srcID 1 and 2:
 # one image for both), one source after the other, each source's pieces
 # writing their parts into the same lists

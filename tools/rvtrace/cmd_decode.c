@@ -94,6 +94,9 @@ typedef struct dec_ctx {
     uint64_t errors;
     bool incomplete;          /* RVT_EV_END said RVT_END_INCOMPLETE */
     uint64_t losses, lost_hw; /* N-Trace RVT_EV_LOST events, the half-words they name */
+    /* errors, losses and lost_hw when the source being decoded began: a
+     * stream of several sources is summed above, summarised per source */
+    uint64_t errors_at, losses_at, lost_hw_at;
     rvt_image *img;
     rvt_mem *mem;             /* the images by address space (cli_image.c) */
     rvt_proto_decoder *dec;   /* for --smc: its caches go after a write */
@@ -278,13 +281,13 @@ static int on_event(void *ctx, const rvt_flow_event *ev)
 
 /* E-Trace: after errors the decoder emits nothing until the next
  * synchronisation packet: say how much of the trace that cost. */
-static void te_loss_summary(const char *in, const rvt_proto_dec_stats *st)
+static void te_loss_summary(const char *in, const char *source, const rvt_proto_dec_stats *st)
 {
     char e[32], n[32], k[32];
-    cli_err("%s: %s decode error%s: %s instructions decoded; %s packet%s skipped from the "
+    cli_err("%s: %s%s decode error%s: %s instructions decoded; %s packet%s skipped from the "
             "errors to the next synchronisation packets: their instructions are lost "
             "(E-Trace packets carry no instruction count)",
-            in, cli_thousands(st->errors, e, sizeof e), st->errors == 1 ? "" : "s",
+            in, source, cli_thousands(st->errors, e, sizeof e), st->errors == 1 ? "" : "s",
             cli_thousands(st->instructions, k, sizeof k), cli_thousands(st->skipped, n, sizeof n),
             st->skipped == 1 ? "" : "s");
 }
@@ -307,17 +310,18 @@ static void note_wide_icnt(const char *path, const rvt_proto_cfg *cfg, const rvt
  * skipped messages' I-CNT bounds the lost instructions (1 or 2 half-words
  * each); the span where the error struck and HIST-only messages add an
  * unknown part. */
-static void nt_loss_summary(const dec_ctx *c, const rvt_proto_dec_stats *ds)
+static void nt_loss_summary(const dec_ctx *c, const char *source, const rvt_proto_dec_stats *ds)
 {
     char msg[384], hw[160] = "";
-    if (c->lost_hw)
+    uint64_t lost_hw = c->lost_hw - c->lost_hw_at;
+    if (lost_hw)
         snprintf(hw, sizeof hw, " (the skipped messages' I-CNT alone covers %llu half-words: "
-                 "%llu to %llu instructions)", (unsigned long long)c->lost_hw,
-                 (unsigned long long)((c->lost_hw + 1) / 2), (unsigned long long)c->lost_hw);
+                 "%llu to %llu instructions)", (unsigned long long)lost_hw,
+                 (unsigned long long)((lost_hw + 1) / 2), (unsigned long long)lost_hw);
     snprintf(msg, sizeof msg,
-             "%llu instructions decoded; trace lost at %llu point(s), decoding resumed at the "
-             "next sync each time; instructions lost: unknown%s",
-             (unsigned long long)ds->instructions, (unsigned long long)c->losses, hw);
+             "%s%llu instructions decoded; trace lost at %llu point(s), decoding resumed at the "
+             "next sync each time; instructions lost: unknown%s", source,
+             (unsigned long long)ds->instructions, (unsigned long long)(c->losses - c->losses_at), hw);
     cli_diag((void *)c->path, RVT_DIAG_WARN, UINT64_MAX, msg);
 }
 
@@ -327,16 +331,17 @@ static int decode_summary(const dec_ctx *c, const rvt_proto_cfg *cfg, const rvt_
                           int src, bool count)
 {
     long esrc = c->kind == KIND_TE ? src : -1;
-    if (count && esrc >= 0 && cli_container_nsources() > 1)
-        printf("srcID %ld: %llu instructions\n", esrc, (unsigned long long)ds->instructions);
-    else if (count)
-        printf("%llu instructions\n", (unsigned long long)ds->instructions);
+    char source[32] = "";       /* which source of several the summaries are of */
+    if (esrc >= 0 && cli_container_nsources() > 1)
+        snprintf(source, sizeof source, "srcID %ld: ", esrc);
+    if (count)
+        printf("%s%llu instructions\n", source, (unsigned long long)ds->instructions);
     if (ds->wide_icnt)
         note_wide_icnt(c->path, cfg, ds);
-    if (c->kind == KIND_TE && c->errors)
-        te_loss_summary(c->path, ds);
-    if (c->kind == KIND_NT && c->losses)
-        nt_loss_summary(c, ds);
+    if (c->kind == KIND_TE && c->errors > c->errors_at)
+        te_loss_summary(c->path, source, ds);
+    if (c->kind == KIND_NT && c->losses > c->losses_at)
+        nt_loss_summary(c, source, ds);
     if (c->kind == KIND_NT && src >= 0 && !ds->units) {
         cli_err("%s: no message from source %d", c->path, src);
         return CLI_FAIL;
@@ -368,7 +373,8 @@ static int run_pieces(dec_ctx *c, const rvt_proto_cfg *cfg, int src, bool count)
     cli_progress_done(&c->pr.p);
     if (rc != CLI_OK)
         return rc;
-    rvt_proto_dec_stats ds = { .units = r.messages, .instructions = r.insns, .errors = c->errors,
+    rvt_proto_dec_stats ds = { .units = r.messages, .instructions = r.insns,
+                               .errors = c->errors - c->errors_at,
                                .skipped = r.skipped, .wide_icnt = r.wide_icnt,
                                .wide_icnt_offset = r.wide_icnt_offset };
     return decode_summary(c, cfg, &ds, src, count);
@@ -403,6 +409,9 @@ static int pump(dec_ctx *c, rvt_proto_decoder *d, const uint8_t *buf, size_t len
 static int run_decoder(dec_ctx *c, const rvt_proto_cfg *cfg, int src, const uint8_t *buf,
                        size_t len, bool count)
 {
+    c->errors_at = c->errors;
+    c->losses_at = c->losses;
+    c->lost_hw_at = c->lost_hw;
     if (c->jo.active)
         return run_pieces(c, cfg, src, count);
     int st = 0;
