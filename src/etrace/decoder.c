@@ -18,10 +18,15 @@
 #include "flow/flow_pull.h"
 #include "etrace/te_pull.h"
 
-/* Instructions followed for one packet before giving up: no legitimate
- * stream runs this far without a packet (a full branch map comes every
- * 31 branches, and a loop needs a branch or an uninferable jump). */
-#define TE_FOLLOW_LIMIT (1u << 24)
+/* Instructions followed for one packet, per branch outcome it gives and
+ * one more (follow_limit), before giving up.  Brent's check (walk_loops)
+ * ends a walk that repeats a state, and a step that uses an outcome
+ * changes the state for good, so a walk goes on only as long as its
+ * outcomes last -- up to 2^32 + 30 correct predictions in one branch count
+ * (table 6.8), a delay loop of that many turns, which the decoder must
+ * follow whole -- or along code that never repeats: no legitimate program
+ * runs 2^24 instructions without a branch or a loop. */
+#define TE_FOLLOW_LIMIT (UINT64_C(1) << 24)
 
 /* 11.1's instruction classes (src/flow/flow_insn.h). */
 #define TE_RULES (&rvt_flow_rules_etrace)
@@ -68,7 +73,8 @@ struct rvt_te_decoder {
     rvt_flow_stack ret;         /* implicit return (3.2.5) */
     struct te_walk {            /* the walk to a reported address */
         uint64_t address;       /* where it goes */
-        uint64_t n;             /* instructions followed (TE_FOLLOW_LIMIT) */
+        uint64_t n;             /* instructions followed */
+        uint64_t limit;         /* at most (follow_limit) */
         uint64_t pc, last_pc, pending;  /* cycle check (Brent) */
         rvt_flow_stack ret;
         uint64_t power, lam;
@@ -596,10 +602,18 @@ static bool may_be_inferred(rvt_te_decoder *d, const rvt_te_pkt *p)
  * the sampled state (whether a run is taken whole depends on pc, the
  * outcomes left and the fixed address), so a repeat is still an endless
  * loop, and every loop has a control transfer, so it is still found. */
+/* How far a walk with outcomes o may go (TE_FOLLOW_LIMIT): at most
+ * 2^24 * 2^33, no overflow. */
+static uint64_t follow_limit(const struct te_outcomes *o)
+{
+    return TE_FOLLOW_LIMIT * (1 + o->branches + o->pcount + o->pfail);
+}
+
 static void walk_start(rvt_te_decoder *d, uint64_t address)
 {
     d->walk.address = address;
     d->walk.n = 0;
+    d->walk.limit = follow_limit(&d->oc);
     d->walk.power = 1;
     d->walk.lam = 0;
     d->walk.pc = UINT64_MAX;
@@ -967,10 +981,11 @@ static unsigned chain_refill(rvt_te_decoder *d, struct te_chain *ch, struct te_o
         settle_one(oc, te_bp_predict(&d->t, b->last_pc));
     packet_outcomes(oc, &d->cur, p.format == 0);
     walk_start(d, d->address);
+    d->walk.limit = follow_limit(oc);       /* the new packet's, in oc yet */
     /* the branch is its walk's first step and instruction: the jump
      * before it (keep 2) is the walk's before */
     ch->steps = 0 - (uint64_t)(keep - 1);
-    *budget = TE_FOLLOW_LIMIT + before;
+    *budget = d->walk.limit + before;
     ch->room = *budget;
     if (span)
         span->tmpl.offset = offset;
@@ -1001,7 +1016,7 @@ static inline __attribute__((always_inline)) uint64_t
 chain_run(rvt_te_decoder *d, const rvt_iblock **bp, uint64_t address, uint64_t *n_walk,
           rvt_flow_span *span)
 {
-    uint64_t budget = TE_FOLLOW_LIMIT - *n_walk, retired = 0;
+    uint64_t budget = d->walk.limit - *n_walk, retired = 0;
     struct te_chain ch = { *bp, d->pc, d->last_pc, budget, 0 };
     struct te_outcomes oc = d->oc;
     uint8_t *tab = d->t.bp;
@@ -1089,7 +1104,7 @@ chain_run(rvt_te_decoder *d, const rvt_iblock **bp, uint64_t address, uint64_t *
     uint64_t done = retired + budget - ch.room;
     if (!done)
         return 0;
-    *n_walk = TE_FOLLOW_LIMIT - ch.room;
+    *n_walk = d->walk.limit - ch.room;
     d->oc = oc;
     d->pc = ch.pc;
     d->last_pc = ch.last;
@@ -1136,7 +1151,7 @@ static int follow(rvt_te_decoder *d, const rvt_te_pkt *p)
      * straight, next_pc and arrived share it. */
     const rvt_insn *at = NULL;
     const rvt_iblock *b = rvt_iblk_block(&d->bc, d->pc);
-    for (uint64_t n = d->walk.n; n < TE_FOLLOW_LIMIT && !d->stop;) {
+    for (uint64_t n = d->walk.n; n < d->walk.limit && !d->stop;) {
         if (paused(d)) {
             d->walk.n = n;
             return TE_WALK_PAUSED;
@@ -1149,7 +1164,7 @@ static int follow(rvt_te_decoder *d, const rvt_te_pkt *p)
                 continue;
             }
         }
-        uint64_t k = at ? 0 : straight(d, b, address, TE_FOLLOW_LIMIT - n, &at);
+        uint64_t k = at ? 0 : straight(d, b, address, d->walk.limit - n, &at);
         int st = 0;
         if (k) {
             n += k;
@@ -1183,13 +1198,13 @@ static int follow(rvt_te_decoder *d, const rvt_te_pkt *p)
 static int resolve_walk(rvt_te_decoder *d)
 {
     uint64_t previous = d->walk.address;
-    for (uint64_t n = d->walk.n; n < TE_FOLLOW_LIMIT && !d->stop;) {
+    for (uint64_t n = d->walk.n; n < d->walk.limit && !d->stop;) {
         if (paused(d)) {
             d->walk.n = n;
             return TE_WALK_PAUSED;
         }
         const rvt_insn *at;
-        uint64_t k = straight(d, rvt_iblk_block(&d->bc, d->pc), previous, TE_FOLLOW_LIMIT - n, &at);
+        uint64_t k = straight(d, rvt_iblk_block(&d->bc, d->pc), previous, d->walk.limit - n, &at);
         n += k ? k : 1;
         if (k)
             continue;
