@@ -279,14 +279,25 @@ static void begin(rvt_flow_pull *p, rvt_block *out, size_t max)
     p->max_out = max;
     p->n_out = 0;
     p->ahead = max > 1 ? 1 : PULL_AHEAD;
+    size_t head = p->head, n = p->n;    /* the ring after the last block taken */
     while (p->n && p->n_out < max) {
         if (p->stop_at_event && !p->q[p->head].is_block) {
             event_waits(p);     /* next_run: the batch ends before it */
             return;
         }
         rvt_flow_item *item = pop(p);
-        if (item->is_block)
+        if (item->is_block) {
             out[p->n_out++] = item->u.blk;
+            head = p->head;
+            n = p->n;
+        }
+    }
+    /* events after the last block taken, with no block after them (none
+     * queued, none open), are not between two blocks: they stay for
+     * next_event (the end, an error after the batch's last block) */
+    if (!p->n && !p->open) {
+        p->head = head;
+        p->n = n;
     }
     if (p->open && !p->n && p->n_out < max) {
         out[p->n_out] = *p->blk;

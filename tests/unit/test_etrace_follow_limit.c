@@ -52,7 +52,6 @@ typedef struct stream {
     uint8_t b[64];
     size_t n;
     uint64_t count_off;         /* the second packet's offset */
-    bool sled;                  /* sled_stream's */
 } stream;
 
 static void put(stream *s, const rvt_te_attrs *a, const rvt_te_pkt *p)
@@ -80,7 +79,7 @@ static stream make_stream(const rvt_te_attrs *a, uint32_t c)
  * address, 6.4: from the sync's, in units of 2^iaddress_lsb). */
 static stream sled_stream(const rvt_te_attrs *a, uint64_t k)
 {
-    stream s = { .n = 0, .sled = true };
+    stream s = { .n = 0 };
     rvt_te_pkt sync = { .format = 3, .subformat = 0, .privilege = 3, .address = TE_BASE >> 1 };
     put(&s, a, &sync);
     s.count_off = s.n;
@@ -95,12 +94,14 @@ typedef struct result {
     uint64_t insns, errors, err_off;
     char msg[64];
     bool runs;                  /* RVT_EV_INSN are runs (aux instructions) */
+    bool ended;                 /* RVT_EV_END came */
 } result;
 
 static void note_event(result *r, const rvt_flow_event *ev)
 {
     if (ev->kind == RVT_EV_INSN)
         r->insns += r->runs ? ev->aux : 1;
+    r->ended |= ev->kind == RVT_EV_END;
     if (ev->kind == RVT_EV_ERROR && !r->errors++) {
         r->err_off = ev->offset;
         snprintf(r->msg, sizeof r->msg, "%s", ev->msg ? ev->msg : "");
@@ -188,9 +189,8 @@ static result decode(const rvt_te_attrs *a, rvt_image *img, const stream *s, mod
 static void expect(const char *what, mode m, result r, uint64_t insns, uint64_t errors,
                    const stream *s)
 {
-    bool events = !(m == PULL_BLOCKS && s->sled);   /* check_sled says why */
-    if (r.insns != insns || (events && r.errors != errors) ||
-        (events && errors && (r.err_off != s->count_off || !strstr(r.msg, "never reached"))))
+    if (r.insns != insns || r.errors != errors || !r.ended ||
+        (errors && (r.err_off != s->count_off || !strstr(r.msg, "never reached"))))
         TH_FAIL("%s, %s: %" PRIu64 " instructions, %" PRIu64 " errors (first at %" PRIu64
                 ": \"%s\"); want %" PRIu64 ", %" PRIu64 " (at %" PRIu64 ", \"...never reached\")",
                 mode_names[m], what, r.insns, r.errors, r.err_off, r.msg, insns, errors,
@@ -207,13 +207,10 @@ static void check_loop(const rvt_te_attrs *a, rvt_image *img, mode m)
 }
 
 /* 2: no outcome: under the limit to the end, over it stopped after 2^24.
- * next_blocks (batches of 7) is held to the instruction counts only: on
- * these streams (a sync, then a format 2 whose address straight-line code
- * reaches, then the end of the input) it gives the one block and then 0
- * with no RVT_EV_END and, over the limit, no RVT_EV_ERROR, where
- * next_block and next_insn give both -- at any sled length (101
- * instructions too) and before the limit's change: a defect of the pull
- * API's batches left open (the session's closing note). */
+ * Here next_blocks (batches of 7) gets the sled's one block with the
+ * events after it still queued (the error, the end): until 2026-11-27 the
+ * batch dropped them (flow_pull.c begin; every decode here must see
+ * RVT_EV_END). */
 static void check_sled(const rvt_te_attrs *a, rvt_image *img, mode m)
 {
     stream under = sled_stream(a, LIMIT - 64);
