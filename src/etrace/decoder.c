@@ -589,6 +589,13 @@ static bool may_be_inferred(rvt_te_decoder *d, const rvt_te_pkt *p)
                               !rvt_flow_is_uninferable_discon(li, TE_RULES));
 }
 
+/* How far a walk with outcomes o may go (TE_FOLLOW_LIMIT): at most
+ * 2^24 * 2^33, no overflow. */
+static uint64_t follow_limit(const struct te_outcomes *o)
+{
+    return TE_FOLLOW_LIMIT * (1 + o->branches + o->pcount + o->pfail);
+}
+
 /* A walk towards a reported address is a function of (pc, last_pc,
  * branch outcomes left, return stack): once the state after a step that
  * did not end the walk repeats, the walk loops without end and the packet
@@ -601,19 +608,13 @@ static bool may_be_inferred(rvt_te_decoder *d, const rvt_te_pkt *p)
  * go: what happens from one sample to the next is still a function of
  * the sampled state (whether a run is taken whole depends on pc, the
  * outcomes left and the fixed address), so a repeat is still an endless
- * loop, and every loop has a control transfer, so it is still found. */
-/* How far a walk with outcomes o may go (TE_FOLLOW_LIMIT): at most
- * 2^24 * 2^33, no overflow. */
-static uint64_t follow_limit(const struct te_outcomes *o)
-{
-    return TE_FOLLOW_LIMIT * (1 + o->branches + o->pcount + o->pfail);
-}
-
-static void walk_start(rvt_te_decoder *d, uint64_t address)
+ * loop, and every loop has a control transfer, so it is still found.
+ * o: the outcomes the walk has (its limit). */
+static void walk_start(rvt_te_decoder *d, uint64_t address, const struct te_outcomes *o)
 {
     d->walk.address = address;
     d->walk.n = 0;
-    d->walk.limit = follow_limit(&d->oc);
+    d->walk.limit = follow_limit(o);
     d->walk.power = 1;
     d->walk.lam = 0;
     d->walk.pc = UINT64_MAX;
@@ -980,8 +981,7 @@ static unsigned chain_refill(rvt_te_decoder *d, struct te_chain *ch, struct te_o
     if (d->t.bp)
         settle_one(oc, te_bp_predict(&d->t, b->last_pc));
     packet_outcomes(oc, &d->cur, p.format == 0);
-    walk_start(d, d->address);
-    d->walk.limit = follow_limit(oc);       /* the new packet's, in oc yet */
+    walk_start(d, d->address, oc);          /* the new packet's outcomes, in oc yet */
     /* the branch is its walk's first step and instruction: the jump
      * before it (keep 2) is the walk's before */
     ch->steps = 0 - (uint64_t)(keep - 1);
@@ -1231,7 +1231,7 @@ static int resolve_walk(rvt_te_decoder *d)
 static int resolve_inferred(rvt_te_decoder *d)
 {
     d->sync.state = RVT_FLOW_DECODE;
-    walk_start(d, d->pc);
+    walk_start(d, d->pc, &d->oc);
     return resolve_walk(d);
 }
 
@@ -1489,7 +1489,7 @@ static int process_f3(rvt_te_decoder *d, const rvt_te_pkt *p)
     int st = settle(d);
     if (st >= 0) {
         sync_branch(d, p, address);
-        walk_start(d, address);
+        walk_start(d, address, &d->oc);
         st = follow(d, p);
     }
     return f3_walked(d, p, st);
@@ -1576,7 +1576,7 @@ static int branches_resolved(rvt_te_decoder *d, const rvt_te_pkt *p, int st)
     if (addr && packet_address(d, p) < 0)
         return 0;
     packet_outcomes(&d->oc, p, counted);
-    walk_start(d, d->address);
+    walk_start(d, d->address, &d->oc);
     return branches_walked(d, follow(d, p));
 }
 
