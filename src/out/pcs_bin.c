@@ -29,9 +29,15 @@ static inline void put_le(rvt_pc_list *l, const uint64_t *pcs, size_t n, unsigne
 static void put_32(rvt_pc_list *l, const uint64_t *pcs, size_t n) { put_le(l, pcs, n, 4); }
 static void put_64(rvt_pc_list *l, const uint64_t *pcs, size_t n) { put_le(l, pcs, n, 8); }
 
+/* The list's XLEN: 32 for an ELF32 program, else 64 (docs/formats.md). */
+static unsigned xlen_of(const rvt_image *img)
+{
+    return img && rvt_image_xlen(img) == 32 ? 32 : 64;
+}
+
 static rvt_pc_put put_of(const rvt_image *img)
 {
-    return img && rvt_image_xlen(img) == 32 ? put_32 : put_64;
+    return xlen_of(img) == 32 ? put_32 : put_64;
 }
 
 /* The header goes to f at once (open_part's rule: parts may follow it in
@@ -41,7 +47,7 @@ static void *pcb_open(FILE *f, rvt_image *img)
     rvt_pc_list *l = rvt_pc_list_new(f, img, put_of(img));
     if (l) {
         uint8_t hdr[RVT_PCBIN_HEADER];
-        rvt_pcbin_header(hdr, put_of(img) == put_32 ? 32 : 64);
+        rvt_pcbin_header(hdr, xlen_of(img));
         rvt_obuf_write(&l->b, hdr, sizeof hdr);
         rvt_obuf_flush(&l->b);
     }
