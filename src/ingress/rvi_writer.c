@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "rvtrace/ingress.h"
 #include "ingress/rvi_format.h"
+#include "util/create.h"
 
 #define RVI_WBUF (256u * 1024u)
 
@@ -67,7 +68,7 @@ rvt_rvi_writer *rvt_rvi_writer_open(const char *path, unsigned xlen, int *status
         st = RVT_ERR_NOMEM;
     } else {
         w->own_fd = strcmp(path, "-") != 0;
-        w->fd = w->own_fd ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : 1;
+        w->fd = w->own_fd ? rvt_file_create(path) : 1;
         if (w->fd < 0) {
             st = RVT_ERR_IO;
             free(w);

@@ -64,4 +64,18 @@ expect 1 "decode of a truncated trace" -- "$RVT_BIN" decode --elf P.elf short.te
 # a run stopped by --max-instr keeps its (complete) outputs
 expect 1 "run --max-instr" -- "$RVT_BIN" run P.elf --quiet --max-instr 1000 --pcs m.pcs
 [ "$(wc -l <m.pcs)" -eq 1000 ] || bad "--max-instr 1000: $(wc -l <m.pcs) PCs kept, want 1000"
+# an output gets the permissions a new file gets (0666 less the umask),
+# whether the command opens it (--pcs) or the library does (--ingress .rvi,
+# --export-spike-csv), and an output that was there is replaced whole
+for m in 022 077; do
+    echo "old contents, longer than what replaces them" >perm.pcs
+    (umask $m; "$RVT_BIN" run P.elf --quiet --max-instr 10 --pcs perm.pcs --ingress perm.rvi \
+        --export-spike-csv perm.csv >/dev/null 2>&1)
+    want=$([ $m = 022 ] && echo 644 || echo 600)
+    for f in perm.pcs perm.rvi perm.csv; do
+        [ "$(stat -c %a $f)" = "$want" ] || bad "umask $m: $f is mode $(stat -c %a $f), want $want"
+    done
+    [ "$(wc -l <perm.pcs)" -eq 10 ] || bad "umask $m: perm.pcs has $(wc -l <perm.pcs) lines, want 10"
+    rm -f perm.rvi perm.csv
+done
 exit $fail
