@@ -85,13 +85,27 @@ static tl_hart *hart(tl_out *o, uint16_t src)
 }
 
 /* The hart of an event or block (the previous one's, mostly); NULL and
- * o->oom when out of memory. */
+ * o->oom when out of memory.  Another hart's stack is synced with the
+ * code as the writer switches to it (rvt_cs_sync); the previous one's by
+ * the entry, once per call. */
 static tl_hart *hart_of(tl_out *o, uint16_t src)
 {
-    tl_hart *h = o->last && o->last->tid == src ? o->last : (o->last = hart(o, src));
-    if (!h)
+    if (o->last && o->last->tid == src)
+        return o->last;
+    tl_hart *h = o->last = hart(o, src);
+    if (h)
+        rvt_cs_sync(&h->cs);
+    else
         o->oom = true;
     return h;
+}
+
+/* An entry's first step: the stack it continues with, synced with the
+ * code (the others are as hart_of switches to them). */
+static void sync_last(tl_out *o)
+{
+    if (o->last)
+        rvt_cs_sync(&o->last->cs);
 }
 
 static void put(tl_out *o, uint8_t ph, uint16_t tid, const char *name, uint8_t kind, uint8_t flags,
@@ -174,6 +188,7 @@ static void time_event(tl_out *o, uint64_t t)
 static void tl_event(void *state, const rvt_flow_event *ev)
 {
     tl_out *o = state;
+    sync_last(o);
     tl_hart *h = hart_of(o, ev->src);
     if (!h)
         return;
@@ -233,6 +248,7 @@ static inline __attribute__((always_inline)) void block(tl_out *o, const rvt_blo
 
 static void tl_block(void *state, const rvt_block *b)
 {
+    sync_last(state);
     block(state, b);
 }
 
@@ -242,6 +258,7 @@ static uint64_t tl_blocks(void *state, const rvt_block *b, size_t n)
 {
     tl_out *o = state;
     uint64_t had = o->insns, lost = 0;     /* lost: of a hart out of memory */
+    sync_last(o);
     for (size_t i = 0; i < n;) {
         tl_hart *h = hart_of(o, b[i].src);
         size_t k = h && h->leaf == h->cs.leaf ? rvt_cs_blocks_stay(&h->cs, &b[i], n - i, h->tid, -1, &o->insns)
