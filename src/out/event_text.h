@@ -19,9 +19,23 @@ typedef struct rvt_out_text {
     const char *last_sym;
     const char *last_file;      /* the listing's image of the previous instruction */
     bool several;               /* img comes from several files: name each one */
+    uint64_t gen;               /* img's generation when several lines were kept */
     rvt_sym_span span;
     rvt_insn_lines lines;
 } rvt_out_text;
+
+/* Internal to rvt_out_text_sync: the kept lines dropped. */
+void rvt_out_text_forget(rvt_out_text *o);
+/* A line kept by pc, bits and length names the file of the pc's region
+ * when the writer names images (JSON's "image"), which a patch of the
+ * same bits changes (rvt_image_add_bytes names its region): those lines
+ * go when the code changed (rvt_image_generation; docs/api.md "Code that
+ * changes").  Per instruction, so only then. */
+static inline void rvt_out_text_sync(rvt_out_text *o)
+{
+    if (__builtin_expect(o->several, 0) && rvt_image_generation(o->img) != o->gen)
+        rvt_out_text_forget(o);
+}
 
 /* The image (file name) of the instruction at pc when the writer names
  * images (o->several), else NULL. */

@@ -120,13 +120,19 @@ static void feed(rvt_out *o, way how, unsigned harts, const blk_hw *bs, size_t n
         CHECK_EQ(rvt_out_blocks(o, b, n, NULL), 0);
 }
 
+/* path: RVT_SRC's file rel. */
+static void src_file(char *path, size_t n, const char *rel)
+{
+    const char *src = getenv("RVT_SRC");
+    snprintf(path, n, "%s/%s", src ? src : ".", rel);
+}
+
 /* Writer w's output (NULL when code_change.elf is missing; *n its
  * length) for version 0's blocks, main patched, version 1's. */
 static char *run_n(const rvt_out_writer *w, way how, unsigned harts, size_t *n)
 {
     char elf[1024];
-    const char *src = getenv("RVT_SRC");
-    snprintf(elf, sizeof elf, "%s/tests/unit/code_change.elf", src ? src : ".");
+    src_file(elf, sizeof elf, "tests/unit/code_change.elf");
     rvt_image *img = rvt_image_new();
     if (rvt_image_load_elf(img, elf) != 0) {
         TH_FAIL("cannot load %s", elf);
@@ -282,6 +288,38 @@ static void check_lcov(const char *text, way how, unsigned harts)
     }
 }
 
+/* JSON over several files names each instruction's ("image"): the file
+ * of the region its pc is in, which a patch names even when it leaves
+ * the instruction's bits as they were.  The c.nop at 0x10004 retires,
+ * main is written again with the same bytes as a region of its own
+ * ("patched"), it retires again: the second line names that region. */
+static void check_json_image(void)
+{
+    char elf[1024], other[1024];
+    src_file(elf, sizeof elf, "tests/unit/code_change.elf");
+    src_file(other, sizeof other, "programs/cov.elf");     /* at 0x80000000: a second file */
+    rvt_image *img = rvt_image_new();
+    CHECK_EQ(rvt_image_load_elf(img, elf), 0);
+    CHECK_EQ(rvt_image_load_elf(img, other), 0);
+    uint8_t same[16];
+    CHECK_EQ(rvt_image_read(img, MAIN, same, sizeof same), sizeof same);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    rvt_out *o = rvt_out_open(rvt_out_find("json"), f, img);
+    rvt_flow_event ev = { .kind = RVT_EV_INSN, .pc = 0x10004 };
+    CHECK_EQ(rvt_out_event(o, &ev), 0);
+    CHECK_EQ(rvt_image_add_bytes(img, MAIN, same, sizeof same, "patched"), 0);
+    CHECK_EQ(rvt_out_event(o, &ev), 0);
+    rvt_out_free(o);
+    fclose(f);
+    const char *second = strchr(text, '\n'), *first_image = strstr(text, "\"image\":\"code_change.elf\"");
+    CHECK(second && first_image && first_image < second);
+    CHECK(second && strstr(second, "\"image\":\"patched\""));
+    free(text);
+    rvt_image_free(img);
+}
+
 typedef struct by_hand {
     const char *writer;
     void (*check)(const char *text, way how, unsigned harts);
@@ -297,6 +335,7 @@ static const by_hand checks[] = {
 
 int main(void)
 {
+    check_json_image();
     for (unsigned harts = 1; harts <= 2; harts++)
         for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
             for (way how = 0; how < NWAYS; how++) {
