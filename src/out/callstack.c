@@ -9,7 +9,8 @@ void rvt_cs_init(rvt_callstack *cs, rvt_image *img)
 {
     memset(cs, 0, sizeof *cs);
     cs->img = img;
-    cs->gen = rvt_image_generation(img);
+    cs->img_gen = img_generation_at(img);
+    cs->gen = *cs->img_gen;
     rvt_cs_changed(cs);
 }
 
@@ -17,7 +18,7 @@ void rvt_cs_forget_code(rvt_callstack *cs)
 {
     memset(cs->cache, 0, sizeof cs->cache);
     memset(cs->blk, 0, sizeof cs->blk);
-    cs->gen = rvt_image_generation(cs->img);
+    cs->gen = *cs->img_gen;
     /* the leaf's span came from the symbols, which a loaded file changes */
     rvt_cs_changed(cs);
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include "rvtrace/flow.h"
 #include "rvtrace/out.h"
+#include "image/image_gen.h"
 
 #define RVT_CS_MAX_DEPTH 1024u      /* frames named; deeper calls are only counted */
 #define RVT_CS_CACHE 4096u          /* pc -> function and jump class, direct mapped */
@@ -41,7 +42,8 @@ typedef struct rvt_callstack {
                                    before the first one and after a reset */
     uint64_t leaf_lo, leaf_hi;  /* [lo, hi): addresses of leaf's function when
                                    rvt_cs_block named it, else empty */
-    uint64_t gen;               /* img's generation cache and blk were filled in */
+    const uint64_t *img_gen;    /* img's generation (image/image_gen.h) */
+    uint64_t gen;               /* its value when cache and blk were filled in */
     /* What each instruction needs, looked up once per pc: the function
      * symbol (a binary search) and the jump class (the image's decode). */
     struct { uint64_t pc; const char *name; uint8_t effect; } cache[RVT_CS_CACHE];
@@ -73,7 +75,7 @@ void rvt_cs_forget_code(rvt_callstack *cs);
  * instruction. */
 static inline void rvt_cs_sync(rvt_callstack *cs)
 {
-    if (__builtin_expect(rvt_image_generation(cs->img) != cs->gen, 0))
+    if (__builtin_expect(*cs->img_gen != cs->gen, 0))
         rvt_cs_forget_code(cs);
 }
 /* Internal to rvt_cs_insn: the previous instruction's effect; the cache

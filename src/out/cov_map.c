@@ -9,6 +9,7 @@
 #include "util/grow.h"
 #include "rvtrace/flow.h"
 #include "out/cov_map.h"
+#include "image/image_gen.h"
 
 /* rvt_cov_range.kind: what the instruction there is, decoded once, so the
  * per-instruction path needs no image lookup: its length in the low bits,
@@ -75,7 +76,8 @@ rvt_cov *rvt_cov_new(rvt_image *img)
     if (!c)
         return NULL;
     c->img = img;
-    c->gen = rvt_image_generation(img);
+    c->img_gen = img_generation_at(img);
+    c->gen = *c->img_gen;
     c->prev.ways = &c->no_branch;
     if (!(c->blk = calloc(RVT_COV_BLOCKS, sizeof *c->blk)) || (img && !map_code(c))) {
         rvt_cov_free(c);
@@ -207,13 +209,13 @@ static __attribute__((noinline)) void forget_code(rvt_cov *c)
     memset(c->blk, 0, RVT_COV_BLOCKS * sizeof *c->blk);
     for (size_t i = 0; i < c->nrange; i++)
         memset(c->range[i].kind, 0, halfwords(c->range[i].start, c->range[i].end));
-    c->gen = rvt_image_generation(c->img);
+    c->gen = *c->img_gen;
 }
 
 /* Once per call of an entry (a batch: the code cannot change inside one). */
 static inline void sync_code(rvt_cov *c)
 {
-    if (__builtin_expect(rvt_image_generation(c->img) != c->gen, 0))
+    if (__builtin_expect(*c->img_gen != c->gen, 0))
         forget_code(c);
 }
 

@@ -55,7 +55,8 @@ typedef struct rvt_cov_blk {
 
 typedef struct rvt_cov {
     rvt_image *img;
-    uint64_t gen;               /* img's generation the kinds and blk were filled in */
+    const uint64_t *img_gen;    /* img's generation (image/image_gen.h) */
+    uint64_t gen;               /* its value when the kinds and blk were filled in */
     rvt_cov_blk *blk;           /* RVT_COV_BLOCKS entries */
     rvt_cov_range *range;
     size_t nrange, last;    /* last: the range the previous PC was in */

@@ -8,6 +8,7 @@
 #include "out/fmt.h"
 #include "out/insn_lines.h"
 #include "out/sym_span.h"
+#include "image/image_gen.h"
 
 /* The state of the text writers (listing, JSON): the buffered output, the
  * image to disassemble from, the lines of the pcs seen (format: the
@@ -19,7 +20,8 @@ typedef struct rvt_out_text {
     const char *last_sym;
     const char *last_file;      /* the listing's image of the previous instruction */
     bool several;               /* img comes from several files: name each one */
-    uint64_t gen;               /* img's generation when several lines were kept */
+    const uint64_t *img_gen;    /* img's generation (image/image_gen.h) */
+    uint64_t gen;               /* its value when several lines were kept */
     rvt_sym_span span;
     rvt_insn_lines lines;
 } rvt_out_text;
@@ -33,7 +35,7 @@ void rvt_out_text_forget(rvt_out_text *o);
  * changes").  Per instruction, so only then. */
 static inline void rvt_out_text_sync(rvt_out_text *o)
 {
-    if (__builtin_expect(o->several, 0) && rvt_image_generation(o->img) != o->gen)
+    if (__builtin_expect(o->several, 0) && *o->img_gen != o->gen)
         rvt_out_text_forget(o);
 }
 

@@ -265,7 +265,12 @@ static inline __attribute__((always_inline)) void block(rvt_profile *p, const rv
 
 void rvt_profile_block(rvt_profile *p, const rvt_block *b)
 {
-    rvt_profile_blocks(p, b, 1);
+    if (p->piece) {                 /* a piece counts its start event by event */
+        p->piece->refused = true;
+        return;
+    }
+    rvt_cs_sync(p->fo->cs);
+    block(p, b);
 }
 
 /* The loop here, so that block() is inline in it (issue #17: a call per

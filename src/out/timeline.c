@@ -81,21 +81,18 @@ static tl_hart *hart(tl_out *o, uint16_t src)
         rvt_cs_init(&h[i]->cs, o->img);
         h[i]->tid = src;
     }
+    /* its stack's lookups of code patched since it last ran (the
+     * previous hart's: the entry syncs it, once per call) */
+    rvt_cs_sync(&o->harts[i]->cs);
     return o->harts[i];
 }
 
 /* The hart of an event or block (the previous one's, mostly); NULL and
- * o->oom when out of memory.  Another hart's stack is synced with the
- * code as the writer switches to it (rvt_cs_sync); the previous one's by
- * the entry, once per call. */
+ * o->oom when out of memory. */
 static tl_hart *hart_of(tl_out *o, uint16_t src)
 {
-    if (o->last && o->last->tid == src)
-        return o->last;
-    tl_hart *h = o->last = hart(o, src);
-    if (h)
-        rvt_cs_sync(&h->cs);
-    else
+    tl_hart *h = o->last && o->last->tid == src ? o->last : (o->last = hart(o, src));
+    if (!h)
         o->oom = true;
     return h;
 }
@@ -188,11 +185,11 @@ static void time_event(tl_out *o, uint64_t t)
 static void tl_event(void *state, const rvt_flow_event *ev)
 {
     tl_out *o = state;
-    sync_last(o);
     tl_hart *h = hart_of(o, ev->src);
     if (!h)
         return;
     if (ev->kind == RVT_EV_INSN) {
+        rvt_cs_sync(&h->cs);        /* (another hart's as hart_of switched to it) */
         insn(o, h, ev->pc);
         return;
     }
