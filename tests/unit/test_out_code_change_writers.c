@@ -59,6 +59,7 @@
 #include "rvtrace/out.h"
 
 #define MAIN 0x10000u
+#define N(a) (sizeof (a) / sizeof (a)[0])
 
 /* The blocks of one version; hw: their half-words (rvt_out_run). */
 typedef struct blk_hw {
@@ -145,9 +146,9 @@ static char *run_n(const rvt_out_writer *w, way how, unsigned harts, size_t *n)
     rvt_out *o = rvt_out_open(w, f, img);
     CHECK(o != NULL);
     if (o) {
-        feed(o, how, harts, v0_blocks, 3, v0_pcs, 6);
+        feed(o, how, harts, v0_blocks, N(v0_blocks), v0_pcs, N(v0_pcs));
         CHECK_EQ(rvt_image_add_bytes(img, MAIN, v1_code, sizeof v1_code, "patched"), 0);
-        feed(o, how, harts, v1_blocks, 4, v1_pcs, 10);
+        feed(o, how, harts, v1_blocks, N(v1_blocks), v1_pcs, N(v1_pcs));
         CHECK_EQ(rvt_out_insns(o), 16 * harts);
         rvt_out_free(o);
     }
@@ -227,7 +228,7 @@ static void check_slices(const char *text, way how, unsigned harts, unsigned tid
     char line[160], tag[32];
     snprintf(tag, sizeof tag, "\"tid\":%u,\"ts\":", tid);  /* a slice or instant, not metadata */
     const char *at = text;
-    for (size_t i = 0; i < sizeof want / sizeof want[0] && at; i++) {
+    for (size_t i = 0; i < N(want) && at; i++) {
         /* the last E main: at the end, after both harts' instructions */
         unsigned ts = harts > 1 ? (i == 7 ? 32 : want[i].ts + shift[tid][want[i].second]) : want[i].ts;
         snprintf(line, sizeof line, ",\n{\"ph\":\"%c\",\"pid\":1,\"tid\":%u,\"ts\":%u,\"name\":\"%s\","
@@ -268,7 +269,7 @@ static void check_coverage_listing(const char *text, way how, unsigned harts)
         { 0x10000, 3 }, { 0x10002, 2 }, { 0x10004, 3 }, { 0x10006, 1 },
         { 0x10008, 3 }, { 0x1000c, 2 }, { 0x10010, 2 },
     };
-    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+    for (size_t i = 0; i < N(want); i++)
         if (listed(text, want[i].pc) != want[i].n * harts)
             TH_FAIL("coverage-listing by %s: %llx retired %llu times, want %llu:\n%s", way_name[how],
                     (unsigned long long)want[i].pc, listed(text, want[i].pc),
@@ -337,7 +338,7 @@ int main(void)
 {
     check_json_image();
     for (unsigned harts = 1; harts <= 2; harts++)
-        for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
+        for (size_t i = 0; i < N(checks); i++)
             for (way how = 0; how < NWAYS; how++) {
                 char *text = run(rvt_out_find(checks[i].writer), how, harts);
                 if (text)
