@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "image/image_internal.h"
+#include "image/image_gen.h"
 #include "util/grow.h"
 #include "rvtrace/io.h"
 
@@ -46,7 +47,13 @@ void img_truncate(rvt_image *img, size_t nsegs, size_t nsyms)
 
 uint64_t rvt_image_generation(const rvt_image *img)
 {
-    return img ? img->gen : 0;
+    return *img_generation_at(img);
+}
+
+const uint64_t *img_generation_at(const rvt_image *img)
+{
+    static const uint64_t none = 0;     /* constant: no state */
+    return img ? &img->gen : &none;
 }
 
 void rvt_image_free(rvt_image *img)

@@ -9,6 +9,17 @@ void rvt_cs_init(rvt_callstack *cs, rvt_image *img)
 {
     memset(cs, 0, sizeof *cs);
     cs->img = img;
+    cs->img_gen = img_generation_at(img);
+    cs->gen = *cs->img_gen;
+    rvt_cs_changed(cs);
+}
+
+void rvt_cs_forget_code(rvt_callstack *cs)
+{
+    memset(cs->cache, 0, sizeof cs->cache);
+    memset(cs->blk, 0, sizeof cs->blk);
+    cs->gen = *cs->img_gen;
+    /* the leaf's span came from the symbols, which a loaded file changes */
     rvt_cs_changed(cs);
 }
 
@@ -25,8 +36,8 @@ static uint8_t effect_of(uint8_t jclass)
     }
 }
 
-/* Looked up once per pc (the cache is not told about self-modifying code:
- * a rewritten call/return keeps its first class). */
+/* Looked up once per pc while the code stays (rvt_cs_sync empties the
+ * cache when it changes). */
 const char *rvt_cs_name_at(const rvt_image *img, uint64_t pc)
 {
     const char *n = img ? rvt_image_symbol((void *)img, pc, NULL) : NULL;

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include "rvtrace/flow.h"
 #include "rvtrace/out.h"
+#include "image/image_gen.h"
 
 #define RVT_CS_MAX_DEPTH 1024u      /* frames named; deeper calls are only counted */
 #define RVT_CS_CACHE 4096u          /* pc -> function and jump class, direct mapped */
@@ -41,6 +42,8 @@ typedef struct rvt_callstack {
                                    before the first one and after a reset */
     uint64_t leaf_lo, leaf_hi;  /* [lo, hi): addresses of leaf's function when
                                    rvt_cs_block named it, else empty */
+    const uint64_t *img_gen;    /* img's generation (image/image_gen.h) */
+    uint64_t gen;               /* its value when cache and blk were filled in */
     /* What each instruction needs, looked up once per pc: the function
      * symbol (a binary search) and the jump class (the image's decode). */
     struct { uint64_t pc; const char *name; uint8_t effect; } cache[RVT_CS_CACHE];
@@ -61,6 +64,20 @@ extern const char rvt_cs_unknown[];
 const char *rvt_cs_name_at(const rvt_image *img, uint64_t pc);
 
 void rvt_cs_init(rvt_callstack *cs, rvt_image *img);
+/* Internal to rvt_cs_sync: cache and blk emptied, the leaf's span too. */
+void rvt_cs_forget_code(rvt_callstack *cs);
+/* Drops what cs looked up in its image's code when that code changed
+ * since (rvt_image_generation; docs/api.md "Code that changes": a call
+ * rewritten into a jump, a function's lengths moved).  What the stack
+ * holds stays: those instructions retired as they were.  Called once per
+ * call of a writer's entry (a batch: the code cannot change inside one)
+ * and when a writer switches to another hart's stack, not per
+ * instruction. */
+static inline void rvt_cs_sync(rvt_callstack *cs)
+{
+    if (__builtin_expect(*cs->img_gen != cs->gen, 0))
+        rvt_cs_forget_code(cs);
+}
 /* Internal to rvt_cs_insn: the previous instruction's effect; the cache
  * line k filled for pc. */
 void rvt_cs_apply(rvt_callstack *cs);

@@ -9,6 +9,7 @@
 #include "util/grow.h"
 #include "rvtrace/flow.h"
 #include "out/cov_map.h"
+#include "image/image_gen.h"
 
 /* rvt_cov_range.kind: what the instruction there is, decoded once, so the
  * per-instruction path needs no image lookup: its length in the low bits,
@@ -25,6 +26,12 @@ static void free_range(rvt_cov_range *r)
     free(r->ways);
 }
 
+/* The half-words of [start, end): a range's array entries. */
+static size_t halfwords(uint64_t start, uint64_t end)
+{
+    return (size_t)((end - start + 1) / 2);
+}
+
 static bool add_range(rvt_cov *c, size_t *cap, uint64_t start, uint64_t end, const char *name)
 {
     if (end <= start || (end - start) / 2 > SIZE_MAX / sizeof(uint64_t))
@@ -33,7 +40,7 @@ static bool add_range(rvt_cov *c, size_t *cap, uint64_t start, uint64_t end, con
     if (!rs)
         return false;
     c->range = rs;
-    size_t n = (size_t)((end - start + 1) / 2);
+    size_t n = halfwords(start, end);
     rvt_cov_range r = { start, end, name, calloc(n, sizeof *r.exec), calloc(n, 1),
                         calloc(n, sizeof *r.imm), calloc(n, sizeof *r.ways) };
     if (!r.exec || !r.kind || !r.imm || !r.ways) {
@@ -69,6 +76,8 @@ rvt_cov *rvt_cov_new(rvt_image *img)
     if (!c)
         return NULL;
     c->img = img;
+    c->img_gen = img_generation_at(img);
+    c->gen = *c->img_gen;
     c->prev.ways = &c->no_branch;
     if (!(c->blk = calloc(RVT_COV_BLOCKS, sizeof *c->blk)) || (img && !map_code(c))) {
         rvt_cov_free(c);
@@ -190,6 +199,26 @@ void rvt_cov_settle(rvt_cov *c)
         settle_blk(&c->blk[i]);
 }
 
+/* The code changed: a held count goes to the instructions it was counted
+ * on, walked with the lengths they had then (still in kind), before the
+ * blocks and kinds go.  The previous instruction's outcome stays: it
+ * retired as it was. */
+static __attribute__((noinline)) void forget_code(rvt_cov *c)
+{
+    rvt_cov_settle(c);
+    memset(c->blk, 0, RVT_COV_BLOCKS * sizeof *c->blk);
+    for (size_t i = 0; i < c->nrange; i++)
+        memset(c->range[i].kind, 0, halfwords(c->range[i].start, c->range[i].end));
+    c->gen = *c->img_gen;
+}
+
+/* Once per call of an entry (a batch: the code cannot change inside one). */
+static inline void sync_code(rvt_cov *c)
+{
+    if (__builtin_expect(*c->img_gen != c->gen, 0))
+        forget_code(c);
+}
+
 /* e made b's entry: its instructions decoded, one range holding them all
  * and their lengths leading to b's last one; false (e left empty) when
  * not so. */
@@ -247,6 +276,7 @@ static inline __attribute__((always_inline)) rvt_cov_blk *block(rvt_cov *c, cons
 
 void rvt_cov_block(rvt_cov *c, const rvt_block *b)
 {
+    sync_code(c);
     block(c, b, &c->prev, &c->insns);
 }
 
@@ -267,6 +297,7 @@ static inline size_t repeats(const rvt_block *b, size_t n, const rvt_block *like
  * block waited on the store of the one before. */
 uint64_t rvt_cov_blocks(rvt_cov *c, const rvt_block *b, size_t n)
 {
+    sync_code(c);
     rvt_cov_prev prev = c->prev;
     uint64_t insns = c->insns, had = insns;
     for (size_t i = 0; i < n;) {
@@ -288,6 +319,7 @@ void rvt_cov_event(rvt_cov *c, const rvt_flow_event *ev)
 {
     switch (ev->kind) {
     case RVT_EV_INSN:
+        sync_code(c);
         insn(c, ev->pc);
         break;
     case RVT_EV_TRAP:

@@ -55,6 +55,8 @@ typedef struct rvt_cov_blk {
 
 typedef struct rvt_cov {
     rvt_image *img;
+    const uint64_t *img_gen;    /* img's generation (image/image_gen.h) */
+    uint64_t gen;               /* its value when the kinds and blk were filled in */
     rvt_cov_blk *blk;           /* RVT_COV_BLOCKS entries */
     rvt_cov_range *range;
     size_t nrange, last;    /* last: the range the previous PC was in */
@@ -67,6 +69,11 @@ typedef struct rvt_cov {
  * are none), all counts zero; NULL when out of memory. */
 rvt_cov *rvt_cov_new(rvt_image *img);
 void rvt_cov_free(rvt_cov *c);
+/* rvt_cov_event, rvt_cov_block and rvt_cov_blocks first follow code that
+ * changed since the last call (rvt_image_generation, docs/api.md "Code
+ * that changes"): the held counts settled onto the instructions they
+ * were counted on, then the blocks and the instructions' lengths and
+ * branches looked up again. */
 void rvt_cov_event(rvt_cov *c, const rvt_flow_event *ev);
 /* A block's instructions (out.h rvt_out_writer.block), as their events. */
 struct rvt_block;

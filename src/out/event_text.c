@@ -10,9 +10,17 @@ rvt_out_text *rvt_out_text_new(FILE *f, rvt_image *img, rvt_il_format format)
         rvt_obuf_init(&o->b, f);
         o->img = img;
         o->several = img && rvt_image_file_count(img) > 1;
+        o->img_gen = img_generation_at(img);
+        o->gen = *o->img_gen;
         rvt_il_init(&o->lines, format, o);
     }
     return o;
+}
+
+void rvt_out_text_forget(rvt_out_text *o)
+{
+    rvt_il_init(&o->lines, o->lines.format, o->lines.ctx);
+    o->gen = *o->img_gen;
 }
 
 const char *rvt_out_text_image(const rvt_out_text *o, uint64_t pc)

@@ -8,6 +8,7 @@
 #include "out/fmt.h"
 #include "out/insn_lines.h"
 #include "out/sym_span.h"
+#include "image/image_gen.h"
 
 /* The state of the text writers (listing, JSON): the buffered output, the
  * image to disassemble from, the lines of the pcs seen (format: the
@@ -19,9 +20,24 @@ typedef struct rvt_out_text {
     const char *last_sym;
     const char *last_file;      /* the listing's image of the previous instruction */
     bool several;               /* img comes from several files: name each one */
+    const uint64_t *img_gen;    /* img's generation (image/image_gen.h) */
+    uint64_t gen;               /* its value when several lines were kept */
     rvt_sym_span span;
     rvt_insn_lines lines;
 } rvt_out_text;
+
+/* Internal to rvt_out_text_sync: the kept lines dropped. */
+void rvt_out_text_forget(rvt_out_text *o);
+/* A line kept by pc, bits and length names the file of the pc's region
+ * when the writer names images (JSON's "image"), which a patch of the
+ * same bits changes (rvt_image_add_bytes names its region): those lines
+ * go when the code changed (rvt_image_generation; docs/api.md "Code that
+ * changes").  Per instruction, so only then. */
+static inline void rvt_out_text_sync(rvt_out_text *o)
+{
+    if (__builtin_expect(o->several, 0) && *o->img_gen != o->gen)
+        rvt_out_text_forget(o);
+}
 
 /* The image (file name) of the instruction at pc when the writer names
  * images (o->several), else NULL. */

@@ -259,7 +259,7 @@ static void fg_event(void *state, const rvt_flow_event *ev)
 
 static void fg_block(void *state, const struct rvt_block *b)
 {
-    rvt_folded_block(((fg_out *)state)->fo, b, NULL, NULL);
+    rvt_folded_blocks(((fg_out *)state)->fo, b, 1);
 }
 
 static uint64_t fg_blocks(void *state, const struct rvt_block *b, size_t n)

@@ -201,6 +201,7 @@ void rvt_folded_switch(rvt_folded *fo, uint16_t src)
     fo->hart = k;
     fo->src = src;
     fo->cs = &h->cs;
+    rvt_cs_sync(fo->cs);              /* its lookups of code patched since it last ran */
     rvt_cs_changed(fo->cs);           /* the next instruction finds its entry */
     fo->prev_leaf = h->prev_leaf;
     fo->cur = h->cur;
@@ -223,6 +224,7 @@ void rvt_folded_event(rvt_folded *fo, const rvt_flow_event *ev)
 {
     rvt_folded_src(fo, ev->src);
     if (ev->kind == RVT_EV_INSN) {
+        rvt_cs_sync(fo->cs);
         rvt_folded_insn(fo, ev->pc);
         return;
     }
@@ -314,12 +316,13 @@ static void folded_event(void *state, const rvt_flow_event *ev)
 
 static void folded_block(void *state, const rvt_block *b)
 {
-    rvt_folded_block(((fo_out *)state)->fo, b, NULL, NULL);
+    rvt_folded_blocks(((fo_out *)state)->fo, b, 1);
 }
 
 uint64_t rvt_folded_blocks(rvt_folded *fo, const rvt_block *b, size_t n)
 {
     uint64_t had = fo->n;           /* every instruction counts once in n */
+    rvt_cs_sync(fo->cs);            /* the other harts' at rvt_folded_switch */
     for (size_t i = 0; i < n;) {
         size_t k = rvt_folded_blocks_stay(fo, &b[i], n - i, -1);
         if (!k)

@@ -162,7 +162,8 @@ static inline void rvt_fo_visit_insn(void *ctx, uint64_t pc)
  * the stack.  When the block lies in one function (only its last
  * instruction transfers control) that is the first alone, the others
  * counted in one step (rvt_cs_block); else every one.  Inline: once per
- * block, each called directly. */
+ * block, each called directly.  The caller's entry has synced the
+ * current stack with the code (rvt_cs_sync), once for its batch. */
 static inline void rvt_folded_block(rvt_folded *fo, const struct rvt_block *b,
                                     void (*each)(void *ctx, uint64_t pc), void *ctx)
 {
@@ -181,7 +182,8 @@ static inline void rvt_folded_block(rvt_folded *fo, const struct rvt_block *b,
     rvt_block_visit_each(b, fo->cs, (rvt_block_visitor){ rvt_fo_visit_block, rvt_fo_visit_insn, &w });
 }
 /* rvt_folded_block of b[0..n) in order, with no hook, in one call (the
- * stack writers' rvt_out_writer.blocks, issue #17); their instructions. */
+ * stack writers' rvt_out_writer.blocks, issue #17, and with n = 1 their
+ * block), after rvt_cs_sync; their instructions. */
 uint64_t rvt_folded_blocks(rvt_folded *fo, const struct rvt_block *b, size_t n);
 /* Every distinct stack, in the order first seen; then, when calls went
  * deeper than the 1,024 frames kept, a final "# rvtrace: ..." line with

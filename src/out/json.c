@@ -46,6 +46,7 @@ static void json_insn(rvt_out_text *o, const rvt_flow_event *ev)
     if (ev->src)
         p = rvt_fmt_dec(rvt_fmt_str(p, ",\"src\":"), ev->src);
     rvt_obuf_commit(&o->b, p);
+    rvt_out_text_sync(o);
     rvt_il_put(&o->lines, &o->b, ev->pc, rvt_image_insn(o->img, ev->pc));
 }
 

@@ -196,6 +196,7 @@ static inline __attribute__((always_inline)) void feed(rvt_profile *p, const rvt
 {
     if (ev->kind == RVT_EV_INSN) {          /* the hot path */
         rvt_folded_src(p->fo, ev->src);
+        rvt_cs_sync(p->fo->cs);
         rvt_folded_insn(p->fo, ev->pc);
         insn(p, ev->pc, ev->priv, ev->src);
         return;
@@ -264,10 +265,12 @@ static inline __attribute__((always_inline)) void block(rvt_profile *p, const rv
 
 void rvt_profile_block(rvt_profile *p, const rvt_block *b)
 {
-    if (p->piece)                   /* a piece counts its start event by event */
+    if (p->piece) {                 /* a piece counts its start event by event */
         p->piece->refused = true;
-    else
-        block(p, b);
+        return;
+    }
+    rvt_cs_sync(p->fo->cs);
+    block(p, b);
 }
 
 /* The loop here, so that block() is inline in it (issue #17: a call per
@@ -282,6 +285,7 @@ uint64_t rvt_profile_blocks(rvt_profile *p, const rvt_block *b, size_t n)
         return insns;
     }
     uint64_t had = p->fo->n;        /* the folded stacks count each once */
+    rvt_cs_sync(p->fo->cs);         /* the other harts' at rvt_folded_switch */
     for (size_t i = 0; i < n;) {
         /* the blocks block() would find nothing to do for, a run at a time */
         size_t k = p->run_src == p->fo->src && p->last_leaf == p->fo->cs->leaf

@@ -37,7 +37,7 @@ static void ss_event(void *state, const rvt_flow_event *ev)
 
 static void ss_block(void *state, const struct rvt_block *b)
 {
-    rvt_folded_block(((ss_out *)state)->fo, b, NULL, NULL);
+    rvt_folded_blocks(((ss_out *)state)->fo, b, 1);
 }
 
 static uint64_t ss_blocks(void *state, const struct rvt_block *b, size_t n)

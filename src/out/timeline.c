@@ -81,6 +81,9 @@ static tl_hart *hart(tl_out *o, uint16_t src)
         rvt_cs_init(&h[i]->cs, o->img);
         h[i]->tid = src;
     }
+    /* its stack's lookups of code patched since it last ran (the
+     * previous hart's: the entry syncs it, once per call) */
+    rvt_cs_sync(&o->harts[i]->cs);
     return o->harts[i];
 }
 
@@ -92,6 +95,14 @@ static tl_hart *hart_of(tl_out *o, uint16_t src)
     if (!h)
         o->oom = true;
     return h;
+}
+
+/* An entry's first step: the stack it continues with, synced with the
+ * code (the others are as hart_of switches to them). */
+static void sync_last(tl_out *o)
+{
+    if (o->last)
+        rvt_cs_sync(&o->last->cs);
 }
 
 static void put(tl_out *o, uint8_t ph, uint16_t tid, const char *name, uint8_t kind, uint8_t flags,
@@ -178,6 +189,7 @@ static void tl_event(void *state, const rvt_flow_event *ev)
     if (!h)
         return;
     if (ev->kind == RVT_EV_INSN) {
+        rvt_cs_sync(&h->cs);        /* (another hart's as hart_of switched to it) */
         insn(o, h, ev->pc);
         return;
     }
@@ -233,6 +245,7 @@ static inline __attribute__((always_inline)) void block(tl_out *o, const rvt_blo
 
 static void tl_block(void *state, const rvt_block *b)
 {
+    sync_last(state);
     block(state, b);
 }
 
@@ -242,6 +255,7 @@ static uint64_t tl_blocks(void *state, const rvt_block *b, size_t n)
 {
     tl_out *o = state;
     uint64_t had = o->insns, lost = 0;     /* lost: of a hart out of memory */
+    sync_last(o);
     for (size_t i = 0; i < n;) {
         tl_hart *h = hart_of(o, b[i].src);
         size_t k = h && h->leaf == h->cs.leaf ? rvt_cs_blocks_stay(&h->cs, &b[i], n - i, h->tid, -1, &o->insns)
