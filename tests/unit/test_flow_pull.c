@@ -671,15 +671,21 @@ static void each_damage(const char *what, compare_fn compare, const void *cfg, r
     }
 }
 
-/* Every protocol mode over one program, clean and damaged. */
-static void sweep_program(const char *prog)
+/* Every protocol mode over one program, clean and damaged (quick,
+ * th_quick: the turn-th E-Trace and N-Trace mode, turn mod their count,
+ * so that the programs take the modes in turn). */
+static void sweep_program(const char *prog, size_t turn)
 {
     rvt_image *img = th_program(prog);
     CHECK(img != NULL);
     if (!img)
         return;
     char what[512];
-    for (size_t m = 0; m < sizeof te_modes / sizeof te_modes[0]; m++) {
+    size_t n_te = sizeof te_modes / sizeof te_modes[0];
+    size_t n_nt = sizeof nt_modes / sizeof nt_modes[0];
+    for (size_t m = 0; m < n_te; m++) {
+        if (th_quick() && m != turn % n_te)
+            continue;
         rvt_te_attrs a;
         te_mode_attrs(&a, img, te_modes[m]);
         bytes s = { 0 };
@@ -688,7 +694,9 @@ static void sweep_program(const char *prog)
         each_damage(what, te_compare, &a, img, &s);
         free(s.b);
     }
-    for (size_t m = 0; m < sizeof nt_modes / sizeof nt_modes[0]; m++) {
+    for (size_t m = 0; m < n_nt; m++) {
+        if (th_quick() && m != turn % n_nt)
+            continue;
         rvt_nt_cfg c;
         nt_mode_cfg(&c, img, &nt_modes[m]);
         bytes s = { 0 };
@@ -1130,28 +1138,29 @@ static void nt_sled_ends(void)
     }
 }
 
-/* Every ELF file in programs/, by name. */
+/* Every ELF file in programs/, by name, in name order (the quick turns
+ * the same everywhere). */
 static void sweep_all(void)
 {
     char dir[1024];
     const char *src = getenv("RVT_SRC");
     snprintf(dir, sizeof dir, "%s/programs", src ? src : ".");
-    DIR *dp = opendir(dir);
-    CHECK(dp != NULL);
-    if (!dp)
-        return;
+    struct dirent **names;
+    int k = scandir(dir, &names, NULL, alphasort);
+    CHECK(k >= 0);
     size_t programs = 0;
-    struct dirent *e;
-    while ((e = readdir(dp)) != NULL) {
-        size_t n = strlen(e->d_name);
-        if (n <= 4 || strcmp(e->d_name + n - 4, ".elf"))
-            continue;
-        char prog[256];
-        snprintf(prog, sizeof prog, "%.*s", (int)(n - 4), e->d_name);
-        sweep_program(prog);
-        programs++;
+    for (int i = 0; i < k; i++) {
+        const char *name = names[i]->d_name;
+        size_t n = strlen(name);
+        if (n > 4 && !strcmp(name + n - 4, ".elf")) {
+            char prog[256];
+            snprintf(prog, sizeof prog, "%.*s", (int)(n - 4), name);
+            sweep_program(prog, programs++);
+        }
+        free(names[i]);
     }
-    closedir(dp);
+    if (k >= 0)
+        free(names);
     CHECK(programs >= 30);
 }
 
