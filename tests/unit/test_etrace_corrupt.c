@@ -213,6 +213,8 @@ static void check(ctx *t, const uint8_t *b, size_t len, size_t lo, size_t hi, lo
         if (!t->lay.sync[k] || off < hi)
             continue;
         size_t at = (size_t)((long)off + shift);
+        if (at >= len)
+            break;      /* past the damaged stream's end, as the rest are */
         if (!aligned(&t->a, b, len, at))
             continue;
         t->resynced++;
