@@ -40,7 +40,9 @@ test: setup build
 # boot itself runs under ASan in boot_linux, the trace paths in the round-trip
 # matrices), and boot_linux_smp, the same for 58 M instructions on two harts
 # (several harts' code and traces run under ASan in smp_harts, boot_smp and
-# tci_harts).
+# tci_harts).  The rest run with RVT_TEST_QUICK=1, which the sanitizer
+# build sets: fewer of the like cases a test repeats, each code path still
+# crossed (docs/architecture.md "Tests"; `make test` runs them all).
 ASAN_SKIP ?= ^e2e\.(qemu_uboot|qemu_tv|linux_trace|boot_linux_smp)$$
 
 $(ASAN_BUILD)/build.ninja:

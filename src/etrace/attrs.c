@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rvtrace/etrace.h"
+#include "etrace/attrs_int.h"
 
 void rvt_te_attrs_default(rvt_te_attrs *a)
 {
@@ -276,6 +277,13 @@ int rvt_te_attrs_check(const rvt_te_attrs *a)
     if (a->resync_max > 40 || a->resync_mode > 3)
         return RVT_ERR_INVAL;
     return 0;
+}
+
+int rvt_te_attrs_filled(const rvt_te_attrs *a, rvt_te_attrs *out)
+{
+    *out = *a;
+    rvt_te_attrs_fill(out);
+    return rvt_te_attrs_check(out);
 }
 
 /* Sidecar order (docs/format-te.md): version, the numeric attributes,

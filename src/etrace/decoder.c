@@ -8,6 +8,7 @@
 #include "rvtrace/etrace.h"
 #include "rvtrace/transport.h"
 #include "util/bitio.h"
+#include "etrace/attrs_int.h"
 #include "etrace/bpjtc.h"
 #include "isa/insn_blocks.h"
 #include "image/mem_view.h"
@@ -223,10 +224,9 @@ static rvt_te_decoder *alloc_dec(const rvt_te_attrs *a, int *status)
             *status = RVT_ERR_INVAL;
         return NULL;
     }
-    rvt_te_attrs filled = *a;
-    rvt_te_attrs_fill(&filled);
+    rvt_te_attrs filled;
+    int st = rvt_te_attrs_filled(a, &filled);
     a = &filled;
-    int st = rvt_te_attrs_check(a);
     rvt_te_decoder *d = NULL;
     if (st == 0 && !(d = calloc(1, sizeof *d)))
         st = RVT_ERR_NOMEM;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "rvtrace/etrace.h"
 #include "util/bitio.h"
+#include "etrace/attrs_int.h"
 #include "etrace/enc_state.h"
 #include "ingress/steps.h"
 
@@ -37,10 +38,9 @@ static void set_over(rvt_te_encoder *e)
 
 rvt_te_encoder *rvt_te_encoder_new(const rvt_te_attrs *a, rvt_te_byte_fn out, void *ctx, int *status)
 {
-    rvt_te_attrs filled = *a;
-    rvt_te_attrs_fill(&filled);
+    rvt_te_attrs filled;
+    int st = rvt_te_attrs_filled(a, &filled);
     a = &filled;
-    int st = rvt_te_attrs_check(a);
     rvt_te_encoder *e = NULL;
     if (st == 0 && !out)
         st = RVT_ERR_INVAL;

@@ -3,6 +3,7 @@
  * packet (6.5) as the decoder reads them. */
 #include <string.h>
 #include "index_int.h"
+#include "etrace/attrs_int.h"
 #include "rvtrace/transport.h"
 
 /* 6.5: a support packet sets the modes; the packet layouts that follow
@@ -11,11 +12,10 @@
  * modes keep the old ones. */
 static void apply_support(rvt_te_attrs *a, unsigned options)
 {
-    rvt_te_attrs old = *a;
-    a->options = rvt_te_support_options(a, options);
-    rvt_te_attrs_fill(a);
-    if (rvt_te_attrs_check(a) < 0)
-        *a = old;
+    rvt_te_attrs next = *a, filled;
+    next.options = rvt_te_support_options(a, options);
+    if (rvt_te_attrs_filled(&next, &filled) == 0)
+        *a = filled;
 }
 
 /* A packet a decoder can start from with nothing but the modes:

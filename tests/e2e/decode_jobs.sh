@@ -11,6 +11,7 @@ export RVTRACE_PIECE_BYTES=1
 # decode with the given options, once alone and with --jobs N for each N
 # of the list: every output the same (lib/jobs_same.sh)
 . "${RVT_SRC:?}/tests/e2e/lib/jobs_same.sh"
+. "$RVT_SRC/tests/e2e/lib/quick.sh"
 same() {
     local elf=$1 tr=$2 jobs=$3; shift 3
     jobs_same "$T" "$jobs" --elf "$elf" "$tr" "$@"
@@ -44,6 +45,10 @@ check() {      # elf trace min-points: every stdout writer and --count
     cmp "$T/rep.1" "$T/rep.2" || { echo "FAIL: $tr: report differs"; exit 1; }
 }
 
+# Every program with every mode set; quick (lib/quick.sh), program k with
+# E-Trace set k mod 4 and N-Trace set k mod 3 (privs: sets 1 and 5, which
+# the damaged streams below take): each program and each set once.
+k=0
 for p in $PROGS; do
     elf="$RVT_SRC/programs/$p.elf"
     i=0
@@ -53,15 +58,18 @@ for p in $PROGS; do
               "--te-opt implicit-return,branch-prediction,jump-target-cache,sijump,resync-max=4:3" \
               "--te-profile refflow --te-attr resync_max=4:3" "--te-opt all,resync-max=4:1"; do
         i=$((i + 1))
+        quick_turn $k $((i - 1)) 4 || continue
         # shellcheck disable=SC2086
         "$RVT_BIN" run "$elf" --quiet --etrace "$T/$p.$i.te" ${te%:*} > /dev/null || true
         check "$elf" "$T/$p.$i.te" "${te##*:}"
     done
     for nt in "sync=1:0" "sync=1:0,implicit-return=3,context,timestamps" "sync=1:1,btm,repeat-history,seq-jump"; do
         i=$((i + 1))
+        quick_turn $k $((i - 5)) 3 || continue
         "$RVT_BIN" run "$elf" --quiet --ntrace "$T/$p.$i.nt" --nt-opt "$nt" > /dev/null || true
         check "$elf" "$T/$p.$i.nt" 3
     done
+    k=$((k + 1))
 done
 # damaged streams: the same errors at the same offsets, the same exit
 # status (the errors travel with the pieces' events)
@@ -142,8 +150,12 @@ set -e
 RC="$RVT_SRC/programs/recurse.elf"
 "$RVT_BIN" run "$RC" --quiet --etrace "$T/deep.te" --te-attr resync_max=4 --ntrace "$T/deep.nt" \
     --nt-opt sync=1:0 > /dev/null
+# (quick: deep.te with a piece at every point, deep.nt with the longer)
+k=0
 for tr in "$T/deep.te" "$T/deep.nt"; do
+    j=0
     for bytes in 1 3000; do
+        quick_turn $k $((j++)) 2 || continue
         export RVTRACE_PIECE_BYTES=$bytes
         for w in --folded --report --flamegraph --speedscope --timeline; do
             same "$RC" "$tr" "2 3" "$w"
@@ -161,6 +173,7 @@ for tr in "$T/deep.te" "$T/deep.nt"; do
             done
         done
     done
+    k=$((k + 1))
 done
 export RVTRACE_PIECE_BYTES=1
 # I-CNTs wider than rvtIcntBits (8.4.4), noted with their count and the

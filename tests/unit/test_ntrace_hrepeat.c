@@ -37,13 +37,6 @@ static void cfg_htm(rvt_nt_cfg *cfg)
     CHECK_EQ(rvt_nt_cfg_check(cfg), 0);
 }
 
-static size_t put(const rvt_nt_msg *m, const rvt_nt_cfg *cfg, uint8_t *buf, size_t n, size_t cap)
-{
-    int k = rvt_nt_msg_encode(m, cfg, buf + n, cap - n);
-    CHECK(k > 0);
-    return n + (size_t)(k > 0 ? k : 0);
-}
-
 /* ProgTraceSync at A; each of the nhist histories k times (one RCODE 2
  * message, or k RCODE 1 messages when `as_copies`); ProgTraceCorrelation
  * (EVCODE 0) with I-CNT = the half-words walked, so nothing more is
@@ -58,7 +51,7 @@ static size_t stream_of(const rvt_nt_cfg *cfg, const uint64_t *hist, size_t nhis
     rvt_nt_set(&m, RVT_NT_F_SYNC, 3);
     rvt_nt_set(&m, RVT_NT_F_ICNT, 0);
     rvt_nt_set(&m, RVT_NT_F_FADDR, A >> 1);
-    n = put(&m, cfg, buf, n, cap);
+    n = msg_put(&m, cfg, buf, n, cap);
     for (size_t h = 0; h < nhist; h++)
         for (uint64_t i = 0; i < (as_copies ? k : 1); i++) {
             memset(&m, 0, sizeof m);
@@ -67,14 +60,14 @@ static size_t stream_of(const rvt_nt_cfg *cfg, const uint64_t *hist, size_t nhis
             rvt_nt_set(&m, RVT_NT_F_RDATA, hist[h]);
             if (!as_copies)
                 rvt_nt_set(&m, RVT_NT_F_HREPEAT, k);
-            n = put(&m, cfg, buf, n, cap);
+            n = msg_put(&m, cfg, buf, n, cap);
         }
     memset(&m, 0, sizeof m);
     m.tcode = RVT_NT_PROG_TRACE_CORRELATION;
     rvt_nt_set(&m, RVT_NT_F_EVCODE, 0);
     rvt_nt_set(&m, RVT_NT_F_CDF, 0);
     rvt_nt_set(&m, RVT_NT_F_ICNT, icnt);
-    return put(&m, cfg, buf, n, cap);
+    return msg_put(&m, cfg, buf, n, cap);
 }
 
 static size_t stream(const rvt_nt_cfg *cfg, uint64_t hist, uint64_t k, bool as_copies,

@@ -66,6 +66,16 @@ static inline void put32(rvt_image *img, uint64_t a, uint32_t v)
     rvt_image_add_bytes(img, a, b, 4, "t");
 }
 
+/* ---- messages by hand ---- */
+/* m encoded (rvt_nt_msg_encode) after the n bytes of buf (cap in all):
+ * the new length. */
+static inline size_t msg_put(const rvt_nt_msg *m, const rvt_nt_cfg *cfg, uint8_t *buf, size_t n,
+                             size_t cap)
+{
+    int k = rvt_nt_msg_encode(m, cfg, buf + n, cap - n);
+    CHECK(k > 0);
+    return n + (size_t)(k > 0 ? k : 0);
+}
 
 typedef struct pcs { uint64_t pc[64]; size_t n; uint64_t errors; } pcs;
 static inline int pcs_ev(void *ctx, const rvt_flow_event *ev)

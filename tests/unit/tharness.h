@@ -21,6 +21,16 @@ static inline uint64_t th_xorshift64(uint64_t *s)
     return *s;
 }
 
+/* RVT_TEST_QUICK set and not 0 (the sanitizer builds' tests,
+ * tests/CMakeLists.txt): a test that drives one code path through many
+ * like cases runs fewer of them, each path still crossed
+ * (docs/architecture.md "Tests"). */
+static inline int th_quick(void)
+{
+    const char *q = getenv("RVT_TEST_QUICK");
+    return q && *q && strcmp(q, "0") != 0;
+}
+
 #define TH_FAIL(...) do { th_failed++; fprintf(stderr, "%s:%d: FAIL: ", __FILE__, __LINE__); \
     fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } while (0)
 
