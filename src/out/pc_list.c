@@ -158,6 +158,9 @@ static inline __attribute__((always_inline)) uint64_t put_blocks(rvt_pc_list *l,
     return insns;
 }
 
+/* The loop built twice (x86-64, RVT_PCL_WIDE): for any CPU, and for one
+ * with AVX2, whose copies are one 32-byte store each; rvt_pc_list_new
+ * picks one per list (l->wide). */
 static uint64_t put_blocks_narrow(rvt_pc_list *l, const rvt_block *b, size_t n)
 {
     return put_blocks(l, b, n, false);
