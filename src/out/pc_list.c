@@ -6,10 +6,14 @@
 
 rvt_pc_list *rvt_pc_list_new(FILE *f, rvt_image *img, rvt_pc_put put)
 {
-    rvt_pc_list *l = calloc(1, sizeof *l);
+    rvt_pc_list *l = aligned_alloc(_Alignof(rvt_pc_list), sizeof *l);    /* the slots' rows 64-aligned */
     if (!l)
         return NULL;
+    memset(l, 0, sizeof *l);
     l->put = put;
+#if RVT_PCL_WIDE
+    l->wide = __builtin_cpu_supports("avx2");
+#endif
     rvt_shapes_init(&l->shapes, img);
     rvt_obuf_init(&l->b, f);
     return l;
@@ -77,6 +81,23 @@ static inline size_t slot_of(uint64_t pc)
     return (pc >> 1) & (RVT_PCL_SLOTS - 1);
 }
 
+/* 32 bytes from `from` to `to`: wide, in one 32-byte vector (one load
+ * and one store in an AVX2 function: half the stores of a block's copy),
+ * else by memcpy (two 16-byte moves; a vector there would go through the
+ * stack). */
+typedef char rvt_pcl_v32 __attribute__((vector_size(32)));
+
+static inline __attribute__((always_inline)) void copy32(char *to, const char *from, bool wide)
+{
+    if (wide) {
+        rvt_pcl_v32 v;
+        memcpy(&v, from, sizeof v);
+        memcpy(to, &v, sizeof v);
+    } else {
+        memcpy(to, from, 32);
+    }
+}
+
 /* The bytes of block b at p (room for RVT_PCL_BYTES there) if its slot
  * holds them: the end of what was written, else NULL.  Copied in whole
  * 32-byte chunks (RVT_PCL_BYTES is a multiple of 32, and the buffer has
@@ -84,7 +105,8 @@ static inline size_t slot_of(uint64_t pc)
  * long.elf's blocks), so that the copy of most blocks has no loop
  * whose exit the branch predictor must guess (issue #18: the PC lists
  * at the decoder's speed). */
-static inline __attribute__((always_inline)) char *hit(const rvt_pc_list *l, const rvt_block *b, char *p)
+static inline __attribute__((always_inline)) char *hit(const rvt_pc_list *l, const rvt_block *b, char *p,
+                                                       bool wide)
 {
     size_t slot = slot_of(b->start_pc);
     const rvt_pcl_blk *e = &l->blk[slot];
@@ -93,21 +115,23 @@ static inline __attribute__((always_inline)) char *hit(const rvt_pc_list *l, con
         return NULL;
     uint32_t len = e->len;
     const char *from = l->bytes[slot];
-    memcpy(p, from, 64);
+    copy32(p, from, wide);
+    copy32(p + 32, from + 32, wide);
     for (uint32_t k = 64; k < len; k += 32)
-        memcpy(p + k, from + k, 32);
+        copy32(p + k, from + k, wide);
     return p + len;
 }
 
 _Static_assert(RVT_PCL_BYTES % 32 == 0 && RVT_PCL_BYTES >= 64, "slots copied in 32-byte chunks");
+_Static_assert(sizeof(rvt_pcl_blk) == 32 && RVT_PCL_ROW % 64 == 0, "slots a shift apart, rows on cache lines");
 
 /* The write position is kept in a register over the batch and stored
  * back only around a flush or a miss: through l->b.n, every block's
  * position was a load of the store the block before made (the copies'
  * char stores may alias it), a store-forwarding round trip a block. */
-uint64_t rvt_pc_list_blocks(void *state, const rvt_block *b, size_t n)
+static inline __attribute__((always_inline)) uint64_t put_blocks(rvt_pc_list *l, const rvt_block *b, size_t n,
+                                                                  bool wide)
 {
-    rvt_pc_list *l = state;
     /* code patched since the slots were written (docs/api.md "Code that
      * changes"): their bytes may be other lengths' pcs */
     if (__builtin_expect(rvt_shapes_sync(&l->shapes), 0))
@@ -121,7 +145,7 @@ uint64_t rvt_pc_list_blocks(void *state, const rvt_block *b, size_t n)
             rvt_obuf_flush(&l->b);
             p = l->b.buf;
         }
-        char *end = hit(l, &b[i], p);
+        char *end = hit(l, &b[i], p, wide);
         if (__builtin_expect(!end, 0)) {
             rvt_obuf_commit(&l->b, p);
             put_new(l, &b[i], slot_of(b[i].start_pc));
@@ -132,6 +156,31 @@ uint64_t rvt_pc_list_blocks(void *state, const rvt_block *b, size_t n)
     }
     rvt_obuf_commit(&l->b, p);
     return insns;
+}
+
+/* The loop built twice (x86-64, RVT_PCL_WIDE): for any CPU, and for one
+ * with AVX2, whose copies are one 32-byte store each; rvt_pc_list_new
+ * picks one per list (l->wide). */
+static uint64_t put_blocks_narrow(rvt_pc_list *l, const rvt_block *b, size_t n)
+{
+    return put_blocks(l, b, n, false);
+}
+
+#if RVT_PCL_WIDE
+__attribute__((target("avx2"))) static uint64_t put_blocks_wide(rvt_pc_list *l, const rvt_block *b, size_t n)
+{
+    return put_blocks(l, b, n, true);
+}
+#endif
+
+uint64_t rvt_pc_list_blocks(void *state, const rvt_block *b, size_t n)
+{
+    rvt_pc_list *l = state;
+#if RVT_PCL_WIDE
+    if (l->wide)
+        return put_blocks_wide(l, b, n);
+#endif
+    return put_blocks_narrow(l, b, n);
 }
 
 void rvt_pc_list_block(void *state, const rvt_block *b)

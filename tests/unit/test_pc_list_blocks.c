@@ -15,7 +15,10 @@
  * copied, and of one instruction -- and the longest copies only (32
  * instructions of 16-digit pcs: 544 bytes of text, a slot's most), so
  * that a copy of the most a slot holds meets the end of the buffer at
- * every offset (past its end, under ASan, a write out of bounds). */
+ * every offset (past its end, under ASan, a write out of bounds).  Each
+ * writer twice: as opened, and with the batch loop's baseline copies
+ * (pc_list.h `wide` false), the loop a CPU without AVX2 runs, which this
+ * one may not choose itself. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +26,7 @@
 #include "rvtrace/flow.h"
 #include "rvtrace/out.h"
 #include "rvtrace/pcbin.h"
+#include "out/pc_list.h"
 #include "test_bytes_util.h"
 #include "test_hart_util.h"
 
@@ -180,12 +184,24 @@ static void expect_body(sink *k, const code *c, const blk *b, unsigned xlen)
     fclose(m);
 }
 
-/* What the writer makes of the feed into k, in batches of `batch` (0:
+/* The writer narrow_open opens (a PC list's), its copies then the
+ * baseline's. */
+static const rvt_out_writer *narrowed;
+
+static void *narrow_open(FILE *f, rvt_image *img)
+{
+    rvt_pc_list *l = narrowed->open(f, img);
+    if (l)
+        l->wide = false;
+    return l;
+}
+
+/* What writer w makes of the feed into k, in batches of `batch` (0:
  * one rvt_out_block a block). */
-static void written(sink *k, const char *writer, rvt_image *img, const feed *f, size_t batch)
+static void written(sink *k, const rvt_out_writer *w, rvt_image *img, const feed *f, size_t batch)
 {
     FILE *m = sink_open(k);
-    rvt_out *o = rvt_out_open(rvt_out_find(writer), m, img);
+    rvt_out *o = rvt_out_open(w, m, img);
     CHECK(o != NULL);
     rvt_block b[256];
     size_t total = feed_len(f), insns = 0;
@@ -207,10 +223,11 @@ static void written(sink *k, const char *writer, rvt_image *img, const feed *f, 
 /* Every prefix and batch size for one writer (xlen 0: text); the
  * prefixes move the buffer's fill by every byte (text) or pc (binary)
  * over 600 bytes, more than a slot (544). */
-static void check_writer(const char *writer, unsigned xlen, rvt_image *img, const code *c, const blk *b)
+static void check_writer_as(const rvt_out_writer *w, unsigned xlen, rvt_image *img, const code *c, const blk *b)
 {
     static const size_t batches[] = { 256, 5, 1, 0 };
     static sink body, pre, got;
+    const char *writer = w->name;
     expect_body(&body, c, b, xlen);
     unsigned bad = 0, prefixes = 600 / (xlen ? xlen / 8 : 2);
     for (unsigned prefix = 0; prefix <= prefixes; prefix++)
@@ -222,16 +239,28 @@ static void check_writer(const char *writer, unsigned xlen, rvt_image *img, cons
                     continue;
                 feed f = { c, b, prefix, odd };
                 expect_prefix(&pre, &f, xlen);
-                written(&got, writer, img, &f, batches[k]);
+                written(&got, w, img, &f, batches[k]);
                 if (got.n != pre.n + body.n || memcmp(got.b, pre.b, pre.n) ||
                     memcmp(got.b + pre.n, body.b, body.n)) {
                     if (!bad++)
-                        fprintf(stderr, "%s xlen %u: prefix %u%s batch %zu differs\n", writer, xlen, prefix,
-                                odd ? "+1" : "", batches[k]);
+                        fprintf(stderr, "%s%s xlen %u: prefix %u%s batch %zu differs\n", writer,
+                                w->open == narrow_open ? " (baseline copies)" : "", xlen, prefix, odd ? "+1" : "",
+                                batches[k]);
                 }
             }
     CHECK_EQ(bad, 0);
     CHECK(body.n > 65536);            /* past the buffer: written out at least once */
+}
+
+/* The writer as opened, then with the baseline copies. */
+static void check_writer(const char *writer, unsigned xlen, rvt_image *img, const code *c, const blk *b)
+{
+    narrowed = rvt_out_find(writer);
+    CHECK(narrowed != NULL);
+    rvt_out_writer narrow = *narrowed;
+    narrow.open = narrow_open;
+    check_writer_as(narrowed, xlen, img, c, b);
+    check_writer_as(&narrow, xlen, img, c, b);
 }
 
 int main(void)
