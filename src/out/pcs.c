@@ -1,6 +1,6 @@
 /* The "pcs" writer: one lowercase hex PC per retired instruction, no 0x,
  * nothing else (docs/formats.md PC lists).  The hot path of
- * `decode --pcs`: formatted without printf into a buffer written 64 KiB
+ * `decode --pcs`: formatted without printf into a buffer written 256 KiB
  * at a time (fmt.h), blocks walked through their cached shapes
  * (pc_list.h). */
 #include <string.h>

@@ -16,11 +16,13 @@
 #include "rvtrace/flow.h"
 #include "rvtrace/pcbin.h"
 #include "tharness.h"
+#include "out/fmt.h"
 
 #define PCS0 300            /* piece 0's instructions */
-#define PCS1 20000          /* piece 1's: 160,000 bytes of --pcs-bin, three writes */
+/* piece 1's: 2.5 of the part's buffers (RVT_OBUF_SIZE) of --pcs-bin, three writes */
+#define PCS1 (5u * RVT_OBUF_SIZE / 16u)
 #define BATCH 100
-#define HOLD (100u << 10)   /* bytes: one 64 KiB write kept, the next waits */
+#define HOLD (RVT_OBUF_SIZE + RVT_OBUF_SIZE / 2)   /* bytes: one write kept, the next waits */
 
 static uint64_t pc_of(size_t i)
 {

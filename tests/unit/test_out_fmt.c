@@ -2,7 +2,7 @@
  * strings written by hand: hex without leading zeros (0, one nibble, all
  * 16 digits, 32-bit PCs), zero- and space-padded hex as printf's "%016"
  * and "%8" PRIx64 give them, decimal up to UINT64_MAX; and the buffer:
- * lines past its 64 KiB arrive whole and in order. */
+ * lines past its size (RVT_OBUF_SIZE) arrive whole and in order. */
 #include <stdlib.h>
 #include "tharness.h"
 #include "out/fmt.h"
@@ -49,8 +49,9 @@ static void test_dec(void)
     check_fmt(rvt_fmt_dec, UINT64_MAX, "18446744073709551615");
 }
 
-/* 10000 numbered lines through the buffer (about 1.5 buffers' worth with
+/* NLINES numbered lines through the buffer (about 1.5 buffers' worth with
  * the padding), one printf line among them. */
+#define NLINES (10000u * (RVT_OBUF_SIZE / 65536u))
 static void test_buffer(void)
 {
     char *text = NULL;
@@ -58,7 +59,7 @@ static void test_buffer(void)
     FILE *f = open_memstream(&text, &len);
     static rvt_obuf b;
     rvt_obuf_init(&b, f);
-    for (uint64_t i = 0; i < 10000; i++) {
+    for (uint64_t i = 0; i < NLINES; i++) {
         char *p = rvt_obuf_reserve(&b, 32);
         p = rvt_fmt_dec(p, i);
         p = rvt_fmt_str(p, "          \n");
@@ -71,7 +72,7 @@ static void test_buffer(void)
     CHECK(len > RVT_OBUF_SIZE);
     char *at = text;
     bool ok = true;
-    for (uint64_t i = 0; i < 10000 && ok; i++) {
+    for (uint64_t i = 0; i < NLINES && ok; i++) {
         char want[40];
         snprintf(want, sizeof want, "%llu          \n", (unsigned long long)i);
         ok = !strncmp(at, want, strlen(want));

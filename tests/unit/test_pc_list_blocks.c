@@ -5,7 +5,7 @@
  * known code -- compressed and 4-byte instructions mixed, so a block's
  * pcs depend on every length in it -- are fed to "pcs-bin" (an RV64 and
  * an RV32 image) and "pcs", in batches of 256, 5 and 1 and one at a
- * time (rvt_out_block), after a prefix that moves where the 64 KiB
+ * time (rvt_out_block), after a prefix that moves where the 256 KiB
  * buffer fills up to every byte offset (text) or pc (binary) over more
  * than a slot's length; the bytes must be the pcs the test works out
  * itself from the lengths it chose.  Two sets of blocks: mixed -- the
@@ -29,9 +29,12 @@
 #include "out/pc_list.h"
 #include "test_bytes_util.h"
 #include "test_hart_util.h"
+#include "out/fmt.h"
 
 #define NCODE 700u                  /* instructions of the test code */
-#define NBLOCKS 1400u               /* blocks after the prefix: ~100 KB of output, past 64 KiB */
+/* blocks after the prefix: past the buffer (RVT_OBUF_SIZE, 256 KiB) for
+ * the least of them (RV32 pcs-bin of the mixed blocks, 4 bytes a pc) */
+#define NBLOCKS (1400u * (RVT_OBUF_SIZE / 65536u) + 800u)
 #define PREFIX_MAX 300u             /* prefix lines: 2 bytes each in text, 600 > a slot (544) */
 
 typedef struct code {
@@ -249,7 +252,7 @@ static void check_writer_as(const rvt_out_writer *w, unsigned xlen, rvt_image *i
                 }
             }
     CHECK_EQ(bad, 0);
-    CHECK(body.n > 65536);            /* past the buffer: written out at least once */
+    CHECK(body.n > RVT_OBUF_SIZE);    /* past the buffer: written out at least once */
 }
 
 /* The writer as opened, then with the baseline copies. */

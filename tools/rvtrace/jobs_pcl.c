@@ -1,6 +1,6 @@
 /* The PC lists written by the pieces (jobs_pcl.h).  Each list's part
  * writes through a stream of its own (fopencookie, unbuffered: the part
- * buffers 64 KiB itself) into sink_write, which passes the bytes to the
+ * buffers 256 KiB itself, fmt.h) into sink_write, which passes the bytes to the
  * output file when the piece is at the head, else keeps them, waiting to
  * be the head first when they would make more than `hold`.  One party
  * writes a piece's bytes at a time: its worker while it is the head and
