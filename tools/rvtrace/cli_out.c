@@ -135,6 +135,14 @@ static char *make_tmp(const char *path, int *fd)
     return tmp;
 }
 
+/* The temporary file's descriptor closed, if it is still ours. */
+static void drop_fd(cli_file *f)
+{
+    if (f->fd >= 0)
+        close(f->fd);
+    f->fd = -1;
+}
+
 /* The claimed output's record (its temporary file open in fd), or NULL
  * for a path written directly. */
 static cli_file *claim(const char *path, bool *failed)
@@ -167,8 +175,7 @@ const char *cli_out_claim(const char *path)
         return failed ? NULL : path;
     /* the caller opens the name: the library's openers truncate only a
      * file that has bytes (rvt_file_create) */
-    close(f->fd);
-    f->fd = -1;
+    drop_fd(f);
     return f->tmp;
 }
 
@@ -195,10 +202,7 @@ int cli_out_commit(void)
         cli_file *f = &files[i];
         if (!f->tmp)
             continue;
-        if (f->fd >= 0) {
-            close(f->fd);
-            f->fd = -1;
-        }
+        drop_fd(f);
         if (rename(f->tmp, f->path) != 0) {
             cli_err("%s: cannot rename %s into place: %s", f->path, f->tmp, strerror(errno));
             unlink(f->tmp);
@@ -213,10 +217,7 @@ int cli_out_commit(void)
 void cli_out_abort(void)
 {
     for (size_t i = 0; i < nfiles; i++) {
-        if (files[i].fd >= 0) {
-            close(files[i].fd);
-            files[i].fd = -1;
-        }
+        drop_fd(&files[i]);
         if (files[i].tmp) {
             unlink(files[i].tmp);
             free(files[i].tmp);
