@@ -11,12 +11,14 @@
 #include <unistd.h>
 #include "image/image_internal.h"
 #include "image/image_gen.h"
+#include "image/image_change.h"
 #include "util/grow.h"
 #include "rvtrace/io.h"
 
 rvt_image *rvt_image_new(void)
 {
-    return calloc(1, sizeof(rvt_image));
+    img_box *b = calloc(1, sizeof *b);    /* the image and its change log */
+    return b ? &b->img : NULL;
 }
 
 void img_icache_free(img_icache *c)
@@ -30,8 +32,21 @@ void img_icache_free(img_icache *c)
     c->nchunks = 0;
 }
 
+/* The hull of segments [from, img->nsegs): what dropping them changes. */
+static img_span segs_hull(const rvt_image *img, size_t from)
+{
+    img_span h = { UINT64_MAX, 0 };
+    for (size_t i = from; i < img->nsegs; i++) {
+        const rvt_segment *g = &img->segs[i].pub;
+        uint64_t end = img_end(g->vaddr, g->memsz);
+        h = (img_span){ g->vaddr < h.lo ? g->vaddr : h.lo, end > h.hi ? end : h.hi };
+    }
+    return h.lo < h.hi ? h : (img_span){ 0, 0 };
+}
+
 void img_truncate(rvt_image *img, size_t nsegs, size_t nsyms)
 {
+    img_span dropped = segs_hull(img, nsegs);
     for (size_t i = nsegs; i < img->nsegs; i++) {
         img_icache_free(&img->segs[i].cache);
         free(img->segs[i].own);
@@ -42,7 +57,7 @@ void img_truncate(rvt_image *img, size_t nsegs, size_t nsyms)
     if (nsyms < img->nsyms)
         img->nsyms = nsyms;
     img->hint = NULL;
-    img->gen++;
+    img_changed(img, dropped.lo, dropped.hi);
 }
 
 uint64_t rvt_image_generation(const rvt_image *img)
@@ -64,7 +79,7 @@ void rvt_image_free(rvt_image *img)
     img_files_free(img);
     free(img->segs);
     img_syms_free(img);
-    free(img);
+    free((img_box *)img);       /* rvt_image_new's allocation */
 }
 
 void rvt_image_set_diag(rvt_image *img, rvt_diag_fn fn, void *ctx)
@@ -121,7 +136,8 @@ int img_add_segment(rvt_image *img, uint64_t vaddr, uint64_t memsz, uint8_t *dat
             o->shadowed = true;
     }
     img->hint = NULL;
-    img->gen++;                 /* it may shadow code served before */
+    /* it may shadow code served before */
+    img_changed(img, vaddr, img_end(vaddr, memsz));
     img_seg *s = &img->segs[img->nsegs++];
     memset(s, 0, sizeof *s);
     s->own = data;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "image/image_internal.h"
+#include "image/image_change.h"
 
 void img_decode_at(const rvt_image *img, uint64_t pc, rvt_insn *out)
 {
@@ -83,7 +84,7 @@ void rvt_image_invalidate(rvt_image *img, uint64_t addr, uint64_t len)
 {
     /* An instruction starting up to 6 bytes before addr may cover it. */
     uint64_t lo = addr >= 6 ? addr - 6 : 0;
-    uint64_t hi = addr + len < addr ? UINT64_MAX : addr + len;
+    uint64_t hi = img_end(addr, len);
     for (size_t i = 0; i < img->nsegs; i++) {
         img_seg *s = &img->segs[i];
         if (!s->cache.chunks)
@@ -100,7 +101,7 @@ void rvt_image_invalidate(rvt_image *img, uint64_t addr, uint64_t len)
         }
     }
     memset(&img->zero_insn, 0, sizeof img->zero_insn);
-    img->gen++;
+    img_changed(img, addr, hi);
 }
 
 const rvt_insn *rvt_image_insn_cb(void *img, uint64_t pc)

@@ -32,11 +32,11 @@ static size_t halfwords(uint64_t start, uint64_t end)
     return (size_t)((end - start + 1) / 2);
 }
 
-static bool add_range(rvt_cov *c, size_t *cap, uint64_t start, uint64_t end, const char *name)
+static bool add_range(rvt_cov *c, uint64_t start, uint64_t end, const char *name)
 {
     if (end <= start || (end - start) / 2 > SIZE_MAX / sizeof(uint64_t))
         return true;           /* nothing to map */
-    rvt_cov_range *rs = rvt_grow(c->range, cap, c->nrange + 1, sizeof *rs, 8);
+    rvt_cov_range *rs = rvt_grow(c->range, &c->cap, c->nrange + 1, sizeof *rs, 8);
     if (!rs)
         return false;
     c->range = rs;
@@ -51,22 +51,48 @@ static bool add_range(rvt_cov *c, size_t *cap, uint64_t start, uint64_t end, con
     return true;
 }
 
-static bool map_code(rvt_cov *c)
+/* Maps the parts of [start, end) that ranges [from, upto) do not hold
+ * (those before from do not overlap it): every address in one range,
+ * the first mapped, so a count has one place and a listing one line. */
+static bool add_uncovered(rvt_cov *c, size_t from, size_t upto, uint64_t start, uint64_t end,
+                          const char *name)
 {
-    size_t cap = 0;
+    for (size_t i = from; i < upto && start < end; i++) {
+        uint64_t rs = c->range[i].start, re = c->range[i].end;
+        if (re <= start || end <= rs)
+            continue;
+        if (start < rs && !add_uncovered(c, i + 1, upto, start, rs, name))
+            return false;
+        start = re;
+    }
+    return start >= end || add_range(c, start, end, name);
+}
+
+static bool map(rvt_cov *c, uint64_t start, uint64_t end, const char *name)
+{
+    return add_uncovered(c, 0, c->nrange, start, end, name);
+}
+
+/* Maps what the image gained since the map last looked (at open: all of
+ * it): its executable sections (SHF_EXECINSTR), or while it has none its
+ * executable segments.  A load adds its segments, so the generation
+ * moves whenever there is something new here. */
+static bool map_new_code(rvt_cov *c)
+{
     uint64_t s, e;
     const char *name;
-    for (size_t i = 0; rvt_image_code_range(c->img, i, &s, &e, &name); i++)
-        if (!add_range(c, &cap, s, e, name))
+    size_t ncode = rvt_image_code_count(c->img), nseg = rvt_image_segment_count(c->img);
+    for (size_t i = c->code_seen; i < ncode && rvt_image_code_range(c->img, i, &s, &e, &name); i++)
+        if (!map(c, s, e, name))
             return false;
-    if (c->nrange)
-        return true;
-    for (size_t i = 0; i < rvt_image_segment_count(c->img); i++) {
+    c->code_seen = ncode;
+    for (size_t i = c->seg_seen; !ncode && i < nseg; i++) {
         const rvt_segment *g = rvt_image_segment(c->img, i);
         if ((g->flags & PF_X) || !g->flags)     /* raw binaries carry no flags */
-            if (!add_range(c, &cap, g->vaddr, g->vaddr + g->memsz, g->name))
+            if (!map(c, g->vaddr, g->vaddr + g->memsz, g->name))
                 return false;
     }
+    c->seg_seen = nseg;
     return true;
 }
 
@@ -79,7 +105,7 @@ rvt_cov *rvt_cov_new(rvt_image *img)
     c->img_gen = img_generation_at(img);
     c->gen = *c->img_gen;
     c->prev.ways = &c->no_branch;
-    if (!(c->blk = calloc(RVT_COV_BLOCKS, sizeof *c->blk)) || (img && !map_code(c))) {
+    if (!(c->blk = calloc(RVT_COV_BLOCKS, sizeof *c->blk)) || (img && !map_new_code(c))) {
         rvt_cov_free(c);
         return NULL;
     }
@@ -181,11 +207,11 @@ static void insn_by_insn(rvt_cov *c, const rvt_block *b)
 }
 
 /* The entry's held-back retirements to its instructions. */
-static void settle_blk(rvt_cov_blk *e)
+static void settle_blk(rvt_cov *c, rvt_cov_blk *e)
 {
     if (!e->count)
         return;
-    rvt_cov_range *r = e->range;
+    rvt_cov_range *r = &c->range[e->range];
     for (uint32_t i = 0, k = e->k; i < e->n; i++) {
         r->exec[k] += e->count;
         k += (r->kind[k] & COV_LEN) / 2;
@@ -196,27 +222,69 @@ static void settle_blk(rvt_cov_blk *e)
 void rvt_cov_settle(rvt_cov *c)
 {
     for (size_t i = 0; i < RVT_COV_BLOCKS; i++)
-        settle_blk(&c->blk[i]);
+        settle_blk(c, &c->blk[i]);
 }
 
-/* The code changed: a held count goes to the instructions it was counted
+/* The code changed in spans we[0..n) (widened to the instructions that
+ * reach into them): a held count goes to the instructions it was counted
  * on, walked with the lengths they had then (still in kind), before the
- * blocks and kinds go.  The previous instruction's outcome stays: it
- * retired as it was. */
-static __attribute__((noinline)) void forget_code(rvt_cov *c)
+ * blocks and kinds there go.  Blocks and kinds elsewhere stay, so a JIT
+ * patching a little of a big image pays for that little.  The previous
+ * instruction's outcome stays: it retired as it was. */
+static void forget_spans(rvt_cov *c, const img_span *we, size_t n)
 {
-    rvt_cov_settle(c);
-    memset(c->blk, 0, RVT_COV_BLOCKS * sizeof *c->blk);
-    for (size_t i = 0; i < c->nrange; i++)
-        memset(c->range[i].kind, 0, halfwords(c->range[i].start, c->range[i].end));
+    for (size_t i = 0; i < RVT_COV_BLOCKS; i++) {
+        rvt_cov_blk *e = &c->blk[i];
+        for (size_t j = 0; e->n && j < n; j++)
+            if (e->start < we[j].hi && e->end >= we[j].lo) {
+                settle_blk(c, e);
+                *e = (rvt_cov_blk){ 0 };
+            }
+    }
+    for (size_t j = 0; j < n; j++)
+        for (size_t i = 0; i < c->nrange; i++) {
+            rvt_cov_range *r = &c->range[i];
+            uint64_t lo = we[j].lo > r->start ? we[j].lo : r->start;
+            uint64_t hi = we[j].hi < r->end ? we[j].hi : r->end;
+            size_t k0 = (size_t)((lo - r->start) >> 1);
+            if (lo < hi)
+                memset(&r->kind[k0], 0, halfwords(r->start, hi) - k0);
+        }
+}
+
+/* The image no longer says what changed: all of it may have. */
+static void forget_all(rvt_cov *c)
+{
+    img_span all = { 0, UINT64_MAX };
+    forget_spans(c, &all, 1);
+}
+
+/* The longest instruction (isa.h: 8 bytes) that starts before a changed
+ * byte and reaches it starts this much before it. */
+#define COV_REACH 7u
+
+/* The code changed since c->gen: forget what it made stale, then map the
+ * code the image gained (out of memory: that counts as outside). */
+static __attribute__((noinline)) void follow_code(rvt_cov *c)
+{
+    img_span ch[IMG_CHANGE_LOG];
+    size_t n;
+    if (img_changes_since(c->img, c->gen, ch, &n)) {
+        for (size_t j = 0; j < n; j++)
+            ch[j].lo = ch[j].lo > COV_REACH ? ch[j].lo - COV_REACH : 0;
+        forget_spans(c, ch, n);
+    } else {
+        forget_all(c);
+    }
     c->gen = *c->img_gen;
+    map_new_code(c);
 }
 
 /* Once per call of an entry (a batch: the code cannot change inside one). */
 static inline void sync_code(rvt_cov *c)
 {
     if (__builtin_expect(*c->img_gen != c->gen, 0))
-        forget_code(c);
+        follow_code(c);
 }
 
 /* e made b's entry: its instructions decoded, one range holding them all
@@ -224,7 +292,7 @@ static inline void sync_code(rvt_cov *c)
  * not so. */
 static bool fill_blk(rvt_cov *c, rvt_cov_blk *e, const rvt_block *b)
 {
-    settle_blk(e);
+    settle_blk(c, e);
     e->n = 0;
     rvt_cov_range *r = range_of(c, b->start_pc);
     if (!r || b->ninsn > RVT_COV_BLOCK_MAX || b->end_pc - r->start >= r->end - r->start)
@@ -242,7 +310,7 @@ static bool fill_blk(rvt_cov *c, rvt_cov_blk *e, const rvt_block *b)
     if (pc != b->end_pc)
         return false;
     uint8_t kd = r->kind[last];
-    *e = (rvt_cov_blk){ b->start_pc, b->end_pc, 0, (uint32_t)b->ninsn, (uint32_t)k, r,
+    *e = (rvt_cov_blk){ b->start_pc, b->end_pc, 0, (uint32_t)b->ninsn, (uint32_t)k, (size_t)(r - c->range),
                         { kd & COV_BRANCH ? &r->ways[last] : &c->no_branch, pc + (kd & COV_LEN),
                           pc + (uint64_t)(int64_t)r->imm[last] } };
     return true;

@@ -49,7 +49,7 @@ typedef struct rvt_cov_blk {
     uint64_t count;             /* retirements not in exec[] yet */
     uint32_t n;                 /* instructions; 0: empty entry */
     uint32_t k;                 /* start's halfword index in range */
-    rvt_cov_range *range;       /* holds all of it */
+    size_t range;               /* the range holding all of it (an index: the array grows) */
     rvt_cov_prev last;          /* what its last instruction leaves (no_branch if not a branch) */
 } rvt_cov_blk;
 
@@ -58,22 +58,25 @@ typedef struct rvt_cov {
     const uint64_t *img_gen;    /* img's generation (image/image_gen.h) */
     uint64_t gen;               /* its value when the kinds and blk were filled in */
     rvt_cov_blk *blk;           /* RVT_COV_BLOCKS entries */
-    rvt_cov_range *range;
-    size_t nrange, last;    /* last: the range the previous PC was in */
+    rvt_cov_range *range;   /* disjoint, in the order mapped */
+    size_t nrange, cap, last;   /* last: the range the previous PC was in */
+    size_t code_seen, seg_seen; /* the image's code ranges and segments mapped so far */
     rvt_cov_prev prev;      /* the previous instruction's */
     rvt_cov_ways no_branch; /* absorbs the "outcomes" of everything else */
     uint64_t insns, outside;   /* retired; of those outside every range */
 } rvt_cov;
 
 /* The map of img's executable sections (executable segments when there
- * are none), all counts zero; NULL when out of memory. */
+ * are none), all counts zero; NULL when out of memory.  It maps the
+ * code img gains later too (docs/coverage.md "The coverage map"). */
 rvt_cov *rvt_cov_new(rvt_image *img);
 void rvt_cov_free(rvt_cov *c);
 /* rvt_cov_event, rvt_cov_block and rvt_cov_blocks first follow code that
  * changed since the last call (rvt_image_generation, docs/api.md "Code
- * that changes"): the held counts settled onto the instructions they
- * were counted on, then the blocks and the instructions' lengths and
- * branches looked up again. */
+ * that changes"): where it changed (img_changes_since), the held counts
+ * settled onto the instructions they were counted on, then the blocks
+ * and the instructions' lengths and branches looked up again; and the
+ * code img gained mapped. */
 void rvt_cov_event(rvt_cov *c, const rvt_flow_event *ev);
 /* A block's instructions (out.h rvt_out_writer.block), as their events. */
 struct rvt_block;

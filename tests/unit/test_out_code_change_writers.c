@@ -128,12 +128,38 @@ static void src_file(char *path, size_t n, const char *rel)
     snprintf(path, n, "%s/%s", src ? src : ".", rel);
 }
 
+/* Version 0's blocks, main patched into version 1, a second file
+ * (programs/cov.elf at 0x80000000, DWARF for cov.c) loaded after the
+ * output was opened (docs/coverage.md "The coverage map"), and the run of
+ * classify(5) there, worked out by hand from its disassembly and line
+ * table:
+ *   80000062..80000074  8 instructions, line 11 (62 64 66 68 6a), line 12
+ *                       (6e 72 74: bgez a5 -> 8000007c, taken: 5 >= 0)
+ *   8000007c..80000082  3, line 14 (7c 80 82: bnez a5 -> 80000088, taken)
+ *   80000088..80000090  5, line 16 (88), line 17 (8a 8c 8e 90: ret)
+ * so DA 11..17: 1 1 0 1 0 1 1, both branches taken once and never not
+ * taken, FNDA:1,classify; lines 13 and 15 (80000078, 80000084) never.
+ * A map made of the code present at open counts these 16 outside. */
+#define COV_ELF "programs/cov.elf"
+static const blk_hw classify_blocks[] = {
+    BLK(0x80000062, 0x80000074, 8, RVT_BLK_BRANCH_TAKEN, 0x8000007c, 11),
+    BLK(0x8000007c, 0x80000082, 3, RVT_BLK_BRANCH_TAKEN, 0x80000088, 4),
+    BLK(0x80000088, 0x80000090, 5, RVT_BLK_RETURN, 0x80000100, 5),
+};
+static const uint64_t classify_pcs[] = { 0x80000062, 0x80000064, 0x80000066, 0x80000068, 0x8000006a,
+                                         0x8000006e, 0x80000072, 0x80000074, 0x8000007c, 0x80000080,
+                                         0x80000082, 0x80000088, 0x8000008a, 0x8000008c, 0x8000008e,
+                                         0x80000090 };
+
 /* Writer w's output (NULL when code_change.elf is missing; *n its
- * length) for version 0's blocks, main patched, version 1's. */
-static char *run_n(const rvt_out_writer *w, way how, unsigned harts, size_t *n)
+ * length) for version 0's blocks, main patched, version 1's; with load,
+ * cov.elf loaded after the patch and classify's blocks after version
+ * 1's. */
+static char *run_n(const rvt_out_writer *w, way how, unsigned harts, bool load, size_t *n)
 {
-    char elf[1024];
+    char elf[1024], cov[1024];
     src_file(elf, sizeof elf, "tests/unit/code_change.elf");
+    src_file(cov, sizeof cov, COV_ELF);
     rvt_image *img = rvt_image_new();
     if (rvt_image_load_elf(img, elf) != 0) {
         TH_FAIL("cannot load %s", elf);
@@ -148,8 +174,12 @@ static char *run_n(const rvt_out_writer *w, way how, unsigned harts, size_t *n)
     if (o) {
         feed(o, how, harts, v0_blocks, N(v0_blocks), v0_pcs, N(v0_pcs));
         CHECK_EQ(rvt_image_add_bytes(img, MAIN, v1_code, sizeof v1_code, "patched"), 0);
+        if (load)
+            CHECK_EQ(rvt_image_load_elf(img, cov), 0);
         feed(o, how, harts, v1_blocks, N(v1_blocks), v1_pcs, N(v1_pcs));
-        CHECK_EQ(rvt_out_insns(o), 16 * harts);
+        if (load)
+            feed(o, how, harts, classify_blocks, N(classify_blocks), classify_pcs, N(classify_pcs));
+        CHECK_EQ(rvt_out_insns(o), (16 + 16 * load) * harts);
         rvt_out_free(o);
     }
     fclose(f);
@@ -161,7 +191,7 @@ static char *run_n(const rvt_out_writer *w, way how, unsigned harts, size_t *n)
 static char *run(const rvt_out_writer *w, way how, unsigned harts)
 {
     size_t n;
-    return run_n(w, how, harts, &n);
+    return run_n(w, how, harts, false, &n);
 }
 
 /* The line of text that starts with (after blanks) or, end true, ends
@@ -289,6 +319,34 @@ static void check_lcov(const char *text, way how, unsigned harts)
     }
 }
 
+/* The coverage writers after cov.elf was loaded (run_n's load): the
+ * patched main as before, and classify counted in the file loaded late. */
+static void check_loaded(void)
+{
+    for (way how = 0; how < NWAYS; how++) {
+        size_t n;
+        char *lcov = run_n(rvt_out_find("lcov"), how, 1, true, &n);
+        char *listing = run_n(rvt_out_find("coverage-listing"), how, 1, true, &n);
+        if (lcov) {
+            check_lcov(lcov, how, 1);
+            CHECK_HAS(lcov, "\nFNDA:1,classify\n");
+            CHECK_HAS(lcov, "\nBRDA:12,0,0,1\nBRDA:12,0,1,0\nBRDA:14,0,0,1\nBRDA:14,0,1,0\n");
+            CHECK_HAS(lcov, "\nDA:11,1\nDA:12,1\nDA:13,0\nDA:14,1\nDA:15,0\nDA:16,1\nDA:17,1\n");
+        }
+        if (listing) {
+            check_coverage_listing(listing, how, 1);
+            CHECK_HAS(listing, "# section .text 80000000-8000073a\n");
+            CHECK_EQ(listed(listing, 0x80000074), 1);
+            CHECK_EQ(listed(listing, 0x80000078), 0);
+            CHECK_EQ(listed(listing, 0x80000090), 1);
+            CHECK_HAS(listing, "# instructions: 23 of ");
+            CHECK(!strstr(listing, "outside"));
+        }
+        free(lcov);
+        free(listing);
+    }
+}
+
 /* JSON over several files names each instruction's ("image"): the file
  * of the region its pc is in, which a patch names even when it leaves
  * the instruction's bits as they were.  The c.nop at 0x10004 retires,
@@ -337,6 +395,7 @@ static const by_hand checks[] = {
 int main(void)
 {
     check_json_image();
+    check_loaded();
     for (unsigned harts = 1; harts <= 2; harts++)
         for (size_t i = 0; i < N(checks); i++)
             for (way how = 0; how < NWAYS; how++) {
@@ -350,9 +409,9 @@ int main(void)
     for (size_t i = 0; rvt_out_writer_at(i); i++) {
         const rvt_out_writer *w = rvt_out_writer_at(i);
         size_t nwant, n;
-        char *want = run_n(w, BY_EVENTS, 2, &nwant);
+        char *want = run_n(w, BY_EVENTS, 2, false, &nwant);
         for (way how = BY_BLOCKS; want && how < NWAYS; how++) {
-            char *text = run_n(w, how, 2, &n);
+            char *text = run_n(w, how, 2, false, &n);
             if (!text || n != nwant || memcmp(text, want, n))
                 TH_FAIL("%s by %s differs from its events:\n%s\n-- events:\n%s", w->name, way_name[how],
                         text ? text : "(none)", want);
