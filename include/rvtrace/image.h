@@ -79,8 +79,10 @@ size_t rvt_image_code_count(const rvt_image *img);
 bool rvt_image_code_range(const rvt_image *img, size_t i, uint64_t *start, uint64_t *end,
                           const char **name);
 
-/* Copy up to len bytes at addr; returns the number of bytes available
- * (stops at the end of a segment's memsz). */
+/* Copy up to len bytes at addr, each from the latest region holding its
+ * address (later regions shadow earlier ones, also over part of an
+ * instruction); returns the number copied: it stops at the first address
+ * no region holds. */
 size_t rvt_image_read(const rvt_image *img, uint64_t addr, void *buf, size_t len);
 
 /* Decoded instruction at pc, cached in the image (never decoded twice).

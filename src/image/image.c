@@ -57,6 +57,8 @@ void img_truncate(rvt_image *img, size_t nsegs, size_t nsyms)
     if (nsyms < img->nsyms)
         img->nsyms = nsyms;
     img->hint = NULL;
+    /* Instructions below the dropped ones may have been read partly from them. */
+    img_icache_forget(img, dropped.lo >= 6 ? dropped.lo - 6 : 0, dropped.hi);
     img_changed(img, dropped.lo, dropped.hi);
 }
 
@@ -136,7 +138,9 @@ int img_add_segment(rvt_image *img, uint64_t vaddr, uint64_t memsz, uint8_t *dat
             o->shadowed = true;
     }
     img->hint = NULL;
-    /* it may shadow code served before */
+    /* It may shadow code served before, and the end of an instruction that
+     * starts up to 6 bytes below it: those were cached with the old bytes. */
+    img_icache_forget(img, vaddr >= 6 ? vaddr - 6 : 0, vaddr);
     img_changed(img, vaddr, img_end(vaddr, memsz));
     img_seg *s = &img->segs[img->nsegs++];
     memset(s, 0, sizeof *s);
@@ -280,20 +284,44 @@ const rvt_segment *rvt_image_segment(const rvt_image *img, size_t i)
     return i < img->nsegs ? &img->segs[i].pub : NULL;
 }
 
+/* How many of the n bytes at addr segment s serves: up to where a later
+ * segment, which shadows s (img_add_segment), starts. */
+static size_t unshadowed_run(const rvt_image *img, const img_seg *s, uint64_t addr, size_t n)
+{
+    if (!s->shadowed)
+        return n;
+    for (size_t j = (size_t)(s - img->segs) + 1; j < img->nsegs; j++) {
+        uint64_t d = img->segs[j].pub.vaddr - addr;
+        if (d && d < n)
+            n = (size_t)d;
+    }
+    return n;
+}
+
+/* The bytes at each address come from the latest segment holding it, so a
+ * region added over part of an instruction is read whole (the first half
+ * from the older region, the rest from the newer), and a read goes on
+ * into an adjacent segment. */
 size_t rvt_image_read(const rvt_image *img, uint64_t addr, void *buf, size_t len)
 {
-    const img_seg *s = img_find(img, addr);
-    if (!s)
-        return 0;
-    uint64_t off = addr - s->pub.vaddr;
-    uint64_t avail = s->pub.memsz - off;
-    size_t n = avail < len ? (size_t)avail : len;
     uint8_t *out = buf;
-    size_t from_file = off < s->pub.filesz ? (size_t)(s->pub.filesz - off) : 0;
-    if (from_file > n)
-        from_file = n;
-    if (from_file)
-        memcpy(out, s->pub.data + off, from_file);
-    memset(out + from_file, 0, n - from_file);
-    return n;
+    size_t done = 0;
+    while (done < len) {
+        uint64_t a = addr + done;
+        const img_seg *s = img_find(img, a);
+        if (!s || a < addr)          /* unmapped, or past 2^64 */
+            break;
+        uint64_t off = a - s->pub.vaddr;
+        uint64_t avail = s->pub.memsz - off;
+        size_t n = avail < len - done ? (size_t)avail : len - done;
+        n = unshadowed_run(img, s, a, n);
+        size_t from_file = off < s->pub.filesz ? (size_t)(s->pub.filesz - off) : 0;
+        if (from_file > n)
+            from_file = n;
+        if (from_file)
+            memcpy(out + done, s->pub.data + off, from_file);
+        memset(out + done + from_file, 0, n - from_file);
+        done += n;
+    }
+    return done;
 }

@@ -80,20 +80,14 @@ const rvt_insn *rvt_image_insn(rvt_image *img, uint64_t pc)
     return insn_slow(img, pc);
 }
 
-void rvt_image_invalidate(rvt_image *img, uint64_t addr, uint64_t len)
+void img_icache_forget(rvt_image *img, uint64_t lo, uint64_t hi)
 {
-    /* An instruction starting up to 6 bytes before addr may cover it. */
-    uint64_t lo = addr >= 6 ? addr - 6 : 0;
-    uint64_t hi = img_end(addr, len);
     for (size_t i = 0; i < img->nsegs; i++) {
         img_seg *s = &img->segs[i];
-        if (!s->cache.chunks)
+        if (!s->cache.chunks || hi <= s->pub.vaddr)
             continue;
         uint64_t a = lo > s->pub.vaddr ? lo - s->pub.vaddr : 0;
-        uint64_t b = hi - s->pub.vaddr < s->cache_span && hi > s->pub.vaddr
-                         ? hi - s->pub.vaddr : s->cache_span;
-        if (hi <= s->pub.vaddr)
-            continue;
+        uint64_t b = hi - s->pub.vaddr < s->cache_span ? hi - s->pub.vaddr : s->cache_span;
         for (uint64_t off = a & ~(uint64_t)1; off < b; off += 2) {
             img_chunk *c = s->cache.chunks[off >> IMG_CHUNK_SHIFT];
             if (c)
@@ -101,6 +95,13 @@ void rvt_image_invalidate(rvt_image *img, uint64_t addr, uint64_t len)
         }
     }
     memset(&img->zero_insn, 0, sizeof img->zero_insn);
+}
+
+void rvt_image_invalidate(rvt_image *img, uint64_t addr, uint64_t len)
+{
+    /* An instruction starting up to 6 bytes before addr may cover it. */
+    uint64_t hi = img_end(addr, len);
+    img_icache_forget(img, addr >= 6 ? addr - 6 : 0, hi);
     img_changed(img, addr, hi);
 }
 

@@ -102,6 +102,9 @@ rvt_insn *img_icache_slot(img_icache *c, const img_seg *s, uint64_t off, uint32_
 /* Decode the instruction at pc from the image's bytes (an instruction
  * running past its segment reads zeros there). */
 void img_decode_at(const rvt_image *img, uint64_t pc, rvt_insn *out);
+/* Forget the image's own decoded instructions at pcs [lo, hi) in every
+ * segment (their bytes changed, or an instruction there reads some). */
+void img_icache_forget(rvt_image *img, uint64_t lo, uint64_t hi);
 void img_syms_free(rvt_image *img);
 /* Record an executable section. */
 int img_code_add(rvt_image *img, const char *name, uint64_t start, uint64_t end);

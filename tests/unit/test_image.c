@@ -309,9 +309,12 @@ static void test_raw_and_bytes(void)
     uint8_t a[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, b[2] = { 0xaa, 0xbb };
     CHECK_EQ(rvt_image_add_bytes(img, 0x1000, a, 8, "a"), 0);
     CHECK_EQ(rvt_image_add_bytes(img, 0x1002, b, 2, "b"), 0);   /* shadows a[2..3] */
-    uint8_t r[4];
-    CHECK_EQ(rvt_image_read(img, 0x1002, r, 4), 2);
-    CHECK_EQ(r[0], 0xaa);
+    uint8_t r[4], r8[8];
+    /* Each byte from the latest region holding it: b, then a's own past b. */
+    CHECK_EQ(rvt_image_read(img, 0x1002, r, 4), 4);
+    CHECK_MEM(r, ((uint8_t[]){ 0xaa, 0xbb, 5, 6 }), 4);
+    CHECK_EQ(rvt_image_read(img, 0x1000, r8, 8), 8);
+    CHECK_MEM(r8, ((uint8_t[]){ 1, 2, 0xaa, 0xbb, 5, 6, 7, 8 }), 8);
     CHECK_EQ(rvt_image_read(img, 0x1004, r, 4), 4);
     CHECK_EQ(r[0], 5);
     CHECK_EQ(rvt_image_add_bytes(img, UINT64_MAX - 3, a, 8, "w"), RVT_ERR_RANGE);
@@ -319,6 +322,33 @@ static void test_raw_and_bytes(void)
     CHECK_EQ(rvt_image_read(img, 0x2007, r, 4), 1);
     CHECK_EQ(r[0], 8);
     CHECK_EQ(rvt_image_xlen(img), 0);
+    rvt_image_free(img);
+}
+
+/* A region added over the upper half of a 4-byte instruction, and one
+ * right after a region: the instruction is read from both.  addi a0,a0,1 is
+ * 0x00150513 (I-type: imm 1 << 20 | rs1 10 << 15 | rd 10 << 7 | 0x13);
+ * its upper half-word 0x0015 replaced by 0x0025 makes it addi a0,a0,2. */
+static void test_shadow_part_of_insn(void)
+{
+    rvt_image *img = rvt_image_new();
+    const uint8_t addi1[4] = { 0x13, 0x05, 0x15, 0x00 }, hi2[2] = { 0x25, 0x00 };
+    CHECK_EQ(rvt_image_add_bytes(img, 0x1000, addi1, 4, "code"), 0);
+    const rvt_insn *in = rvt_image_insn(img, 0x1000);
+    CHECK(in && in->len == 4 && in->imm == 1 && in->rd == 10 && in->rs1 == 10);
+    CHECK_EQ(rvt_image_add_bytes(img, 0x1002, hi2, 2, "patch"), 0);
+    in = rvt_image_insn(img, 0x1000);        /* the cached one is forgotten */
+    CHECK(in && in->raw == 0x00250513u && in->imm == 2);
+    rvt_image_invalidate(img, 0x1000, 4);
+    in = rvt_image_insn(img, 0x1000);
+    CHECK(in && in->raw == 0x00250513u && in->imm == 2);
+    /* Two adjacent regions holding one instruction's halves. */
+    CHECK_EQ(rvt_image_add_bytes(img, 0x2000, addi1, 2, "lo"), 0);
+    CHECK_EQ(rvt_image_add_bytes(img, 0x2002, hi2, 2, "hi"), 0);
+    uint8_t r[4];
+    CHECK_EQ(rvt_image_read(img, 0x2000, r, 4), 4);
+    in = rvt_image_insn(img, 0x2000);
+    CHECK(in && in->raw == 0x00250513u && in->imm == 2);
     rvt_image_free(img);
 }
 
@@ -436,6 +466,7 @@ int main(void)
     test_insn_cache();
     test_hostile();
     test_raw_and_bytes();
+    test_shadow_part_of_insn();
     test_two_images();
     test_interop();
     char cmd[300];
