@@ -199,6 +199,33 @@ static void check_listing(const char *text)
     CHECK_HAS(text, "0000000000020000 <far>:\n       20000:\t");
 }
 
+/* The listing names a pc's function from the span of addresses it last
+ * looked up: 0x20000 before the load has no symbol up to the end of the
+ * address space (code_change.elf's last symbol, leaf, ends with its
+ * section at 0x10014); after the load far starts there, and the listing
+ * must say so rather than keep the span it had. */
+static void check_listing_span(void)
+{
+    rvt_image *img = rvt_image_new();
+    CHECK_EQ(rvt_image_load_elf(img, code_change), 0);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    rvt_out *o = rvt_out_open(rvt_out_find("listing"), f, img);
+    rvt_flow_event ev = { .kind = RVT_EV_INSN, .pc = 0x20000 };
+    CHECK_EQ(rvt_out_event(o, &ev), 0);
+    CHECK_EQ(rvt_image_load_elf(img, names_stable), 0);
+    CHECK_EQ(rvt_out_event(o, &ev), 0);
+    rvt_out_free(o);
+    fclose(f);
+    const char *second = strchr(text, '\n');
+    CHECK(second && !strncmp(second + 1, "0000000000020000 <far>:\n", 24));
+    if (second && strncmp(second + 1, "0000000000020000 <far>:\n", 24))
+        fprintf(stderr, "listing:\n%s", text);
+    free(text);
+    rvt_image_free(img);
+}
+
 typedef struct by_hand {
     const char *writer;
     void (*check)(const char *text);
@@ -218,6 +245,7 @@ int main(void)
     src_file(code_change, sizeof code_change, "tests/unit/code_change.elf");
     src_file(names_stable, sizeof names_stable, "tests/unit/names_stable.elf");
     check_names();
+    check_listing_span();
     for (int blocks = 0; blocks < 2; blocks++) {
         for (size_t i = 0; i < N(checks); i++) {
             char *t = run(rvt_out_find(checks[i].writer), blocks);
