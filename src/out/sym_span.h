@@ -1,9 +1,6 @@
 /* The function symbol of a span of addresses (rvt_image_symbol_span),
- * looked up again only when a pc leaves it or the image changed: once per
- * function entered, not per instruction (issue #18: symbol lookup per
- * block).  A file loaded after the lookup may put a symbol inside the
- * span (docs/api.md "Code that changes"), so the span keeps the image's
- * generation too. */
+ * looked up again only when a pc leaves it: once per function entered,
+ * not per instruction (issue #18: symbol lookup per block). */
 #ifndef RVT_OUT_SYM_SPAN_H
 #define RVT_OUT_SYM_SPAN_H
 
@@ -12,7 +9,6 @@
 typedef struct rvt_sym_span {
     uint64_t lo, hi, addr;      /* [lo, hi): name's; addr: its start */
     const char *name;           /* NULL: no symbol there */
-    uint64_t gen;               /* rvt_image_generation at the lookup */
 } rvt_sym_span;
 
 /* The symbol holding pc (NULL if none), *off its offset in it; zeroed
@@ -20,11 +16,8 @@ typedef struct rvt_sym_span {
 static inline const char *rvt_sym_span_at(rvt_sym_span *s, const rvt_image *img, uint64_t pc,
                                           uint64_t *off)
 {
-    uint64_t gen = rvt_image_generation(img);
-    if (pc - s->lo >= s->hi - s->lo || gen != s->gen) {
+    if (pc - s->lo >= s->hi - s->lo)
         s->name = rvt_image_symbol_span(img, pc, &s->addr, &s->lo, &s->hi);
-        s->gen = gen;
-    }
     *off = pc - s->addr;
     return s->name;
 }

@@ -26,7 +26,10 @@
  *           load), far D = 4;
  *   report: main 12 with callees, 10 self, never called; leaf 2, 2,
  *           called twice; far 4, 4, never called; 16 instructions in 3
- *           functions. */
+ *           functions;
+ *   timeline, coverage-listing, JSON, listing: below, at their checks.
+ * The listing and JSON name each instruction's file from the load on, as
+ * over an image of several files from the start. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +61,11 @@ static void src_file(char *path, size_t n, const char *rel)
 {
     const char *src = getenv("RVT_SRC");
     snprintf(path, n, "%s/%s", src ? src : ".", rel);
+}
+
+static bool starts_with(const char *text, const char *want)
+{
+    return text && !strncmp(text, want, strlen(want));
 }
 
 static void feed_pcs(rvt_out *o, const uint64_t *pcs, size_t n)
@@ -183,20 +191,29 @@ static void check_coverage_listing(const char *text)
                     "       10010: +          2  ret\n");
 }
 
-/* One line per instruction with its function: the 6th (1000c) names
- * main, looked up after the load; the 13th far. */
+/* One line per instruction with its function, and from the load on
+ * (the image then holds two files) its file: the first (10000) names no
+ * file, the 6th (1000c) names main and code_change.elf, the 13th far and
+ * names_stable.elf. */
 static void check_json(const char *text)
 {
-    CHECK_HAS(text, "\"pc\":\"0x1000c\",\"insn\":\"0xff5ff06f\",\"asm\":\"j 10000 <main>\",\"sym\":\"main\",\"off\":12}\n");
-    CHECK_HAS(text, "\"pc\":\"0x20000\",\"insn\":\"0x0001\",\"asm\":\"nop\",\"sym\":\"far\",\"off\":0}\n");
+    CHECK(starts_with(text, "{\"kind\":\"insn\",\"pc\":\"0x10000\",\"insn\":\"0x00130293\",\"asm\":\"add t0,t1,1\","
+                            "\"sym\":\"main\",\"off\":0}\n"));
+    CHECK_HAS(text, "\"pc\":\"0x1000c\",\"insn\":\"0xff5ff06f\",\"asm\":\"j 10000 <main>\","
+                    "\"image\":\"code_change.elf\",\"sym\":\"main\",\"off\":12}\n");
+    CHECK_HAS(text, "\"pc\":\"0x20000\",\"insn\":\"0x0001\",\"asm\":\"nop\",\"image\":\"names_stable.elf\","
+                    "\"sym\":\"far\",\"off\":0}\n");
 }
 
-/* A function's header line when the function changes: main's again at
- * 1000c (C, after leaf), far's at D. */
+/* A function's header line when the function changes, from the load on
+ * with its file: main's at the start (one file), leaf's at B, main's
+ * again at C, far's at D. */
 static void check_listing(const char *text)
 {
-    CHECK_HAS(text, "0000000000010000 <main>:\n       1000c:\t");
-    CHECK_HAS(text, "0000000000020000 <far>:\n       20000:\t");
+    CHECK(starts_with(text, "0000000000010000 <main>:\n       10000:\t"));
+    CHECK_HAS(text, "0000000000010010 <leaf> [code_change.elf]:\n       10010:\t");
+    CHECK_HAS(text, "0000000000010000 <main> [code_change.elf]:\n       1000c:\t");
+    CHECK_HAS(text, "0000000000020000 <far> [names_stable.elf]:\n       20000:\t");
 }
 
 /* The listing names a pc's function from the span of addresses it last
@@ -219,9 +236,10 @@ static void check_listing_span(void)
     rvt_out_free(o);
     fclose(f);
     const char *second = strchr(text, '\n');
-    CHECK(second && !strncmp(second + 1, "0000000000020000 <far>:\n", 24));
-    if (second && strncmp(second + 1, "0000000000020000 <far>:\n", 24))
-        fprintf(stderr, "listing:\n%s", text);
+    if (!second || !starts_with(second + 1, "0000000000020000 <far> [names_stable.elf]:\n"))
+        TH_FAIL("listing: no far after the load:\n%s", text);
+    else
+        th_passed++;
     free(text);
     rvt_image_free(img);
 }
