@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tharness.h"
+#include "th_program.h"
 #include "rvtrace/flow.h"
 #include "rvtrace/out.h"
 
@@ -54,29 +55,44 @@ static const rvt_block after[] = {
 static const uint64_t pcs_a[] = { 0x10000, 0x10004, 0x10006, 0x10008 };
 static const uint64_t pcs_after[] = { 0x10010, 0x1000c, 0x10000, 0x10004, 0x10006, 0x10008,
                                       0x10010, 0x1000c, 0x20000, 0x20002, 0x20004, 0x20006 };
+static const uint64_t pc_far[] = { 0x20000 };
+
+/* What an output is fed before the load and after it: blocks, or when
+ * there are none one event per pc. */
+typedef struct feeding {
+    const rvt_block *b;
+    size_t nb;
+    const uint64_t *pcs;
+    size_t np;
+} feeding;
+
+static const feeding by_events[2] = { { NULL, 0, pcs_a, N(pcs_a) }, { NULL, 0, pcs_after, N(pcs_after) } };
+static const feeding by_blocks[2] = { { &blk_a, 1, NULL, 0 }, { after, N(after), NULL, 0 } };
+static const feeding far_twice[2] = { { NULL, 0, pc_far, 1 }, { NULL, 0, pc_far, 1 } };
 
 static char code_change[1024], names_stable[1024];
-
-static void src_file(char *path, size_t n, const char *rel)
-{
-    const char *src = getenv("RVT_SRC");
-    snprintf(path, n, "%s/%s", src ? src : ".", rel);
-}
 
 static bool starts_with(const char *text, const char *want)
 {
     return text && !strncmp(text, want, strlen(want));
 }
 
-static void feed_pcs(rvt_out *o, const uint64_t *pcs, size_t n)
+/* How many instructions f retires. */
+static uint64_t feed(rvt_out *o, const feeding *f)
 {
-    for (size_t i = 0; i < n; i++)
-        CHECK_EQ(rvt_out_event(o, &(rvt_flow_event){ .kind = RVT_EV_INSN, .pc = pcs[i] }), 0);
+    uint64_t n = f->np;
+    for (size_t i = 0; i < f->nb; i++)
+        n += f->b[i].ninsn;
+    if (f->nb)
+        CHECK_EQ(rvt_out_blocks(o, f->b, f->nb, NULL), 0);
+    for (size_t i = 0; i < f->np; i++)
+        CHECK_EQ(rvt_out_event(o, &(rvt_flow_event){ .kind = RVT_EV_INSN, .pc = f->pcs[i] }), 0);
+    return n;
 }
 
-/* Writer w's output for A, the load, B C A B C D; by blocks or by one
- * event per instruction. */
-static char *run(const rvt_out_writer *w, bool blocks)
+/* Writer w's output for fed[0], the load, fed[1] (A, the load, B C A B C
+ * D by blocks or by events; the probe of check_listing_span). */
+static char *run(const rvt_out_writer *w, const feeding fed[2])
 {
     rvt_image *img = rvt_image_new();
     CHECK_EQ(rvt_image_load_elf(img, code_change), 0);
@@ -86,16 +102,10 @@ static char *run(const rvt_out_writer *w, bool blocks)
     rvt_out *o = rvt_out_open(w, f, img);
     CHECK(o != NULL);
     if (o) {
-        if (blocks)
-            CHECK_EQ(rvt_out_blocks(o, &blk_a, 1, NULL), 0);
-        else
-            feed_pcs(o, pcs_a, N(pcs_a));
+        uint64_t n = feed(o, &fed[0]);
         CHECK_EQ(rvt_image_load_elf(img, names_stable), 0);
-        if (blocks)
-            CHECK_EQ(rvt_out_blocks(o, after, N(after), NULL), 0);
-        else
-            feed_pcs(o, pcs_after, N(pcs_after));
-        CHECK_EQ(rvt_out_insns(o), 16);
+        n += feed(o, &fed[1]);
+        CHECK_EQ(rvt_out_insns(o), n);
         rvt_out_free(o);
     }
     fclose(f);
@@ -223,57 +233,41 @@ static void check_listing(const char *text)
  * must say so rather than keep the span it had. */
 static void check_listing_span(void)
 {
-    rvt_image *img = rvt_image_new();
-    CHECK_EQ(rvt_image_load_elf(img, code_change), 0);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    rvt_out *o = rvt_out_open(rvt_out_find("listing"), f, img);
-    rvt_flow_event ev = { .kind = RVT_EV_INSN, .pc = 0x20000 };
-    CHECK_EQ(rvt_out_event(o, &ev), 0);
-    CHECK_EQ(rvt_image_load_elf(img, names_stable), 0);
-    CHECK_EQ(rvt_out_event(o, &ev), 0);
-    rvt_out_free(o);
-    fclose(f);
-    const char *second = strchr(text, '\n');
+    char *text = run(rvt_out_find("listing"), far_twice);
+    const char *second = text ? strchr(text, '\n') : NULL;
     if (!second || !starts_with(second + 1, "0000000000020000 <far> [names_stable.elf]:\n"))
         TH_FAIL("listing: no far after the load:\n%s", text);
     else
         th_passed++;
     free(text);
-    rvt_image_free(img);
 }
 
-typedef struct by_hand {
-    const char *writer;
-    void (*check)(const char *text);
-} by_hand;
-
-static const by_hand checks[] = {
-    { "folded", check_folded },
-    { "report", check_report },
-    { "timeline", check_timeline },
-    { "coverage-listing", check_coverage_listing },
-    { "json", check_json },
-    { "listing", check_listing },
-};
+/* Writer `writer`'s output fed fed, checked by check. */
+static void check_writer(const char *writer, void (*check)(const char *text), const feeding fed[2])
+{
+    char *text = run(rvt_out_find(writer), fed);
+    if (text)
+        check(text);
+    free(text);
+}
 
 int main(void)
 {
-    src_file(code_change, sizeof code_change, "tests/unit/code_change.elf");
-    src_file(names_stable, sizeof names_stable, "tests/unit/names_stable.elf");
+    th_src_path(code_change, sizeof code_change, "tests/unit/code_change.elf");
+    th_src_path(names_stable, sizeof names_stable, "tests/unit/names_stable.elf");
     check_names();
     check_listing_span();
     for (int blocks = 0; blocks < 2; blocks++) {
-        for (size_t i = 0; i < N(checks); i++) {
-            char *t = run(rvt_out_find(checks[i].writer), blocks);
-            if (t)
-                checks[i].check(t);
-            free(t);
-        }
+        const feeding *fed = blocks ? by_blocks : by_events;
+        check_writer("folded", check_folded, fed);
+        check_writer("report", check_report, fed);
+        check_writer("timeline", check_timeline, fed);
+        check_writer("coverage-listing", check_coverage_listing, fed);
+        check_writer("json", check_json, fed);
+        check_writer("listing", check_listing, fed);
         /* the rest only under a sanitizer: no name read after its free */
         for (size_t i = 0; rvt_out_writer_at(i); i++)
-            free(run(rvt_out_writer_at(i), blocks));
+            free(run(rvt_out_writer_at(i), fed));
     }
     return TH_DONE();
 }
