@@ -71,10 +71,13 @@ int rvt_image_add_spike_reset_vector(rvt_image *img, unsigned xlen);
 uint64_t rvt_image_entry(const rvt_image *img);     /* first ELF's entry */
 unsigned rvt_image_xlen(const rvt_image *img);      /* 32/64 from ELF class, 0 if unknown */
 size_t rvt_image_segment_count(const rvt_image *img);
+/* The i-th region; the pointer is valid until the next region is added
+ * (a load or rvt_image_add_bytes), its data and name until rvt_image_free. */
 const rvt_segment *rvt_image_segment(const rvt_image *img, size_t i);
 
 /* Executable sections (SHF_EXECINSTR) of the loaded ELF files, in load
- * order: [*start, *end) and the section name.  False past the last. */
+ * order: [*start, *end) and the section name (valid, at the same address,
+ * until rvt_image_free, whatever is loaded later).  False past the last. */
 size_t rvt_image_code_count(const rvt_image *img);
 bool rvt_image_code_range(const rvt_image *img, size_t i, uint64_t *start, uint64_t *end,
                           const char **name);
@@ -104,7 +107,10 @@ void rvt_image_invalidate(rvt_image *img, uint64_t addr, uint64_t len);
 uint64_t rvt_image_generation(const rvt_image *img);
 
 /* Name of the function symbol containing addr (NULL if none); *off gets
- * addr - symbol start.  Matches rvt_isa_symbolizer. */
+ * addr - symbol start.  Matches rvt_isa_symbolizer.  The names returned
+ * here and by rvt_image_symbol_span stay valid, at the same address,
+ * until rvt_image_free, whatever is loaded after (docs/api.md "Code that
+ * changes"). */
 const char *rvt_image_symbol(void *img, uint64_t addr, uint64_t *off);
 /* rvt_image_symbol for a whole span: the name (NULL if none) and start
  * (*sym_addr) of the function symbol containing addr, and the addresses

@@ -244,7 +244,8 @@ int rvt_image_load_raw(rvt_image *img, const char *path, uint64_t base)
         rc = img_add_segment(img, base, size, buf, size, 7, path);
         if (rc == RVT_OK) {
             buf = NULL;         /* the segment owns it */
-            rc = img_file_add(img, path, img->npool, img->npool);
+            size_t end = img_names_end(&img->names);
+            rc = img_file_add(img, path, end, end);
             if (rc < 0)
                 img_truncate(img, img->nsegs - 1, img->nsyms);
         }

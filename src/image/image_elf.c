@@ -327,10 +327,11 @@ static int load_file(elf_ctx *c)
     } else {
         /* A failure part-way leaves the segments added so far; drop them so
          * the image holds whole files only. */
-        size_t nsegs = img->nsegs, nsyms = img->nsyms, ncode = img->ncode, pool = img->npool;
+        size_t nsegs = img->nsegs, nsyms = img->nsyms, ncode = img->ncode;
+        size_t names = img_names_end(&img->names);
         rc = load_elf(c);
         if (rc >= 0)
-            rc = img_file_add(img, c->path, pool, img->npool);
+            rc = img_file_add(img, c->path, names, img_names_end(&img->names));
         if (rc < 0) {
             img_truncate(img, nsegs, nsyms);
             img->ncode = ncode;

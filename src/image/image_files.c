@@ -6,7 +6,7 @@
 #include "image/image_internal.h"
 #include "util/grow.h"
 
-int img_file_add(rvt_image *img, const char *path, size_t pool_lo, size_t pool_hi)
+int img_file_add(rvt_image *img, const char *path, size_t names_lo, size_t names_hi)
 {
     img_file *f = rvt_grow(img->files, &img->capfiles, img->nfiles + 1, sizeof *f, 4);
     if (!f)
@@ -15,7 +15,7 @@ int img_file_add(rvt_image *img, const char *path, size_t pool_lo, size_t pool_h
     char *p = strdup(path);
     if (!p)
         return RVT_ERR_NOMEM;
-    img->files[img->nfiles++] = (img_file){ p, pool_lo, pool_hi };
+    img->files[img->nfiles++] = (img_file){ p, names_lo, names_hi };
     return RVT_OK;
 }
 
@@ -34,15 +34,15 @@ const char *rvt_image_file_at(const rvt_image *img, uint64_t addr)
     return s ? s->pub.name : NULL;
 }
 
-/* Names live in one pool, each file's in a range of its own (appended in
- * load order), so a name's address tells its file. */
+/* Each file's names take a range of positions of their own (added in
+ * load order), so a name's position tells its file. */
 const char *rvt_image_symbol_file(const rvt_image *img, const char *sym)
 {
-    if (!img || !sym || !img->pool || sym < img->pool || sym >= img->pool + img->npool)
+    size_t pos;
+    if (!img || !sym || !img_names_pos(&img->names, sym, &pos))
         return NULL;
-    size_t off = (size_t)(sym - img->pool);
     for (size_t i = 0; i < img->nfiles; i++)
-        if (off >= img->files[i].pool_lo && off < img->files[i].pool_hi)
+        if (pos >= img->files[i].names_lo && pos < img->files[i].names_hi)
             return img->files[i].path;
     return NULL;
 }

@@ -3,6 +3,7 @@
 #define RVT_IMAGE_INTERNAL_H
 
 #include "rvtrace/image.h"
+#include "image/image_names.h"
 
 /* The decoded-instruction cache of a segment is split into chunks of
  * 2^IMG_CHUNK_SHIFT bytes of code, allocated on first use, so memory
@@ -40,20 +41,21 @@ typedef struct img_sym {
     uint64_t addr;
     uint64_t size;
     uint64_t lim;            /* end of the section holding the symbol */
-    size_t name;             /* offset in the name pool */
+    const char *name;        /* in img->names: never moves */
     uint8_t rank;            /* lower wins at one address: FUNC < NOTYPE */
 } img_sym;
 
 typedef struct img_code {
     uint64_t start, end;
-    size_t name;             /* offset in the name pool */
+    const char *name;        /* in img->names: never moves */
 } img_code;
 
-/* One ELF file loaded: the part of the name pool its symbols' and
- * sections' names occupy (rvt_image_symbol_file, image_files.c). */
+/* One file loaded: the positions [names_lo, names_hi) in img->names its
+ * symbols' and sections' names took (rvt_image_symbol_file,
+ * image_files.c). */
 typedef struct img_file {
     char *path;
-    size_t pool_lo, pool_hi;
+    size_t names_lo, names_hi;
 } img_file;
 
 struct rvt_image {
@@ -69,8 +71,7 @@ struct rvt_image {
                                 rvt_image_invalidate) */
     img_sym *syms;
     size_t nsyms, capsyms;
-    char *pool;              /* symbol names, NUL-separated */
-    size_t npool, cappool;
+    img_names names;         /* of the symbols and code sections */
     uint64_t entry;
     unsigned xlen;
     bool have_elf;
@@ -115,8 +116,9 @@ void img_syms_sort(rvt_image *img);
 int img_open_regular(rvt_image *img, const char *path, uint64_t *size);
 /* Drop segments and symbols added after the counts given. */
 void img_truncate(rvt_image *img, size_t nsegs, size_t nsyms);
-/* An ELF loaded whole: its path and the pool range [lo, hi) of its names. */
-int img_file_add(rvt_image *img, const char *path, size_t pool_lo, size_t pool_hi);
+/* A file loaded whole: its path and the positions [lo, hi) of its names
+ * in img->names. */
+int img_file_add(rvt_image *img, const char *path, size_t names_lo, size_t names_hi);
 void img_files_free(rvt_image *img);
 /* Read exactly len bytes at file offset off; false on a short read. */
 bool img_pread_all(int fd, void *buf, uint64_t len, uint64_t off);

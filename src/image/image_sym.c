@@ -6,32 +6,17 @@
 #include "image/image_internal.h"
 #include "util/grow.h"
 
-static int pool_add(rvt_image *img, const char *name, size_t *at)
-{
-    size_t len = strlen(name) + 1;
-    char *n = rvt_grow(img->pool, &img->cappool, img->npool + len, 1, 1024);
-    if (!n)
-        return RVT_ERR_NOMEM;
-    img->pool = n;
-    memcpy(img->pool + img->npool, name, len);
-    *at = img->npool;
-    img->npool += len;
-    return RVT_OK;
-}
-
 int img_code_add(rvt_image *img, const char *name, uint64_t start, uint64_t end)
 {
     img_code *n = rvt_grow(img->code, &img->capcode, img->ncode + 1, sizeof *n, 8);
     if (!n)
         return RVT_ERR_NOMEM;
     img->code = n;
-    img_code *c = &img->code[img->ncode];
-    c->start = start;
-    c->end = end;
-    int rc = pool_add(img, name, &c->name);
-    if (rc == RVT_OK)
-        img->ncode++;
-    return rc;
+    const char *nm = img_names_add(&img->names, name);
+    if (!nm)
+        return RVT_ERR_NOMEM;
+    img->code[img->ncode++] = (img_code){ start, end, nm };
+    return RVT_OK;
 }
 
 size_t rvt_image_code_count(const rvt_image *img)
@@ -47,7 +32,7 @@ bool rvt_image_code_range(const rvt_image *img, size_t i, uint64_t *start, uint6
     *start = img->code[i].start;
     *end = img->code[i].end;
     if (name)
-        *name = img->pool + img->code[i].name;
+        *name = img->code[i].name;
     return true;
 }
 
@@ -58,11 +43,11 @@ int img_sym_add(rvt_image *img, const char *name, uint64_t addr, uint64_t size,
     if (!n)
         return RVT_ERR_NOMEM;
     img->syms = n;
-    img_sym *s = &img->syms[img->nsyms];
-    int rc = pool_add(img, name, &s->name);
-    if (rc < 0)
-        return rc;
-    img->nsyms++;
+    const char *nm = img_names_add(&img->names, name);
+    if (!nm)
+        return RVT_ERR_NOMEM;
+    img_sym *s = &img->syms[img->nsyms++];
+    s->name = nm;
     s->addr = addr;
     s->size = size;
     s->lim = lim > addr ? lim : addr + (size ? size : 1);
@@ -73,23 +58,22 @@ int img_sym_add(rvt_image *img, const char *name, uint64_t addr, uint64_t size,
 void img_syms_free(rvt_image *img)
 {
     free(img->syms);
-    free(img->pool);
+    img_names_free(&img->names);
     free(img->code);
     img->code = NULL;
     img->ncode = img->capcode = 0;
     img->syms = NULL;
-    img->pool = NULL;
-    img->nsyms = img->capsyms = img->npool = img->cappool = 0;
+    img->nsyms = img->capsyms = 0;
 }
 
-static int sym_cmp(const void *a, const void *b, void *pool)
+static int sym_cmp(const void *a, const void *b)
 {
     const img_sym *x = a, *y = b;
     if (x->addr != y->addr)
         return x->addr < y->addr ? -1 : 1;
     if (x->rank != y->rank)
         return x->rank < y->rank ? -1 : 1;
-    return strcmp((const char *)pool + x->name, (const char *)pool + y->name);
+    return strcmp(x->name, y->name);
 }
 
 /* Sort by address, best name first at each address, then keep only that
@@ -99,7 +83,7 @@ void img_syms_sort(rvt_image *img)
 {
     if (img->nsyms < 2)
         return;
-    qsort_r(img->syms, img->nsyms, sizeof *img->syms, sym_cmp, img->pool);
+    qsort(img->syms, img->nsyms, sizeof *img->syms, sym_cmp);
     size_t o = 1;
     for (size_t i = 1; i < img->nsyms; i++)
         if (img->syms[i].addr != img->syms[o - 1].addr)
@@ -134,7 +118,7 @@ const char *rvt_image_symbol(void *ctx, uint64_t addr, uint64_t *off)
         return NULL;
     if (off)
         *off = addr - s->addr;
-    return img->pool + s->name;
+    return s->name;
 }
 
 const char *rvt_image_symbol_span(const rvt_image *img, uint64_t addr, uint64_t *sym_addr,
@@ -146,7 +130,7 @@ const char *rvt_image_symbol_span(const rvt_image *img, uint64_t addr, uint64_t 
     const img_sym *s = lo ? &img->syms[lo - 1] : NULL;
     const char *name = NULL;
     if (s && addr < s->lim) {       /* ... or the symbol's section does */
-        name = img->pool + s->name;
+        name = s->name;
         *sym_addr = s->addr;
         *lo_out = s->addr;
         *hi_out = s->lim < hi ? s->lim : hi;
@@ -161,7 +145,7 @@ const char *rvt_image_symbol_span(const rvt_image *img, uint64_t addr, uint64_t 
 bool rvt_image_lookup(const rvt_image *img, const char *name, uint64_t *addr)
 {
     for (size_t i = 0; i < img->nsyms; i++) {
-        if (!strcmp(img->pool + img->syms[i].name, name)) {
+        if (!strcmp(img->syms[i].name, name)) {
             if (addr)
                 *addr = img->syms[i].addr;
             return true;

@@ -3,16 +3,25 @@
 #include "out/event_text.h"
 #include "out/fmt.h"
 
+/* What the writer derives from the image as it is now: whether to name
+ * files, and (none yet) the symbol span, which a file loaded since may
+ * have split. */
+static void follow_image(rvt_out_text *o)
+{
+    o->several = rvt_image_file_count(o->img) > 1;
+    o->span = (rvt_sym_span){ 0 };
+    o->gen = *o->img_gen;
+}
+
 rvt_out_text *rvt_out_text_new(FILE *f, rvt_image *img, rvt_il_format format)
 {
     rvt_out_text *o = calloc(1, sizeof *o);
     if (o) {
         rvt_obuf_init(&o->b, f);
         o->img = img;
-        o->several = img && rvt_image_file_count(img) > 1;
         o->img_gen = img_generation_at(img);
-        o->gen = *o->img_gen;
         rvt_il_init(&o->lines, format, o);
+        follow_image(o);
     }
     return o;
 }
@@ -20,7 +29,7 @@ rvt_out_text *rvt_out_text_new(FILE *f, rvt_image *img, rvt_il_format format)
 void rvt_out_text_forget(rvt_out_text *o)
 {
     rvt_il_init(&o->lines, o->lines.format, o->lines.ctx);
-    o->gen = *o->img_gen;
+    follow_image(o);
 }
 
 const char *rvt_out_text_image(const rvt_out_text *o, uint64_t pc)

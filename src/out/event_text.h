@@ -21,7 +21,7 @@ typedef struct rvt_out_text {
     const char *last_file;      /* the listing's image of the previous instruction */
     bool several;               /* img comes from several files: name each one */
     const uint64_t *img_gen;    /* img's generation (image/image_gen.h) */
-    uint64_t gen;               /* its value when several lines were kept */
+    uint64_t gen;               /* its value when the lines were kept */
     rvt_sym_span span;
     rvt_insn_lines lines;
 } rvt_out_text;
@@ -30,12 +30,16 @@ typedef struct rvt_out_text {
 void rvt_out_text_forget(rvt_out_text *o);
 /* A line kept by pc, bits and length names the file of the pc's region
  * when the writer names images (JSON's "image"), which a patch of the
- * same bits changes (rvt_image_add_bytes names its region): those lines
- * go when the code changed (rvt_image_generation; docs/api.md "Code that
- * changes").  Per instruction, so only then. */
+ * same bits changes (rvt_image_add_bytes names its region), and the pc's
+ * symbol, which a file loaded later may change; and a file loaded later
+ * makes an image of one file one of several, whose files are named from
+ * then on.  So the lines and the listing's symbol span go, and whether to
+ * name files is decided again, when the code changed
+ * (rvt_image_generation; docs/api.md "Code that changes").  Per
+ * instruction, so only then. */
 static inline void rvt_out_text_sync(rvt_out_text *o)
 {
-    if (__builtin_expect(o->several, 0) && *o->img_gen != o->gen)
+    if (__builtin_expect(*o->img_gen != o->gen, 0))
         rvt_out_text_forget(o);
 }
 

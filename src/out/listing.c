@@ -32,6 +32,7 @@ static void listing_line(void *ctx, rvt_obuf *b, uint64_t pc, const rvt_insn *in
 static void listing_insn(rvt_out_text *o, const rvt_flow_event *ev)
 {
     uint64_t off = 0;
+    rvt_out_text_sync(o);
     const char *sym = rvt_sym_span_at(&o->span, o->img, ev->pc, &off);
     const char *file = o->several && (sym != o->last_sym || !sym) ? rvt_out_text_image(o, ev->pc) : o->last_file;
     if ((sym && (sym != o->last_sym || off == 0)) || (file && file != o->last_file)) {

@@ -8,13 +8,20 @@
 #include "tharness.h"
 #include "rvtrace/image.h"
 
-/* programs/prog.elf (under RVT_SRC, else the working directory): NULL when
- * it does not load. */
+/* path: the source tree's file rel (under RVT_SRC, else the working
+ * directory). */
+static inline void th_src_path(char *path, size_t n, const char *rel)
+{
+    const char *src = getenv("RVT_SRC");
+    snprintf(path, n, "%s/%s", src ? src : ".", rel);
+}
+
+/* programs/prog.elf (th_src_path): NULL when it does not load. */
 static inline rvt_image *th_program(const char *prog)
 {
-    char path[1024];
-    const char *src = getenv("RVT_SRC");
-    snprintf(path, sizeof path, "%s/programs/%s.elf", src ? src : ".", prog);
+    char rel[512], path[1024];
+    snprintf(rel, sizeof rel, "programs/%s.elf", prog);
+    th_src_path(path, sizeof path, rel);
     rvt_image *img = rvt_image_new();
     if (img && rvt_image_load_elf(img, path) < 0) {
         rvt_image_free(img);
