@@ -17,8 +17,7 @@
 
 rvt_image *rvt_image_new(void)
 {
-    img_box *b = calloc(1, sizeof *b);    /* the image and its change log */
-    return b ? &b->img : NULL;
+    return calloc(1, sizeof(rvt_image));
 }
 
 void img_icache_free(img_icache *c)
@@ -81,7 +80,7 @@ void rvt_image_free(rvt_image *img)
     img_files_free(img);
     free(img->segs);
     img_syms_free(img);
-    free((img_box *)img);       /* rvt_image_new's allocation */
+    free(img);
 }
 
 void rvt_image_set_diag(rvt_image *img, rvt_diag_fn fn, void *ctx)

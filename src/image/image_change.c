@@ -1,17 +1,10 @@
 /* The log of what each generation step changed (image_change.h). */
 #include "image/image_change.h"
 
-/* The log of img: rvt_image is the first member of the img_box
- * rvt_image_new allocated. */
-static img_change *log_of(const rvt_image *img)
-{
-    return ((img_box *)img)->log;
-}
-
 void img_changed(rvt_image *img, uint64_t lo, uint64_t hi)
 {
     img->gen++;
-    log_of(img)[img->gen % IMG_CHANGE_LOG] = (img_change){ img->gen, { lo, hi } };
+    img->changes[img->gen % IMG_CHANGE_LOG] = (img_change){ img->gen, { lo, hi } };
 }
 
 bool img_changes_since(const rvt_image *img, uint64_t since, img_span out[IMG_CHANGE_LOG], size_t *n)
@@ -19,7 +12,7 @@ bool img_changes_since(const rvt_image *img, uint64_t since, img_span out[IMG_CH
     *n = 0;
     if (!img || since > img->gen || img->gen - since > IMG_CHANGE_LOG)
         return false;
-    const img_change *log = log_of(img);
+    const img_change *log = img->changes;
     for (uint64_t g = since + 1; g <= img->gen; g++) {
         const img_change *c = &log[g % IMG_CHANGE_LOG];
         if (c->gen != g)        /* a step made without img_changed */

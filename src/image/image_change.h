@@ -3,27 +3,12 @@
  * the code it serves as it bumps the generation, so that a writer that
  * keeps facts of the code (the coverage map's decoded lengths) drops
  * only those, not the whole image's (docs/api.md "Code that changes").
- *
- * The log lives beside struct rvt_image in the one allocation
- * rvt_image_new makes (img_box), so the image's shared layout
- * (image_internal.h) stays as it is; rvt_image_new is the only way to
- * make an image, so every image has one. */
+ * The log is the image's `changes` (image_internal.h). */
 #ifndef RVT_IMAGE_CHANGE_H
 #define RVT_IMAGE_CHANGE_H
 
 #include "image/image_internal.h"
 #include "image/image_gen.h"
-
-typedef struct img_change {
-    uint64_t gen;            /* the generation this step made */
-    img_span span;
-} img_change;
-
-/* The last IMG_CHANGE_LOG steps, step g in slot g % IMG_CHANGE_LOG. */
-typedef struct img_box {
-    rvt_image img;           /* first: the image's pointer is the box's */
-    img_change log[IMG_CHANGE_LOG];
-} img_box;
 
 /* addr + len, or UINT64_MAX where that would wrap. */
 static inline uint64_t img_end(uint64_t addr, uint64_t len)

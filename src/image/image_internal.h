@@ -4,6 +4,7 @@
 
 #include "rvtrace/image.h"
 #include "image/image_names.h"
+#include "image/image_gen.h"
 
 /* The decoded-instruction cache of a segment is split into chunks of
  * 2^IMG_CHUNK_SHIFT bytes of code, allocated on first use, so memory
@@ -58,6 +59,12 @@ typedef struct img_file {
     size_t names_lo, names_hi;
 } img_file;
 
+/* One step of an image's generation: the addresses it changed. */
+typedef struct img_change {
+    uint64_t gen;            /* the generation this step made */
+    img_span span;
+} img_change;
+
 struct rvt_image {
     img_code *code;
     img_file *files;
@@ -69,6 +76,9 @@ struct rvt_image {
     uint64_t gen;            /* rvt_image_generation: bumped by every change
                                 of the code served (a region added or dropped,
                                 rvt_image_invalidate) */
+    img_change changes[IMG_CHANGE_LOG];  /* what the last steps of gen
+                                changed, step g in slot g % IMG_CHANGE_LOG
+                                (image_change.c) */
     img_sym *syms;
     size_t nsyms, capsyms;
     img_names names;         /* of the symbols and code sections */
