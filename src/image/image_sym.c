@@ -1,6 +1,7 @@
 /* Symbols: a sorted array searched by address (rvt_image_symbol) or by
- * name (rvt_image_lookup).  Sorting is deferred to the first lookup so
- * loading n symbols costs one sort, not n insertions. */
+ * name (rvt_image_lookup).  A load appends its symbols unsorted and sorts
+ * once at its end (image_elf.c), so n symbols cost one sort, not n
+ * insertions. */
 #include <stdlib.h>
 #include <string.h>
 #include "image/image_internal.h"
