@@ -8,7 +8,6 @@
  * the files get every piece's bytes in plan order. */
 #include <stddef.h>
 #include <stdlib.h>
-#include <string.h>
 #include "jobs_pcl.h"
 #include "rvtrace/status.h"
 
@@ -101,10 +100,13 @@ static void sink_keep(pcl_sink *s, pcl_chunk *c)
     s->last = c;
 }
 
-/* Whether the piece may keep n bytes more now (else it waits to be the
- * head): within the hold, or no chunk to fill next (the chunk must then
- * be written and filled again). */
-static bool sink_turn(pcl_sink *s, size_t n, bool room)
+/* What becomes of a full chunk of n bytes. */
+typedef enum { SINK_KEEP, SINK_WRITE, SINK_DROP } sink_fate;
+
+/* Written at the head; kept when within the hold and there is a chunk to
+ * fill next (room), else once the piece is the head (waiting until
+ * then); dropped once the run stops. */
+static sink_fate sink_turn(pcl_sink *s, size_t n, bool room)
 {
     pcl_piece *pp = s->pp;
     pcl_gate *g = pp->gate;
@@ -116,39 +118,40 @@ static bool sink_turn(pcl_sink *s, size_t n, bool room)
         pthread_cond_wait(&g->cv, &g->mu);
         g->waiting--;
     }
-    bool head = g->head == pp->at && !g->abort;
+    sink_fate fate = g->abort ? SINK_DROP : g->head == pp->at ? SINK_WRITE : SINK_KEEP;
     pthread_mutex_unlock(&g->mu);
     pp->waits += waited;
-    return head;
+    return fate;
 }
 
-/* The part's chunk, full (rvt_out_bufs.swap): straight on at the head,
- * else kept within the hold, else after waiting to be the head; dropped
- * once the run stops.  The next chunk to fill: a fresh one when this
- * one is kept, else this one. */
+/* The part's chunk, full (rvt_out_bufs.swap), as sink_turn decides.  The
+ * next chunk to fill: a fresh one when this one is kept, else this one
+ * again (out of memory for a fresh one: this one, after waiting to be
+ * the head, so no byte is lost). */
 static char *sink_swap(void *ctx, char *b, size_t n, bool end)
 {
     pcl_sink *s = ctx;
+    pcl_gate *g = s->pp->gate;
     if (!b) {
-        pcl_chunk *first = chunk_take(s->pp->gate);
+        pcl_chunk *first = chunk_take(g);
         return first ? first->b : NULL;
     }
     pcl_chunk *c = (pcl_chunk *)(b - offsetof(pcl_chunk, b));
     c->n = n;
-    pcl_chunk *next = end ? NULL : chunk_take(s->pp->gate);
-    bool head = sink_turn(s, n, end || next);
-    if (!head && !__atomic_load_n(&s->pp->gate->abort, __ATOMIC_RELAXED)) {
+    pcl_chunk *next = end ? NULL : chunk_take(g);
+    sink_fate fate = sink_turn(s, n, end || next);
+    if (fate == SINK_KEEP) {
         sink_keep(s, c);
         return next ? next->b : NULL;
     }
-    if (head) {
+    if (fate == SINK_WRITE) {
         sink_drain(s);
         fwrite(b, 1, n, s->to);
     }
     if (next)
-        chunks_free(s->pp->gate, next, next);
+        chunks_free(g, next, next);
     if (end)
-        chunks_free(s->pp->gate, c, c);
+        chunks_free(g, c, c);
     return end ? NULL : b;
 }
 
