@@ -68,6 +68,7 @@ typedef struct rvt_flow_event {
 typedef int (*rvt_flow_fn)(void *ctx, const rvt_flow_event *ev);
 
 struct rvt_block;       /* rvtrace/flow.h */
+struct rvt_out_bufs;    /* below */
 
 /* Output writers (src/out): plug-ins behind one interface, one file each
  * (src/out/pcs.c, listing.c, json.c, folded.c), looked up by name in a
@@ -111,8 +112,10 @@ typedef struct rvt_out_writer {
      * f before it returns, so parts may be appended to f after it; finish
      * adds nothing of its own.  A part may run on a thread of its own: it
      * reads img through caches of its own (parts on several threads may
-     * share img while nothing calls rvt_image_insn on it). */
-    void *(*open_part)(FILE *f, rvt_image *img);
+     * share img while nothing calls rvt_image_insn on it).  to NULL: the
+     * part writes to f; else f is NULL and the part fills to's buffers
+     * (rvt_out_open_part_bufs). */
+    void *(*open_part)(FILE *f, const struct rvt_out_bufs *to, rvt_image *img);
 } rvt_out_writer;
 
 /* The registered writer called name, or NULL. */
@@ -129,6 +132,28 @@ rvt_out *rvt_out_open(const rvt_out_writer *w, FILE *f, rvt_image *img);
 /* A part of writer w's output (rvt_out_writer.open_part) to f, fed with
  * rvt_out_blocks; NULL as rvt_out_open, and when w has no open_part. */
 rvt_out *rvt_out_open_part(const rvt_out_writer *w, FILE *f, rvt_image *img);
+
+/* Where a part's bytes go when not to a FILE: into buffers of the
+ * caller's, handed over whole (decode --jobs keeps a piece's bytes until
+ * its turn: the buffer the part filled is the one kept, not a copy of it,
+ * docs/parallel.md). */
+#define RVT_OUT_BUF_MIN 4096u     /* the least `size` a writer must be given */
+typedef struct rvt_out_bufs {
+    /* Buffer b (NULL at the first call) holding n bytes of output, handed
+     * over (the caller's again: written out, kept or dropped); returns
+     * the buffer to fill next, `size` bytes (b itself when it is free
+     * again), or NULL: none (at the first call, out of memory; at the
+     * last, end true, nothing is filled after it and the value is
+     * unused).  Called on the part's thread. */
+    char *(*swap)(void *ctx, char *b, size_t n, bool end);
+    void *ctx;
+    size_t size;                  /* every buffer's bytes, >= RVT_OUT_BUF_MIN */
+} rvt_out_bufs;
+/* A part of writer w's output as rvt_out_open_part, its bytes in to's
+ * buffers (to is copied): the first taken here, each handed back when
+ * full, the last at rvt_out_free.  NULL as rvt_out_open_part, when to's
+ * size is below RVT_OUT_BUF_MIN, and when the first swap gives none. */
+rvt_out *rvt_out_open_part_bufs(const rvt_out_writer *w, const rvt_out_bufs *to, rvt_image *img);
 
 /* The writers by enum: rvt_out_new(kind, f, img) is
  * rvt_out_open(rvt_out_find(<name>), f, img), kept for existing callers. */

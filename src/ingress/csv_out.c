@@ -1,36 +1,59 @@
 /* Buffered CSV output shared by the ingress CSV writers (csv_out.h). */
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "ingress/csv_out.h"
 #include "util/create.h"
 #include "rvtrace/status.h"
 
-FILE *csv_out_open(const char *path, const char *header, bool *own)
+/* A file of the writer's own, with a buffer of its own: glibc ignores
+ * setvbuf's size when the buffer is NULL (it takes st_blksize, 4 KiB
+ * writes), so the 64 KiB are given, and freed after fclose. */
+static FILE *open_own(csv_out *o, const char *path)
 {
-    *own = strcmp(path, "-") != 0;
-    int fd = *own ? rvt_file_create(path) : -1;
-    FILE *f = *own ? (fd >= 0 ? fdopen(fd, "w") : NULL) : stdout;
+    int fd = rvt_file_create(path);
+    if (fd < 0)
+        return NULL;
+    FILE *f = fdopen(fd, "w");
     if (!f) {
-        if (fd >= 0)
-            close(fd);
+        close(fd);
         return NULL;
     }
-    setvbuf(f, NULL, _IOFBF, 1 << 16);
-    fputs(header, f);
+    if (!(o->buf = malloc(CSV_OUT_BUF))) {
+        fclose(f);
+        return NULL;
+    }
+    setvbuf(f, o->buf, _IOFBF, CSV_OUT_BUF);
     return f;
 }
 
-int csv_out_flush(FILE *f, int *err)
+bool csv_out_open(csv_out *o, const char *path, const char *header)
 {
-    if (fflush(f) != 0 && *err == RVT_OK)
+    *o = (csv_out){ .own = strcmp(path, "-") != 0 };
+    /* stdout outlives the writer, so it keeps a buffer of its own (glibc's,
+     * fully buffered) */
+    o->f = o->own ? open_own(o, path) : stdout;
+    if (!o->f)
+        return false;
+    if (!o->own)
+        setvbuf(o->f, NULL, _IOFBF, 0);
+    fputs(header, o->f);
+    return true;
+}
+
+int csv_out_flush(csv_out *o, int *err)
+{
+    if (fflush(o->f) != 0 && *err == RVT_OK)
         *err = RVT_ERR_IO;
     return *err;
 }
 
-int csv_out_close(FILE *f, bool own, int err)
+int csv_out_close(csv_out *o, int err)
 {
-    csv_out_flush(f, &err);
-    if (own && fclose(f) != 0 && err == RVT_OK)
+    csv_out_flush(o, &err);
+    if (o->own && fclose(o->f) != 0 && err == RVT_OK)
         err = RVT_ERR_IO;
+    free(o->buf);           /* after fclose: the FILE wrote from it until then */
+    *o = (csv_out){ 0 };
     return err;
 }

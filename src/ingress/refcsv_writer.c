@@ -9,8 +9,7 @@
 #include "rvtrace/isa.h"
 
 struct rvt_refcsv_writer {
-    FILE *f;
-    bool own;
+    csv_out out;
     unsigned flags;
     int err;
 };
@@ -23,10 +22,9 @@ rvt_refcsv_writer *rvt_refcsv_writer_open(const char *path, unsigned flags, int 
         st = RVT_ERR_NOMEM;
     } else {
         w->flags = flags;
-        w->f = csv_out_open(path, flags & RVT_REFCSV_TIME_SIJUMP
+        if (!csv_out_open(&w->out, path, flags & RVT_REFCSV_TIME_SIJUMP
                 ? "itype_0,cause,tval,priv,iaddr_0,context,time,ctype,sijump_0,iretire_0,ilastsize_0\n"
-                : "itype_0,cause,tval,priv,iaddr_0,context,ctype,iretire_0,ilastsize_0\n", &w->own);
-        if (!w->f) {
+                : "itype_0,cause,tval,priv,iaddr_0,context,ctype,iretire_0,ilastsize_0\n")) {
             st = RVT_ERR_IO;
             free(w);
             w = NULL;
@@ -45,13 +43,13 @@ static int put_row(rvt_refcsv_writer *w, const rvt_irec *r)
     /* Table 4.1: 8..15 exist only in 4-bit form; 0..7 read the same. */
     if ((w->flags & RVT_REFCSV_ITYPE3) && itype > 7)
         itype = rvt_isa_itype3((rvt_itype)itype);
-    fprintf(w->f, "%u,%u,%" PRIx64 ",%u,%" PRIx64 ",%" PRIu64 ",", itype, r->cause, r->tval,
+    fprintf(w->out.f, "%u,%u,%" PRIx64 ",%u,%" PRIx64 ",%" PRIu64 ",", itype, r->cause, r->tval,
             r->priv, r->iaddr, r->context);
     if (w->flags & RVT_REFCSV_TIME_SIJUMP)
-        fprintf(w->f, "%" PRIu64 ",%u,%u,", r->time, r->ctype, r->sijump);
+        fprintf(w->out.f, "%" PRIu64 ",%u,%u,", r->time, r->ctype, r->sijump);
     else
-        fprintf(w->f, "%u,", r->ctype);
-    fprintf(w->f, "%u,%u\n", r->ninstr, r->ilastsize);
+        fprintf(w->out.f, "%u,", r->ctype);
+    fprintf(w->out.f, "%u,%u\n", r->ninstr, r->ilastsize);
     return RVT_OK;
 }
 
@@ -66,7 +64,7 @@ static int w_put(void *ctx, const rvt_irec *recs, size_t n)
 static int w_end(void *ctx)
 {
     rvt_refcsv_writer *w = ctx;
-    return csv_out_flush(w->f, &w->err);
+    return csv_out_flush(&w->out, &w->err);
 }
 
 rvt_irec_sink rvt_refcsv_writer_sink(rvt_refcsv_writer *w)
@@ -80,7 +78,7 @@ int rvt_refcsv_writer_close(rvt_refcsv_writer *w)
 {
     if (!w)
         return RVT_ERR_INVAL;
-    int rc = csv_out_close(w->f, w->own, w->err);
+    int rc = csv_out_close(&w->out, w->err);
     free(w);
     return rc;
 }

@@ -23,8 +23,7 @@ typedef struct spike_row {
 } spike_row;
 
 struct rvt_spikecsv_writer {
-    FILE *f;
-    bool own;
+    csv_out out;
     const rvt_image *img;
     unsigned xlen;
     spike_row pend;
@@ -44,9 +43,7 @@ rvt_spikecsv_writer *rvt_spikecsv_writer_open(const char *path, const rvt_image 
     } else {
         w->img = img;
         w->xlen = xlen == 32 ? 32 : 64;
-        w->f = csv_out_open(path, "VALID,ADDRESS,INSN,PRIVILEGE,EXCEPTION,ECAUSE,TVAL,INTERRUPT\n",
-                            &w->own);
-        if (!w->f) {
+        if (!csv_out_open(&w->out, path, "VALID,ADDRESS,INSN,PRIVILEGE,EXCEPTION,ECAUSE,TVAL,INTERRUPT\n")) {
             st = RVT_ERR_IO;
             free(w);
             w = NULL;
@@ -81,7 +78,7 @@ static void flush_pend(rvt_spikecsv_writer *w)
     if (!w->have_pend)
         return;
     const spike_row *r = &w->pend;
-    if (fprintf(w->f, "1,%" PRIx64 ",%" PRIx32 ",%x,%x,%" PRIx64 ",%" PRIx64 ",%x\n", r->addr,
+    if (fprintf(w->out.f, "1,%" PRIx64 ",%" PRIx32 ",%x,%x,%" PRIx64 ",%" PRIx64 ",%x\n", r->addr,
                 r->insn, r->priv, r->exception, r->cause, r->tval, r->interrupt) < 0)
         w->err = RVT_ERR_IO;
     w->have_pend = false;
@@ -151,7 +148,7 @@ static int w_end(void *ctx)
 {
     rvt_spikecsv_writer *w = ctx;
     flush_pend(w);
-    return csv_out_flush(w->f, &w->err);
+    return csv_out_flush(&w->out, &w->err);
 }
 
 rvt_irec_sink rvt_spikecsv_writer_sink(rvt_spikecsv_writer *w)
@@ -166,7 +163,7 @@ int rvt_spikecsv_writer_close(rvt_spikecsv_writer *w)
     if (!w)
         return RVT_ERR_INVAL;
     flush_pend(w);
-    int rc = csv_out_close(w->f, w->own, w->err);
+    int rc = csv_out_close(&w->out, w->err);
     free(w);
     return rc;
 }

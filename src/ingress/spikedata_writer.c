@@ -13,8 +13,7 @@
 #include "rvtrace/ingress.h"
 
 struct rvt_spikedata_writer {
-    FILE *f;
-    bool own;
+    csv_out out;
     int err;
 };
 
@@ -24,7 +23,7 @@ rvt_spikedata_writer *rvt_spikedata_writer_open(const char *path, int *status)
     int st = RVT_OK;
     if (!w) {
         st = RVT_ERR_NOMEM;
-    } else if (!(w->f = csv_out_open(path, "DRETIRE,DTYPE,DADDR,DSIZE,DATA\n", &w->own))) {
+    } else if (!csv_out_open(&w->out, path, "DRETIRE,DTYPE,DADDR,DSIZE,DATA\n")) {
         st = RVT_ERR_IO;
         free(w);
         w = NULL;
@@ -47,15 +46,15 @@ static int put_drec(rvt_spikedata_writer *w, const rvt_drec *d)
     unsigned bits = 8u << (d->dsize & 3);
     int n;
     if (!two_values(d) || dtype == 15) {
-        n = fprintf(w->f, "1,%u,%" PRIx64 ",%u,%" PRIx64 "\n", dtype, d->addr, d->dsize, d->data);
+        n = fprintf(w->out.f, "1,%u,%" PRIx64 ",%u,%" PRIx64 "\n", dtype, d->addr, d->dsize, d->data);
     } else if (bits < 64) {
         uint64_t v = d->data2 << bits | (d->data & ((UINT64_C(1) << bits) - 1));
-        n = fprintf(w->f, "1,%u,%" PRIx64 ",%u,%" PRIx64 "\n", dtype, d->addr, d->dsize + 1u, v);
+        n = fprintf(w->out.f, "1,%u,%" PRIx64 ",%u,%" PRIx64 "\n", dtype, d->addr, d->dsize + 1u, v);
     } else if (d->data2) {        /* 128 bits: the MSBs, then 16 digits of LSBs */
-        n = fprintf(w->f, "1,%u,%" PRIx64 ",%u,%" PRIx64 "%016" PRIx64 "\n", dtype, d->addr,
+        n = fprintf(w->out.f, "1,%u,%" PRIx64 ",%u,%" PRIx64 "%016" PRIx64 "\n", dtype, d->addr,
                     d->dsize + 1u, d->data2, d->data);
     } else {
-        n = fprintf(w->f, "1,%u,%" PRIx64 ",%u,%" PRIx64 "\n", dtype, d->addr, d->dsize + 1u, d->data);
+        n = fprintf(w->out.f, "1,%u,%" PRIx64 ",%u,%" PRIx64 "\n", dtype, d->addr, d->dsize + 1u, d->data);
     }
     return n < 0 ? RVT_ERR_IO : RVT_OK;
 }
@@ -79,7 +78,7 @@ static int w_data(void *ctx, const rvt_drec *recs, size_t n)
 static int w_end(void *ctx)
 {
     rvt_spikedata_writer *w = ctx;
-    return csv_out_flush(w->f, &w->err);
+    return csv_out_flush(&w->out, &w->err);
 }
 
 rvt_irec_sink rvt_spikedata_writer_sink(rvt_spikedata_writer *w)
@@ -92,7 +91,7 @@ int rvt_spikedata_writer_close(rvt_spikedata_writer *w)
 {
     if (!w)
         return RVT_ERR_INVAL;
-    int rc = csv_out_close(w->f, w->own, w->err);
+    int rc = csv_out_close(&w->out, w->err);
     free(w);
     return rc;
 }

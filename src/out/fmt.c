@@ -5,29 +5,64 @@
 
 void rvt_obuf_init(rvt_obuf *b, FILE *f)
 {
-    b->f = f;
+    b->buf = b->own;
     b->n = 0;
+    b->size = RVT_OBUF_SIZE;
+    b->f = f;
+    b->to = (rvt_out_bufs){ 0 };
     b->flushes = 0;
+}
+
+bool rvt_obuf_init_bufs(rvt_obuf *b, const rvt_out_bufs *to)
+{
+    rvt_obuf_init(b, NULL);
+    b->to = *to;
+    b->size = to->size;
+    b->buf = to->swap(to->ctx, NULL, 0, false);
+    return b->buf != NULL;
 }
 
 void rvt_obuf_flush(rvt_obuf *b)
 {
-    if (b->n)
+    if (!b->f)
+        b->buf = b->to.swap(b->to.ctx, b->buf, b->n, false);   /* never NULL after the first */
+    else if (b->n)
         fwrite(b->buf, 1, b->n, b->f);    /* errors show in ferror(f), checked at close */
+    b->n = 0;
+    b->flushes++;
+}
+
+void rvt_obuf_close(rvt_obuf *b)
+{
+    if (b->f) {
+        rvt_obuf_flush(b);
+        return;
+    }
+    b->to.swap(b->to.ctx, b->buf, b->n, true);
+    b->buf = NULL;
     b->n = 0;
     b->flushes++;
 }
 
 void rvt_obuf_write(rvt_obuf *b, const void *p, size_t n)
 {
-    if (b->n + n > RVT_OBUF_SIZE) {
+    if (b->n + n > b->size) {
         rvt_obuf_flush(b);
-        if (n > RVT_OBUF_SIZE) {
+        if (n > b->size && b->f) {
             fwrite(p, 1, n, b->f);
             return;
         }
     }
-    memcpy(b->buf + b->n, p, n);
+    const char *from = p;
+    while (n > b->size - b->n) {          /* longer than a buffer of the caller's */
+        size_t m = b->size - b->n;
+        memcpy(b->buf + b->n, from, m);
+        b->n += m;
+        from += m;
+        n -= m;
+        rvt_obuf_flush(b);
+    }
+    memcpy(b->buf + b->n, from, n);
     b->n += n;
 }
 

@@ -16,27 +16,41 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include "rvtrace/out.h"
 
 #define RVT_OBUF_SIZE 262144u
 #define RVT_OBUF_MAX_RESERVE 1024u  /* the most one rvt_obuf_reserve may ask */
+_Static_assert(RVT_OBUF_MAX_RESERVE <= RVT_OUT_BUF_MIN, "a reserve fits the least buffer");
 
+/* The buffer is its own (own, to a FILE), or one of the caller's
+ * (rvt_out_bufs: a part of a PC list, decode --jobs), handed over when
+ * full and another taken, so that the bytes are not copied again. */
 typedef struct rvt_obuf {
-    FILE *f;
+    char *buf;                      /* own, or the caller's */
     size_t n;                       /* bytes held */
+    size_t size;                    /* buf's */
+    FILE *f;                        /* NULL: to's buffers */
+    rvt_out_bufs to;
     uint64_t flushes;               /* times the buffer was written out */
-    char buf[RVT_OBUF_SIZE];
+    char own[RVT_OBUF_SIZE];        /* last: not touched when unused */
 } rvt_obuf;
 
 void rvt_obuf_init(rvt_obuf *b, FILE *f);
-/* Writes what the buffer holds to its FILE (not fflush). */
+/* Into to's buffers (rvt_out_bufs: to->size >= RVT_OUT_BUF_MIN), the
+ * first taken now: false when there is none. */
+bool rvt_obuf_init_bufs(rvt_obuf *b, const rvt_out_bufs *to);
+/* Writes what the buffer holds to its FILE (not fflush), or hands the
+ * buffer over and takes the next. */
 void rvt_obuf_flush(rvt_obuf *b);
+/* The last bytes out: rvt_obuf_flush, or the last buffer handed over. */
+void rvt_obuf_close(rvt_obuf *b);
 
 /* Room for n <= RVT_OBUF_MAX_RESERVE bytes at the end of the buffer
  * (flushing first if needed); rvt_obuf_commit(b, end) keeps what was
  * written up to end. */
 static inline char *rvt_obuf_reserve(rvt_obuf *b, size_t n)
 {
-    if (b->n + n > RVT_OBUF_SIZE)
+    if (b->n + n > b->size)
         rvt_obuf_flush(b);
     return b->buf + b->n;
 }

@@ -17,12 +17,9 @@ struct rvt_out {
     uint64_t insns, errors, lost;
 };
 
-/* w's output to f, its state from open (open or open_part). */
-static rvt_out *out_open(const rvt_out_writer *w, FILE *f, rvt_image *img,
-                         void *(*open)(FILE *f, rvt_image *img))
+/* A new output of w (f NULL: a part into buffers), its state to come. */
+static rvt_out *out_new(const rvt_out_writer *w, FILE *f, rvt_image *img)
 {
-    if (!w || !f || !open || (w->needs_image && !img))
-        return NULL;
     rvt_out *o = calloc(1, sizeof *o);
     if (!o)
         return NULL;
@@ -34,22 +31,50 @@ static rvt_out *out_open(const rvt_out_writer *w, FILE *f, rvt_image *img,
         return NULL;
     }
     rvt_shapes_init(o->shapes, img);
-    if (!(o->state = open(f, img))) {
+    return o;
+}
+
+/* o with its writer's state (NULL: o freed, NULL returned). */
+static rvt_out *out_with(rvt_out *o, void *state)
+{
+    if (o && !state) {
         free(o->shapes);
         free(o);
         return NULL;
     }
+    if (o)
+        o->state = state;
     return o;
+}
+
+/* Whether w can write img's output (the common checks of the opens). */
+static bool out_ok(const rvt_out_writer *w, rvt_image *img)
+{
+    return w && (!w->needs_image || img);
 }
 
 rvt_out *rvt_out_open(const rvt_out_writer *w, FILE *f, rvt_image *img)
 {
-    return out_open(w, f, img, w ? w->open : NULL);
+    if (!out_ok(w, img) || !f || !w->open)
+        return NULL;
+    rvt_out *o = out_new(w, f, img);
+    return out_with(o, o ? w->open(f, img) : NULL);
 }
 
 rvt_out *rvt_out_open_part(const rvt_out_writer *w, FILE *f, rvt_image *img)
 {
-    return out_open(w, f, img, w && w->blocks ? w->open_part : NULL);
+    if (!out_ok(w, img) || !f || !w->blocks || !w->open_part)
+        return NULL;
+    rvt_out *o = out_new(w, f, img);
+    return out_with(o, o ? w->open_part(f, NULL, img) : NULL);
+}
+
+rvt_out *rvt_out_open_part_bufs(const rvt_out_writer *w, const rvt_out_bufs *to, rvt_image *img)
+{
+    if (!out_ok(w, img) || !to || !to->swap || to->size < RVT_OUT_BUF_MIN || !w->blocks || !w->open_part)
+        return NULL;
+    rvt_out *o = out_new(w, NULL, img);
+    return out_with(o, o ? w->open_part(NULL, to, img) : NULL);
 }
 
 rvt_out *rvt_out_new(rvt_out_kind kind, FILE *f, rvt_image *img)
@@ -65,7 +90,8 @@ void rvt_out_free(rvt_out *o)
     if (!o)
         return;
     o->w->finish(o->state);
-    fflush(o->f);
+    if (o->f)               /* a part into buffers handed its last one over */
+        fflush(o->f);
     free(o->shapes);
     free(o);
 }

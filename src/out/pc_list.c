@@ -1,31 +1,46 @@
 /* What the PC-list writers share (pc_list.h). */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rvtrace/flow.h"
 #include "out/pc_list.h"
 
-rvt_pc_list *rvt_pc_list_new(FILE *f, rvt_image *img, rvt_pc_put put)
+/* A list, its buffer not yet set: the own buffer's 256 KiB left
+ * untouched (a part fills the caller's buffers instead). */
+static rvt_pc_list *pc_list_alloc(rvt_image *img, rvt_pc_put put)
 {
     rvt_pc_list *l = aligned_alloc(_Alignof(rvt_pc_list), sizeof *l);    /* the slots' rows 64-aligned */
     if (!l)
         return NULL;
-    memset(l, 0, sizeof *l);
+    memset(l, 0, offsetof(rvt_pc_list, b) + offsetof(rvt_obuf, own));
     l->put = put;
 #if RVT_PCL_WIDE
     l->wide = __builtin_cpu_supports("avx2");
 #endif
     rvt_shapes_init(&l->shapes, img);
-    rvt_obuf_init(&l->b, f);
+    return l;
+}
+
+rvt_pc_list *rvt_pc_list_new(FILE *f, rvt_image *img, rvt_pc_put put)
+{
+    rvt_pc_list *l = pc_list_alloc(img, put);
+    if (l)
+        rvt_obuf_init(&l->b, f);
     return l;
 }
 
 /* A PC list's bytes for a run of instructions are those instructions'
  * alone (the digit and block caches only save work), so a part is a
  * list without its start; its image read through a view of its own. */
-rvt_pc_list *rvt_pc_list_new_part(FILE *f, rvt_image *img, rvt_pc_put put)
+rvt_pc_list *rvt_pc_list_new_part(FILE *f, const rvt_out_bufs *to, rvt_image *img, rvt_pc_put put)
 {
-    rvt_pc_list *l = rvt_pc_list_new(f, img, put);
-    if (l && img && rvt_shapes_private(&l->shapes) < 0) {
+    rvt_pc_list *l = pc_list_alloc(img, put);
+    if (!l)
+        return NULL;
+    if (!to)
+        rvt_obuf_init(&l->b, f);
+    if ((img && rvt_shapes_private(&l->shapes) < 0) || (to && !rvt_obuf_init_bufs(&l->b, to))) {
+        rvt_shapes_close(&l->shapes);
         free(l);
         return NULL;
     }
@@ -138,12 +153,13 @@ static inline __attribute__((always_inline)) uint64_t put_blocks(rvt_pc_list *l,
         memset(l->blk, 0, sizeof l->blk);
     uint64_t insns = 0;
     char *p = l->b.buf + l->b.n;
-    const char *last = l->b.buf + RVT_OBUF_SIZE - RVT_PCL_BYTES;   /* the last position with room */
+    const char *last = l->b.buf + l->b.size - RVT_PCL_BYTES;   /* the last position with room */
     for (size_t i = 0; i < n; i++) {
         if (__builtin_expect(p > last, 0)) {
             rvt_obuf_commit(&l->b, p);
-            rvt_obuf_flush(&l->b);
+            rvt_obuf_flush(&l->b);      /* a part into buffers: another buffer */
             p = l->b.buf;
+            last = l->b.buf + l->b.size - RVT_PCL_BYTES;
         }
         char *end = hit(l, &b[i], p, wide);
         if (__builtin_expect(!end, 0)) {
@@ -191,7 +207,7 @@ void rvt_pc_list_block(void *state, const rvt_block *b)
 void rvt_pc_list_finish(void *state)
 {
     rvt_pc_list *l = state;
-    rvt_obuf_flush(&l->b);
+    rvt_obuf_close(&l->b);
     rvt_shapes_close(&l->shapes);
     free(l);            /* the FILE belongs to the caller */
 }

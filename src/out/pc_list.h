@@ -55,8 +55,9 @@ typedef struct rvt_pc_list {
  * may be NULL), or NULL (out of memory). */
 rvt_pc_list *rvt_pc_list_new(FILE *f, rvt_image *img, rvt_pc_put put);
 /* The same for a part of a list (rvt_out_writer.open_part): img is read
- * through the part's own cache, so parts on several threads may share it. */
-rvt_pc_list *rvt_pc_list_new_part(FILE *f, rvt_image *img, rvt_pc_put put);
+ * through the part's own cache, so parts on several threads may share it;
+ * to NULL: to f, else into to's buffers (rvt_out_open_part_bufs). */
+rvt_pc_list *rvt_pc_list_new_part(FILE *f, const rvt_out_bufs *to, rvt_image *img, rvt_pc_put put);
 /* rvt_out_writer event, block, blocks and finish. */
 void rvt_pc_list_event(void *state, const rvt_flow_event *ev);
 void rvt_pc_list_block(void *state, const struct rvt_block *b);

@@ -53,9 +53,9 @@ static void *pcs_open(FILE *f, rvt_image *img)
     return rvt_pc_list_new(f, img, put_pcs);
 }
 
-static void *pcs_open_part(FILE *f, rvt_image *img)
+static void *pcs_open_part(FILE *f, const rvt_out_bufs *to, rvt_image *img)
 {
-    return rvt_pc_list_new_part(f, img, put_pcs);
+    return rvt_pc_list_new_part(f, to, img, put_pcs);
 }
 
 const rvt_out_writer rvt_out_pcs_writer = {

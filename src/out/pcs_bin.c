@@ -54,9 +54,9 @@ static void *pcb_open(FILE *f, rvt_image *img)
     return l;
 }
 
-static void *pcb_open_part(FILE *f, rvt_image *img)
+static void *pcb_open_part(FILE *f, const rvt_out_bufs *to, rvt_image *img)
 {
-    return rvt_pc_list_new_part(f, img, put_of(img));
+    return rvt_pc_list_new_part(f, to, img, put_of(img));
 }
 
 const rvt_out_writer rvt_out_pcs_bin_writer = {

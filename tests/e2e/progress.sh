@@ -28,6 +28,29 @@ for k in etrace:te ntrace:nt; do
   on_tty "encode-${k##*:}" '^rvtrace: .*l\.rvi: [0-9,]+ instructions' \
     "$RVT_BIN" encode --${k%%:*} "$T/l.rvi" -o "$T/e.${k##*:}"
 done
+# The count is exact: 2^21 instructions, so the last batch (block or
+# piece) crosses 2^21 and the last line shows the whole count, which a
+# count off by a block would not (too few: no line at 2^21; too many:
+# another number).  Every path that counts: the outputs' batches
+# (--pcs-bin, the file writers, on a second thread), the pieces' PC lists,
+# the replay of --jobs.
+"$RVT_BIN" run "$elf" --max-instr 2097152 --etrace "$T/c.te" --ntrace "$T/c.nt" >/dev/null 2>&1
+# last_line NAME CMD...: CMD's last progress line ends in "2,097,152 instructions".
+last_line() {
+  local name=$1; shift
+  RVTRACE_PROGRESS=0 script -qec "$(printf '%q ' "$@")" /dev/null </dev/null | tr '\r' '\n' >"$T/$name.tty"
+  grep -E '^rvtrace: ' "$T/$name.tty" | tail -1 | grep -qE ' 2,097,152 instructions, [0-9]+ s' ||
+    { echo "FAIL: $name: last line not 2,097,152 instructions:"; grep -E '^rvtrace: ' "$T/$name.tty" | tail -2; fails=$((fails + 1)); }
+}
+for p in te nt; do
+  n=$("$RVT_BIN" decode --elf "$elf" "$T/c.$p" --count)
+  [ "$n" = "2097152 instructions" ] || { echo "FAIL: count-$p: $n"; fails=$((fails + 1)); }
+  last_line "count-$p-bin" "$RVT_BIN" decode --elf "$elf" "$T/c.$p" --pcs-bin "$T/c.bin"
+  last_line "count-$p-lcov" "$RVT_BIN" decode --elf "$elf" "$T/c.$p" --lcov "$T/c.lcov"
+  last_line "count-$p-thread" "$RVT_BIN" decode --elf "$elf" "$T/c.$p" --pcs "$T/c.pcs" --write-thread
+  last_line "count-$p-jobs" "$RVT_BIN" decode --elf "$elf" "$T/c.$p" --pcs-bin "$T/c.bin" --jobs 2
+  last_line "count-$p-jobs-lcov" "$RVT_BIN" decode --elf "$elf" "$T/c.$p" --lcov "$T/c.lcov" --jobs 2
+done
 # Not a terminal: nothing but the summary.
 RVTRACE_PROGRESS=0 "$RVT_BIN" decode --elf "$elf" "$T/l.te" --pcs "$T/te.pcs" 2>"$T/err"
 [ ! -s "$T/err" ] || { echo "FAIL: progress without a terminal:"; head -3 "$T/err"; fails=$((fails + 1)); }

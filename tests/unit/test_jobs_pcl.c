@@ -7,7 +7,9 @@
  * head, go on; the file is the header, piece 0's PCs, piece 1's, in that
  * order, as one writer writes them.  With nothing to wait for (a hold
  * larger than the piece), piece 1 keeps everything and the thread that
- * hands the pieces on writes it. */
+ * hands the pieces on writes it; so with a piece of less than one chunk
+ * (its one chunk, handed over when the part ends), which with a hold of
+ * one byte waits instead. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,13 +18,15 @@
 #include "rvtrace/flow.h"
 #include "rvtrace/pcbin.h"
 #include "tharness.h"
-#include "out/fmt.h"
 
 #define PCS0 300            /* piece 0's instructions */
-/* piece 1's: 2.5 of the part's buffers (RVT_OBUF_SIZE) of --pcs-bin, three writes */
-#define PCS1 (5u * RVT_OBUF_SIZE / 16u)
+/* piece 1's: 2.5 of the part's chunks (PCL_CHUNK) of --pcs-bin, three
+ * handed over; SMALL1, a part of less than one chunk */
+#define PCS1 (5u * PCL_CHUNK / 16u)
+#define SMALL1 1000u
+static size_t pcs1 = PCS1;
 #define BATCH 100
-#define HOLD (RVT_OBUF_SIZE + RVT_OBUF_SIZE / 2)   /* bytes: one write kept, the next waits */
+#define HOLD (PCL_CHUNK + PCL_CHUNK / 2)   /* bytes: one chunk kept, the next waits */
 
 static uint64_t pc_of(size_t i)
 {
@@ -51,15 +55,14 @@ static size_t feed(pcl_piece *pp, size_t first, size_t n)
 typedef struct later {
     pcl_piece *pp;
     size_t refused;
-    int closed;
     bool done;              /* under the gate's mutex */
 } later;
 
 static void *piece1(void *arg)
 {
     later *l = arg;
-    l->refused = feed(l->pp, PCS0, PCS1);
-    l->closed = pcl_piece_close(l->pp);
+    l->refused = feed(l->pp, PCS0, pcs1);
+    pcl_piece_close(l->pp);
     pthread_mutex_lock(&l->pp->gate->mu);
     l->done = true;
     pthread_mutex_unlock(&l->pp->gate->mu);
@@ -82,14 +85,14 @@ static bool blocked(pcl_gate *g, const later *l)
 /* The file: the header, then every pc in order, 8 bytes each. */
 static void check_list(const char *buf, size_t n)
 {
-    CHECK_EQ(n, RVT_PCBIN_HEADER + 8 * (PCS0 + PCS1));
-    if (n != RVT_PCBIN_HEADER + 8 * (PCS0 + PCS1))
+    CHECK_EQ(n, RVT_PCBIN_HEADER + 8 * (PCS0 + pcs1));
+    if (n != RVT_PCBIN_HEADER + 8 * (PCS0 + pcs1))
         return;
     uint8_t hdr[RVT_PCBIN_HEADER];
     rvt_pcbin_header(hdr, 64);
     CHECK_MEM(buf, hdr, sizeof hdr);
     size_t bad = 0;
-    for (size_t i = 0; i < PCS0 + PCS1; i++) {
+    for (size_t i = 0; i < PCS0 + pcs1; i++) {
         uint64_t pc;
         memcpy(&pc, buf + RVT_PCBIN_HEADER + 8 * i, 8);     /* a little-endian host */
         bad += pc != pc_of(i);
@@ -115,19 +118,18 @@ static uint64_t two_pieces(size_t hold, size_t *peak)
     later l = { .pp = &p1 };
     pthread_t t;
     CHECK_EQ(pthread_create(&t, NULL, piece1, &l), 0);
-    if (hold < 8 * PCS1)
+    if (hold < 8 * pcs1)
         CHECK(blocked(&g, &l));
     else
         CHECK(!blocked(&g, &l));
     /* while it waits, it has kept no more than the hold */
     CHECK(p1.s[0].peak <= hold);
     CHECK_EQ(feed(&p0, 0, PCS0), 0);        /* the head: straight to f */
-    CHECK_EQ(pcl_piece_close(&p0), 0);
+    pcl_piece_close(&p0);
     pcl_piece_drain(&p0);
     pcl_gate_head(&g, 1);
     pthread_join(t, NULL);
     CHECK_EQ(l.refused, 0);
-    CHECK_EQ(l.closed, 0);
     pcl_piece_drain(&p1);
     *peak = p1.s[0].peak;
     uint64_t waits = p1.waits;
@@ -149,5 +151,12 @@ int main(void)
     /* room for the whole piece: no wait, everything kept, then written */
     CHECK_EQ(two_pieces(1u << 20, &peak), 0);
     CHECK_EQ(peak, 8 * PCS1);
+    /* a piece of less than one chunk: its one chunk kept, then written */
+    pcs1 = SMALL1;
+    CHECK_EQ(two_pieces(1u << 20, &peak), 0);
+    CHECK_EQ(peak, 8 * SMALL1);
+    /* and with a hold of one byte: it waits to be the head */
+    CHECK(two_pieces(1, &peak) > 0);
+    CHECK_EQ(peak, 0);
     return TH_DONE();
 }

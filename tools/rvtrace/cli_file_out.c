@@ -109,6 +109,11 @@ void cli_file_outs_blocks(cli_file_outs *fo, const struct rvt_block *b, size_t n
     }
 }
 
+uint64_t cli_file_outs_insns(const cli_file_outs *fo)
+{
+    return fo->n && fo->out[0] ? rvt_out_insns(fo->out[0]) : 0;
+}
+
 int cli_file_outs_close(cli_file_outs *fo)
 {
     int rc = CLI_OK;

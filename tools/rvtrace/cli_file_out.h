@@ -48,6 +48,9 @@ bool cli_file_outs_take_blocks(const cli_file_outs *fo);
 /* b[0..n) to every output at once (rvt_out_blocks); a block an output
  * refuses (cli_file_outs_take_blocks false) is passed over for it. */
 void cli_file_outs_blocks(cli_file_outs *fo, const struct rvt_block *b, size_t n);
+/* The instructions the first output has taken (rvt_out_insns), 0 with
+ * none: in batches (cli_file_outs_take_blocks) every output's count. */
+uint64_t cli_file_outs_insns(const cli_file_outs *fo);
 /* Finish every writer and close its file: CLI_OK, or CLI_FAIL (printed)
  * when one could not be written. */
 int cli_file_outs_close(cli_file_outs *fo);

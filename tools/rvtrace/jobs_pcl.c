@@ -1,13 +1,13 @@
 /* The PC lists written by the pieces (jobs_pcl.h).  Each list's part
- * writes through a stream of its own (fopencookie, unbuffered: the part
- * buffers 256 KiB itself, fmt.h) into sink_write, which passes the bytes to the
- * output file when the piece is at the head, else keeps them, waiting to
- * be the head first when they would make more than `hold`.  One party
+ * fills chunks of the gate's (rvt_out_open_part_bufs) and hands each one
+ * over full to sink_swap, which writes it to the output file when the
+ * piece is at the head, else keeps the chunk itself (no copy), waiting to
+ * be the head first when it would make more than `hold`.  One party
  * writes a piece's bytes at a time: its worker while it is the head and
  * decoding, then the thread that hands the pieces on (the bytes kept), so
  * the files get every piece's bytes in plan order. */
+#include <stddef.h>
 #include <stdlib.h>
-#include <string.h>
 #include "jobs_pcl.h"
 #include "rvtrace/status.h"
 
@@ -61,16 +61,20 @@ static pcl_chunk *chunk_take(pcl_gate *g)
     return c;
 }
 
+/* Chunks first..last (linked) back to the gate. */
+static void chunks_free(pcl_gate *g, pcl_chunk *first, pcl_chunk *last)
+{
+    pthread_mutex_lock(&g->mu);
+    last->next = g->free;
+    g->free = first;
+    pthread_mutex_unlock(&g->mu);
+}
+
 /* s's chunks back to the gate (written or dropped). */
 static void chunks_give(pcl_sink *s)
 {
-    pcl_gate *g = s->pp->gate;
-    if (s->first) {
-        pthread_mutex_lock(&g->mu);
-        s->last->next = g->free;
-        g->free = s->first;
-        pthread_mutex_unlock(&g->mu);
-    }
+    if (s->first)
+        chunks_free(s->pp->gate, s->first, s->last);
     s->first = s->last = NULL;
     s->held = 0;
 }
@@ -83,59 +87,72 @@ static void sink_drain(pcl_sink *s)
     chunks_give(s);
 }
 
-static void sink_keep(pcl_sink *s, const char *buf, size_t n)
+static void sink_keep(pcl_sink *s, pcl_chunk *c)
 {
-    s->held += n;
+    s->held += c->n;
     if (s->held > s->peak)
         s->peak = s->held;
-    while (n) {
-        if (!s->last || s->last->n == PCL_CHUNK) {
-            pcl_chunk *c = chunk_take(s->pp->gate);
-            if (!c) {
-                s->failed = true;
-                return;
-            }
-            if (s->last)
-                s->last->next = c;
-            else
-                s->first = c;
-            s->last = c;
-        }
-        size_t room = PCL_CHUNK - s->last->n, m = n < room ? n : room;
-        memcpy(s->last->b + s->last->n, buf, m);
-        s->last->n += m;
-        buf += m;
-        n -= m;
-    }
+    c->next = NULL;
+    if (s->last)
+        s->last->next = c;
+    else
+        s->first = c;
+    s->last = c;
 }
 
-/* The part's bytes (cookie write): straight on at the head, else kept
- * within the hold, else after waiting to be the head. */
-static ssize_t sink_write(void *cookie, const char *buf, size_t n)
+/* What becomes of a full chunk of n bytes. */
+typedef enum { SINK_KEEP, SINK_WRITE, SINK_DROP } sink_fate;
+
+/* Written at the head; kept when within the hold and there is a chunk to
+ * fill next (room), else once the piece is the head (waiting until
+ * then); dropped once the run stops. */
+static sink_fate sink_turn(pcl_sink *s, size_t n, bool room)
 {
-    pcl_sink *s = cookie;
     pcl_piece *pp = s->pp;
     pcl_gate *g = pp->gate;
     pthread_mutex_lock(&g->mu);
     bool waited = false;
-    while (!g->abort && g->head != pp->at && s->held + n > g->hold) {
+    while (!g->abort && g->head != pp->at && (s->held + n > g->hold || !room)) {
         waited = true;
         g->waiting++;
         pthread_cond_wait(&g->cv, &g->mu);
         g->waiting--;
     }
-    bool head = g->head == pp->at, drop = g->abort;
+    sink_fate fate = g->abort ? SINK_DROP : g->head == pp->at ? SINK_WRITE : SINK_KEEP;
     pthread_mutex_unlock(&g->mu);
     pp->waits += waited;
-    if (drop)
-        return (ssize_t)n;
-    if (head) {
-        sink_drain(s);
-        fwrite(buf, 1, n, s->to);
-    } else {
-        sink_keep(s, buf, n);
+    return fate;
+}
+
+/* The part's chunk, full (rvt_out_bufs.swap), as sink_turn decides.  The
+ * next chunk to fill: a fresh one when this one is kept, else this one
+ * again (out of memory for a fresh one: this one, after waiting to be
+ * the head, so no byte is lost). */
+static char *sink_swap(void *ctx, char *b, size_t n, bool end)
+{
+    pcl_sink *s = ctx;
+    pcl_gate *g = s->pp->gate;
+    if (!b) {
+        pcl_chunk *first = chunk_take(g);
+        return first ? first->b : NULL;
     }
-    return (ssize_t)n;
+    pcl_chunk *c = (pcl_chunk *)(b - offsetof(pcl_chunk, b));
+    c->n = n;
+    pcl_chunk *next = end ? NULL : chunk_take(g);
+    sink_fate fate = sink_turn(s, n, end || next);
+    if (fate == SINK_KEEP) {
+        sink_keep(s, c);
+        return next ? next->b : NULL;
+    }
+    if (fate == SINK_WRITE) {
+        sink_drain(s);
+        fwrite(b, 1, n, s->to);
+    }
+    if (next)
+        chunks_free(g, next, next);
+    if (end)
+        chunks_free(g, c, c);
+    return end ? NULL : b;
 }
 
 int pcl_piece_open(pcl_piece *pp, const jobs_pcl *l, size_t at)
@@ -145,11 +162,8 @@ int pcl_piece_open(pcl_piece *pp, const jobs_pcl *l, size_t at)
         pcl_sink *s = &pp->s[k];
         pp->n = k + 1;
         *s = (pcl_sink){ .pp = pp, .to = l->f[k] };
-        s->in = fopencookie(s, "w", (cookie_io_functions_t){ .write = sink_write });
-        if (!s->in)
-            return RVT_ERR_NOMEM;
-        setvbuf(s->in, NULL, _IONBF, 0);
-        if (!(s->part = rvt_out_open_part(l->w[k], s->in, l->img)))
+        rvt_out_bufs to = { .swap = sink_swap, .ctx = s, .size = PCL_CHUNK };
+        if (!(s->part = rvt_out_open_part_bufs(l->w[k], &to, l->img)))
             return RVT_ERR_NOMEM;
     }
     return 0;
@@ -162,19 +176,12 @@ int pcl_piece_blocks(pcl_piece *pp, const rvt_block *b, size_t n)
     return __atomic_load_n(&pp->gate->abort, __ATOMIC_RELAXED);
 }
 
-int pcl_piece_close(pcl_piece *pp)
+void pcl_piece_close(pcl_piece *pp)
 {
-    bool failed = false;
     for (size_t k = 0; k < pp->n; k++) {
-        pcl_sink *s = &pp->s[k];
-        rvt_out_free(s->part);      /* its last bytes to sink_write */
-        s->part = NULL;
-        if (s->in)
-            fclose(s->in);
-        s->in = NULL;
-        failed = failed || s->failed;
+        rvt_out_free(pp->s[k].part);    /* its last chunk to sink_swap */
+        pp->s[k].part = NULL;
     }
-    return failed ? RVT_ERR_NOMEM : 0;
 }
 
 void pcl_piece_drain(pcl_piece *pp)

@@ -26,8 +26,11 @@
  * RVTRACE_PCL_HOLD=N sets it (tests: 1). */
 #define JOBS_PCL_HOLD (8u << 20)
 
-/* Kept bytes are copied into chunks of this much, reused. */
-#define PCL_CHUNK (64u << 10)
+/* A part writes into chunks of this much (rvt_out_open_part_bufs), and
+ * the chunk it filled is what is kept or written, not a copy; reused.
+ * 256 KiB as the writers' own buffer (src/out/fmt.h: fewer, larger
+ * write(2) calls cost the kernel less). */
+#define PCL_CHUNK (256u << 10)
 
 typedef struct pcl_chunk {
     struct pcl_chunk *next;
@@ -67,11 +70,9 @@ struct pcl_piece;
 typedef struct pcl_sink {
     struct pcl_piece *pp;
     FILE *to;                   /* the output file */
-    FILE *in;                   /* what the part writes to (sink_write) */
-    rvt_out *part;
+    rvt_out *part;              /* fills chunks (sink_swap) */
     pcl_chunk *first, *last;    /* kept, not yet in `to` */
     size_t held, peak;          /* bytes kept now, at most */
-    bool failed;                /* out of memory: bytes lost */
 } pcl_sink;
 
 typedef struct pcl_piece {
@@ -95,9 +96,8 @@ void pcl_gate_abort(pcl_gate *g);
 int pcl_piece_open(pcl_piece *pp, const jobs_pcl *l, size_t at);
 /* b[0..n) to every part: 0, or 1 once the run stops. */
 int pcl_piece_blocks(pcl_piece *pp, const rvt_block *b, size_t n);
-/* The parts finished (their last bytes written or kept): 0, or
- * RVT_ERR_NOMEM when kept bytes were lost. */
-int pcl_piece_close(pcl_piece *pp);
+/* The parts finished (their last bytes written or kept). */
+void pcl_piece_close(pcl_piece *pp);
 /* The bytes kept to the output files (the piece at the head and closed). */
 void pcl_piece_drain(pcl_piece *pp);
 /* What is left freed (parts, kept bytes). */

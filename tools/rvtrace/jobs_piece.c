@@ -354,7 +354,7 @@ static void pull_piece(const jobs_cfg *c, piece *p, rec *r)
     if (st == 0)
         st = rvt_proto_decoder_pump_blocks(d, pulled_event, pulled_blocks, r);
     if (p->pcl && st >= 0)
-        st = pcl_piece_close(p->pcl);   /* the parts' last bytes */
+        pcl_piece_close(p->pcl);        /* the parts' last bytes */
     if (st < 0)
         p->status = st;
     rvt_proto_dec_stats ds;
