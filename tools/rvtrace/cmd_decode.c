@@ -73,9 +73,10 @@ const char cmd_decode_help[] =
     "byte for byte, as with one.  --range A:B decodes index points A..B only.\n"
     "--write-thread writes the outputs on a second thread while the decoder\n"
     "pulls the next blocks, the same bytes (docs/formats.md \"Binary PC\n"
-    "lists\"): faster in wall time where a core is free, when every output\n"
-    "takes blocks (--pcs, --pcs-bin, --folded, --lcov and the other coverage\n"
-    "files; not --listing or --json: there it is ignored, as with --jobs).\n"
+    "lists\"), where every output takes blocks (--pcs, --pcs-bin, --folded,\n"
+    "--lcov and the other coverage files; not --listing or --json: there it\n"
+    "is ignored, as with --jobs).  It costs CPU for its hand-overs and, with\n"
+    "a core free, was not faster than one thread for --pcs-bin (measured).\n"
     "\n"
     "A progress line (share of the file, instructions) is shown every 2 s on a\n"
     "terminal when the output goes elsewhere (--pcs, --count, a redirect).\n";
