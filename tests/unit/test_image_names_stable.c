@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tharness.h"
+#include "th_out_text.h"
 #include "th_program.h"
 #include "rvtrace/flow.h"
 #include "rvtrace/out.h"
@@ -92,23 +93,27 @@ static uint64_t feed(rvt_out *o, const feeding *f)
 
 /* Writer w's output for fed[0], the load, fed[1] (A, the load, B C A B C
  * D by blocks or by events; the probe of check_listing_span). */
+typedef struct run_ctx {
+    rvt_image *img;
+    const feeding *fed;
+} run_ctx;
+
+/* fed[0], the second file loaded, fed[1]. */
+static void feed_around_load(rvt_out *o, void *ctx)
+{
+    run_ctx *r = ctx;
+    uint64_t n = feed(o, &r->fed[0]);
+    CHECK_EQ(rvt_image_load_elf(r->img, names_stable), 0);
+    n += feed(o, &r->fed[1]);
+    CHECK_EQ(rvt_out_insns(o), n);
+}
+
 static char *run(const rvt_out_writer *w, const feeding fed[2])
 {
     rvt_image *img = rvt_image_new();
     CHECK_EQ(rvt_image_load_elf(img, code_change), 0);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    rvt_out *o = rvt_out_open(w, f, img);
-    CHECK(o != NULL);
-    if (o) {
-        uint64_t n = feed(o, &fed[0]);
-        CHECK_EQ(rvt_image_load_elf(img, names_stable), 0);
-        n += feed(o, &fed[1]);
-        CHECK_EQ(rvt_out_insns(o), n);
-        rvt_out_free(o);
-    }
-    fclose(f);
+    run_ctx r = { img, fed };
+    char *text = th_out_text(w, img, feed_around_load, &r, NULL);
     rvt_image_free(img);
     return text;
 }

@@ -55,6 +55,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tharness.h"
+#include "th_out_text.h"
 #include "rvtrace/flow.h"
 #include "rvtrace/out.h"
 
@@ -151,6 +152,30 @@ static const uint64_t classify_pcs[] = { 0x80000062, 0x80000064, 0x80000066, 0x8
                                          0x80000082, 0x80000088, 0x8000008a, 0x8000008c, 0x8000008e,
                                          0x80000090 };
 
+typedef struct run_ctx {
+    rvt_image *img;
+    way how;
+    unsigned harts;
+    bool load;
+    const char *cov;
+} run_ctx;
+
+/* Version 0's blocks, main patched (and cov.elf loaded), version 1's
+ * (and classify's). */
+static void feed_patched(rvt_out *o, void *ctx)
+{
+    const run_ctx *r = ctx;
+    feed(o, r->how, r->harts, v0_blocks, N(v0_blocks), v0_pcs, N(v0_pcs));
+    CHECK_EQ(rvt_image_add_bytes(r->img, MAIN, v1_code, sizeof v1_code, "patched"), 0);
+    if (r->load)
+        CHECK_EQ(rvt_image_load_elf(r->img, r->cov), 0);
+    feed(o, r->how, r->harts, v1_blocks, N(v1_blocks), v1_pcs, N(v1_pcs));
+    if (r->load)
+        feed(o, r->how, r->harts, classify_blocks, N(classify_blocks), classify_pcs,
+             N(classify_pcs));
+    CHECK_EQ(rvt_out_insns(o), (16 + 16 * r->load) * r->harts);
+}
+
 /* Writer w's output (NULL when code_change.elf is missing; *n its
  * length) for version 0's blocks, main patched, version 1's; with load,
  * cov.elf loaded after the patch and classify's blocks after version
@@ -166,25 +191,9 @@ static char *run_n(const rvt_out_writer *w, way how, unsigned harts, bool load, 
         rvt_image_free(img);
         return NULL;
     }
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    rvt_out *o = rvt_out_open(w, f, img);
-    CHECK(o != NULL);
-    if (o) {
-        feed(o, how, harts, v0_blocks, N(v0_blocks), v0_pcs, N(v0_pcs));
-        CHECK_EQ(rvt_image_add_bytes(img, MAIN, v1_code, sizeof v1_code, "patched"), 0);
-        if (load)
-            CHECK_EQ(rvt_image_load_elf(img, cov), 0);
-        feed(o, how, harts, v1_blocks, N(v1_blocks), v1_pcs, N(v1_pcs));
-        if (load)
-            feed(o, how, harts, classify_blocks, N(classify_blocks), classify_pcs, N(classify_pcs));
-        CHECK_EQ(rvt_out_insns(o), (16 + 16 * load) * harts);
-        rvt_out_free(o);
-    }
-    fclose(f);
+    run_ctx r = { img, how, harts, load, cov };
+    char *text = th_out_text(w, img, feed_patched, &r, n);
     rvt_image_free(img);
-    *n = len;
     return text;
 }
 
